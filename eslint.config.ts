@@ -1,0 +1,91 @@
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Boundaries (CONVENTIONS.md): web never imports server, server never imports web, shared
+ * imports neither and uses no Node or DOM API; features do not import each other; no cycles.
+ */
+const serverPaths = ['#server/*', '**/server/**'];
+const webPaths = ['#web/*', '**/web/**'];
+
+export default defineConfig(
+  globalIgnores(['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'data/**', 'docs/**']),
+  js.configs.recommended,
+  tseslint.configs.strictTypeChecked,
+  tseslint.configs.stylisticTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        project: ['./tsconfig.server.json', './tsconfig.web.json'],
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({ project: ['./tsconfig.server.json', './tsconfig.web.json'], noWarnOnMultipleProjects: true }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['server/**', 'bench/**', 'scripts/**', 'e2e/**', '*.ts'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['server/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: webPaths, message: 'server/ must not import web/.' }] }] },
+  },
+  {
+    files: ['web/src/**'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: [{ group: serverPaths, message: 'web/ must not import server/.' }] }],
+    },
+  },
+  {
+    files: ['web/src/features/auth/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: serverPaths, message: 'web/ must not import server/.' },
+        { group: ['#web/features/tasks/*', '**/features/tasks/**'], message: 'Features do not import each other; compose them in app/.' },
+      ] }],
+    },
+  },
+  {
+    files: ['web/src/features/tasks/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: serverPaths, message: 'web/ must not import server/.' },
+        { group: ['#web/features/auth/*', '**/features/auth/**'], message: 'Features do not import each other; compose them in app/.' },
+      ] }],
+    },
+  },
+  {
+    files: ['shared/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: [...serverPaths, ...webPaths], message: 'shared/ imports neither server/ nor web/.' },
+        { group: ['node:*', 'react', 'react-dom', 'react/*'], message: 'shared/ uses no Node and no DOM APIs.' },
+      ] }],
+    },
+  },
+  {
+    // Tests may use non-null assertions on values they have just asserted to exist.
+    files: ['**/*.test.ts', '**/*.test.tsx', '**/*.spec.ts', 'server/test/**', 'e2e/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

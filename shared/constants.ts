@@ -1,0 +1,59 @@
+/**
+ * Business constants shared by the server and the web app. No Node and no DOM APIs here.
+ * Numbers come from SPEC.md section 3; change them there first.
+ */
+
+export const PRIORITIES = ['normal', 'low', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const DEFAULT_PRIORITY: Priority = 'normal';
+/** Display order of the board's filter buttons (after "All Tasks"). */
+export const PRIORITY_FILTER_ORDER: readonly Priority[] = ['urgent', 'high', 'normal', 'low'];
+
+export const STATUSES = ['todo', 'done'] as const;
+export type TaskStatus = (typeof STATUSES)[number];
+export const DEFAULT_STATUS: TaskStatus = 'todo';
+
+export const LIMITS = {
+  emailMax: 254,
+  fullNameMin: 1,
+  fullNameMax: 100,
+  passwordMin: 8,
+  passwordMax: 128,
+  taskTitleMin: 3,
+  taskTitleMax: 200,
+  workTitleMax: 100,
+  /** The seed's client rule: trimmed assignee shorter than this is rejected before sending. */
+  assigneeMin: 3,
+  otpLength: 6,
+  /** Request bodies above this many bytes are answered 413. */
+  bodyMaxBytes: 16 * 1024,
+  /** Page size bounds for `GET /api/tasks?limit=`. */
+  pageMin: 1,
+  pageMax: 500,
+} as const;
+
+const MINUTE = 60_000;
+
+export const OTP_POLICY = {
+  ttlMs: 10 * MINUTE,
+  maxWrongTries: 5,
+  resendCooldownMs: 1 * MINUTE,
+  maxPerEmailPerHour: 5,
+  maxPerIpPerHour: 30,
+} as const;
+
+export const LOGIN_POLICY = {
+  maxFailuresPerEmail: 10,
+  windowMs: 15 * MINUTE,
+  maxAttemptsPerIp: 100,
+} as const;
+
+export const SESSION_POLICY = {
+  cookieName: 'taskwise_session',
+  ttlMs: 30 * 24 * 60 * MINUTE,
+  /** last_seen_at / expires_at are refreshed at most this often, to keep the per-request check a read. */
+  touchIntervalMs: 5 * MINUTE,
+} as const;
+
+/** localStorage key of the seed's session flag. */
+export const LOGGED_IN_FLAG = 'isLoggedIn';

@@ -1,0 +1,44 @@
+/**
+ * Every user-facing text that both sides need. The seed's error catalogue texts are exact;
+ * do not reword them.
+ */
+
+/** Client-side texts from the seed's error catalogue (section 8) and SPEC section 4. */
+export const CLIENT_MESSAGES = {
+  passwordMismatch: 'Password does not match!',
+  taskRequired: 'Task Title and Assignee are required.',
+  otpErrorPrefix: 'Error: ',
+  otpNetworkFailure: 'Failed to send OTP. Please try again.',
+  deleteFailedDefault: 'Error deleting task',
+  userInfoPrefix: 'Error fetching user info: ',
+  userInfoFailure: 'Failed to fetch user info!',
+  logoutPrefix: 'Error in Logout! ',
+  logoutFailedDefault: 'Logout failed!',
+  sessionExpired: 'Your session has expired. Please sign in again.',
+  accountCreated: 'Account created. Please sign in.',
+  pageNotFound: 'Page not found',
+  creatingTask: 'Creating Task...',
+} as const;
+
+/** Server answers whose wording the client and tests rely on. */
+export const SERVER_MESSAGES = {
+  otpSent: 'A one-time code has been sent to your e-mail address.',
+  registered: 'Your account has been created.',
+  invalidCode: 'The code is invalid or has expired. Please request a new one.',
+  loginSuccess: 'Signed in successfully.',
+  incorrectCredentials: 'Incorrect email or password.',
+  notAuthenticated: 'Please sign in to continue.',
+  loggedOut: 'Signed out successfully.',
+  taskCreated: 'Task created successfully.',
+  taskUpdated: 'Task updated successfully.',
+  taskNotFound: 'Task not found.',
+  tooManyRequests: 'Too many requests. Please try again later.',
+  validationFailed: 'Some fields are invalid.',
+  malformedJson: 'The request body is not valid JSON.',
+  unsupportedMediaType: 'Requests with a body must be sent as application/json.',
+  payloadTooLarge: 'The request body is too large.',
+  forbiddenOrigin: 'This origin is not allowed to call the API.',
+  serviceUnavailable: 'The service is temporarily unavailable. Please try again shortly.',
+  internalError: 'Something went wrong on our side. Please try again.',
+  routeNotFound: 'There is nothing at this address.',
+} as const;

@@ -1,0 +1,95 @@
+import { Type, type Static } from 'typebox';
+import { LIMITS, PRIORITIES, STATUSES } from '../constants.ts';
+import { EmailInput } from './common.ts';
+
+export const PriorityField = Type.Union(PRIORITIES.map((p) => Type.Literal(p)));
+export const StatusField = Type.Union(STATUSES.map((s) => Type.Literal(s)));
+
+/** `""` or `null` mean "no deadline"; otherwise ISO 8601 (no offset = UTC). */
+const DeadlineInput = Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+  description: 'ISO 8601 date-time; without an offset it is read as UTC. "" or null: no deadline.',
+});
+
+export const TaskSchema = Type.Object({
+  _id: Type.String({ description: 'Opaque identifier.' }),
+  workTitle: Type.String({ description: 'Empty string when none was given.' }),
+  taskTitle: Type.String(),
+  assignee: Type.String({ description: 'Lower-cased e-mail address.' }),
+  assignor: Type.String({ description: "The creator's full name." }),
+  assignorEmail: Type.String(),
+  deadline: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  priority: PriorityField,
+  status: StatusField,
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+export type Task = Static<typeof TaskSchema>;
+
+export const CreateTaskBody = Type.Object({
+  taskTitle: Type.String({
+    maxLength: 2000,
+    description: `Trimmed; ${LIMITS.taskTitleMin} to ${LIMITS.taskTitleMax} characters.`,
+  }),
+  assignee: EmailInput,
+  deadline: Type.Optional(DeadlineInput),
+  priority: Type.Optional(PriorityField),
+  workTitle: Type.Optional(
+    Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], {
+      description: `Trimmed; at most ${LIMITS.workTitleMax} characters.`,
+    }),
+  ),
+  assignor: Type.Optional(Type.Unknown({ description: 'Ignored: the server sets the assignor.' })),
+});
+export type CreateTaskBody = Static<typeof CreateTaskBody>;
+
+/** Any subset of the task, or the whole task as the seed client sends it. */
+export const UpdateTaskBody = Type.Object({
+  taskTitle: Type.Optional(Type.String({ maxLength: 2000 })),
+  assignee: Type.Optional(EmailInput),
+  deadline: Type.Optional(DeadlineInput),
+  priority: Type.Optional(PriorityField),
+  status: Type.Optional(StatusField),
+  workTitle: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+});
+export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
+
+export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export type TaskParams = Static<typeof TaskParams>;
+
+export const ListTasksQuery = Type.Object({
+  /** `""` is what the seed client sends for "All Tasks". */
+  priority: Type.Optional(Type.Union([PriorityField, Type.Literal('')])),
+  status: Type.Optional(StatusField),
+  limit: Type.Optional(Type.Integer({ minimum: LIMITS.pageMin, maximum: LIMITS.pageMax })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page.' })),
+});
+export type ListTasksQuery = Static<typeof ListTasksQuery>;
+
+export const TaskEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  message: Type.String(),
+  data: Type.Object({ task: TaskSchema }),
+});
+export type TaskEnvelope = Static<typeof TaskEnvelope>;
+
+export const TaskListEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  results: Type.Integer(),
+  data: Type.Object({
+    tasks: Type.Array(TaskSchema),
+    /** Present when `limit` was given: the cursor of the next page, or null on the last one. */
+    nextCursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  }),
+});
+export type TaskListEnvelope = Static<typeof TaskListEnvelope>;
+
+export const TaskCountsQuery = Type.Object({
+  priority: Type.Optional(Type.Union([PriorityField, Type.Literal('')])),
+});
+export type TaskCountsQuery = Static<typeof TaskCountsQuery>;
+
+export const TaskCountsEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  data: Type.Object({ counts: Type.Object({ todo: Type.Integer(), done: Type.Integer() }) }),
+});
+export type TaskCountsEnvelope = Static<typeof TaskCountsEnvelope>;

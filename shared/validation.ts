@@ -1,0 +1,80 @@
+import { LIMITS } from './constants.ts';
+import { isValidEmail, normalizeEmail } from './email.ts';
+
+/**
+ * Field rules that JSON Schema cannot express (trimming, cross-field checks). The server runs
+ * them after schema validation; the web forms run the same functions before sending.
+ * Each returns the normalized value or an error message.
+ */
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const ok = <T>(value: T): Checked<T> => ({ ok: true, value });
+const fail = <T>(message: string): Checked<T> => ({ ok: false, message });
+
+export function checkEmail(raw: string): Checked<string> {
+  const email = normalizeEmail(raw);
+  return isValidEmail(email) ? ok(email) : fail('Enter a valid e-mail address.');
+}
+
+export function checkFullName(raw: string): Checked<string> {
+  const name = raw.trim();
+  if (name.length < LIMITS.fullNameMin) return fail('Full name is required.');
+  if (name.length > LIMITS.fullNameMax) return fail(`Full name must be at most ${LIMITS.fullNameMax} characters.`);
+  return ok(name);
+}
+
+/** NIST 800-63B: length only, and not the e-mail itself. No composition rules. */
+export function checkPassword(password: string, email: string): Checked<string> {
+  if (password.length < LIMITS.passwordMin) return fail(`Password must be at least ${LIMITS.passwordMin} characters.`);
+  if (password.length > LIMITS.passwordMax) return fail(`Password must be at most ${LIMITS.passwordMax} characters.`);
+  if (normalizeEmail(password) === normalizeEmail(email)) return fail('Password must not be your e-mail address.');
+  return ok(password);
+}
+
+export function checkOtp(raw: string): Checked<string> {
+  const code = raw.trim();
+  return new RegExp(`^\\d{${LIMITS.otpLength}}$`).test(code)
+    ? ok(code)
+    : fail(`The code is ${LIMITS.otpLength} digits.`);
+}
+
+export function checkTaskTitle(raw: string): Checked<string> {
+  const title = raw.trim();
+  if (title.length < LIMITS.taskTitleMin) return fail(`Task title must be at least ${LIMITS.taskTitleMin} characters.`);
+  if (title.length > LIMITS.taskTitleMax) return fail(`Task title must be at most ${LIMITS.taskTitleMax} characters.`);
+  return ok(title);
+}
+
+export function checkWorkTitle(raw: string | null | undefined): Checked<string> {
+  const title = (raw ?? '').trim();
+  return title.length > LIMITS.workTitleMax
+    ? fail(`Work title must be at most ${LIMITS.workTitleMax} characters.`)
+    : ok(title);
+}
+
+const OFFSET_RE = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
+const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[zZ]|[+-]\d{2}:?\d{2})?$/;
+
+/** Date() rolls 30 February over into March; refuse days the month does not have. */
+function isRealCalendarDate(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return m >= 1 && m <= 12 && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
+/**
+ * A deadline as ISO 8601 (no offset = UTC), or none for `""`/`null`/absent.
+ * `now` is the server's (or browser's) clock; a deadline earlier than the current minute fails.
+ */
+export function checkDeadline(raw: string | null | undefined, now: Date): Checked<Date | null> {
+  if (raw === undefined || raw === null || raw.trim() === '') return ok(null);
+  const text = raw.trim();
+  if (!ISO_RE.test(text)) return fail('Deadline must be an ISO 8601 date and time.');
+  const date = new Date(OFFSET_RE.test(text) ? text : `${text}Z`);
+  if (Number.isNaN(date.getTime()) || !isRealCalendarDate(text)) {
+    return fail('Deadline must be an ISO 8601 date and time.');
+  }
+  const currentMinute = Math.floor(now.getTime() / 60_000) * 60_000;
+  if (date.getTime() < currentMinute) return fail('Deadline cannot be in the past.');
+  return ok(date);
+}

@@ -1,0 +1,43 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One set of API test files, run once per database: always SQLite, and PostgreSQL too when
+ * TEST_DATABASE_URL is set (CI sets it). The project name shows in the output.
+ */
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const apiProject = (name: string, databaseUrl: string) => ({
+  extends: true as const,
+  test: {
+    name,
+    include: ['server/**/*.test.ts'],
+    environment: 'node',
+    setupFiles: ['server/test/setup.ts'],
+    env: { TEST_DB: databaseUrl },
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'shared', include: ['shared/**/*.test.ts'], environment: 'node' },
+      },
+      apiProject('api-sqlite', 'sqlite'),
+      ...(postgresUrl ? [apiProject('api-postgres', postgresUrl)] : []),
+      {
+        extends: true,
+        plugins: [react()],
+        test: {
+          name: 'web',
+          include: ['web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['web/src/testing/setup.ts'],
+        },
+      },
+    ],
+  },
+});
