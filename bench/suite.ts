@@ -21,6 +21,20 @@ export interface BenchSection {
   title: string;
   /** Markdown body: tables and short notes. */
   markdown: string;
+  /** Optional: targets this section checks; the runner lists them all in one summary table. */
+  targets?: TargetResult[];
+}
+
+/** One target of the performance issue, checked against a measured figure. */
+export interface TargetResult {
+  /** What is measured, e.g. "GET /api/tasks, 10 connections, SQLite: Taskwise/baseline". */
+  name: string;
+  /** The target as a person reads it, e.g. ">= 0.85". */
+  target: string;
+  /** The measured figure with its unit, e.g. "0.91". */
+  figure: string;
+  /** null: could not be measured in this run (e.g. no Chromium). */
+  met: boolean | null;
 }
 
 export interface BenchSuite {

@@ -1,5 +1,18 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TLiteral, type TUnion } from 'typebox';
 import { ERROR_CODES } from '../error-codes.ts';
+
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K] & string> };
+
+/**
+ * `anyOf` of string literals whose static type is the union of the values. (A plain
+ * `Type.Union(values.map(Type.Literal))` builds the same JSON Schema but its static type is
+ * `never`, because the mapped array is not a tuple.)
+ */
+export function literalUnion<const T extends readonly string[]>(values: T): TUnion<Literals<T>> {
+  return Type.Union(values.map((value) => Type.Literal(value))) as unknown as TUnion<Literals<T>>;
+}
+
+const ErrorCodeField = literalUnion(ERROR_CODES);
 
 /**
  * An e-mail as sent by a client. The server's validator registers its own `email` format
@@ -18,7 +31,7 @@ export type FieldError = Static<typeof FieldError>;
 /** JSend `fail`: the client sent something we will not act on (4xx). */
 export const FailEnvelope = Type.Object({
   status: Type.Literal('fail'),
-  code: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
+  code: ErrorCodeField,
   message: Type.String(),
   errors: Type.Optional(Type.Array(FieldError)),
 });
@@ -27,7 +40,7 @@ export type FailEnvelope = Static<typeof FailEnvelope>;
 /** JSend `error`: our fault (5xx). The message never carries internals. */
 export const ErrorEnvelope = Type.Object({
   status: Type.Literal('error'),
-  code: Type.Union(ERROR_CODES.map((c) => Type.Literal(c))),
+  code: ErrorCodeField,
   message: Type.String(),
 });
 export type ErrorEnvelope = Static<typeof ErrorEnvelope>;

@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS, PRIORITIES, STATUSES } from '../constants.ts';
-import { EmailInput } from './common.ts';
+import { EmailInput, literalUnion } from './common.ts';
 
-export const PriorityField = Type.Union(PRIORITIES.map((p) => Type.Literal(p)));
-export const StatusField = Type.Union(STATUSES.map((s) => Type.Literal(s)));
+export const PriorityField = literalUnion(PRIORITIES);
+export const StatusField = literalUnion(STATUSES);
 
 /** `""` or `null` mean "no deadline"; otherwise ISO 8601 (no offset = UTC). */
 const DeadlineInput = Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {

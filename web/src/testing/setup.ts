@@ -1,1 +1,34 @@
 import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
+
+/*
+ * Tests fail on an unexpected console.error (React warnings, act() problems, our own error
+ * logging). A test that expects one calls `allowConsoleError()` first.
+ * @see https://github.com/epicweb-dev/epic-stack/blob/main/tests/setup/setup-test-env.ts
+ */
+let consoleErrorAllowed = false;
+let consoleErrors: unknown[][] = [];
+
+export function allowConsoleError(): void {
+  consoleErrorAllowed = true;
+}
+
+beforeEach(() => {
+  consoleErrorAllowed = false;
+  consoleErrors = [];
+  vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
+    consoleErrors.push(args);
+  });
+  localStorage.clear();
+});
+
+afterEach(() => {
+  cleanup();
+  const errors = consoleErrors;
+  const allowed = consoleErrorAllowed;
+  vi.restoreAllMocks();
+  if (errors.length > 0 && !allowed) {
+    throw new Error(`Unexpected console.error:\n${errors.map((args) => args.map(String).join(' ')).join('\n')}`);
+  }
+});

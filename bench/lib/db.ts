@@ -1,0 +1,347 @@
+/**
+ * Benchmark databases and fast seeding. A target is a fresh SQLite file or a fresh PostgreSQL
+ * database (created next to the one TEST_DATABASE_URL names, dropped afterwards). The schema
+ * comes from the app's own migrations (`server/db/migrate-cli.ts`, i.e. `npm run db:migrate`);
+ * rows are then written directly in batches, in the shapes the server itself writes
+ * (server/db/schema.ts: text ids, ISO 8601 UTC text timestamps).
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { hash } from '@node-rs/argon2';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import type { Priority, TaskStatus } from '#shared/constants.ts';
+import { repoRoot } from './env.ts';
+
+export type DbKind = 'sqlite' | 'postgres';
+
+export interface DbTarget {
+  kind: DbKind;
+  /** "SQLite" or "PostgreSQL". */
+  label: string;
+  /** DATABASE_URL for the servers. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+export const dbLabel = (kind: DbKind): string => (kind === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+
+export function sqliteTarget(dir: string, name: string): DbTarget {
+  const file = join(dir, `${name}.db`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  return {
+    kind: 'sqlite',
+    label: 'SQLite',
+    url: `file:${file}`,
+    drop: () => {
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+      return Promise.resolve();
+    },
+  };
+}
+
+/** A new database `twbench_<name>_<pid>` on the server of `baseUrl`; dropped by `drop()`. */
+export async function postgresTarget(baseUrl: string, name: string): Promise<DbTarget> {
+  const dbName = `twbench_${name.replaceAll(/[^a-z0-9_]/gi, '_').toLowerCase()}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${dbName}" with (force)`);
+    await admin.query(`create database "${dbName}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${dbName}`;
+  return {
+    kind: 'postgres',
+    label: 'PostgreSQL',
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists "${dbName}" with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export async function makeTarget(kind: DbKind, opts: { tmpDir: string; postgresUrl: string | undefined }, name: string): Promise<DbTarget> {
+  if (kind === 'sqlite') return sqliteTarget(opts.tmpDir, name);
+  if (opts.postgresUrl === undefined) throw new Error('no PostgreSQL URL');
+  return postgresTarget(opts.postgresUrl, name);
+}
+
+/** Applies the app's migrations the way `npm run db:migrate` does. */
+export function migrate(target: DbTarget): void {
+  const result = spawnSync(process.execPath, ['server/db/migrate-cli.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATABASE_URL: target.url, SESSION_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`migration of ${target.label} failed: ${result.stderr || result.stdout}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+export interface UserSeed {
+  id: string;
+  email: string;
+  fullName: string;
+  passwordHash: string;
+}
+
+export interface TaskSeed {
+  id: string;
+  workTitle: string;
+  taskTitle: string;
+  assigneeEmail: string;
+  createdBy: string;
+  deadline: string | null;
+  priority: Priority;
+  status: TaskStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Every benchmark user signs in with this password. */
+export const BENCH_PASSWORD = 'bench-password-1234';
+let benchHash: Promise<string> | undefined;
+/** One real argon2id hash of BENCH_PASSWORD, shared by all benchmark users. */
+export function benchPasswordHash(): Promise<string> {
+  benchHash ??= hash(BENCH_PASSWORD);
+  return benchHash;
+}
+/** Users nobody signs in as (the "other users" of a big table) get this unusable value. */
+export const NO_LOGIN_HASH = '$argon2id$v=19$m=19456,t=2,p=1$bm9sb2dpbg$bm9sb2dpbm5vbG9naW5ub2xvZ2lubm9sb2dpbg';
+
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+/** 16 random bytes as 22 base64url characters, like server/db/ids.ts, drawn from a buffer. */
+export function newId(): string {
+  if (idOffset + 16 > idPool.length) {
+    idPool = randomBytes(16 * 65_536);
+    idOffset = 0;
+  }
+  const id = idPool.toString('base64url', idOffset, idOffset + 16);
+  idOffset += 16;
+  return id;
+}
+
+/** Small deterministic PRNG (mulberry32): the same data every run. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VERBS = ['Review', 'Draft', 'Update', 'Fix', 'Prepare', 'Plan', 'Test', 'Ship', 'Write', 'Check', 'Clean up', 'Migrate'];
+const THINGS = ['the quarterly report', 'onboarding checklist', 'release notes', 'invoice batch', 'login page copy', 'backup job', 'pricing table', 'customer survey', 'API docs', 'sprint board', 'holiday rota', 'security review'];
+const PROJECTS = ['', '', 'Website', 'Q3 launch', 'Finance', 'Hiring', 'Mobile app', 'Ops'];
+
+/**
+ * Makes task rows: creation times step forward from a year ago (newest last), a realistic mix
+ * of priorities (urgent 10 %, high 25 %, normal 50 %, low 15 %) and deadlines (a third none).
+ */
+export class TaskFactory {
+  readonly #random: () => number;
+  #clock: number;
+  readonly #nowMs = Date.now();
+
+  constructor(seed = 1) {
+    this.#random = prng(seed);
+    this.#clock = this.#nowMs - 365 * 24 * 3600_000;
+  }
+
+  task(fields: { createdBy: string; assigneeEmail: string; status?: TaskStatus; priority?: Priority }): TaskSeed {
+    const r = this.#random;
+    // Creation times advance ~3 s per task; a million tasks still fit in the past year.
+    this.#clock += 1 + Math.floor(r() * 5000);
+    const createdAt = new Date(Math.min(this.#clock, this.#nowMs - 1000)).toISOString();
+    const p = r();
+    const priority: Priority = fields.priority ?? (p < 0.1 ? 'urgent' : p < 0.35 ? 'high' : p < 0.85 ? 'normal' : 'low');
+    const d = r();
+    const deadline = d < 0.34 ? null : new Date(this.#nowMs + Math.floor((d - 0.5) * 60 * 24 * 3600_000)).toISOString();
+    return {
+      id: newId(),
+      workTitle: PROJECTS[Math.floor(r() * PROJECTS.length)]!,
+      taskTitle: `${VERBS[Math.floor(r() * VERBS.length)]!} ${THINGS[Math.floor(r() * THINGS.length)]!} #${Math.floor(r() * 100_000)}`,
+      assigneeEmail: fields.assigneeEmail,
+      createdBy: fields.createdBy,
+      deadline,
+      priority,
+      status: fields.status ?? (r() < 0.3 ? 'done' : 'todo'),
+      createdAt,
+      updatedAt: createdAt,
+    };
+  }
+}
+
+export function user(email: string, fullName: string, passwordHash: string): UserSeed {
+  return { id: newId(), email, fullName, passwordHash };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batched writers
+
+export interface Seeder {
+  insertUsers(rows: readonly UserSeed[]): Promise<void>;
+  /** Inserts `count` tasks made by `make(i)`, in chunks (never holds them all in memory). */
+  insertTasks(count: number, make: (i: number) => TaskSeed): Promise<void>;
+  /** Refreshes planner statistics (PostgreSQL: what autovacuum would have done by now). */
+  analyze(): Promise<void>;
+  countTasks(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const TASK_COLUMNS = ['id', 'work_title', 'task_title', 'assignee_email', 'created_by', 'deadline', 'priority', 'status', 'created_at', 'updated_at'];
+const taskValues = (t: TaskSeed): (string | null)[] => [t.id, t.workTitle, t.taskTitle, t.assigneeEmail, t.createdBy, t.deadline, t.priority, t.status, t.createdAt, t.updatedAt];
+const USER_COLUMNS = ['id', 'email', 'full_name', 'password_hash', 'created_at', 'updated_at'];
+const userValues = (u: UserSeed, now: string): string[] => [u.id, u.email, u.fullName, u.passwordHash, now, now];
+
+const CHUNK = 10_000;
+
+function sqliteSeeder(file: string): Seeder {
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 10000');
+  const ROWS = 500;
+  const placeholders = (cols: number, rows: number) => Array.from({ length: rows }, () => `(${Array.from({ length: cols }, () => '?').join(',')})`).join(',');
+  const taskInsert = (rows: number) => db.prepare(`insert into tasks (${TASK_COLUMNS.join(',')}) values ${placeholders(TASK_COLUMNS.length, rows)}`);
+  const bulkTasks = taskInsert(ROWS);
+  const insertRows = db.transaction((rows: TaskSeed[]) => {
+    let i = 0;
+    for (; i + ROWS <= rows.length; i += ROWS) bulkTasks.run(rows.slice(i, i + ROWS).flatMap(taskValues));
+    if (i < rows.length) taskInsert(rows.length - i).run(rows.slice(i).flatMap(taskValues));
+  });
+  const userInsert = db.prepare(`insert into users (${USER_COLUMNS.join(',')}) values (${USER_COLUMNS.map(() => '?').join(',')})`);
+  const insertUsers = db.transaction((rows: readonly UserSeed[], now: string) => {
+    for (const u of rows) userInsert.run(userValues(u, now));
+  });
+  return {
+    insertUsers(rows) {
+      insertUsers(rows, new Date().toISOString());
+      return Promise.resolve();
+    },
+    insertTasks(count, make) {
+      for (let start = 0; start < count; start += CHUNK) {
+        const rows: TaskSeed[] = [];
+        for (let i = start; i < Math.min(count, start + CHUNK); i++) rows.push(make(i));
+        insertRows(rows);
+      }
+      return Promise.resolve();
+    },
+    analyze() {
+      // The app never runs ANALYZE on SQLite, so neither does the benchmark: the planner works
+      // from the schema alone, as it does in production.
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      return Promise.resolve();
+    },
+    countTasks() {
+      return Promise.resolve((db.prepare('select count(*) as n from tasks').get() as { n: number }).n);
+    },
+    close() {
+      db.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+async function postgresSeeder(url: string): Promise<Seeder> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const unnest = (cols: string[]) => cols.map((_, i) => `$${i + 1}::text[]`).join(', ');
+  const taskSql = `insert into tasks (${TASK_COLUMNS.join(', ')}) select * from unnest(${unnest(TASK_COLUMNS)})`;
+  const userSql = `insert into users (${USER_COLUMNS.join(', ')}) select * from unnest(${unnest(USER_COLUMNS)})`;
+  const columnsOf = <T>(rows: readonly T[], values: (row: T) => (string | null)[], width: number) => {
+    const cols: (string | null)[][] = Array.from({ length: width }, () => []);
+    for (const row of rows) values(row).forEach((v, i) => cols[i]!.push(v));
+    return cols;
+  };
+  return {
+    async insertUsers(rows) {
+      const now = new Date().toISOString();
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        await client.query(userSql, columnsOf(rows.slice(i, i + CHUNK), (u) => userValues(u, now), USER_COLUMNS.length));
+      }
+    },
+    async insertTasks(count, make) {
+      for (let start = 0; start < count; start += CHUNK) {
+        const rows: TaskSeed[] = [];
+        for (let i = start; i < Math.min(count, start + CHUNK); i++) rows.push(make(i));
+        await client.query(taskSql, columnsOf(rows, taskValues, TASK_COLUMNS.length));
+      }
+    },
+    async analyze() {
+      await client.query('vacuum analyze tasks');
+      await client.query('vacuum analyze users');
+      await client.query('vacuum analyze sessions');
+    },
+    async countTasks() {
+      const { rows } = await client.query<{ n: number }>('select count(*)::int as n from tasks');
+      return rows[0]?.n ?? 0;
+    },
+    close: () => client.end(),
+  };
+}
+
+export async function openSeeder(target: DbTarget): Promise<Seeder> {
+  return target.kind === 'sqlite' ? sqliteSeeder(target.url.slice('file:'.length)) : postgresSeeder(target.url);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes of data the suites share
+
+export interface BenchUser extends UserSeed {
+  password: string;
+}
+
+/** A user who can sign in (BENCH_PASSWORD). */
+export async function benchUser(label: string): Promise<BenchUser> {
+  return { ...user(`${label}@bench.test`, `Bench ${label}`, await benchPasswordHash()), password: BENCH_PASSWORD };
+}
+
+/**
+ * Tasks visible to `viewer`: half created by them (assigned to others), half created by others
+ * and assigned to them, so both branches of the board query carry rows.
+ */
+export function visibleTasks(
+  factory: TaskFactory,
+  viewer: UserSeed,
+  others: readonly UserSeed[],
+  count: number,
+  fields: { status?: TaskStatus } = {},
+): (i: number) => TaskSeed {
+  return (i) => {
+    const other = others[i % others.length]!;
+    return i % 2 === 0
+      ? factory.task({ createdBy: viewer.id, assigneeEmail: other.email, ...fields })
+      : factory.task({ createdBy: other.id, assigneeEmail: viewer.email, ...fields });
+  };
+}
+
+/** `count` other users (nobody signs in as them). */
+export function otherUsers(count: number, prefix = 'other'): UserSeed[] {
+  return Array.from({ length: count }, (_, i) => user(`${prefix}${i}@bench.test`, `Other User ${i}`, NO_LOGIN_HASH));
+}
+
+/** Tasks among other users only: invisible to every benchmark user. */
+export function othersTasks(factory: TaskFactory, others: readonly UserSeed[]): (i: number) => TaskSeed {
+  return (i) =>
+    factory.task({
+      createdBy: others[i % others.length]!.id,
+      assigneeEmail: others[(i * 7 + 3) % others.length]!.email,
+    });
+}

@@ -1,0 +1,153 @@
+/**
+ * HTTP load with autocannon, in this (the orchestrator's) process, plus the server's RSS.
+ * Latency percentiles are computed here from autocannon's per-response timings (float ms),
+ * because its own histogram rounds to whole milliseconds, too coarse at one connection.
+ * Only 2xx answers count as successes; everything else is an error, reported by status.
+ */
+import autocannon from 'autocannon';
+import { sampleRss } from './servers.ts';
+
+export interface LoadRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadOptions {
+  baseUrl: string;
+  connections: number;
+  /** Seconds; ignored when `amount` is set. */
+  duration?: number;
+  /** Total number of requests instead of a duration. */
+  amount?: number;
+  /** Cycled through by every connection. */
+  requests: LoadRequest[];
+  /** Optional: a connection's own request cycle (by connection number), instead of `requests`. */
+  requestsFor?: (connection: number) => LoadRequest[];
+  /** Server whose RSS is sampled during the run. */
+  pid: number;
+}
+
+export interface LoadResult {
+  connections: number;
+  /** 2xx answers per second. */
+  rps: number;
+  p50: number;
+  p99: number;
+  /** 2xx answers. */
+  ok: number;
+  /** Non-2xx answers plus socket errors and timeouts. */
+  errors: number;
+  /** e.g. { "429": 3 } for every non-2xx status, plus "socket" for connection errors. */
+  errorKinds: Record<string, number>;
+  seconds: number;
+  /** Peak resident set size of the server during the run, bytes. */
+  rss: number;
+}
+
+class Samples {
+  #values = new Float64Array(16_384);
+  #length = 0;
+
+  push(value: number): void {
+    if (this.#length === this.#values.length) {
+      const bigger = new Float64Array(this.#values.length * 2);
+      bigger.set(this.#values);
+      this.#values = bigger;
+    }
+    this.#values[this.#length++] = value;
+  }
+
+  percentile(p: number): number {
+    if (this.#length === 0) return Number.NaN;
+    const sorted = this.#values.slice(0, this.#length).sort();
+    return sorted[Math.min(this.#length - 1, Math.ceil((p / 100) * this.#length) - 1)]!;
+  }
+}
+
+export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  const samples = new Samples();
+  const rss = sampleRss(opts.pid);
+  const started = performance.now();
+  const toAutocannon = (r: LoadRequest) => ({
+    method: r.method ?? 'GET',
+    path: r.path,
+    headers: { ...(r.body === undefined ? {} : { 'content-type': 'application/json' }), ...r.headers },
+    ...(r.body === undefined ? {} : { body: r.body }),
+  });
+  let connection = 0;
+  const requestsFor = opts.requestsFor;
+  const instance = autocannon({
+    url: opts.baseUrl,
+    connections: opts.connections,
+    ...(opts.amount === undefined ? { duration: opts.duration ?? 5 } : { amount: opts.amount }),
+    requests: opts.requests.map(toAutocannon),
+    ...(requestsFor === undefined
+      ? {}
+      : {
+          setupClient: (client) => {
+            client.setRequests(requestsFor(connection++).map(toAutocannon));
+          },
+        }),
+    timeout: 30,
+  });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
+  });
+  let result;
+  let rssPeak = 0;
+  try {
+    result = await instance;
+  } finally {
+    rssPeak = rss.stop();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const errorKinds: Record<string, number> = {};
+  let ok = 0;
+  for (const [status, { count }] of Object.entries(result.statusCodeStats)) {
+    if (status.startsWith('2')) ok += Number(count);
+    else errorKinds[status] = Number(count);
+  }
+  if (result.errors > 0) errorKinds.socket = result.errors;
+  const errors = Object.values(errorKinds).reduce((a, b) => a + b, 0);
+  return {
+    connections: opts.connections,
+    rps: ok / (opts.amount === undefined ? result.duration : seconds),
+    p50: samples.percentile(50),
+    p99: samples.percentile(99),
+    ok,
+    errors,
+    errorKinds,
+    seconds,
+    rss: rssPeak,
+  };
+}
+
+export function describeErrors(result: LoadResult): string {
+  const kinds = Object.entries(result.errorKinds);
+  if (kinds.length === 0) return '0';
+  return `${result.errors} (${kinds.map(([k, n]) => `${n}× ${k}`).join(', ')})`;
+}
+
+/** Signs in through the API; returns the Cookie header value of the new session. */
+export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`sign-in of ${email} failed: HTTP ${res.status} ${text}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('taskwise_session='));
+  if (cookie === undefined) throw new Error(`sign-in of ${email} set no session cookie`);
+  return cookie.split(';')[0]!;
+}
+
+/** GET as JSON with a cookie; throws on non-2xx. */
+export async function getJson(baseUrl: string, path: string, cookie: string): Promise<unknown> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { cookie } });
+  const text = await res.text();
+  if (res.status < 200 || res.status >= 300) throw new Error(`GET ${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text) as unknown;
+}

@@ -1,0 +1,183 @@
+/**
+ * Child processes of a benchmark: the real Taskwise server started the way `npm start` starts
+ * it (`node server/server.ts`, configured by environment only) and the bare baseline server,
+ * each on a free port of 127.0.0.1. Every started process is tracked, so the runner can stop
+ * whatever a failing suite left behind (`stopAllServers`), by PID, never by name.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { repoRoot } from './env.ts';
+
+export interface RunningServer {
+  /** "taskwise" or "baseline". */
+  kind: 'taskwise' | 'baseline';
+  baseUrl: string;
+  pid: number;
+  logPath: string;
+  /** Resident set size now, in bytes (0 when the process is gone). */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => {
+    resolve();
+  }));
+  if (!address || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+const running = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
+
+function exited(child: ChildProcess): Promise<void> {
+  return running(child) ? new Promise((resolve) => child.once('exit', () => {
+    resolve();
+  })) : Promise.resolve();
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (running(child)) {
+    child.kill('SIGTERM');
+    await Promise.race([exited(child), delay(15_000, undefined, { ref: false })]);
+    if (running(child)) {
+      child.kill('SIGKILL');
+      await exited(child);
+    }
+  }
+  live.delete(child);
+}
+
+/** Stops every child process a benchmark started and did not stop (runner clean-up). */
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...live].map(stopChild));
+}
+
+/** Synchronous last resort on process exit: SIGKILL whatever is still running. */
+export function killAllServersNow(): void {
+  for (const child of live) {
+    if (running(child)) child.kill('SIGKILL');
+  }
+}
+
+export function rssOf(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kbText = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kbText === undefined ? 0 : Number(kbText) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+function tail(path: string, lines = 30): string {
+  try {
+    return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, logPath: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (!running(child)) throw new Error(`server exited (${String(child.exitCode ?? child.signalCode)}) before it was healthy. Log:\n${tail(logPath)}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+      last = `HTTP ${res.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await delay(100);
+  }
+  throw new Error(`${baseUrl}/api/health did not answer 200 within ${timeoutMs} ms (last: ${last}). Log:\n${tail(logPath)}`);
+}
+
+export interface StartOptions {
+  databaseUrl: string;
+  /** Directory for the log file (and CPU profiles). */
+  dir: string;
+  /** Log file name stem. */
+  name: string;
+  /** Extra node flags, e.g. ['--cpu-prof', '--cpu-prof-dir=…']. */
+  nodeFlags?: string[];
+  env?: Record<string, string>;
+}
+
+async function start(kind: RunningServer['kind'], script: string, opts: StartOptions): Promise<RunningServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logPath = join(opts.dir, `${opts.name}.log`);
+  const log = openSync(logPath, 'a');
+  const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), script], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: opts.databaseUrl,
+      APP_ORIGIN: baseUrl,
+      // Given explicitly so the server does not write one into ./data/.
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  live.add(child);
+  try {
+    await waitForHealth(baseUrl, child, logPath, 60_000);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  const pid = child.pid ?? 0;
+  return {
+    kind,
+    baseUrl,
+    pid,
+    logPath,
+    rss: () => rssOf(pid),
+    stop: () => stopChild(child),
+  };
+}
+
+/** `node server/server.ts`, as `npm start` runs it after its build step. */
+export function startTaskwise(opts: StartOptions): Promise<RunningServer> {
+  return start('taskwise', 'server/server.ts', opts);
+}
+
+/** `node bench/baseline-server.ts`: node:http, the same driver and SQL, no framework. */
+export function startBaseline(opts: StartOptions): Promise<RunningServer> {
+  return start('baseline', 'bench/baseline-server.ts', opts);
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns the peak. */
+export function sampleRss(pid: number, everyMs = 200): { stop(): number } {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid));
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, rssOf(pid));
+    },
+  };
+}

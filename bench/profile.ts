@@ -1,0 +1,102 @@
+/**
+ * `node bench/profile.ts [--db=sqlite|postgres] [--sees=50] [--seconds=10] [--connections=10] [--path=/api/tasks]`
+ *
+ * CPU profile of the Taskwise server under load: seeds the API benchmark's data set, runs the
+ * server with `node --cpu-prof`, drives one call with autocannon, stops the server (which
+ * writes the profile) and prints where the time went: self time by function and by package.
+ * The .cpuprofile file stays in bench/.tmp/profiles/ for Chrome DevTools or speedscope.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { BENCH_PASSWORD, makeTarget, type DbKind } from './lib/db.ts';
+import { seedBoardDataset } from './lib/datasets.ts';
+import { benchRoot, int, loadAverage, ms, repoRoot } from './lib/env.ts';
+import { runLoad, signIn } from './lib/load.ts';
+import { startTaskwise, stopAllServers } from './lib/servers.ts';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+
+function where(url: string): string {
+  if (url === '') return '(native / V8)';
+  const path = url.replace(/^file:\/\//, '');
+  const nm = path.lastIndexOf('node_modules/');
+  if (nm !== -1) {
+    const parts = path.slice(nm + 'node_modules/'.length).split('/');
+    return parts[0]!.startsWith('@') ? `${parts[0]!}/${parts[1]!}` : parts[0]!;
+  }
+  if (path.startsWith('node:')) return 'node core';
+  return path.startsWith(repoRoot) ? relative(repoRoot, path) : path;
+}
+
+export function summarize(file: string, top = 25): string {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let total = 0;
+  const byFunction = new Map<string, number>();
+  const byPlace = new Map<string, number>();
+  for (const [id, micros] of self) {
+    const node = byId.get(id)!;
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (functionName === '(idle)' || functionName === '(program)') continue;
+    total += micros;
+    const place = where(url);
+    const key = `${functionName || '(anonymous)'}  ${place}${url ? `:${lineNumber + 1}` : ''}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
+    const group = functionName === '(garbage collector)' ? '(garbage collector)' : place.includes('/') && !place.startsWith('@') ? place.split('/').slice(0, 2).join('/') : place;
+    byPlace.set(group, (byPlace.get(group) ?? 0) + micros);
+  }
+  const pct = (n: number) => `${((100 * n) / total).toFixed(1)}%`;
+  const lines = [`busy CPU time: ${ms(total / 1000)} ms`, '', 'by package / source folder:'];
+  for (const [k, v] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20)) lines.push(`  ${pct(v).padStart(6)}  ${k}`);
+  lines.push('', 'self time by function:');
+  for (const [k, v] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${pct(v).padStart(6)}  ${k}`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const kind = arg('db', 'sqlite') as DbKind;
+  const sees = Number(arg('sees', '50'));
+  const seconds = Number(arg('seconds', '10'));
+  const connections = Number(arg('connections', '10'));
+  const path = arg('path', '/api/tasks');
+  const tmpDir = join(benchRoot, '.tmp', `profile-${process.pid}`);
+  const profileDir = join(benchRoot, '.tmp', 'profiles');
+  mkdirSync(tmpDir, { recursive: true });
+  mkdirSync(profileDir, { recursive: true });
+  const postgresUrl = process.env.TEST_DATABASE_URL;
+  const target = await makeTarget(kind, { tmpDir, postgresUrl }, 'profile');
+  try {
+    const data = await seedBoardDataset(target, { otherUsers: 1000, otherTasks: 100_000, viewers: [{ label: 'viewer', visible: sees }], writerTasks: 10 });
+    const before = new Set(readdirSync(profileDir));
+    const server = await startTaskwise({ databaseUrl: target.url, dir: tmpDir, name: 'profiled', nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+    const viewer = data.viewers.get('viewer')!;
+    const cookie = await signIn(server.baseUrl, viewer.email, BENCH_PASSWORD);
+    const requests = [{ path, headers: { cookie } }];
+    await runLoad({ baseUrl: server.baseUrl, connections, duration: 2, requests, pid: server.pid });
+    const result = await runLoad({ baseUrl: server.baseUrl, connections, duration: seconds, requests, pid: server.pid });
+    await server.stop();
+    const file = readdirSync(profileDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
+    process.stdout.write(`GET ${path} (sees ${sees}, ${kind}, ${connections} conn.): ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms; load average ${loadAverage()}\n`);
+    if (file === undefined) throw new Error('the server wrote no CPU profile');
+    process.stdout.write(`profile: ${relative(repoRoot, join(profileDir, file))} (includes start-up and sign-in)\n\n${summarize(join(profileDir, file))}\n`);
+  } finally {
+    await stopAllServers();
+    await target.drop();
+    rmSync(tmpDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,221 @@
+/**
+ * `npm run bench` (full run, writes bench/RESULTS.md) and `npm run bench -- --quick` (a few
+ * seconds per case, writes bench/.tmp/RESULTS.quick.md; proves the benchmarks still run and
+ * never fails on a number).
+ *
+ * Builds the web app when dist/web is missing or older than its sources, then runs every
+ * `bench/suites/*.ts` in file-name order (each exports `suite: BenchSuite`, see suite.ts).
+ * PostgreSQL cases run when TEST_DATABASE_URL is set; browser cases when Chromium is found
+ * (CHROME_PATH or /usr/bin/chromium). Exit code: 1 when a suite could not run, else 0 —
+ * targets that are not met are marked in the results, not turned into a failure.
+ *
+ * Options: --quick; --only=name[,name] runs only the suites whose file names start so.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from './suite.ts';
+import { benchRoot, commandLine, cpuCount, cpuModel, gitRevision, loadAverage, mark, repoRoot, table } from './lib/env.ts';
+import { killAllServersNow, stopAllServers } from './lib/servers.ts';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').filter((s) => s !== '');
+const unknown = args.filter((a) => a !== '--quick' && !a.startsWith('--only='));
+if (unknown.length > 0) {
+  console.error(`Unknown option(s): ${unknown.join(' ')}. Usage: node bench/run.ts [--quick] [--only=suite[,suite]]`);
+  process.exit(2);
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const startedAt = new Date();
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+
+// ---------------------------------------------------------------------------------------------
+// The web app build
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry.startsWith('.')) continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+function ensureWebBuild(): string {
+  const index = join(repoRoot, 'dist/web/index.html');
+  const sources = ['web', 'shared', 'package-lock.json'].map((p) => newestMtime(join(repoRoot, p)));
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  if (built > Math.max(...sources)) return 'dist/web is up to date';
+  say(built === 0 ? '[bench] dist/web is missing: building the web app…' : '[bench] dist/web is older than its sources: rebuilding…');
+  const result = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`vite build failed (exit ${String(result.status ?? result.signal)})`);
+  return 'dist/web was (re)built for this run';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Suites
+
+interface SuiteRun {
+  file: string;
+  name: string;
+  sections: BenchSection[];
+  error: string | null;
+  seconds: number;
+  loadBefore: string;
+  loadAfter: string;
+}
+
+async function loadSuites(): Promise<{ file: string; suite: BenchSuite }[]> {
+  const dir = join(benchRoot, 'suites');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .sort()
+    .filter((f) => only === undefined || only.some((o) => f.startsWith(o)));
+  const suites: { file: string; suite: BenchSuite }[] = [];
+  for (const file of files) {
+    const module = (await import(pathToFileURL(join(dir, file)).href)) as { suite?: BenchSuite };
+    if (module.suite === undefined || typeof module.suite.run !== 'function') throw new Error(`bench/suites/${file} does not export \`suite: BenchSuite\``);
+    suites.push({ file, suite: module.suite });
+  }
+  return suites;
+}
+
+async function postgresVersion(url: string | undefined): Promise<string> {
+  if (url === undefined) return 'not used (TEST_DATABASE_URL unset)';
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ v: string }>('show server_version');
+    return `PostgreSQL ${rows[0]?.v ?? '?'}`;
+  } catch (error) {
+    return `unreachable (${String(error)})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const tmpDir = join(benchRoot, '.tmp', `run-${process.pid}`);
+let interrupted = false;
+process.on('exit', killAllServersNow);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    say(`\n[bench] ${signal}: stopping the servers this run started…`);
+    void stopAllServers().finally(() => {
+      rmSync(tmpDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  mkdirSync(tmpDir, { recursive: true });
+  const chromeCandidate = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+  const chromePath = existsSync(chromeCandidate) ? chromeCandidate : undefined;
+  const postgresUrl = process.env.TEST_DATABASE_URL || undefined;
+  const loadStart = loadAverage();
+  say(`[bench] ${quick ? 'quick' : 'full'} run; load average ${loadStart}; PostgreSQL: ${postgresUrl === undefined ? 'skipped (TEST_DATABASE_URL unset)' : 'yes'}; Chromium: ${chromePath ?? 'not found, browser cases skipped'}`);
+  const buildNote = ensureWebBuild();
+  const suites = await loadSuites();
+  const opts: BenchOptions = {
+    quick,
+    postgresUrl,
+    chromePath,
+    tmpDir,
+    log: (line) => {
+      say(`[bench ${elapsed()}] ${line}`);
+    },
+  };
+
+  const runs: SuiteRun[] = [];
+  for (const { file, suite } of suites) {
+    const loadBefore = loadAverage();
+    const t0 = performance.now();
+    say(`[bench ${elapsed()}] ▶ ${suite.name} (bench/suites/${file})`);
+    let sections: BenchSection[] = [];
+    let error: string | null = null;
+    try {
+      sections = await suite.run(opts);
+    } catch (e) {
+      error = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      say(`[bench] ✖ ${suite.name} could not run:\n${error}`);
+    } finally {
+      await stopAllServers();
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    runs.push({ file, name: suite.name, sections, error, seconds, loadBefore, loadAfter: loadAverage() });
+    say(`[bench ${elapsed()}] ■ ${suite.name}: ${error === null ? 'done' : 'FAILED'} in ${seconds.toFixed(0)} s`);
+  }
+
+  const targets: TargetResult[] = runs.flatMap((r) => r.sections.flatMap((s) => s.targets ?? []));
+  const chromium = chromePath === undefined ? 'not found' : (commandLine(chromePath, ['--version']) ?? chromePath);
+  const command = `${postgresUrl === undefined ? '' : 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test '}npm run bench${quick ? ' -- --quick' : ''}${only === undefined ? '' : ` -- --only=${only.join(',')}`}`;
+  const lines = [
+    `# Taskwise benchmark results${quick ? ' (quick run: proves the benchmarks run; the numbers are not meant to be read)' : ''}`,
+    '',
+    table(
+      ['', ''],
+      [
+        ['date', startedAt.toISOString()],
+        ['reproduce', `\`${command}\``],
+        ['commit', gitRevision()],
+        ['CPU', `${cpuModel()} × ${cpuCount()} (shared with other work: see the load averages)`],
+        ['Node.js', process.version],
+        ['Chromium', chromium.replace(/\s+/g, ' ')],
+        ['PostgreSQL', await postgresVersion(postgresUrl)],
+        ['load average (1 / 5 / 15 min)', `${loadStart} at the start, ${loadAverage()} at the end`],
+        ['web build', buildNote],
+        ['total time', elapsed()],
+      ],
+    ),
+    '',
+    '## Targets',
+    '',
+    targets.length === 0 ? 'No targets were checked in this run.' : table(['target', 'wanted', 'measured', 'result'], targets.map((t) => [t.name, t.target, t.figure, mark(t.met)])),
+    '',
+    '## Suites',
+    '',
+    table(
+      ['suite', 'file', 'result', 'time', 'load average before → after'],
+      runs.map((r) => [r.name, `bench/suites/${r.file}`, r.error === null ? 'ran' : '**could not run**', `${r.seconds.toFixed(0)} s`, `${r.loadBefore} → ${r.loadAfter}`]),
+    ),
+    '',
+  ];
+  for (const r of runs) {
+    if (r.error !== null) lines.push(`## ${r.name}: could not run`, '', '```', r.error, '```', '');
+    for (const section of r.sections) lines.push(`## ${section.title}`, '', section.markdown.trim(), '');
+  }
+  const out = quick ? join(benchRoot, '.tmp', 'RESULTS.quick.md') : join(benchRoot, 'RESULTS.md');
+  mkdirSync(join(benchRoot, '.tmp'), { recursive: true });
+  writeFileSync(out, `${lines.join('\n').trimEnd()}\n`);
+
+  const failed = runs.filter((r) => r.error !== null);
+  const unmet = targets.filter((t) => t.met === false);
+  say(`\n[bench] wrote ${relative(repoRoot, out)} in ${elapsed()}`);
+  for (const t of unmet) say(`[bench] target not met: ${t.name}: ${t.figure} (wanted ${t.target})`);
+  if (failed.length > 0) say(`[bench] ${failed.length} suite(s) could not run: ${failed.map((r) => r.name).join(', ')}`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  say(`[bench] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  code = 1;
+} finally {
+  await stopAllServers();
+  rmSync(tmpDir, { recursive: true, force: true });
+}
+process.exit(code);

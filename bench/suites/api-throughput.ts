@@ -1,0 +1,200 @@
+/**
+ * API over real HTTP, Taskwise side by side with the bare baseline (bench/baseline-server.ts),
+ * on SQLite and on PostgreSQL: GET /api/tasks for users who see 50 and 1,000 tasks in a table
+ * that also holds 100,000 tasks of other users, POST /api/tasks, PATCH /api/tasks/:id and
+ * POST /api/users/login, at 1, 10 and 100 connections.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
+import { BENCH_PASSWORD, dbLabel, makeTarget, type DbKind } from '../lib/db.ts';
+import { seedBoardDataset, type BoardDataset } from '../lib/datasets.ts';
+import { int, loadAverage, mb, ms, table } from '../lib/env.ts';
+import { describeErrors, getJson, runLoad, signIn, type LoadRequest, type LoadResult } from '../lib/load.ts';
+import { startBaseline, startTaskwise, type RunningServer } from '../lib/servers.ts';
+
+const RATIO_TARGET = 0.85;
+
+interface Case {
+  name: string;
+  /** Requests for connection number `c`, given the signed-in cookies of each server. */
+  requests: (cookie: string, c: number) => LoadRequest[];
+  /** Which benchmark user's session the case uses. */
+  as: string;
+}
+
+interface Row {
+  call: string;
+  connections: number;
+  taskwise: LoadResult;
+  baseline: LoadResult;
+}
+
+function settings(quick: boolean) {
+  return quick
+    ? { otherTasks: 10_000, otherUsers: 100, connections: [10], seconds: 1, warmup: 0.5, loginAmount: 20 }
+    : { otherTasks: 100_000, otherUsers: 1_000, connections: [1, 10, 100], seconds: 5, warmup: 1.5, loginAmount: 100 };
+}
+
+const ratio = (t: LoadResult, b: LoadResult) => (b.rps > 0 ? t.rps / b.rps : Number.NaN);
+
+async function checkSameAnswers(taskwise: RunningServer, baseline: RunningServer, cookies: Map<RunningServer, Map<string, string>>, labels: string[]): Promise<string[]> {
+  const paths = ['/api/tasks', '/api/tasks?status=done&limit=50', '/api/tasks?priority=urgent', '/api/tasks/counts'];
+  const checked: string[] = [];
+  for (const label of labels) {
+    for (const path of paths) {
+      const a = await getJson(taskwise.baseUrl, path, cookies.get(taskwise)!.get(label)!);
+      const b = await getJson(baseline.baseUrl, path, cookies.get(baseline)!.get(label)!);
+      if (!isDeepStrictEqual(a, b)) {
+        throw new Error(`baseline and Taskwise answer GET ${path} differently for ${label}: the baseline no longer does the same work`);
+      }
+      checked.push(`${path} (${label})`);
+    }
+  }
+  return checked;
+}
+
+async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section: BenchSection; rows: Row[] }> {
+  const s = settings(opts.quick);
+  const label = dbLabel(kind);
+  const target = await makeTarget(kind, opts, 'api');
+  const servers: RunningServer[] = [];
+  try {
+    opts.log(`api/${label}: seeding ${int(s.otherTasks)} other users' tasks…`);
+    const data: BoardDataset = await seedBoardDataset(target, {
+      otherUsers: s.otherUsers,
+      otherTasks: s.otherTasks,
+      viewers: [
+        { label: 'sees50', visible: 50 },
+        { label: 'sees1000', visible: 1000 },
+      ],
+      writerTasks: 200,
+    });
+    opts.log(`api/${label}: ${int(data.totalTasks)} tasks seeded in ${data.seedSeconds.toFixed(1)} s`);
+
+    const taskwise = await startTaskwise({ databaseUrl: target.url, dir: opts.tmpDir, name: `api-${kind}-taskwise` });
+    servers.push(taskwise);
+    const baseline = await startBaseline({ databaseUrl: target.url, dir: opts.tmpDir, name: `api-${kind}-baseline` });
+    servers.push(baseline);
+
+    // One session per benchmark user on each server, signed in through the API.
+    const users = new Map([...data.viewers, ['writer', data.writer] as const]);
+    const cookies = new Map<RunningServer, Map<string, string>>();
+    for (const server of [taskwise, baseline]) {
+      const byUser = new Map<string, string>();
+      for (const [name, u] of users) byUser.set(name, await signIn(server.baseUrl, u.email, BENCH_PASSWORD));
+      cookies.set(server, byUser);
+    }
+    const checked = await checkSameAnswers(taskwise, baseline, cookies, ['sees50', 'sees1000']);
+
+    const newTask = JSON.stringify({ taskTitle: 'Benchmark task', assignee: data.others[1]!.email, priority: 'high', workTitle: 'Bench' });
+    const cases: Case[] = [
+      { name: 'GET /api/tasks (sees 50)', as: 'sees50', requests: (cookie) => [{ path: '/api/tasks', headers: { cookie } }] },
+      { name: 'GET /api/tasks (sees 1,000)', as: 'sees1000', requests: (cookie) => [{ path: '/api/tasks', headers: { cookie } }] },
+      {
+        name: 'POST /api/tasks',
+        as: 'writer',
+        requests: (cookie) => [{ method: 'POST', path: '/api/tasks', headers: { cookie }, body: newTask }],
+      },
+      {
+        // Each connection toggles its own task's priority, so every request is a real write.
+        name: 'PATCH /api/tasks/:id',
+        as: 'writer',
+        requests: (cookie, c) => {
+          const id = data.writerTaskIds[c % data.writerTaskIds.length]!;
+          return ['high', 'low'].map((priority) => ({ method: 'PATCH', path: `/api/tasks/${id}`, headers: { cookie }, body: JSON.stringify({ priority }) }));
+        },
+      },
+    ];
+
+    const rows: Row[] = [];
+    const measure = async (server: RunningServer, c: Case, connections: number): Promise<LoadResult> => {
+      const cookie = cookies.get(server)!.get(c.as)!;
+      const base = { baseUrl: server.baseUrl, connections, pid: server.pid, requests: c.requests(cookie, 0), requestsFor: (n: number) => c.requests(cookie, n) };
+      await runLoad({ ...base, duration: s.warmup });
+      return runLoad({ ...base, duration: s.seconds });
+    };
+    for (const c of cases) {
+      for (const connections of s.connections) {
+        const b = await measure(baseline, c, connections);
+        const t = await measure(taskwise, c, connections);
+        opts.log(`api/${label}: ${c.name} ×${connections}: Taskwise ${int(t.rps)}/s, baseline ${int(b.rps)}/s (${ratio(t, b).toFixed(2)})`);
+        rows.push({ call: c.name, connections, taskwise: t, baseline: b });
+      }
+    }
+
+    // Login: at most 100 attempts per IP per 15 minutes (SPEC; server/plugins/rate-limit.ts has
+    // no configuration knob). Each measurement therefore uses a freshly started Taskwise process
+    // and stays within the budget: `loginAmount` sign-ins in total, never a 429.
+    await taskwise.stop();
+    servers.splice(servers.indexOf(taskwise), 1);
+    for (const connections of s.connections) {
+      const fresh = await startTaskwise({ databaseUrl: target.url, dir: opts.tmpDir, name: `api-${kind}-taskwise-login${connections}` });
+      servers.push(fresh);
+      const body = JSON.stringify({ email: data.writer.email, password: BENCH_PASSWORD });
+      const requests = [{ method: 'POST', path: '/api/users/login', body }];
+      const amount = Math.max(s.loginAmount, connections);
+      const b = await runLoad({ baseUrl: baseline.baseUrl, connections, pid: baseline.pid, requests, amount });
+      const t = await runLoad({ baseUrl: fresh.baseUrl, connections, pid: fresh.pid, requests, amount });
+      opts.log(`api/${label}: POST /api/users/login ×${connections}: Taskwise ${t.rps.toFixed(1)}/s, baseline ${b.rps.toFixed(1)}/s`);
+      rows.push({ call: `POST /api/users/login (${amount} sign-ins)`, connections, taskwise: t, baseline: b });
+      await fresh.stop();
+      servers.splice(servers.indexOf(fresh), 1);
+    }
+
+    const markdown = [
+      `Database: ${label}, ${int(data.totalTasks)} tasks in the table (${int(s.otherTasks)} of ${int(s.otherUsers)} other users), seeded in ${data.seedSeconds.toFixed(1)} s. ` +
+        `Each case: ${s.warmup} s warm-up, then ${s.seconds} s measured, baseline first, then Taskwise; load average after: ${loadAverage()}.`,
+      '',
+      table(
+        ['call', 'conn.', 'Taskwise req/s', 'baseline req/s', 'Taskwise / baseline', 'Taskwise p50 / p99 ms', 'baseline p50 / p99 ms', 'errors Taskwise', 'errors baseline', 'RSS Taskwise / baseline MB'],
+        rows.map((r) => [
+          r.call,
+          r.connections,
+          r.taskwise.rps >= 100 ? int(r.taskwise.rps) : r.taskwise.rps.toFixed(1),
+          r.baseline.rps >= 100 ? int(r.baseline.rps) : r.baseline.rps.toFixed(1),
+          ratio(r.taskwise, r.baseline).toFixed(2),
+          `${ms(r.taskwise.p50)} / ${ms(r.taskwise.p99)}`,
+          `${ms(r.baseline.p50)} / ${ms(r.baseline.p99)}`,
+          describeErrors(r.taskwise),
+          describeErrors(r.baseline),
+          `${mb(r.taskwise.rss)} / ${mb(r.baseline.rss)}`,
+        ]),
+      ),
+      '',
+      `Before measuring, the baseline's answers were checked to equal Taskwise's for ${checked.length} calls (${checked.slice(0, 4).join(', ')}, …).`,
+    ].join('\n');
+    return { section: { title: `API over HTTP: Taskwise vs bare baseline, ${label}`, markdown }, rows };
+  } finally {
+    for (const server of servers) await server.stop();
+    await target.drop();
+  }
+}
+
+export const suite: BenchSuite = {
+  name: 'api-throughput',
+  async run(opts) {
+    const kinds: DbKind[] = opts.postgresUrl === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
+    const sections: BenchSection[] = [];
+    const targets: TargetResult[] = [];
+    for (const kind of kinds) {
+      const { section, rows } = await runDatabase(kind, opts);
+      for (const row of rows.filter((r) => r.call.startsWith('GET /api/tasks') && r.connections === 10)) {
+        const value = ratio(row.taskwise, row.baseline);
+        targets.push({
+          name: `${row.call}, 10 connections, ${dbLabel(kind)}: Taskwise / baseline req/s`,
+          target: `>= ${RATIO_TARGET}`,
+          figure: `${value.toFixed(2)} (${int(row.taskwise.rps)} vs ${int(row.baseline.rps)} req/s)`,
+          met: value >= RATIO_TARGET,
+        });
+      }
+      const errors = rows.reduce((n, r) => n + r.taskwise.errors, 0);
+      targets.push({ name: `API cases, ${dbLabel(kind)}: Taskwise errors (non-2xx + socket)`, target: '0', figure: String(errors), met: errors === 0 });
+      sections.push({ ...section, targets });
+    }
+    if (opts.postgresUrl === undefined) {
+      sections.push({ title: 'API over HTTP, PostgreSQL', markdown: 'Skipped: TEST_DATABASE_URL is not set.' });
+    }
+    // Targets are attached once (to the first section) so the summary lists each once.
+    return sections.map((section, i) => (i === 0 ? { ...section, targets } : { title: section.title, markdown: section.markdown }));
+  },
+};

@@ -1,0 +1,158 @@
+/**
+ * Growth: GET /api/tasks latency as a user's visible tasks grow 10 → 100 → 1,000 → 10,000
+ * (should grow linearly, no worse), and as the whole table grows to 1,000,000 rows with each
+ * user's count fixed (should stay flat: the indexes find a user's rows without reading the
+ * others'). Also the paged call (?status=done&limit=50) and /api/tasks/counts at every size.
+ * One connection, so the figures are latencies of a single request, not of a queue.
+ */
+import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
+import { BENCH_PASSWORD, benchUser, dbLabel, makeTarget, migrate, openSeeder, otherUsers, othersTasks, TaskFactory, visibleTasks, type BenchUser, type DbKind, type UserSeed } from '../lib/db.ts';
+import { int, loadAverage, ms, table } from '../lib/env.ts';
+import { runLoad, signIn } from '../lib/load.ts';
+import { startTaskwise, type RunningServer } from '../lib/servers.ts';
+
+const CALLS = [
+  { key: 'list', label: 'GET /api/tasks (whole list)', path: '/api/tasks' },
+  { key: 'paged', label: 'GET /api/tasks?status=done&limit=50', path: '/api/tasks?status=done&limit=50' },
+  { key: 'counts', label: 'GET /api/tasks/counts', path: '/api/tasks/counts' },
+] as const;
+type CallKey = (typeof CALLS)[number]['key'];
+
+interface Point {
+  p50: number;
+  p99: number;
+  requests: number;
+}
+
+function settings(quick: boolean) {
+  return quick
+    ? { visible: [10, 100, 1000], tableSizes: [0, 20_000], seconds: 0.7, linearFrom: 100, linearTo: 1000 }
+    : { visible: [10, 100, 1000, 10_000], tableSizes: [0, 100_000, 1_000_000], seconds: 2, linearFrom: 1000, linearTo: 10_000 };
+}
+
+async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section: BenchSection; targets: TargetResult[] }> {
+  const s = settings(opts.quick);
+  const label = dbLabel(kind);
+  const target = await makeTarget(kind, opts, 'growth');
+  let server: RunningServer | undefined;
+  try {
+    migrate(target);
+    const seeder = await openSeeder(target);
+    const factory = new TaskFactory(7);
+    const viewers = new Map<number, BenchUser>();
+    for (const n of s.visible) viewers.set(n, await benchUser(`growth${n}-${kind}`));
+    const assignees = otherUsers(100, 'assignee');
+    await seeder.insertUsers([...viewers.values(), ...assignees]);
+    for (const [n, viewer] of viewers) await seeder.insertTasks(n, visibleTasks(factory, viewer, assignees, n));
+    const viewerRows = [...viewers.keys()].reduce((a, b) => a + b, 0);
+
+    // results[tableSize][visible][call]
+    const results = new Map<number, Map<number, Record<CallKey, Point>>>();
+    const seedTimes: string[] = [];
+    let others: UserSeed[] = [];
+    let othersSoFar = 0;
+    for (const size of s.tableSizes) {
+      const wanted = Math.max(0, size - viewerRows);
+      if (wanted > othersSoFar) {
+        const t0 = performance.now();
+        // About 100 tasks per other user, as on a real multi-user instance.
+        const newOthers = otherUsers(Math.ceil((wanted - othersSoFar) / 100), `other${size}-`);
+        await seeder.insertUsers(newOthers);
+        others = newOthers;
+        await seeder.insertTasks(wanted - othersSoFar, othersTasks(factory, others));
+        othersSoFar = wanted;
+        seedTimes.push(`${int(wanted + viewerRows)} rows: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      }
+      await seeder.analyze();
+      const rows = await seeder.countTasks();
+      opts.log(`growth/${label}: ${int(rows)} tasks in the table`);
+
+      // A fresh server per size: no plan or statement cached from a smaller table.
+      server = await startTaskwise({ databaseUrl: target.url, dir: opts.tmpDir, name: `growth-${kind}-${size}` });
+      const bySize = new Map<number, Record<CallKey, Point>>();
+      for (const [n, viewer] of viewers) {
+        const cookie = await signIn(server.baseUrl, viewer.email, BENCH_PASSWORD);
+        const point = {} as Record<CallKey, Point>;
+        for (const call of CALLS) {
+          const requests = [{ path: call.path, headers: { cookie } }];
+          await runLoad({ baseUrl: server.baseUrl, connections: 1, duration: Math.min(1, s.seconds), requests, pid: server.pid });
+          const r = await runLoad({ baseUrl: server.baseUrl, connections: 1, duration: s.seconds, requests, pid: server.pid });
+          if (r.errors > 0) throw new Error(`GET ${call.path} answered errors: ${JSON.stringify(r.errorKinds)}`);
+          point[call.key] = { p50: r.p50, p99: r.p99, requests: r.ok };
+        }
+        opts.log(`growth/${label}: ${int(rows)} rows, sees ${int(n)}: list p50 ${ms(point.list.p50)} ms, paged ${ms(point.paged.p50)} ms, counts ${ms(point.counts.p50)} ms`);
+        bySize.set(n, point);
+      }
+      results.set(rows, bySize);
+      await server.stop();
+      server = undefined;
+    }
+    await seeder.close();
+
+    const sizes = [...results.keys()];
+    const sections: string[] = [
+      `Database: ${label}. Each figure: p50 / p99 in ms of one connection for ${s.seconds} s after a warm-up; ` +
+        `the user's tasks are half created by them, half assigned to them, 30 % done. Seeding: ${seedTimes.join('; ') || 'viewers only'}. Load average after: ${loadAverage()}.`,
+    ];
+    for (const call of CALLS) {
+      sections.push(
+        '',
+        `**${call.label}**`,
+        '',
+        table(
+          ['tasks the user sees', ...sizes.map((n) => `${int(n)} rows in table`), ...(call.key === 'list' ? ['µs per task (largest table)'] : [])],
+          s.visible.map((n) => {
+            const cells = sizes.map((size) => {
+              const p = results.get(size)!.get(n)![call.key];
+              return `${ms(p.p50)} / ${ms(p.p99)}`;
+            });
+            const largest = results.get(sizes.at(-1)!)!.get(n)![call.key];
+            return [int(n), ...cells, ...(call.key === 'list' ? [((largest.p50 * 1000) / n).toFixed(1)] : [])];
+          }),
+        ),
+      );
+    }
+
+    const targets: TargetResult[] = [];
+    const biggest = sizes.at(-1)!;
+    const smallest = sizes[0]!;
+    const at = (size: number, n: number, key: CallKey) => results.get(size)!.get(n)![key].p50;
+    const growth = at(biggest, s.linearTo, 'list') / at(biggest, s.linearFrom, 'list');
+    const factor = s.linearTo / s.linearFrom;
+    targets.push({
+      name: `${label}: GET /api/tasks grows linearly with the user's tasks (p50 at ${int(s.linearTo)} / at ${int(s.linearFrom)}, ${int(biggest)} rows)`,
+      target: `<= ${factor * 1.2} (${factor}× the tasks, +20 %)`,
+      figure: `${growth.toFixed(1)} (${ms(at(biggest, s.linearTo, 'list'))} vs ${ms(at(biggest, s.linearFrom, 'list'))} ms)`,
+      met: growth <= factor * 1.2,
+    });
+    for (const call of CALLS) {
+      const n = call.key === 'list' ? 100 : s.visible.at(-1)!;
+      const flat = at(biggest, n, call.key) / at(smallest, n, call.key);
+      // Half a millisecond of slack: sub-millisecond figures on a shared machine jitter by that much.
+      const met = at(biggest, n, call.key) <= 1.5 * at(smallest, n, call.key) + 0.5;
+      targets.push({
+        name: `${label}: ${call.label} (user sees ${int(n)}) stays flat as the table grows ${int(smallest)} → ${int(biggest)} rows`,
+        target: '<= 1.5× (+0.5 ms)',
+        figure: `${flat.toFixed(2)}× (${ms(at(smallest, n, call.key))} → ${ms(at(biggest, n, call.key))} ms)`,
+        met,
+      });
+    }
+    return { section: { title: `Growth: latency by tasks seen and by table size, ${label}`, markdown: sections.join('\n') }, targets };
+  } finally {
+    if (server !== undefined) await server.stop();
+    await target.drop();
+  }
+}
+
+export const suite: BenchSuite = {
+  name: 'growth',
+  async run(opts) {
+    const kinds: DbKind[] = opts.postgresUrl === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
+    const sections: BenchSection[] = [];
+    for (const kind of kinds) {
+      const { section, targets } = await runDatabase(kind, opts);
+      sections.push({ ...section, targets });
+    }
+    return sections;
+  },
+};

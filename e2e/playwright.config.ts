@@ -1,0 +1,33 @@
+import { defineConfig, devices } from '@playwright/test';
+import { join } from 'node:path';
+import { chromeArgs, chromePath, ENV, repoRoot } from './support/paths.ts';
+
+/**
+ * Browser tests in Debian's Chromium (never a downloaded browser). Run through `node e2e/run.ts`,
+ * which builds the web app first. Global set-up starts the app server and an SMTP catcher.
+ */
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './global-setup.ts',
+  forbidOnly: true,
+  fullyParallel: true,
+  // Two cores shared with other work: two workers at most.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: process.env.CI === 'true' ? 1 : 0,
+  // Generous: the machine's two cores are shared with other builds and test runs.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: join(repoRoot, 'test-results/playwright.json') }]],
+  // Not test-results/ itself: Playwright empties its output directory, and other reports live there.
+  outputDir: join(repoRoot, 'test-results/playwright-artifacts'),
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL: process.env[ENV.baseURL],
+    locale: 'en-US',
+    timezoneId: 'Europe/Berlin',
+    trace: 'retain-on-first-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: { executablePath: chromePath, args: chromeArgs },
+  },
+});

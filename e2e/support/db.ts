@@ -1,0 +1,130 @@
+/**
+ * Direct access to the test server's SQLite file, for what the UI cannot or should not do in
+ * every test: create signed-up users without walking the e-mail flow (the server caps one-time
+ * codes per IP), and insert tasks the API refuses (deadlines in the past). Column names follow
+ * server/db/migrations/; values are written in the shapes the server itself writes.
+ */
+import { hash } from '@node-rs/argon2';
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import type { Priority, TaskStatus } from '../../shared/constants.ts';
+
+export interface TestUser {
+  email: string;
+  fullName: string;
+  password: string;
+}
+
+export interface SeedTask {
+  taskTitle: string;
+  assignee: string;
+  workTitle?: string;
+  deadline?: Date | null;
+  priority?: Priority;
+  status?: TaskStatus;
+  createdAt?: Date;
+}
+
+type Db = Database.Database;
+
+interface Column {
+  name: string;
+  type: string;
+  notnull: number;
+  dflt_value: unknown;
+  pk: number;
+}
+
+const columnCache = new Map<string, Column[]>();
+
+function columns(db: Db, table: string): Column[] {
+  let cols = columnCache.get(table);
+  if (!cols) {
+    cols = db.prepare(`PRAGMA table_info(${table})`).all() as Column[];
+    if (cols.length === 0) throw new Error(`Table ${table} does not exist in the test database`);
+    columnCache.set(table, cols);
+  }
+  return cols;
+}
+
+/** A timestamp in the column's own representation (integer milliseconds or ISO text). */
+function timeValue(col: Column | undefined, date: Date): number | string {
+  return col && /INT/i.test(col.type) ? date.getTime() : date.toISOString();
+}
+
+/** Inserts `values` (keyed by column) and fills the id if the table needs one given. */
+function insert(db: Db, table: string, values: Record<string, unknown>): string {
+  const cols = columns(db, table);
+  const idCol = cols.find((c) => c.pk === 1);
+  const row: Record<string, unknown> = {};
+  for (const col of cols) if (col.name in values) row[col.name] = values[col.name];
+  if (idCol && !(idCol.name in row) && !/INT/i.test(idCol.type)) row[idCol.name] = randomBytes(16).toString('base64url');
+  const names = Object.keys(row);
+  const info = db
+    .prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`)
+    .run(row);
+  return idCol && idCol.name in row ? String(row[idCol.name]) : String(info.lastInsertRowid);
+}
+
+export function openDb(path: string): Db {
+  const db = new Database(path, { timeout: 10_000 });
+  db.pragma('busy_timeout = 10000');
+  return db;
+}
+
+export function randomSuffix(): string {
+  return randomBytes(5).toString('hex');
+}
+
+/** A unique user that exists nowhere yet. */
+export function newUserData(overrides: Partial<TestUser> = {}): TestUser {
+  const id = randomSuffix();
+  return {
+    email: `user-${id}@example.test`,
+    fullName: `Tess Tester ${id}`,
+    password: `pw-${id}-correct-horse`,
+    ...overrides,
+  };
+}
+
+/** Writes a signed-up user straight into the database (argon2id, as the server hashes). */
+export async function insertUser(db: Db, user: TestUser): Promise<string> {
+  const cols = columns(db, 'users');
+  const col = (name: string) => cols.find((c) => c.name === name);
+  const now = new Date();
+  return insert(db, 'users', {
+    email: user.email.toLowerCase(),
+    full_name: user.fullName,
+    password_hash: await hash(user.password),
+    created_at: timeValue(col('created_at'), now),
+    updated_at: timeValue(col('updated_at'), now),
+  });
+}
+
+export function userId(db: Db, email: string): string {
+  const row = db.prepare('SELECT id FROM users WHERE email = ?').get(email.toLowerCase()) as { id: string | number } | undefined;
+  if (!row) throw new Error(`No user ${email}`);
+  return String(row.id);
+}
+
+/** Inserts a task created by `creatorEmail`, bypassing the API's rules (e.g. a past deadline). */
+export function insertTask(db: Db, creatorEmail: string, task: SeedTask): string {
+  const cols = columns(db, 'tasks');
+  const col = (name: string) => cols.find((c) => c.name === name);
+  const created = task.createdAt ?? new Date();
+  const values: Record<string, unknown> = {
+    work_title: task.workTitle ?? '',
+    task_title: task.taskTitle,
+    assignee_email: task.assignee.toLowerCase(),
+    created_by: userId(db, creatorEmail),
+    deadline: task.deadline ? timeValue(col('deadline'), task.deadline) : null,
+    priority: task.priority ?? 'normal',
+    status: task.status ?? 'todo',
+    created_at: timeValue(col('created_at'), created),
+    updated_at: timeValue(col('updated_at'), created),
+  };
+  if (col('version')) values.version = 1;
+  const id = insert(db, 'tasks', values);
+  // created_by may be an integer column; userId() returns text, SQLite's affinity converts it.
+  return id;
+}

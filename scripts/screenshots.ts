@@ -1,0 +1,116 @@
+/**
+ * `npm run screenshots`: regenerates docs/screenshots/*.png at 360×740 and 1280×800 — landing,
+ * login, sign-up step 2 and a board holding tasks of every priority (one overdue, some done).
+ * Uses the browser-test harness (e2e/support/harness.ts): a fresh SQLite database, a real SMTP
+ * catcher, and the server started as `npm start` starts it, in Debian's Chromium.
+ */
+import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { insertTask, insertUser, type TestUser } from '../e2e/support/db.ts';
+import { openDb } from '../e2e/support/db.ts';
+import { buildWeb, startHarness, type Harness } from '../e2e/support/harness.ts';
+import { chromeArgs, chromePath, repoRoot } from '../e2e/support/paths.ts';
+import { LOGGED_IN_FLAG } from '../shared/constants.ts';
+
+const outDir = join(repoRoot, 'docs/screenshots');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const viewports = [
+  { width: 360, height: 740 },
+  { width: 1280, height: 800 },
+] as const;
+
+const owner: TestUser = { email: 'ada@example.test', fullName: 'Ada Lovelace', password: 'analytical-engine-1843' };
+const colleagues = ['grace@example.test', 'alan@example.test', 'katherine@example.test'] as const;
+const hours = (n: number) => new Date(Date.now() + n * 3_600_000);
+
+async function seed(harness: Harness): Promise<void> {
+  const db = openDb(harness.dbPath);
+  try {
+    await insertUser(db, owner);
+    const now = Date.now();
+    let minute = 0;
+    const at = () => new Date(now - (minute += 7) * 60_000);
+    const tasks = [
+      { workTitle: 'Launch', taskTitle: 'Fix the sign-in outage on mobile', assignee: owner.email, priority: 'urgent', deadline: hours(5) },
+      { workTitle: 'Finance', taskTitle: 'Send the quarterly invoice', assignee: owner.email, priority: 'high', deadline: hours(-20) },
+      { workTitle: 'Launch', taskTitle: 'Write the release notes', assignee: colleagues[0], priority: 'high', deadline: hours(30) },
+      { workTitle: 'Website', taskTitle: 'Refresh the pricing page copy', assignee: colleagues[1], priority: 'normal', deadline: hours(24 * 6) },
+      { workTitle: '', taskTitle: 'Book the team offsite venue', assignee: colleagues[2], priority: 'low', deadline: null },
+      { workTitle: 'Launch', taskTitle: 'Record the product demo', assignee: owner.email, priority: 'normal', deadline: hours(-48), status: 'done' },
+      { workTitle: 'Website', taskTitle: 'Compress hero images', assignee: colleagues[1], priority: 'low', deadline: null, status: 'done' },
+    ] as const;
+    for (const task of tasks) {
+      insertTask(db, owner.email, { ...task, createdAt: at() });
+    }
+  } finally {
+    db.close();
+  }
+}
+
+async function newContext(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], signedIn: boolean): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL: harness.baseURL,
+    viewport,
+    deviceScaleFactor: 1,
+    locale: 'en-US',
+    timezoneId: 'Europe/Berlin',
+    reducedMotion: 'reduce',
+  });
+  if (signedIn) {
+    const res = await context.request.post('/api/users/login', { data: { email: owner.email, password: owner.password } });
+    if (res.status() !== 200) throw new Error(`sign-in failed: HTTP ${res.status()} ${await res.text()}`);
+    await context.addInitScript(`localStorage.setItem(${JSON.stringify(LOGGED_IN_FLAG)}, 'true')`);
+  }
+  return context;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(chromePath)) throw new Error(`Chromium not found at ${chromePath} (set CHROME_PATH).`);
+  buildWeb();
+  mkdirSync(outDir, { recursive: true });
+  const harness = await startHarness('screenshots');
+  const browser = await chromium.launch({ executablePath: chromePath, args: chromeArgs });
+  try {
+    await seed(harness);
+    for (const viewport of viewports) {
+      const suffix = String(viewport.width);
+      const shot = { animations: 'disabled', caret: 'hide' } as const;
+
+      const signedIn = await newContext(browser, harness, viewport, true);
+      const page = await signedIn.newPage();
+      await page.goto('/');
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.getByText(`Welcome, ${owner.fullName}`).first().waitFor();
+      await page.screenshot({ ...shot, path: join(outDir, `landing-${suffix}.png`) });
+      await page.goto('/tasks');
+      await page.getByRole('article').first().waitFor();
+      await page.screenshot({ ...shot, path: join(outDir, `board-${suffix}.png`) });
+      await signedIn.close();
+
+      const signedOut = await newContext(browser, harness, viewport, false);
+      const out = await signedOut.newPage();
+      await out.goto('/login');
+      await out.getByLabel('E-mail', { exact: true }).waitFor();
+      await out.screenshot({ ...shot, path: join(outDir, `login-${suffix}.png`) });
+      await out.goto('/sign-up');
+      await out.getByLabel('Full name', { exact: true }).fill('Grace Hopper');
+      // One code request per address per minute: a different address per viewport.
+      await out.getByLabel('E-mail', { exact: true }).fill(`grace-${suffix}@example.test`);
+      await out.getByRole('button', { name: /^Send OTP/ }).click();
+      await out.getByLabel('One-time code', { exact: true }).waitFor();
+      await out.screenshot({ ...shot, path: join(outDir, `sign-up-${suffix}.png`) });
+      await signedOut.close();
+      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board`);
+    }
+  } finally {
+    await browser.close();
+    await harness.stop();
+  }
+  say(`[screenshots] written to ${outDir}`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[screenshots] ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import {
+  CamelCasePlugin,
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type PostgresCursor,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../plugins/config.ts';
+import type { DB } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+}
+
+/** Upper bound of cached statements; our SQL texts are a small fixed set, this only guards mistakes. */
+const STATEMENT_CACHE_MAX = 500;
+
+/**
+ * better-sqlite3 statements are reusable, and Kysely's SQLite driver calls `prepare()` for every
+ * query. Memoizing by SQL text means a hot query is parsed and planned once per process.
+ */
+function memoizedPrepare(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    prepare(sqlText) {
+      let statement = cache.get(sqlText);
+      if (statement === undefined) {
+        if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
+        statement = sqlite.prepare(sqlText);
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+    close() {
+      cache.clear();
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+function openSqlite(file: string): Database {
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  // WAL + synchronous=NORMAL already survives a killed process (committed transactions sit in
+  // the WAL file, which the OS keeps), but may lose the last commits on power loss or an OS
+  // crash. A 2xx here means "stored", so we pay one fsync per commit (FULL); reads, the hot
+  // path, are unaffected. @see https://www.sqlite.org/pragma.html#pragma_synchronous
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  // A second process (e.g. `npm run db:migrate`, a backup) may hold the write lock briefly.
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({
+    dialect: new SqliteDialect({ database: memoizedPrepare(sqlite) }),
+    plugins: [new CamelCasePlugin()],
+  });
+  return { db, dialect: 'sqlite' };
+}
+
+const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
+
+/**
+ * Wraps pg's pool so data queries run as named prepared statements: PostgreSQL parses and plans
+ * each distinct SQL text once per connection instead of on every request. The name is derived
+ * from the SQL text, so the same text always maps to the same statement.
+ */
+class PreparedStatementPool implements PostgresPool {
+  readonly #pool: pg.Pool;
+  readonly #names = new Map<string, string>();
+  /** Kysely keys its connection objects by client, so each pg client keeps one wrapper. */
+  readonly #wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  get options(): object {
+    return this.#pool.options;
+  }
+
+  #nameOf(sqlText: string): string | undefined {
+    if (!PREPARABLE.test(sqlText)) return undefined;
+    let name = this.#names.get(sqlText);
+    if (name === undefined) {
+      if (this.#names.size >= STATEMENT_CACHE_MAX) return undefined;
+      name = `tw_${createHash('sha1').update(sqlText).digest('hex').slice(0, 24)}`;
+      this.#names.set(sqlText, name);
+    }
+    return name;
+  }
+
+  #wrap(client: pg.PoolClient): PostgresPoolClient {
+    const nameOf = (sqlText: string) => this.#nameOf(sqlText);
+    function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+    function query<R>(sqlText: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
+    function query<R>(
+      sqlOrCursor: string | PostgresCursor<R>,
+      parameters?: readonly unknown[],
+    ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+      if (typeof sqlOrCursor !== 'string') throw new Error('Streaming queries are not supported.');
+      const name = nameOf(sqlOrCursor);
+      const values = (parameters ?? []) as unknown[];
+      const result = name === undefined ? client.query(sqlOrCursor, values) : client.query({ name, text: sqlOrCursor, values });
+      return result as unknown as Promise<PostgresQueryResult<R>>;
+    }
+    return {
+      query,
+      release: (destroy?: boolean) => {
+        client.release(destroy);
+      },
+    };
+  }
+
+  async connect(): Promise<PostgresPoolClient> {
+    const client = await this.#pool.connect();
+    let wrapper = this.#wrappers.get(client);
+    if (wrapper === undefined) {
+      wrapper = this.#wrap(client);
+      this.#wrappers.set(client, wrapper);
+    }
+    return wrapper;
+  }
+
+  end(): Promise<void> {
+    return this.#pool.end();
+  }
+}
+
+function openPostgres(url: string, onPoolError: (error: Error) => void): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', onPoolError);
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool: new PreparedStatementPool(pool) }),
+    plugins: [new CamelCasePlugin()],
+  });
+  return { db, dialect: 'postgres' };
+}
+
+export function openDatabase(config: DatabaseConfig, onPoolError: (error: Error) => void): Database {
+  return config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url, onPoolError);
+}
+
+/** Resolves when the database answers `select 1`; rejects on error or after `timeoutMs`. */
+export async function ping(db: Kysely<DB>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`No answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  try {
+    await Promise.race([db.executeQuery(CompiledQuery.raw('select 1')), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely/migration';
+import * as m0001 from './0001-initial.ts';
+
+/**
+ * The one migration history, listed explicitly (no directory scanning, so it works the same
+ * from any working directory). Names sort in the order they apply; never rename or edit one
+ * that has shipped — add a new file.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};

@@ -1,0 +1,46 @@
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { DB } from './schema.ts';
+
+/** `db` or a transaction: what a repository function runs on (fastify/demo's `trx ?? db`). */
+export type Executor = Kysely<DB>;
+
+const SLOT_PREFIX = '\u0000slot:';
+
+/**
+ * A named placeholder for `prepare()`: put it where a value goes in a Kysely builder. It is a
+ * marker string at compile time and is replaced by the named argument at execution.
+ */
+export function slot(name: string): never {
+  return `${SLOT_PREFIX}${name}` as never;
+}
+
+export interface Prepared<P, R> {
+  readonly sql: string;
+  execute(executor: Executor, args: P): Promise<QueryResult<R>>;
+}
+
+/**
+ * Compiles a Kysely query once and executes the same SQL text with new parameters: no query
+ * building, plugin transforms or compiling per request. With the statement caches of
+ * db/connect.ts, a hot query is also parsed and planned once by the database.
+ */
+export function prepare<P extends Record<string, unknown>, R>(query: Compilable<R>): Prepared<P, R> {
+  const compiled = query.compile();
+  const slots = compiled.parameters.map((value) =>
+    typeof value === 'string' && value.startsWith(SLOT_PREFIX) ? value.slice(SLOT_PREFIX.length) : null,
+  );
+  const fixed = compiled.parameters;
+  return {
+    sql: compiled.sql,
+    execute(executor, args) {
+      const parameters = slots.map((name, i) => {
+        if (name === null) return fixed[i];
+        const value = args[name];
+        if (value === undefined) throw new Error(`prepare(): no value for slot "${name}"`);
+        return value;
+      });
+      const run: CompiledQuery<R> = { ...compiled, parameters };
+      return executor.executeQuery(run);
+    },
+  };
+}

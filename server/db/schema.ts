@@ -1,0 +1,65 @@
+import type { Priority, TaskStatus } from '#shared/constants.ts';
+
+/**
+ * Table types as the app sees them (CamelCasePlugin maps them to snake_case SQL names).
+ *
+ * Runtime values are identical on SQLite and PostgreSQL because Kysely converts nothing:
+ * - ids are random text (16 CSPRNG bytes, base64url, see ids.ts);
+ * - every timestamp is ISO 8601 UTC text from `Date.prototype.toISOString()` — fixed width, so
+ *   text order is time order and `<`/`>` comparisons and ORDER BY work on both databases;
+ * - counters are INTEGER (int4 on PostgreSQL, which pg returns as a JS number).
+ */
+export interface UsersTable {
+  id: string;
+  email: string;
+  fullName: string;
+  passwordHash: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OtpCodesTable {
+  id: string;
+  email: string;
+  purpose: string;
+  codeHash: string;
+  expiresAt: string;
+  attempts: number;
+  consumedAt: string | null;
+  createdAt: string;
+}
+
+export interface SessionsTable {
+  tokenHash: string;
+  userId: string;
+  createdAt: string;
+  expiresAt: string;
+  lastSeenAt: string;
+}
+
+export interface TasksTable {
+  id: string;
+  workTitle: string;
+  taskTitle: string;
+  assigneeEmail: string;
+  createdBy: string;
+  deadline: string | null;
+  priority: Priority;
+  status: TaskStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface LoginFailuresTable {
+  id: string;
+  email: string;
+  failedAt: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  otpCodes: OtpCodesTable;
+  sessions: SessionsTable;
+  tasks: TasksTable;
+  loginFailures: LoginFailuresTable;
+}

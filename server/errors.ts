@@ -1,0 +1,47 @@
+import type { ErrorCode } from '#shared/error-codes.ts';
+import type { FieldError } from '#shared/schemas/common.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
+
+/**
+ * The server's one error type. The error handler (plugins/error-handler.ts) turns it into the
+ * JSend envelope: `fail` for 4xx, `error` for 5xx.
+ */
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+  /** Extra response headers, e.g. `Retry-After` on 429. */
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    errors?: FieldError[],
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = status;
+    this.code = code;
+    this.errors = errors;
+    this.headers = headers;
+  }
+}
+
+/** 400 VALIDATION_FAILED; with a single field error its text is the message a person reads. */
+export function validationFailed(errors: FieldError[]): AppError {
+  const message = errors.length === 1 && errors[0] ? errors[0].message : SERVER_MESSAGES.validationFailed;
+  return new AppError(400, 'VALIDATION_FAILED', message, errors);
+}
+
+/** 429 RATE_LIMITED with `Retry-After` in whole seconds (at least 1). */
+export function rateLimited(retryAfterMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError(429, 'RATE_LIMITED', SERVER_MESSAGES.tooManyRequests, undefined, {
+    'retry-after': String(seconds),
+  });
+}
+
+export const notAuthenticated = (): AppError =>
+  new AppError(401, 'NOT_AUTHENTICATED', SERVER_MESSAGES.notAuthenticated);

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import fp from 'fastify-plugin';
+import { openDatabase, type Dialect } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import type { DB } from '../db/schema.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<DB>;
+    dbDialect: Dialect;
+  }
+}
+
+/**
+ * Opens the database named by DATABASE_URL, applies pending migrations (so every start, and
+ * every test, runs on the current schema), and closes it when the app closes.
+ */
+export default fp(
+  async (fastify) => {
+    const { db, dialect } = openDatabase(fastify.config.database, (error) => {
+      fastify.log.error({ err: error }, 'PostgreSQL pool error');
+    });
+    let destroyed = false;
+    const destroy = async () => {
+      if (destroyed) return;
+      destroyed = true;
+      await db.destroy();
+    };
+    try {
+      await migrateToLatest(db as Kysely<unknown>, dialect);
+    } catch (error) {
+      await destroy();
+      throw error;
+    }
+    fastify.decorate('db', db);
+    fastify.decorate('dbDialect', dialect);
+    fastify.addHook('onClose', destroy);
+  },
+  { name: 'db', dependencies: ['config'] },
+);

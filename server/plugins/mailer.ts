@@ -1,0 +1,72 @@
+import fp from 'fastify-plugin';
+import nodemailer from 'nodemailer';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** A mail that could not be sent is an expected failure: a result, not an exception. */
+export type SendResult = { ok: true } | { ok: false; error: unknown };
+
+export interface Mailer {
+  send(mail: Mail): Promise<SendResult>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    mailer: Mailer;
+  }
+}
+
+/** What the log-only mailer prints: a plain block, so the code sits on its own line. */
+export function formatMailForLog(from: string, mail: Mail): string {
+  const rule = '-'.repeat(72);
+  return `${rule}\nMail not sent (SMTP_URL is not set)\nFrom: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text.trimEnd()}\n${rule}\n`;
+}
+
+/**
+ * Sends mail through SMTP_URL with nodemailer. Without SMTP_URL (development), every mail is
+ * printed to standard output instead, after a start-up warning.
+ * @see https://github.com/epicweb-dev/epic-stack/blob/main/app/utils/email.server.ts
+ */
+export default fp(
+  (fastify, _opts, done) => {
+    const { smtpUrl, mailFrom } = fastify.config;
+    if (smtpUrl === null) {
+      fastify.log.warn('SMTP_URL is not set: e-mails are printed to the log instead of being sent.');
+      fastify.decorate('mailer', {
+        send(mail) {
+          fastify.log.info({ to: mail.to, subject: mail.subject }, 'Mail printed to the log (SMTP_URL is not set)');
+          process.stdout.write(formatMailForLog(mailFrom, mail));
+          return Promise.resolve({ ok: true });
+        },
+      } satisfies Mailer);
+      done();
+      return;
+    }
+    // Pooled: an OTP answer waits for the mail server's acceptance, so reuse connections instead
+    // of paying a TCP (+TLS) and SMTP handshake per mail. `?pool=false` in SMTP_URL turns it off.
+    const url = new URL(smtpUrl);
+    if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+    const transport = nodemailer.createTransport(url.toString());
+    fastify.decorate('mailer', {
+      async send(mail) {
+        try {
+          await transport.sendMail({ from: mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
+          return { ok: true };
+        } catch (error) {
+          fastify.log.error({ err: error, to: mail.to }, 'Sending mail failed');
+          return { ok: false, error };
+        }
+      },
+    } satisfies Mailer);
+    fastify.addHook('onClose', (_instance, next) => {
+      transport.close();
+      next();
+    });
+    done();
+  },
+  { name: 'mailer', dependencies: ['config'] },
+);

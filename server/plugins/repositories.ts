@@ -1,0 +1,29 @@
+import fp from 'fastify-plugin';
+import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
+import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
+import { createSessionsRepository, type SessionsRepository } from '../repositories/sessions-repository.ts';
+import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
+import { createUsersRepository, type UsersRepository } from '../repositories/users-repository.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    usersRepository: UsersRepository;
+    otpCodesRepository: OtpCodesRepository;
+    sessionsRepository: SessionsRepository;
+    tasksRepository: TasksRepository;
+    loginFailuresRepository: LoginFailuresRepository;
+  }
+}
+
+/** All SQL lives in the repositories; each compiles its hot queries once for this database. */
+export default fp(
+  (fastify, _opts, done) => {
+    fastify.decorate('usersRepository', createUsersRepository(fastify.db));
+    fastify.decorate('otpCodesRepository', createOtpCodesRepository(fastify.db));
+    fastify.decorate('sessionsRepository', createSessionsRepository(fastify.db));
+    fastify.decorate('tasksRepository', createTasksRepository(fastify.db));
+    fastify.decorate('loginFailuresRepository', createLoginFailuresRepository(fastify.db));
+    done();
+  },
+  { name: 'repositories', dependencies: ['db'] },
+);

@@ -1,0 +1,127 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
+import { SESSION_POLICY } from '#shared/constants.ts';
+import type { Clock } from '../clock.ts';
+import { notAuthenticated } from '../errors.ts';
+
+export interface AuthUser {
+  id: string;
+  email: string;
+  fullName: string;
+}
+
+export interface SessionService {
+  /** Starts a new session for the user (replacing the request's old one) and sets the cookie. */
+  start(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void>;
+  /** Deletes the request's session, if any, and clears the cookie. */
+  end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: SessionService;
+    /** Route `onRequest` hook: 401 unless a live session cookie came with the request. */
+    authenticate: onRequestAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+/** 256 random bits, base64url: 43 characters. */
+const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Server-side sessions (SPEC section 3): the cookie carries a random 256-bit token, the database
+ * only its SHA-256. 30 days, sliding: `expires_at` is pushed forward at most every 5 minutes,
+ * so the check on almost every request is one primary-key read.
+ */
+export default fp<{ clock: Clock }>(
+  async (fastify, opts) => {
+    const { clock } = opts;
+    const repo = fastify.sessionsRepository;
+    const { cookieName, ttlMs, touchIntervalMs } = SESSION_POLICY;
+    const cookieOptions = {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: fastify.config.secureCookies,
+    } as const;
+
+    await fastify.register(cookie);
+
+    const readToken = (request: FastifyRequest): string | undefined => {
+      const token = request.cookies[cookieName];
+      return token !== undefined && TOKEN_RE.test(token) ? token : undefined;
+    };
+    const setCookie = (reply: FastifyReply, token: string) =>
+      reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: Math.floor(ttlMs / 1000) });
+    const clearCookie = (reply: FastifyReply) => reply.clearCookie(cookieName, cookieOptions);
+
+    fastify.decorateRequest('user', null);
+
+    fastify.decorate('sessions', {
+      async start(request, reply, userId) {
+        const now = clock.now();
+        const nowIso = now.toISOString();
+        const token = randomBytes(32).toString('base64url');
+        const previous = readToken(request);
+        await fastify.db.transaction().execute(async (trx) => {
+          // A new session on every sign-in; the one the browser had before is dropped.
+          if (previous !== undefined) await repo.delete(hashToken(previous), trx);
+          await repo.deleteExpiredForUser(userId, nowIso, trx);
+          await repo.insert(
+            {
+              tokenHash: hashToken(token),
+              userId,
+              createdAt: nowIso,
+              lastSeenAt: nowIso,
+              expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
+            },
+            trx,
+          );
+        });
+        setCookie(reply, token);
+      },
+
+      async end(request, reply) {
+        const token = readToken(request);
+        if (token !== undefined) await repo.delete(hashToken(token));
+        clearCookie(reply);
+      },
+    } satisfies SessionService);
+
+    fastify.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+      const token = readToken(request);
+      if (token === undefined) throw notAuthenticated();
+      const tokenHash = hashToken(token);
+      const session = await repo.findWithUser(tokenHash);
+      if (session === undefined) {
+        clearCookie(reply);
+        throw notAuthenticated();
+      }
+      const now = clock.now();
+      const nowMs = now.getTime();
+      if (Date.parse(session.expiresAt) <= nowMs) {
+        await repo.delete(tokenHash);
+        clearCookie(reply);
+        throw notAuthenticated();
+      }
+      if (nowMs - Date.parse(session.lastSeenAt) >= touchIntervalMs) {
+        await repo.touch(tokenHash, now.toISOString(), new Date(nowMs + ttlMs).toISOString());
+        setCookie(reply, token);
+      }
+      request.user = { id: session.userId, email: session.email, fullName: session.fullName };
+    });
+  },
+  { name: 'session', dependencies: ['config', 'repositories'] },
+);
+
+/** The signed-in user of a route guarded by `fastify.authenticate`. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (request.user === null) throw notAuthenticated();
+  return request.user;
+}

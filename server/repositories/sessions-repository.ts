@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import { prepare, slot, type Executor } from '../db/prepared.ts';
+import type { DB, SessionsTable } from '../db/schema.ts';
+
+export interface SessionWithUser {
+  userId: string;
+  expiresAt: string;
+  lastSeenAt: string;
+  email: string;
+  fullName: string;
+}
+
+export function createSessionsRepository(db: Kysely<DB>) {
+  // The per-request check: one primary-key read joined to the user (also a primary key).
+  const findWithUser = prepare<{ tokenHash: string }, SessionWithUser>(
+    db
+      .selectFrom('sessions as s')
+      .innerJoin('users as u', 'u.id', 's.userId')
+      .select(['s.userId', 's.expiresAt', 's.lastSeenAt', 'u.email', 'u.fullName'])
+      .where('s.tokenHash', '=', slot('tokenHash')),
+  );
+  const touch = prepare<{ tokenHash: string; lastSeenAt: string; expiresAt: string }, never>(
+    db
+      .updateTable('sessions')
+      .set({ lastSeenAt: slot('lastSeenAt'), expiresAt: slot('expiresAt') })
+      .where('tokenHash', '=', slot('tokenHash')),
+  );
+
+  return {
+    async findWithUser(tokenHash: string, ex: Executor = db): Promise<SessionWithUser | undefined> {
+      const { rows } = await findWithUser.execute(ex, { tokenHash });
+      return rows[0];
+    },
+
+    async insert(session: SessionsTable, ex: Executor = db): Promise<void> {
+      await ex.insertInto('sessions').values(session).execute();
+    },
+
+    async touch(tokenHash: string, lastSeenAt: string, expiresAt: string, ex: Executor = db): Promise<void> {
+      await touch.execute(ex, { tokenHash, lastSeenAt, expiresAt });
+    },
+
+    async delete(tokenHash: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('sessions').where('tokenHash', '=', tokenHash).execute();
+    },
+
+    /** Housekeeping at sign-in: the user's sessions that have run out. */
+    async deleteExpiredForUser(userId: string, now: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('sessions').where('userId', '=', userId).where('expiresAt', '<=', now).execute();
+    },
+  };
+}
+
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

@@ -1,0 +1,142 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { LOGIN_POLICY, OTP_POLICY } from '#shared/constants.ts';
+import { normalizeEmail } from '#shared/email.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { MessageEnvelope } from '#shared/schemas/common.ts';
+import { LoginBody, RegisterBody, UserEnvelope } from '#shared/schemas/users.ts';
+import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/validation.ts';
+import type { Clock } from '../../clock.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { newId } from '../../db/ids.ts';
+import { AppError, rateLimited } from '../../errors.ts';
+import { currentUser } from '../../plugins/session.ts';
+import { hashPassword, verifyPassword, warmDummyHash } from '../../services/passwords.ts';
+import { checkFields } from '../field-checks.ts';
+import { errorResponses, sessionSecurity } from '../schemas.ts';
+
+const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
+
+const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts) => {
+  const { clock } = opts;
+  const { usersRepository, otpCodesRepository, loginFailuresRepository, otpService, sessions, rateLimits } = fastify;
+  // Computed before the first sign-in, so an unknown e-mail costs the same from the start.
+  await warmDummyHash();
+
+  fastify.post(
+    '/users/register',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Create an account with the mailed code',
+        description: 'A wrong, expired, used or dead code (5 wrong tries) answers 400 INVALID_CODE with one generic message.',
+        body: RegisterBody,
+        response: { 201: MessageEnvelope, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const { email, fullName, password, otp } = checkFields({
+        email: checkEmail(body.email),
+        fullName: checkFullName(body.fullName),
+        password: checkPassword(body.password, body.email),
+        otp: checkOtp(body.otp),
+      });
+      const checked = await otpService.check(email, otp);
+      if (!checked.ok) throw invalidCode();
+      // Hash only after the code proved right: a stream of guesses costs no argon2 work.
+      const passwordHash = await hashPassword(password);
+      const now = clock.now().toISOString();
+      try {
+        await fastify.db.transaction().execute(async (trx) => {
+          // The code is used up in the same transaction that creates the account.
+          const consumed = await otpCodesRepository.consume(checked.codeId, now, OTP_POLICY.maxWrongTries, trx);
+          if (!consumed || (await usersRepository.findByEmail(email, trx)) !== undefined) throw invalidCode();
+          await usersRepository.insert(
+            { id: newId(), email, fullName, passwordHash, createdAt: now, updatedAt: now },
+            trx,
+          );
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw invalidCode();
+        throw error;
+      }
+      return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.registered });
+    },
+  );
+
+  fastify.post(
+    '/users/login',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Sign in; sets the session cookie',
+        description:
+          '401 INVALID_CREDENTIALS "Incorrect email or password." for an unknown e-mail or a wrong password alike. ' +
+          'After 10 failures for one e-mail in 15 minutes, or 100 attempts from one IP, 429 with Retry-After.',
+        body: LoginBody,
+        response: { 200: UserEnvelope, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const ipWait = rateLimits.loginPerIp.hit(request.ip);
+      if (ipWait > 0) throw rateLimited(ipWait);
+
+      const email = normalizeEmail(request.body.email);
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      const windowStart = new Date(now.getTime() - LOGIN_POLICY.windowMs).toISOString();
+      // Lock-out per e-mail, known or not (so it reveals nothing), counted in the database.
+      const failures = await loginFailuresRepository.windowSince(email, windowStart);
+      if (failures.count >= LOGIN_POLICY.maxFailuresPerEmail && failures.oldest !== null) {
+        throw rateLimited(Date.parse(failures.oldest) + LOGIN_POLICY.windowMs - now.getTime());
+      }
+
+      const user = await usersRepository.findByEmail(email);
+      // An unknown e-mail is verified against a dummy hash: the same work as a wrong password.
+      const valid = await verifyPassword(user?.passwordHash ?? null, request.body.password);
+      if (!valid || user === undefined) {
+        await loginFailuresRepository.record(email, nowIso, windowStart);
+        throw new AppError(401, 'INVALID_CREDENTIALS', SERVER_MESSAGES.incorrectCredentials);
+      }
+      if (failures.count > 0) await loginFailuresRepository.clear(email);
+      await sessions.start(request, reply, user.id);
+      return {
+        status: 'success',
+        message: SERVER_MESSAGES.loginSuccess,
+        data: { user: { fullName: user.fullName, email: user.email } },
+      } as const;
+    },
+  );
+
+  fastify.get(
+    '/users/me',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'The signed-in user',
+        security: sessionSecurity,
+        response: { 200: UserEnvelope, ...errorResponses },
+      },
+    },
+    (request) => {
+      const user = currentUser(request);
+      return Promise.resolve({ status: 'success', data: { user: { fullName: user.fullName, email: user.email } } } as const);
+    },
+  );
+
+  const logoutSchema = {
+    tags: ['users'],
+    summary: 'Sign out: deletes the session and clears the cookie (200 even without one)',
+    response: { 200: MessageEnvelope, ...errorResponses },
+  };
+  const logout = async (request: Parameters<typeof sessions.end>[0], reply: Parameters<typeof sessions.end>[1]) => {
+    await sessions.end(request, reply);
+    return { status: 'success', message: SERVER_MESSAGES.loggedOut } as const;
+  };
+  // GET because the seed's client calls it so; POST for clients that prefer it.
+  fastify.get('/users/logout', { schema: logoutSchema }, logout);
+  fastify.post('/users/logout', { schema: logoutSchema }, logout);
+};
+
+export default users;

@@ -1,0 +1,152 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
+import { OTP_POLICY } from '#shared/constants.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
+import type { Clock } from '../clock.ts';
+import { newId } from '../db/ids.ts';
+import { AppError, rateLimited } from '../errors.ts';
+import type { Mail } from '../plugins/mailer.ts';
+
+/** Codes are bound to what they are for; password reset (a later issue) gets its own purpose. */
+export type OtpPurpose = 'register';
+
+export interface OtpService {
+  /** Issues a code for `email` and mails it (or mails "you already have an account"). */
+  request(email: string, ip: string): Promise<void>;
+  /**
+   * Checks a code without using it up. A wrong code counts as one of the 5 tries.
+   * Returns the id of the code to consume in the same transaction as the work it allows.
+   */
+  check(email: string, code: string): Promise<{ ok: true; codeId: string } | { ok: false }>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    otpService: OtpService;
+  }
+}
+
+const HOUR = 60 * 60_000;
+const PURPOSE: OtpPurpose = 'register';
+
+function codeMail(appOrigin: string, code: string): Omit<Mail, 'to'> {
+  const minutes = OTP_POLICY.ttlMs / 60_000;
+  return {
+    subject: 'Your Taskwise sign-up code',
+    text: [
+      'Hello,',
+      '',
+      'Your Taskwise sign-up code is:',
+      '',
+      code,
+      '',
+      `It expires in ${minutes} minutes and works once. If you did not ask for it, you can ignore this e-mail.`,
+      '',
+      `Taskwise - ${appOrigin}`,
+      '',
+    ].join('\n'),
+  };
+}
+
+function accountExistsMail(appOrigin: string): Omit<Mail, 'to'> {
+  return {
+    subject: 'Your Taskwise account',
+    text: [
+      'Hello,',
+      '',
+      'Someone (hopefully you) asked for a sign-up code for this e-mail address, but it already has a Taskwise account.',
+      '',
+      `Sign in at ${appOrigin}/login instead. If you did not ask for this, you can ignore this e-mail.`,
+      '',
+      `Taskwise - ${appOrigin}`,
+      '',
+    ].join('\n'),
+  };
+}
+
+/**
+ * One-time codes (SPEC section 3): 6 CSPRNG digits, stored only as an HMAC-SHA256 keyed with
+ * SESSION_SECRET (a leaked table does not reveal codes, and 10^6 candidates cannot be brute-forced
+ * offline without the key), 10 minutes, single use, 5 wrong tries, the newest replaces older ones,
+ * per-address cooldown and hourly cap in the database, per-IP cap in memory.
+ */
+export default fp<{ clock: Clock }>(
+  (fastify, opts, done) => {
+    const { clock } = opts;
+    const { config, otpCodesRepository: codes, usersRepository: users, mailer, rateLimits } = fastify;
+
+    const hashCode = (email: string, code: string) =>
+      createHmac('sha256', config.sessionSecret).update(`${PURPOSE}\n${email}\n${code}`).digest('hex');
+
+    const service: OtpService = {
+      async request(email, ip) {
+        const ipWait = rateLimits.otpPerIp.hit(ip);
+        if (ipWait > 0) throw rateLimited(ipWait);
+
+        const now = clock.now();
+        const nowMs = now.getTime();
+        const nowIso = now.toISOString();
+        const hourAgo = new Date(nowMs - HOUR).toISOString();
+        const stats = await codes.statsSince(email, PURPOSE, hourAgo);
+        if (stats.newest !== null) {
+          const sinceNewest = nowMs - Date.parse(stats.newest);
+          if (sinceNewest < OTP_POLICY.resendCooldownMs) throw rateLimited(OTP_POLICY.resendCooldownMs - sinceNewest);
+        }
+        if (stats.count >= OTP_POLICY.maxPerEmailPerHour && stats.oldest !== null) {
+          throw rateLimited(Date.parse(stats.oldest) + HOUR - nowMs);
+        }
+
+        // Existing accounts get the same answer and the same throttling; only the mail differs.
+        const hasAccount = (await users.findByEmail(email)) !== undefined;
+        const code = String(randomInt(0, 10 ** 6)).padStart(6, '0');
+        const id = newId();
+        await fastify.db.transaction().execute(async (trx) => {
+          await codes.deleteOlderThan(email, PURPOSE, hourAgo, trx);
+          await codes.insert(
+            {
+              id,
+              email,
+              purpose: PURPOSE,
+              // With an account there is no usable code: the row only counts for throttling.
+              codeHash: hashCode(email, code),
+              expiresAt: new Date(nowMs + OTP_POLICY.ttlMs).toISOString(),
+              attempts: 0,
+              consumedAt: hasAccount ? nowIso : null,
+              createdAt: nowIso,
+            },
+            trx,
+          );
+        });
+
+        const content = hasAccount ? accountExistsMail(config.appOrigin) : codeMail(config.appOrigin, code);
+        const sent = await mailer.send({ to: email, ...content });
+        if (!sent.ok) {
+          // Nothing was delivered, so nothing should count against the cooldown.
+          await codes.delete(id);
+          throw new AppError(503, 'SERVICE_UNAVAILABLE', SERVER_MESSAGES.serviceUnavailable);
+        }
+        // Only now does the new code replace the old one (check() also only ever reads the newest).
+        await codes.retireActiveExcept(email, PURPOSE, id, nowIso);
+      },
+
+      async check(email, code) {
+        const latest = await codes.latest(email, PURPOSE);
+        const nowIso = clock.now().toISOString();
+        if (latest === undefined) return { ok: false };
+        const usable = latest.consumedAt === null && latest.expiresAt > nowIso && latest.attempts < OTP_POLICY.maxWrongTries;
+        if (!usable) return { ok: false };
+        const expected = Buffer.from(latest.codeHash, 'hex');
+        const actual = Buffer.from(hashCode(email, code), 'hex');
+        if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
+          await codes.recordWrongTry(latest.id);
+          return { ok: false };
+        }
+        return { ok: true, codeId: latest.id };
+      },
+    };
+
+    fastify.decorate('otpService', service);
+    done();
+  },
+  { name: 'otp-service', dependencies: ['config', 'repositories', 'mailer', 'rate-limit'] },
+);

@@ -1,0 +1,139 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../plugins/config.ts';
+
+const SECRET = 'a-session-secret-that-is-long-enough-123';
+const dirs: string[] = [];
+const tempCwd = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'taskwise-config-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const failure = (env: Record<string, string>, cwd = tempCwd()): ConfigError => {
+  try {
+    loadConfig(env, cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+};
+
+describe('loadConfig', () => {
+  it('has working defaults and generates the session secret once into ./data/', () => {
+    const cwd = tempCwd();
+    const config = loadConfig({}, cwd);
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', file: join(cwd, 'data', 'taskwise.db') },
+      smtpUrl: null,
+      mailFrom: 'Taskwise <no-reply@localhost>',
+      appOrigin: 'http://localhost:3000',
+      corsOrigins: [],
+      trustProxy: false,
+      logLevel: 'info',
+      isProduction: false,
+      secureCookies: false,
+    });
+    const file = join(cwd, 'data', 'session-secret');
+    expect(readFileSync(file, 'utf8').trim()).toBe(config.sessionSecret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({}, cwd).sessionSecret).toBe(config.sessionSecret);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '8080',
+        HOST: '0.0.0.0',
+        DATABASE_URL: 'postgres://app:pw@db.internal:5432/taskwise',
+        SMTP_URL: 'smtps://user:pass@smtp.example.com:465',
+        MAIL_FROM: 'Tasks <tasks@example.com>',
+        APP_ORIGIN: 'https://tasks.example.com/',
+        CORS_ORIGINS: 'https://a.example.com, https://b.example.com:8443',
+        SESSION_SECRET: SECRET,
+        TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+        LOG_LEVEL: 'WARN',
+        NODE_ENV: 'production',
+      },
+      tempCwd(),
+    );
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      database: { kind: 'postgres', url: 'postgres://app:pw@db.internal:5432/taskwise' },
+      smtpUrl: 'smtps://user:pass@smtp.example.com:465',
+      mailFrom: 'Tasks <tasks@example.com>',
+      appOrigin: 'https://tasks.example.com',
+      corsOrigins: ['https://a.example.com', 'https://b.example.com:8443'],
+      sessionSecret: SECRET,
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      logLevel: 'warn',
+      isProduction: true,
+      secureCookies: true,
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value, SESSION_SECRET: SECRET }, tempCwd()).trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'file:' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL'],
+    [{ SMTP_URL: 'not a url' }, 'SMTP_URL'],
+    [{ MAIL_FROM: 'nobody' }, 'MAIL_FROM'],
+    [{ APP_ORIGIN: 'tasks.example.com' }, 'APP_ORIGIN'],
+    [{ APP_ORIGIN: 'https://tasks.example.com/app' }, 'APP_ORIGIN'],
+    [{ CORS_ORIGINS: 'https://ok.example.com,ftp://bad' }, 'CORS_ORIGINS'],
+    [{ TRUST_PROXY: 'sometimes' }, 'TRUST_PROXY'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+  ])('stops on %j with one line naming %s', (env, variable) => {
+    const error = failure({ SESSION_SECRET: SECRET, ...env });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('refuses production without SESSION_SECRET, then without SMTP_URL', () => {
+    expect(failure({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' }).variable).toBe('SESSION_SECRET');
+    expect(failure({ NODE_ENV: 'production', SESSION_SECRET: SECRET }).variable).toBe('SMTP_URL');
+  });
+
+  it('defaults APP_ORIGIN to http://localhost:PORT', () => {
+    expect(loadConfig({ PORT: '4321', SESSION_SECRET: SECRET }, tempCwd()).appOrigin).toBe('http://localhost:4321');
+  });
+});
+
+describe('node server/server.ts with bad configuration', () => {
+  it('exits 1 and prints one line naming the variable', () => {
+    const serverFile = fileURLToPath(new URL('../server.ts', import.meta.url));
+    const result = spawnSync(process.execPath, [serverFile], {
+      cwd: tempCwd(),
+      env: { PATH: process.env.PATH ?? '', PORT: 'not-a-port' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/PORT/);
+  });
+});

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Priority } from '#shared/constants.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { newId } from '../db/ids.ts';
+import { hashPassword } from '../services/passwords.ts';
+import { codeFrom } from './mail-catcher.ts';
+import type { TestApp } from './helpers.ts';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  fullName: string;
+  password: string;
+}
+
+let sequence = 0;
+const unique = () => `${++sequence}-${randomBytes(3).toString('hex')}`;
+
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${unique()}@example.test`;
+
+let ipSequence = 0;
+/** A fresh client address, so per-IP limits of one test do not touch the next. */
+export function nextIp(): string {
+  ipSequence += 1;
+  return `10.${(ipSequence >> 16) & 255}.${(ipSequence >> 8) & 255}.${ipSequence & 255}`;
+}
+
+const hashes = new Map<string, Promise<string>>();
+/** argon2 is slow on purpose; the same password is hashed once per test file. */
+const cachedHash = (password: string) => {
+  let hash = hashes.get(password);
+  if (hash === undefined) {
+    hash = hashPassword(password);
+    hashes.set(password, hash);
+  }
+  return hash;
+};
+
+/** A signed-up user written straight through the repository (unique e-mail and name). */
+export async function createUser(t: TestApp, overrides: Partial<Omit<TestUser, 'id'>> = {}): Promise<TestUser> {
+  const id = unique();
+  const user = {
+    email: `user-${id}@example.test`,
+    fullName: `Tess Tester ${id}`,
+    password: 'correct horse battery staple',
+    ...overrides,
+  };
+  const now = t.clock.now().toISOString();
+  const userId = newId();
+  await t.app.usersRepository.insert({
+    id: userId,
+    email: user.email.toLowerCase(),
+    fullName: user.fullName,
+    passwordHash: await cachedHash(user.password),
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { id: userId, ...user, email: user.email.toLowerCase() };
+}
+
+/** Signs in through the API and returns the `taskwise_session=…` cookie. */
+export async function signIn(t: TestApp, user: Pick<TestUser, 'email' | 'password'>): Promise<string> {
+  const res = await t.request('POST', '/api/users/login', { body: { email: user.email, password: user.password } });
+  expect(res.status, res.body).toBe(200);
+  expect(res.sessionCookie).toBeDefined();
+  return res.sessionCookie ?? '';
+}
+
+/** A user and their session cookie. */
+export async function createSignedInUser(t: TestApp, overrides: Partial<Omit<TestUser, 'id'>> = {}) {
+  const user = await createUser(t, overrides);
+  return { user, cookie: await signIn(t, user) };
+}
+
+export interface TaskInput {
+  taskTitle?: string;
+  assignee?: string;
+  workTitle?: string | null;
+  deadline?: string | null;
+  priority?: Priority;
+}
+
+/** Creates a task through the API as the cookie's user; unique title, assigned to a fresh address by default. */
+export async function createTask(t: TestApp, cookie: string, overrides: TaskInput = {}): Promise<Task> {
+  const body = { taskTitle: `Task ${unique()}`, assignee: uniqueEmail('assignee'), ...overrides };
+  const res = await t.request('POST', '/api/tasks', { body, cookie });
+  expect(res.status, res.body).toBe(201);
+  return res.json.data.task as Task;
+}
+
+/** Walks the real sign-up flow: request a code, read it from the caught mail, register. */
+export async function registerThroughApi(
+  t: TestApp,
+  overrides: Partial<Omit<TestUser, 'id'>> = {},
+): Promise<Omit<TestUser, 'id'>> {
+  const user = { email: uniqueEmail('signup'), fullName: `New Person ${unique()}`, password: 'a long enough password', ...overrides };
+  const otp = await t.request('POST', '/api/otps', { body: { email: user.email }, ip: nextIp() });
+  expect(otp.status, otp.body).toBe(201);
+  const code = codeFrom(t.mail.last(user.email));
+  const res = await t.request('POST', '/api/users/register', { body: { ...user, otp: code } });
+  expect(res.status, res.body).toBe(201);
+  return user;
+}

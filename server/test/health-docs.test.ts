@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from './helpers.ts';
+
+const t = useTestApp();
+
+describe('GET /api/health', () => {
+  it('answers 200 when the database answers', async () => {
+    const res = await t.request('GET', '/api/health');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: 'success', data: { database: 'ok' } });
+  });
+
+  it('answers 503 when the database does not', async () => {
+    await t.app.db.destroy();
+    const res = await t.request('GET', '/api/health');
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ status: 'error', code: 'SERVICE_UNAVAILABLE', message: expect.any(String) });
+  });
+});
+
+describe('API documentation', () => {
+  it('serves the OpenAPI 3 document with every call', async () => {
+    const res = await t.request('GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.json.openapi).toMatch(/^3\./);
+    const paths = res.json.paths as Record<string, Record<string, unknown>>;
+    const calls = Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(calls.sort()).toEqual(
+      [
+        'DELETE /api/tasks/{id}',
+        'GET /api/health',
+        'GET /api/tasks',
+        'GET /api/tasks/counts',
+        'GET /api/users/logout',
+        'GET /api/users/me',
+        'PATCH /api/tasks/{id}',
+        'POST /api/otps',
+        'POST /api/tasks',
+        'POST /api/users/login',
+        'POST /api/users/logout',
+        'POST /api/users/register',
+      ].sort(),
+    );
+  });
+
+  it('serves the browsable page at /api/docs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toMatch(/swagger/i);
+  });
+});

@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { build } from '../app.ts';
+import type { Clock } from '../clock.ts';
+import { loadConfig, type Config } from '../plugins/config.ts';
+import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
+
+/** TEST_DB is set by vitest.config.ts: `sqlite`, or a postgres:// URL. */
+const TEST_DB = process.env.TEST_DB ?? 'sqlite';
+export const isPostgres = TEST_DB.startsWith('postgres');
+
+/** A clock tests move by hand; it starts at a fixed instant and only goes forward. */
+export class ManualClock implements Clock {
+  #ms: number;
+  constructor(start = '2031-03-10T09:00:00.000Z') {
+    this.#ms = Date.parse(start);
+  }
+  now(): Date {
+    return new Date(this.#ms);
+  }
+  advance(ms: number): void {
+    if (ms < 0) throw new Error('ManualClock only moves forward');
+    this.#ms += ms;
+  }
+}
+
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/** An isolated database for one test file: a temp SQLite file, or a fresh PostgreSQL schema. */
+interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function createTestDatabase(): Promise<TestDatabase> {
+  if (!isPostgres) {
+    const dir = mkdtempSync(join(tmpdir(), 'taskwise-test-'));
+    return {
+      url: `file:${join(dir, 'test.db')}`,
+      drop: () => {
+        rmSync(dir, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    };
+  }
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DB });
+  await admin.connect();
+  await admin.query(`create schema "${schema}"`);
+  await admin.end();
+  const url = new URL(TEST_DB);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: TEST_DB });
+      await client.connect();
+      await client.query(`drop schema "${schema}" cascade`);
+      await client.end();
+    },
+  };
+}
+
+export const TEST_ORIGIN = 'http://localhost:3000';
+
+/** Production configuration, parsed from an environment like an operator's; only values differ. */
+function testConfig(databaseUrl: string, smtpPort: number, env: Record<string, string>): Config {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    APP_ORIGIN: TEST_ORIGIN,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  });
+  // No built web app unless a test provides one.
+  return { ...config, webRoot: join(tmpdir(), 'taskwise-no-web-build') };
+}
+
+export interface Response {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary answers
+  json: any;
+  /** `name=value` of a Set-Cookie for the session, or undefined. */
+  sessionCookie: string | undefined;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  cookie?: string | undefined;
+  headers?: Record<string, string>;
+  /** Source address of the request (per-IP limits). */
+  ip?: string;
+}
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly clock: ManualClock;
+  readonly mail: MailCatcher;
+  readonly config: Config;
+  request(method: InjectOptions['method'], url: string, options?: RequestOptions): Promise<Response>;
+  /** Rebuilds the app with other configuration values (same database, clock and SMTP). */
+  rebuild(env?: Record<string, string>, patch?: Partial<Config>): Promise<void>;
+}
+
+/**
+ * Registers the hooks of one test file: a database and an SMTP catcher for the file, a fresh
+ * app (built by the production `build()`) for every test, everything closed afterwards.
+ */
+export function useTestApp(options: { env?: Record<string, string>; patch?: Partial<Config> } = {}): TestApp {
+  let database: TestDatabase | undefined;
+  let mail: MailCatcher | undefined;
+  let app: FastifyInstance | undefined;
+  let config: Config | undefined;
+  const clock = new ManualClock();
+
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not ready (used outside a test?)`);
+    return value;
+  };
+
+  const start = async (env: Record<string, string>, patch: Partial<Config>) => {
+    if (app !== undefined) await app.close();
+    config = { ...testConfig(need(database, 'database').url, need(mail, 'mail').port, env), ...patch };
+    app = await build({ config, clock });
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    mail = await startMailCatcher();
+  });
+  beforeEach(async () => {
+    await start(options.env ?? {}, options.patch ?? {});
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+  afterAll(async () => {
+    await mail?.close();
+    await database?.drop();
+  });
+
+  return {
+    get app() {
+      return need(app, 'app');
+    },
+    clock,
+    get mail() {
+      return need(mail, 'mail');
+    },
+    get config() {
+      return need(config, 'config');
+    },
+    rebuild: (env = {}, patch = {}) => start({ ...(options.env ?? {}), ...env }, { ...(options.patch ?? {}), ...patch }),
+    async request(method, url, { body, cookie, headers = {}, ip } = {}) {
+      const res = await need(app, 'app').inject({
+        method,
+        url,
+        headers: {
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(cookie === undefined ? {} : { cookie }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { payload: typeof body === 'string' ? body : JSON.stringify(body) }),
+        ...(ip === undefined ? {} : { remoteAddress: ip }),
+      });
+      const setCookie = ([] as (string | undefined)[]).concat(res.headers['set-cookie']);
+      const session = setCookie.find((c) => c?.startsWith('taskwise_session='));
+      let json: unknown;
+      try {
+        json = res.body === '' ? undefined : JSON.parse(res.body);
+      } catch {
+        json = undefined;
+      }
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: res.body,
+        json,
+        sessionCookie: session?.split(';')[0],
+      };
+    },
+  };
+}

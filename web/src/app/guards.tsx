@@ -1,0 +1,25 @@
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { useSession } from '#web/features/auth/components/session-provider.tsx';
+import { loginPathFor, RETURN_PARAM, safeReturnPath } from '#web/lib/return-path.ts';
+
+/**
+ * Signed-in only. A signed-out visitor goes to /login, remembering where they were headed
+ * (not after an explicit logout: then /login is the destination itself).
+ */
+export function RequireAuth() {
+  const { session } = useSession();
+  const location = useLocation();
+  if (session.status === 'signedOut') {
+    const to = session.reason === 'logout' ? '/login' : loginPathFor(`${location.pathname}${location.search}`);
+    return <Navigate to={to} replace />;
+  }
+  return <Outlet />;
+}
+
+/** Signed-out only (login, sign-up). A signed-in user goes on to `?next=` (same-origin) or home. */
+export function RequireGuest() {
+  const { session } = useSession();
+  const [params] = useSearchParams();
+  if (session.status === 'signedIn') return <Navigate to={safeReturnPath(params.get(RETURN_PARAM))} replace />;
+  return <Outlet />;
+}

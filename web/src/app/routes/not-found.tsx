@@ -1,0 +1,23 @@
+import { CLIENT_MESSAGES } from '#shared/messages.ts';
+import { ButtonLink } from '#web/components/button.tsx';
+import { PageHeading } from '#web/components/page-heading.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import './status-page.css';
+
+export function NotFoundPage() {
+  useDocumentTitle(CLIENT_MESSAGES.pageNotFound);
+  return (
+    <div className="page status-page">
+      <p className="status-page__code" aria-hidden="true">
+        404
+      </p>
+      <PageHeading className="status-page__title">{CLIENT_MESSAGES.pageNotFound}</PageHeading>
+      <p className="status-page__text">The address may be mistyped, or the page has moved.</p>
+      <div className="status-page__actions">
+        <ButtonLink to="/" variant="primary">
+          Go home
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}

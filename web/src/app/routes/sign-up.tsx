@@ -1,0 +1,21 @@
+import { Link } from 'react-router';
+import { SignUpForm } from '#web/features/auth/components/sign-up-form.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { AuthLayout } from './auth-layout.tsx';
+
+export function SignUpPage() {
+  useDocumentTitle('Sign up');
+  return (
+    <AuthLayout
+      title="Create your account"
+      subtitle="It takes a minute: confirm your e-mail with a one-time code, then choose a password."
+      footer={
+        <>
+          Already have an account? <Link to="/login">Sign in</Link>
+        </>
+      }
+    >
+      <SignUpForm />
+    </AuthLayout>
+  );
+}

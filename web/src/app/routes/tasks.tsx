@@ -1,0 +1,11 @@
+import { TaskBoard } from '#web/features/tasks/components/task-board.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+
+export function TasksPage() {
+  useDocumentTitle('Tasks');
+  return (
+    <div className="page">
+      <TaskBoard />
+    </div>
+  );
+}

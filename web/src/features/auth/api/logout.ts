@@ -1,0 +1,16 @@
+import { useMutation } from '@tanstack/react-query';
+import type { MessageEnvelope } from '#shared/schemas/common.ts';
+import { CLIENT_MESSAGES } from '#shared/messages.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+
+export async function logout(): Promise<MessageEnvelope> {
+  return apiRequest<MessageEnvelope>('/users/logout', {
+    // Already signed out on the server is still a successful logout for the user.
+    authenticated: false,
+    fallbackMessage: CLIENT_MESSAGES.logoutFailedDefault,
+  });
+}
+
+export function useLogout() {
+  return useMutation({ mutationFn: logout });
+}

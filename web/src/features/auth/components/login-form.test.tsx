@@ -1,0 +1,73 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { LOGGED_IN_FLAG } from '#shared/constants.ts';
+import { ADA } from '#web/testing/data.ts';
+import { json, mockFetch, networkError } from '#web/testing/fetch.ts';
+import { renderApp } from '#web/testing/render.tsx';
+
+describe('login form', () => {
+  it('has an e-mail field of type email and a password field, both required, and a sign-up link', async () => {
+    mockFetch();
+    renderApp('/login');
+    const email = await screen.findByLabelText('E-mail');
+    expect(email).toHaveAttribute('type', 'email');
+    expect(email).toBeRequired();
+    expect(screen.getByLabelText('Password')).toBeRequired();
+    expect(screen.getByRole('link', { name: 'Create an account' })).toHaveAttribute('href', '/sign-up');
+  });
+
+  it('sends nothing and explains when fields are missing or the e-mail is malformed', async () => {
+    const api = mockFetch();
+    const { user } = renderApp('/login');
+    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(screen.getByText('Enter your e-mail address.')).toBeInTheDocument();
+    expect(screen.getByText('Enter your password.')).toBeInTheDocument();
+    expect(screen.getByLabelText('E-mail')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('E-mail')).toHaveFocus();
+
+    await user.type(screen.getByLabelText('E-mail'), 'not-an-address');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByText('Enter a valid e-mail address.')).toBeInTheDocument();
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('shows the server message on failure and keeps the input', async () => {
+    const api = mockFetch().on(
+      'POST',
+      '/users/login',
+      json(401, { status: 'fail', code: 'INVALID_CREDENTIALS', message: 'Incorrect email or password.' }),
+    );
+    const { user } = renderApp('/login');
+    await user.type(await screen.findByLabelText('E-mail'), ' Ada@Example.com ');
+    await user.type(screen.getByLabelText('Password'), 'wrong password');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect email or password.');
+    expect(api.calls[0]?.body).toEqual({ email: 'ada@example.com', password: 'wrong password' });
+    expect(screen.getByLabelText('E-mail')).toHaveValue('Ada@Example.com');
+    expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
+    // A wrong password is not an expired session.
+    expect(screen.queryByText(/session has expired/)).not.toBeInTheDocument();
+  });
+
+  it('shows a busy "Signing in…" button while waiting', async () => {
+    let answer: (r: Response) => void = () => undefined;
+    mockFetch().on('POST', '/users/login', () => new Promise<Response>((resolve) => (answer = resolve)));
+    const { user } = renderApp('/login');
+    await user.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    const busy = await screen.findByRole('button', { name: 'Signing in…' });
+    expect(busy).toBeDisabled();
+    answer(json(200, { status: 'success', message: 'ok', data: { user: ADA } }));
+    expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
+  });
+
+  it('says so when the server cannot be reached', async () => {
+    mockFetch().on('POST', '/users/login', networkError());
+    const { user } = renderApp('/login');
+    await user.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not reach the server.');
+  });
+});

@@ -1,0 +1,103 @@
+import { useRef, useState, type SubmitEvent } from 'react';
+import { checkEmail } from '#shared/validation.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { TextField } from '#web/components/field.tsx';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { useLogin } from '../api/login.ts';
+import { useSession } from './session-provider.tsx';
+import './auth.css';
+
+interface FieldErrors {
+  email?: string;
+  password?: string;
+}
+
+/**
+ * Sign-in form. Success signs the session in; the guest-only route around this form then
+ * sends the user on (to the page they came for, or home).
+ */
+export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
+  const [email, setEmail] = useState(initialEmail);
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const errorRef = useRef<HTMLDivElement>(null);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const { signIn } = useSession();
+  const loginMutation = useLogin();
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checkedEmail = checkEmail(email);
+    const errors: FieldErrors = {};
+    if (email.trim() === '') errors.email = 'Enter your e-mail address.';
+    else if (!checkedEmail.ok) errors.email = checkedEmail.message;
+    if (password === '') errors.password = 'Enter your password.';
+    setFieldErrors(errors);
+    setFormError(null);
+    if (errors.email) {
+      emailRef.current?.focus();
+      return;
+    }
+    if (errors.password || !checkedEmail.ok) {
+      passwordRef.current?.focus();
+      return;
+    }
+
+    loginMutation.mutate(
+      { email: checkedEmail.value, password },
+      {
+        onSuccess: (user) => {
+          signIn(user);
+        },
+        onError: (error) => {
+          setFormError(isApiError(error) ? error.message : NETWORK_ERROR_MESSAGE);
+          requestAnimationFrame(() => errorRef.current?.focus());
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="auth-form" onSubmit={onSubmit} noValidate aria-label="Sign in">
+      {formError ? (
+        <div ref={errorRef} tabIndex={-1} className="auth-form__alert">
+          <Alert tone="error">{formError}</Alert>
+        </div>
+      ) : null}
+      <TextField
+        ref={emailRef}
+        label="E-mail"
+        type="email"
+        name="email"
+        autoComplete="email"
+        inputMode="email"
+        spellCheck={false}
+        required
+        value={email}
+        error={fieldErrors.email}
+        onChange={(event) => {
+          setEmail(event.target.value);
+        }}
+      />
+      <TextField
+        ref={passwordRef}
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        error={fieldErrors.password}
+        onChange={(event) => {
+          setPassword(event.target.value);
+        }}
+      />
+      <Button type="submit" variant="primary" size="lg" block busy={loginMutation.isPending}>
+        {loginMutation.isPending ? 'Signing in…' : 'Sign in'}
+      </Button>
+    </form>
+  );
+}

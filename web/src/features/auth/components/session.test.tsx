@@ -1,0 +1,117 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { LOGGED_IN_FLAG } from '#shared/constants.ts';
+import { CLIENT_MESSAGES } from '#shared/messages.ts';
+import { countsAnswer, listAnswer, meAnswer } from '#web/testing/data.ts';
+import { json, mockFetch, networkError } from '#web/testing/fetch.ts';
+import { currentPath, renderApp } from '#web/testing/render.tsx';
+
+describe('session start-up (/users/me)', () => {
+  it('does not ask the server without the isLoggedIn flag', async () => {
+    const api = mockFetch();
+    renderApp('/login');
+    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('signs out quietly with the session-expired notice on 401', async () => {
+    mockFetch().on('GET', '/users/me', json(401, { status: 'fail', code: 'NOT_AUTHENTICATED', message: 'Please sign in to continue.' }));
+    renderApp('/tasks', { signedIn: true });
+    const status = await screen.findByText(CLIENT_MESSAGES.sessionExpired);
+    expect(status).toHaveAttribute('role', 'status');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await waitFor(() => {
+      expect(currentPath()).toBe('/login?next=%2Ftasks');
+    });
+    expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
+    expect(screen.getByRole('navigation', { name: 'Main' })).toHaveTextContent('Login');
+  });
+
+  it('shows "Error fetching user info: Failed to fetch user info!" and signs out on a network failure', async () => {
+    mockFetch().on('GET', '/users/me', networkError());
+    renderApp('/', { signedIn: true });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Error fetching user info: Failed to fetch user info!');
+    await waitFor(() => {
+      expect(currentPath()).toBe('/login');
+    });
+    expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
+  });
+
+  it('treats a server error like a network failure', async () => {
+    mockFetch().on('GET', '/users/me', json(500, { status: 'error', code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' }));
+    renderApp('/', { signedIn: true });
+    expect(await screen.findByRole('alert')).toHaveTextContent(`${CLIENT_MESSAGES.userInfoPrefix}${CLIENT_MESSAGES.userInfoFailure}`);
+    await waitFor(() => {
+      expect(screen.getByRole('navigation', { name: 'Main' })).toHaveTextContent('Sign Up');
+    });
+  });
+
+  it('signs out with the expired notice when a board call answers 401 later', async () => {
+    mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .always('GET', '/tasks', json(401, { status: 'fail', code: 'NOT_AUTHENTICATED', message: 'Please sign in to continue.' }))
+      .always('GET', '/tasks/counts', json(401, { status: 'fail', code: 'NOT_AUTHENTICATED', message: 'Please sign in to continue.' }));
+    renderApp('/tasks', { signedIn: true });
+    expect(await screen.findByText(CLIENT_MESSAGES.sessionExpired)).toBeInTheDocument();
+    await waitFor(() => {
+      expect(currentPath()).toBe('/login?next=%2Ftasks');
+    });
+    // One notice, however many calls failed.
+    expect(screen.getAllByText(CLIENT_MESSAGES.sessionExpired)).toHaveLength(1);
+  });
+});
+
+describe('logout', () => {
+  function signedInOnBoard() {
+    return mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .always('GET', '/tasks', json(200, listAnswer([])))
+      .always('GET', '/tasks/counts', json(200, countsAnswer(0, 0)));
+  }
+
+  it('removes the flag and goes to /login on success', async () => {
+    const api = signedInOnBoard();
+    const { user } = renderApp('/tasks', { signedIn: true });
+    await screen.findByText('Ada Lovelace');
+    api.on('GET', '/users/logout', json(200, { status: 'success', message: 'Signed out successfully.' }));
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    await waitFor(() => {
+      expect(currentPath()).toBe('/login');
+    });
+    expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
+    expect(screen.getByRole('navigation', { name: 'Main' })).not.toHaveTextContent('Welcome');
+  });
+
+  it('shows "Error in Logout! " and the server message on failure, and stays signed in', async () => {
+    const api = signedInOnBoard();
+    const { user } = renderApp('/tasks', { signedIn: true });
+    await screen.findByText('Ada Lovelace');
+    api.on('GET', '/users/logout', json(503, { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'Try again shortly.' }));
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error in Logout! Try again shortly.');
+    expect(currentPath()).toBe('/tasks');
+    expect(localStorage.getItem(LOGGED_IN_FLAG)).not.toBeNull();
+  });
+
+  it('uses "Logout failed!" when the failure carries no message', async () => {
+    const api = signedInOnBoard();
+    const { user } = renderApp('/tasks', { signedIn: true });
+    await screen.findByText('Ada Lovelace');
+    api.on('GET', '/users/logout', new Response('', { status: 500 }));
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Error in Logout! Logout failed!$/);
+  });
+
+  it('lets a notice be dismissed', async () => {
+    const api = signedInOnBoard();
+    const { user } = renderApp('/tasks', { signedIn: true });
+    await screen.findByText('Ada Lovelace');
+    api.on('GET', '/users/logout', new Response('', { status: 500 }));
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    const notices = screen.getByRole('region', { name: 'Notifications' });
+    await within(notices).findByRole('alert');
+    await user.click(within(notices).getByRole('button', { name: 'Dismiss notification' }));
+    expect(within(notices).queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

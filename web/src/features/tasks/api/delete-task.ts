@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { CLIENT_MESSAGES } from '#shared/messages.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { refreshTasks } from './query-keys.ts';
+
+/** Success is exactly HTTP 204; anything else fails with its message or the seed's default. */
+export async function deleteTask(id: string): Promise<void> {
+  await apiRequest<undefined>(`/tasks/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+    expectNoContent: true,
+    fallbackMessage: CLIENT_MESSAGES.deleteFailedDefault,
+  });
+}
+
+export function useDeleteTask() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteTask,
+    onSettled: () => refreshTasks(queryClient),
+  });
+}

@@ -1,0 +1,209 @@
+import { useRef, useState, type SubmitEvent } from 'react';
+import { DEFAULT_PRIORITY, LIMITS, PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
+import { CLIENT_MESSAGES } from '#shared/messages.ts';
+import type { CreateTaskBody } from '#shared/schemas/tasks.ts';
+import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle } from '#shared/validation.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { SelectField, TextField } from '#web/components/field.tsx';
+import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { useNow } from '#web/lib/use-now.ts';
+import { useCreateTask } from '../api/create-task.ts';
+import { dateTimeLocalToIso, toDateTimeLocal } from '../utils/deadline.ts';
+import { PRIORITY_LABELS } from './priority.tsx';
+
+interface Values {
+  workTitle: string;
+  taskTitle: string;
+  assignee: string;
+  deadline: string;
+  priority: Priority;
+}
+
+type FieldErrors = Partial<Record<keyof Values, string>>;
+
+const EMPTY: Values = { workTitle: '', taskTitle: '', assignee: '', deadline: '', priority: DEFAULT_PRIORITY };
+
+/** Server field names that map onto this form's fields. */
+const FIELD_NAMES = new Set<string>(['workTitle', 'taskTitle', 'assignee', 'deadline', 'priority']);
+
+/**
+ * The new-task form of the side panel. Success resets it (the panel stays open for the next
+ * one) and the board refreshes; failure keeps every value and shows the server's message.
+ */
+export function CreateTaskForm() {
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const create = useCreateTask();
+  const now = useNow(30_000);
+  const firstFieldRef = useRef<HTMLInputElement>(null);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const taskTitleRef = useRef<HTMLInputElement>(null);
+  const assigneeRef = useRef<HTMLInputElement>(null);
+  const deadlineRef = useRef<HTMLInputElement>(null);
+
+  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setSuccess(null);
+  };
+
+  const showFormError = (text: string) => {
+    setFormError(text);
+    requestAnimationFrame(() => alertRef.current?.focus());
+  };
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setFormError(null);
+    setSuccess(null);
+
+    // The seed's rule, with its exact text, before anything else.
+    if (values.taskTitle.trim() === '' || values.assignee.trim().length < LIMITS.assigneeMin) {
+      setFieldErrors({});
+      showFormError(CLIENT_MESSAGES.taskRequired);
+      return;
+    }
+
+    const title = checkTaskTitle(values.taskTitle);
+    const work = checkWorkTitle(values.workTitle);
+    const assignee = checkEmail(values.assignee);
+    const deadlineIso = values.deadline ? dateTimeLocalToIso(values.deadline) : null;
+    const deadline = values.deadline && !deadlineIso ? null : checkDeadline(deadlineIso, new Date());
+    const errors: FieldErrors = {};
+    if (!work.ok) errors.workTitle = work.message;
+    if (!title.ok) errors.taskTitle = title.message;
+    if (!assignee.ok) errors.assignee = assignee.message;
+    if (deadline === null) errors.deadline = 'Enter a complete date and time.';
+    else if (!deadline.ok) errors.deadline = deadline.message;
+    setFieldErrors(errors);
+    if (!title.ok || !work.ok || !assignee.ok || !deadline?.ok) {
+      const invalid = errors.taskTitle ? taskTitleRef : errors.assignee ? assigneeRef : errors.deadline ? deadlineRef : firstFieldRef;
+      invalid.current?.focus();
+      return;
+    }
+
+    const body: CreateTaskBody = {
+      taskTitle: title.value,
+      assignee: assignee.value,
+      priority: values.priority,
+      ...(work.value ? { workTitle: work.value } : {}),
+      ...(deadlineIso ? { deadline: deadlineIso } : {}),
+    };
+    create.mutate(body, {
+      onSuccess: ({ message }) => {
+        setValues(EMPTY);
+        setFieldErrors({});
+        setSuccess(message);
+        firstFieldRef.current?.focus();
+      },
+      onError: (error) => {
+        if (isUnauthorized(error)) return;
+        if (isApiError(error)) {
+          const serverFieldErrors: FieldErrors = {};
+          for (const item of error.errors) {
+            if (FIELD_NAMES.has(item.field)) serverFieldErrors[item.field as keyof Values] = item.message;
+          }
+          setFieldErrors(serverFieldErrors);
+        }
+        showFormError(isApiError(error) ? error.message : String(error));
+      },
+    });
+  };
+
+  return (
+    <form className="create-task" onSubmit={onSubmit} noValidate aria-label="New task">
+      {formError ? (
+        <div ref={alertRef} tabIndex={-1} className="create-task__alert">
+          <Alert tone="error">{formError}</Alert>
+        </div>
+      ) : success ? (
+        <Alert tone="success" className="create-task__alert">
+          {success}
+        </Alert>
+      ) : null}
+      <TextField
+        ref={firstFieldRef}
+        label="Work title"
+        optional
+        name="workTitle"
+        autoComplete="off"
+        maxLength={LIMITS.workTitleMax}
+        placeholder="e.g. Website launch"
+        value={values.workTitle}
+        error={fieldErrors.workTitle}
+        onChange={(event) => {
+          set('workTitle', event.target.value);
+        }}
+      />
+      <TextField
+        ref={taskTitleRef}
+        label="Task title"
+        name="taskTitle"
+        autoComplete="off"
+        required
+        minLength={LIMITS.taskTitleMin}
+        maxLength={LIMITS.taskTitleMax}
+        placeholder="What needs to be done?"
+        value={values.taskTitle}
+        error={fieldErrors.taskTitle}
+        onChange={(event) => {
+          set('taskTitle', event.target.value);
+        }}
+      />
+      <TextField
+        ref={assigneeRef}
+        label="Assignee"
+        type="email"
+        name="assignee"
+        inputMode="email"
+        autoComplete="email"
+        spellCheck={false}
+        required
+        placeholder="name@company.com"
+        value={values.assignee}
+        error={fieldErrors.assignee}
+        hint="Their e-mail address. They will see the task on their board."
+        onChange={(event) => {
+          set('assignee', event.target.value);
+        }}
+      />
+      <div className="create-task__row">
+        <TextField
+          ref={deadlineRef}
+          label="Deadline"
+          optional
+          type="datetime-local"
+          name="deadline"
+          min={toDateTimeLocal(now)}
+          value={values.deadline}
+          error={fieldErrors.deadline}
+          hint="In your time zone."
+          onChange={(event) => {
+            set('deadline', event.target.value);
+          }}
+        />
+        <SelectField
+          label="Priority"
+          name="priority"
+          value={values.priority}
+          onChange={(event) => {
+            set('priority', event.target.value as Priority);
+          }}
+        >
+          {PRIORITY_FILTER_ORDER.map((p) => (
+            <option key={p} value={p}>
+              {PRIORITY_LABELS[p]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <div className="create-task__actions">
+        <Button type="submit" variant="primary" size="lg" block busy={create.isPending}>
+          {create.isPending ? CLIENT_MESSAGES.creatingTask : 'Create Task'}
+        </Button>
+      </div>
+    </form>
+  );
+}

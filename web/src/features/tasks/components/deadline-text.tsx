@@ -1,0 +1,28 @@
+import { cx } from '#web/lib/cx.ts';
+import { deadlineState, formatDeadline, formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
+
+/**
+ * A deadline in the viewer's locale and time zone with a relative hint; an overdue task says
+ * so in words ("Overdue"), not by colour alone.
+ */
+export function DeadlineText({ deadline, done, now }: { deadline: string | null; done: boolean; now: Date }) {
+  if (deadline === null) return <span className="deadline deadline--none">No deadline</span>;
+  const date = new Date(deadline);
+  if (Number.isNaN(date.getTime())) return <span className="deadline deadline--none">{deadline}</span>;
+  const state = deadlineState(date, done, now);
+  return (
+    <span className={cx('deadline', `deadline--${state}`)}>
+      <time dateTime={date.toISOString()} title={formatDeadlineFull(date)}>
+        {formatDeadline(date, now)}
+      </time>
+      <span className="deadline__hint">
+        {state === 'overdue' ? (
+          <strong className="deadline__flag">Overdue</strong>
+        ) : state === 'soon' ? (
+          <strong className="deadline__flag">Due soon</strong>
+        ) : null}
+        {formatRelative(date, now)}
+      </span>
+    </span>
+  );
+}

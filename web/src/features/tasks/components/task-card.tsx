@@ -1,0 +1,289 @@
+import { memo, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { checkEmail } from '#shared/validation.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { SelectField, TextField } from '#web/components/field.tsx';
+import { useNotices } from '#web/components/notices.tsx';
+import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { cx } from '#web/lib/cx.ts';
+import { useUpdateTask } from '../api/update-task.ts';
+import { DeadlineText } from './deadline-text.tsx';
+import { PRIORITY_LABELS, PriorityBadge } from './priority.tsx';
+import './task-card.css';
+
+export interface EditDraft {
+  id: string;
+  assignee: string;
+  priority: Priority;
+}
+
+export interface TaskCardProps {
+  task: Task;
+  now: Date;
+  /** Set when this card is the one being edited (one card at a time). */
+  draft: EditDraft | null;
+  onEdit: (task: Task) => void;
+  onDraftChange: (draft: EditDraft) => void;
+  onEditEnd: () => void;
+  onDelete: (task: Task) => void;
+  'aria-posinset'?: number;
+  'aria-setsize'?: number;
+}
+
+function CheckIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" d="m3.5 8.5 3 3 6-7" />
+    </svg>
+  );
+}
+
+function PencilIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" d="M10.5 2.5 13.5 5.5 6 13H3v-3l7.5-7.5Z" />
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        d="M2.5 4.5h11M6.5 4.5V3h3v1.5M4 4.5l.7 8.6a1 1 0 0 0 1 .9h4.6a1 1 0 0 0 1-.9l.7-8.6"
+      />
+    </svg>
+  );
+}
+
+function TaskEditForm({
+  task,
+  draft,
+  onDraftChange,
+  onEditEnd,
+}: {
+  task: Task;
+  draft: EditDraft;
+  onDraftChange: (draft: EditDraft) => void;
+  onEditEnd: (saved: boolean) => void;
+}) {
+  const update = useUpdateTask();
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const assigneeRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    assigneeRef.current?.focus();
+    assigneeRef.current?.select();
+  }, []);
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const email = checkEmail(draft.assignee);
+    if (!email.ok) {
+      setFieldError(draft.assignee.trim() === '' ? 'Enter the assignee’s e-mail address.' : email.message);
+      assigneeRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    setFormError(null);
+    if (email.value === task.assignee && draft.priority === task.priority) {
+      onEditEnd(false);
+      return;
+    }
+    update.mutate(
+      { id: task._id, changes: { assignee: email.value, priority: draft.priority } },
+      {
+        onSuccess: () => {
+          onEditEnd(true);
+        },
+        onError: (error) => {
+          if (!isUnauthorized(error)) setFormError(isApiError(error) ? error.message : String(error));
+        },
+      },
+    );
+  };
+
+  return (
+    <form
+      className="task-edit"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={`Edit ${task.taskTitle}`}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          onEditEnd(false);
+        }
+      }}
+    >
+      {formError ? <Alert tone="error">{formError}</Alert> : null}
+      <div className="task-edit__fields">
+        <TextField
+          ref={assigneeRef}
+          label="Assignee"
+          type="email"
+          inputMode="email"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          value={draft.assignee}
+          error={fieldError}
+          onChange={(event) => {
+            onDraftChange({ ...draft, assignee: event.target.value });
+          }}
+        />
+        <SelectField
+          label="Priority"
+          value={draft.priority}
+          onChange={(event) => {
+            onDraftChange({ ...draft, priority: event.target.value as Priority });
+          }}
+        >
+          {PRIORITY_FILTER_ORDER.map((p) => (
+            <option key={p} value={p}>
+              {PRIORITY_LABELS[p]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <div className="task-edit__actions">
+        <Button type="submit" variant="primary" size="sm" busy={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save'}
+        </Button>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => {
+            onEditEnd(false);
+          }}
+        >
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** One task. An `article` named by its title, so it can be found and read as a unit. */
+export const TaskCard = memo(function TaskCard({
+  task,
+  now,
+  draft,
+  onEdit,
+  onDraftChange,
+  onEditEnd,
+  onDelete,
+  ...position
+}: TaskCardProps) {
+  const titleId = useId();
+  const done = task.status === 'done';
+  const complete = useUpdateTask();
+  const { notify } = useNotices();
+  const editButtonRef = useRef<HTMLButtonElement>(null);
+  const returnFocusToEdit = useRef(false);
+  const editing = draft !== null;
+
+  useEffect(() => {
+    if (!editing && returnFocusToEdit.current) {
+      returnFocusToEdit.current = false;
+      editButtonRef.current?.focus();
+    }
+  }, [editing]);
+
+  const onComplete = () => {
+    complete.mutate(
+      { id: task._id, changes: { status: 'done' } },
+      {
+        onError: (error) => {
+          if (!isUnauthorized(error)) notify('error', isApiError(error) ? error.message : String(error));
+        },
+      },
+    );
+  };
+
+  return (
+    <article
+      className={cx('task-card', `priority--${task.priority}`, done && 'task-card--done', editing && 'task-card--editing')}
+      aria-labelledby={titleId}
+      {...position}
+    >
+      <div className="task-card__top">
+        {task.workTitle ? <p className="task-card__work">{task.workTitle}</p> : null}
+        <PriorityBadge priority={task.priority} />
+      </div>
+      <h3 className="task-card__title" id={titleId}>
+        {done ? (
+          <span className="task-card__done-mark" title="Completed">
+            <CheckIcon />
+          </span>
+        ) : null}
+        {task.taskTitle}
+      </h3>
+      <dl className="task-card__meta">
+        <div>
+          <dt>Assignee</dt>
+          <dd className="task-card__email">{task.assignee}</dd>
+        </div>
+        <div>
+          <dt>Assignor</dt>
+          <dd>{task.assignor}</dd>
+        </div>
+        <div className="task-card__deadline">
+          <dt>Deadline</dt>
+          <dd>
+            <DeadlineText deadline={task.deadline} done={done} now={now} />
+          </dd>
+        </div>
+      </dl>
+      {draft ? (
+        <TaskEditForm
+          task={task}
+          draft={draft}
+          onDraftChange={onDraftChange}
+          onEditEnd={() => {
+            returnFocusToEdit.current = true;
+            onEditEnd();
+          }}
+        />
+      ) : (
+        <div className="task-card__actions">
+          {done ? null : (
+            <Button size="sm" variant="secondary" icon={<CheckIcon />} busy={complete.isPending} onClick={onComplete}>
+              {complete.isPending ? 'Completing…' : 'Mark complete'}
+            </Button>
+          )}
+          <span className="task-card__spacer" />
+          <Button
+            ref={editButtonRef}
+            size="sm"
+            variant="ghost"
+            icon={<PencilIcon />}
+            onClick={() => {
+              onEdit(task);
+            }}
+          >
+            Edit
+          </Button>
+          <Button
+            size="sm"
+            variant="danger-ghost"
+            icon={<TrashIcon />}
+            onClick={() => {
+              onDelete(task);
+            }}
+          >
+            Delete
+          </Button>
+        </div>
+      )}
+    </article>
+  );
+});

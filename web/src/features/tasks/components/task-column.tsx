@@ -1,0 +1,197 @@
+import { useEffect, useId, useMemo, useRef } from 'react';
+import type { TaskStatus } from '#shared/constants.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { VirtualFeed } from '#web/components/virtual-feed.tsx';
+import { isApiError } from '#web/lib/api-client.ts';
+import { cx } from '#web/lib/cx.ts';
+import { useTaskColumn } from '../api/get-tasks.ts';
+import type { PriorityFilter } from '../api/query-keys.ts';
+import { PRIORITY_LABELS } from './priority.tsx';
+import { TaskCard, type EditDraft } from './task-card.tsx';
+
+/** Card height before it is measured, and the gap between cards (kept in step with the CSS). */
+const CARD_ESTIMATE_PX = 188;
+const CARD_GAP_PX = 12;
+
+export interface TaskColumnProps {
+  status: TaskStatus;
+  title: string;
+  priority: PriorityFilter;
+  count: number | undefined;
+  now: Date;
+  editing: EditDraft | null;
+  onEdit: (task: Task) => void;
+  onDraftChange: (draft: EditDraft) => void;
+  onEditEnd: () => void;
+  onDelete: (task: Task) => void;
+}
+
+const getKey = (task: Task) => task._id;
+
+function SkeletonCards() {
+  return (
+    <div className="column__skeletons" aria-hidden="true">
+      {[0, 1, 2].map((i) => (
+        <div key={i} className="skeleton-card">
+          <span className="skeleton skeleton--w40" />
+          <span className="skeleton skeleton--w80 skeleton--lg" />
+          <span className="skeleton skeleton--w60" />
+          <span className="skeleton skeleton--w50" />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function EmptyState({ status, priority }: { status: TaskStatus; priority: PriorityFilter }) {
+  const filtered = priority ? `${PRIORITY_LABELS[priority].toLowerCase()}-priority ` : '';
+  return (
+    <div className="column__empty">
+      <svg viewBox="0 0 48 48" width="48" height="48" aria-hidden="true">
+        <rect x="8" y="10" width="32" height="30" rx="6" fill="var(--brand-50)" stroke="var(--brand-200)" strokeWidth="2" />
+        {status === 'done' ? (
+          <path d="m17 25 5 5 9-10" fill="none" stroke="var(--brand-500)" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round" />
+        ) : (
+          <path d="M16 21h16M16 28h10" stroke="var(--brand-500)" strokeWidth="2.5" strokeLinecap="round" />
+        )}
+      </svg>
+      <p className="column__empty-title">
+        {status === 'todo' ? `No ${filtered}tasks to do` : `No completed ${filtered}tasks yet`}
+      </p>
+      <p className="column__empty-text">
+        {status === 'todo'
+          ? priority
+            ? 'Try another filter, or create a task with this priority.'
+            : 'You’re all caught up. Create a task to get things moving.'
+          : 'Tasks you mark complete will land here.'}
+      </p>
+    </div>
+  );
+}
+
+/**
+ * One status column: a paged query that loads the next page as the end comes into view,
+ * rendered as a windowed feed so 20,000 completed tasks cost no more DOM than 20.
+ */
+export function TaskColumn({ status, title, priority, count, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
+  const headingId = useId();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const sentinelRef = useRef<HTMLDivElement>(null);
+  const query = useTaskColumn(status, priority);
+  const { data, error, isPending, isError, isFetching, isFetchingNextPage, isPlaceholderData, hasNextPage, fetchNextPage, refetch } = query;
+  const tasks = useMemo(() => data?.pages.flatMap((page) => page.tasks) ?? [], [data]);
+  const updating = isFetching && !isPending && !isFetchingNextPage;
+
+  // Load the next page once the end of the list is near (600 px ahead of the edge).
+  const canLoadMore = hasNextPage && !isFetchingNextPage && !isError;
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (!canLoadMore || !sentinel || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) void fetchNextPage();
+      },
+      { root: scrollRef.current, rootMargin: '600px 0px' },
+    );
+    observer.observe(sentinel);
+    return () => {
+      observer.disconnect();
+    };
+  }, [canLoadMore, fetchNextPage]);
+
+  const errorText = isApiError(error) ? error.message : 'Something went wrong.';
+  const countLabel = count ?? (hasNextPage ? undefined : tasks.length);
+
+  return (
+    <section className={cx('column', `column--${status}`)} aria-labelledby={headingId} aria-busy={isFetching}>
+      <header className="column__header">
+        <h2 className="column__title" id={headingId} tabIndex={-1}>
+          {title}
+        </h2>
+        <span className="column__count">
+          {countLabel ?? '–'}
+          <span className="visually-hidden">{countLabel === 1 ? ' task' : ' tasks'}</span>
+        </span>
+        {updating ? (
+          <span className="column__updating">
+            <Spinner size={14} />
+            <span className="visually-hidden">Updating</span>
+          </span>
+        ) : null}
+      </header>
+
+      <div className={cx('column__scroll', isPlaceholderData && 'column__scroll--stale')} ref={scrollRef}>
+        {isPending ? (
+          <>
+            <p className="visually-hidden" role="status">
+              Loading tasks…
+            </p>
+            <SkeletonCards />
+          </>
+        ) : isError && tasks.length === 0 ? (
+          <Alert
+            tone="error"
+            action={
+              <Button size="sm" onClick={() => void refetch()}>
+                Try again
+              </Button>
+            }
+          >
+            <strong>Couldn’t load these tasks.</strong> {errorText}
+          </Alert>
+        ) : tasks.length === 0 ? (
+          <EmptyState status={status} priority={priority} />
+        ) : (
+          <>
+            {isError && !isFetchingNextPage ? (
+              <Alert
+                tone="error"
+                className="column__banner"
+                action={
+                  <Button size="sm" onClick={() => void (hasNextPage ? fetchNextPage() : refetch())}>
+                    Try again
+                  </Button>
+                }
+              >
+                {errorText}
+              </Alert>
+            ) : null}
+            <VirtualFeed
+              items={tasks}
+              getKey={getKey}
+              scrollRef={scrollRef}
+              estimateSize={CARD_ESTIMATE_PX}
+              gap={CARD_GAP_PX}
+              setSize={count ?? -1}
+              busy={isFetching}
+              labelledBy={headingId}
+              className="column__feed"
+              renderItem={(task, itemProps) => (
+                <TaskCard
+                  task={task}
+                  now={now}
+                  draft={editing?.id === task._id ? editing : null}
+                  onEdit={onEdit}
+                  onDraftChange={onDraftChange}
+                  onEditEnd={onEditEnd}
+                  onDelete={onDelete}
+                  {...itemProps}
+                />
+              )}
+            />
+            {hasNextPage ? (
+              <div ref={sentinelRef} className="column__more">
+                <Button size="sm" variant="ghost" busy={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+                  {isFetchingNextPage ? 'Loading more…' : 'Load more tasks'}
+                </Button>
+              </div>
+            ) : null}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}

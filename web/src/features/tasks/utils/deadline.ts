@@ -1,0 +1,95 @@
+/**
+ * Deadlines travel as ISO 8601 instants in UTC; people see them in their own locale and time
+ * zone (Intl), with a relative hint. A `datetime-local` input works in local wall-clock time,
+ * so these helpers convert between the two.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const WEEK = 7 * DAY;
+const MONTH = 30 * DAY;
+const YEAR = 365 * DAY;
+
+const sameYearFormat = new Intl.DateTimeFormat(undefined, {
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const otherYearFormat = new Intl.DateTimeFormat(undefined, {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
+const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+/** "Tue, Nov 24, 3:00 PM" (the year only when it is not this year), in the viewer's zone. */
+export function formatDeadline(date: Date, now: Date): string {
+  return (date.getFullYear() === now.getFullYear() ? sameYearFormat : otherYearFormat).format(date);
+}
+
+/** The unabridged form, for a tooltip. */
+export function formatDeadlineFull(date: Date): string {
+  return fullFormat.format(date);
+}
+
+/** "in 3 days", "2 hours ago", "tomorrow", "now". */
+export function formatRelative(date: Date, now: Date): string {
+  const diff = date.getTime() - now.getTime();
+  const abs = Math.abs(diff);
+  const [unit, size]: [Intl.RelativeTimeFormatUnit, number] =
+    abs < MINUTE
+      ? ['second', 1000]
+      : abs < HOUR
+        ? ['minute', MINUTE]
+        : abs < DAY
+          ? ['hour', HOUR]
+          : abs < WEEK
+            ? ['day', DAY]
+            : abs < MONTH
+              ? ['week', WEEK]
+              : abs < YEAR
+                ? ['month', MONTH]
+                : ['year', YEAR];
+  if (unit === 'second') return relativeFormat.format(0, 'second');
+  return relativeFormat.format(Math.round(diff / size), unit);
+}
+
+export type DeadlineState = 'none' | 'overdue' | 'soon' | 'later' | 'done';
+
+/** Overdue: still to do and past the deadline. Soon: due within a day. */
+export function deadlineState(deadline: Date | null, done: boolean, now: Date): DeadlineState {
+  if (!deadline) return 'none';
+  if (done) return 'done';
+  const left = deadline.getTime() - now.getTime();
+  if (left < 0) return 'overdue';
+  return left < DAY ? 'soon' : 'later';
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** Local wall-clock value for `<input type="datetime-local">`, to the minute. */
+export function toDateTimeLocal(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * A `datetime-local` value, read in the viewer's time zone, as an ISO instant in UTC.
+ * `null` for an empty or malformed value.
+ */
+export function dateTimeLocalToIso(value: string): string | null {
+  const match = LOCAL_RE.exec(value.trim());
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s] = match.map(Number) as [number, number, number, number, number, number, number];
+  const date = new Date(y, mo - 1, d, h, mi, Number.isNaN(s) ? 0 : s);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}

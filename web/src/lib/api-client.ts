@@ -1,0 +1,148 @@
+/**
+ * The one way the web app talks to the API: JSON over `fetch`, cookies included, JSend
+ * envelopes unwrapped. Every failure becomes an `ApiError`; a 401 on an authenticated call is
+ * reported to one handler (the session), so no screen has to deal with an expired session.
+ */
+
+export const API_BASE = '/api';
+
+/** Code of the error thrown when the request never got an answer. */
+export const NETWORK_ERROR = 'NETWORK_ERROR';
+export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors: readonly { field: string; message: string }[];
+  /** Seconds from a 429's `Retry-After` header, when the server sent one. */
+  readonly retryAfter: number | null;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    extra: { errors?: readonly { field: string; message: string }[]; retryAfter?: number | null } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.errors = extra.errors ?? [];
+    this.retryAfter = extra.retryAfter ?? null;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+/** True for a 401 that the session handler has already dealt with (sign-out + notice). */
+export function isUnauthorized(error: unknown): boolean {
+  return isApiError(error) && error.status === 401;
+}
+
+type UnauthorizedHandler = () => void;
+let unauthorizedHandler: UnauthorizedHandler | null = null;
+
+/** The session registers itself here; returns the function that unregisters it. */
+export function onUnauthorized(handler: UnauthorizedHandler): () => void {
+  unauthorizedHandler = handler;
+  return () => {
+    if (unauthorizedHandler === handler) unauthorizedHandler = null;
+  };
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | null | undefined>;
+  signal?: AbortSignal | undefined;
+  /**
+   * Whether a 401 means "your session is gone" (default). Sign-in, sign-up and logout
+   * answer 401 for other reasons, or not at all, and handle it themselves.
+   */
+  authenticated?: boolean;
+  /** Only HTTP 204 counts as success (the seed's rule for DELETE). */
+  expectNoContent?: boolean;
+  /** Message when a failed answer carries none. */
+  fallbackMessage?: string;
+}
+
+function buildUrl(path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+function parseRetryAfter(header: string | null): number | null {
+  if (header === null) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds));
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+interface Envelope {
+  status?: unknown;
+  code?: unknown;
+  message?: unknown;
+  errors?: unknown;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === '') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function asEnvelope(body: unknown): Envelope {
+  const envelope: Envelope = typeof body === 'object' && body !== null ? body : {};
+  return envelope;
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, query, signal, authenticated = true, expectNoContent = false } = options;
+  const fallbackMessage = options.fallbackMessage ?? `The request failed (${method} ${path}).`;
+
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method,
+      credentials: 'include',
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? null : JSON.stringify(body),
+      signal: signal ?? null,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, NETWORK_ERROR, NETWORK_ERROR_MESSAGE);
+  }
+
+  if (expectNoContent && response.status === 204) return undefined as T;
+
+  const json = await readJson(response);
+  const envelope = asEnvelope(json);
+  const succeeded = expectNoContent ? false : response.ok && envelope.status === 'success';
+  if (succeeded) return json as T;
+
+  const message = typeof envelope.message === 'string' && envelope.message !== '' ? envelope.message : fallbackMessage;
+  const code = typeof envelope.code === 'string' ? envelope.code : `HTTP_${response.status}`;
+  const errors = Array.isArray(envelope.errors) ? (envelope.errors as { field: string; message: string }[]) : [];
+  const error = new ApiError(response.status, code, message, {
+    errors,
+    retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
+  });
+  if (response.status === 401 && authenticated) unauthorizedHandler?.();
+  throw error;
+}

@@ -1,0 +1,58 @@
+import { render, type RenderResult } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
+import { LOGGED_IN_FLAG } from '#shared/constants.ts';
+import { AppProviders } from '#web/app/providers.tsx';
+import { AppRoutes } from '#web/app/routes.tsx';
+import { createQueryClient } from '#web/lib/query-client.ts';
+
+/** The current URL, rendered so tests can assert where the app went. */
+function LocationProbe() {
+  const location = useLocation();
+  return (
+    <output data-testid="location" hidden>
+      {`${location.pathname}${location.search}`}
+    </output>
+  );
+}
+
+export function currentPath(): string {
+  return document.querySelector('[data-testid="location"]')?.textContent ?? '';
+}
+
+function testQueryClient() {
+  const client = createQueryClient();
+  // No retries in tests: a failure shows at once.
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
+  return client;
+}
+
+/** The whole app at `path`, with the same providers as production and a fresh cache. */
+export function renderApp(path: string, { signedIn = false }: { signedIn?: boolean } = {}) {
+  if (signedIn) localStorage.setItem(LOGGED_IN_FLAG, 'true');
+  const user = userEvent.setup();
+  const result = render(
+    <AppProviders queryClient={testQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return { user, ...result };
+}
+
+/** One component with the app's providers and a router, for focused tests. */
+export function renderWithProviders(ui: ReactNode, { path = '/' }: { path?: string } = {}): RenderResult & { user: ReturnType<typeof userEvent.setup> } {
+  const user = userEvent.setup();
+  const result = render(
+    <AppProviders queryClient={testQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        {ui}
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return { user, ...result };
+}
