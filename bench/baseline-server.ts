@@ -136,7 +136,7 @@ function openSqlite(file: string): Db {
     async transaction(fn) {
       // The check and the claim happen in one synchronous step after the last await.
       while (busy !== null) await busy;
-      let release = () => {};
+      let release: (() => void) | undefined;
       busy = new Promise<void>((resolve) => {
         release = resolve;
       });
@@ -150,7 +150,7 @@ function openSqlite(file: string): Db {
         throw error;
       } finally {
         busy = null;
-        release();
+        release?.();
       }
     },
   };
@@ -263,6 +263,9 @@ interface User {
   fullName: string;
 }
 
+/** A query parameter, with "" meaning absent (the seed client sends `priority=` for all). */
+const present = (value: string | null): string | undefined => (value === null || value === '' ? undefined : value);
+
 function toTask(row: Row) {
   return {
     _id: row.id as string,
@@ -309,9 +312,9 @@ function main(): void {
   async function listTasks(req: IncomingMessage, res: ServerResponse, search: URLSearchParams): Promise<void> {
     const user = await authenticate(req, res);
     const status = search.get('status') ?? undefined;
-    const priority = search.get('priority') || undefined;
+    const priority = present(search.get('priority'));
     const limitText = search.get('limit') ?? undefined;
-    const cursor = search.get('cursor') || undefined;
+    const cursor = present(search.get('cursor'));
     if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw invalid('Status must be one of: todo, done.');
     if (priority !== undefined && !(PRIORITIES as readonly string[]).includes(priority)) throw invalid('Priority is invalid.');
     const limit = limitText === undefined ? undefined : Number(limitText);
@@ -351,7 +354,7 @@ function main(): void {
 
   async function taskCounts(req: IncomingMessage, res: ServerResponse, search: URLSearchParams): Promise<void> {
     const user = await authenticate(req, res);
-    const priority = search.get('priority') || undefined;
+    const priority = present(search.get('priority'));
     const sql = priority === undefined ? counts[0] : counts[1];
     const args: Record<string, unknown> = { userId: user.id, email: user.email, priority };
     const rows = await db.query(sql.text, sql.params.map((name) => args[name]));

@@ -93,7 +93,7 @@ async function postgresVersion(url: string | undefined): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   try {
     await client.connect();
-    const { rows } = await client.query<{ v: string }>('show server_version');
+    const { rows } = await client.query<{ v: string }>("select current_setting('server_version') as v");
     return `PostgreSQL ${rows[0]?.v ?? '?'}`;
   } catch (error) {
     return `unreachable (${String(error)})`;
@@ -123,7 +123,8 @@ async function main(): Promise<number> {
   mkdirSync(tmpDir, { recursive: true });
   const chromeCandidate = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   const chromePath = existsSync(chromeCandidate) ? chromeCandidate : undefined;
-  const postgresUrl = process.env.TEST_DATABASE_URL || undefined;
+  const rawPostgresUrl = process.env.TEST_DATABASE_URL;
+  const postgresUrl = rawPostgresUrl === undefined || rawPostgresUrl === '' ? undefined : rawPostgresUrl;
   const loadStart = loadAverage();
   say(`[bench] ${quick ? 'quick' : 'full'} run; load average ${loadStart}; PostgreSQL: ${postgresUrl === undefined ? 'skipped (TEST_DATABASE_URL unset)' : 'yes'}; Chromium: ${chromePath ?? 'not found, browser cases skipped'}`);
   const buildNote = ensureWebBuild();
@@ -160,7 +161,8 @@ async function main(): Promise<number> {
 
   const targets: TargetResult[] = runs.flatMap((r) => r.sections.flatMap((s) => s.targets ?? []));
   const chromium = chromePath === undefined ? 'not found' : (commandLine(chromePath, ['--version']) ?? chromePath);
-  const command = `${postgresUrl === undefined ? '' : 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test '}npm run bench${quick ? ' -- --quick' : ''}${only === undefined ? '' : ` -- --only=${only.join(',')}`}`;
+  const flags = [...(quick ? ['--quick'] : []), ...(only === undefined ? [] : [`--only=${only.join(',')}`])];
+  const command = `${postgresUrl === undefined ? '' : 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test '}npm run bench${flags.length > 0 ? ` -- ${flags.join(' ')}` : ''}`;
   const lines = [
     `# Taskwise benchmark results${quick ? ' (quick run: proves the benchmarks run; the numbers are not meant to be read)' : ''}`,
     '',
@@ -208,7 +210,7 @@ async function main(): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-let code = 1;
+let code: number;
 try {
   code = await main();
 } catch (error) {

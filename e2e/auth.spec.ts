@@ -78,6 +78,21 @@ test.describe('signed in', () => {
     expect((await page.request.get('/api/users/me')).status()).toBe(401);
   });
 
+  test('with the flag set the app starts as "Guest" until /users/me answers', async ({ page, user }) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/users/me', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/');
+    await expect(nav(page).welcome).toHaveText('Welcome, Guest');
+    release();
+    await expect(nav(page).welcome).toHaveText(`Welcome, ${user.fullName}`);
+  });
+
   test('a removed session cookie with the flag still set signs out with "session expired"', async ({ page, context }) => {
     await context.clearCookies();
     await page.goto('/tasks');

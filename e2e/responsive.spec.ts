@@ -6,16 +6,17 @@ import { board } from './support/pages.ts';
 
 test.use({ viewport: { width: 360, height: 740 } });
 
-/** The elements sticking out past the right edge, for a readable failure. */
+/** The innermost elements sticking out past the right edge, for a readable failure. */
 const overflow = (page: Page) =>
   page.evaluate<{ scrollWidth: number; clientWidth: number; offenders: string[] }>(`(() => {
     const width = document.documentElement.clientWidth;
-    const offenders = [];
-    for (const el of document.querySelectorAll('body *')) {
+    const out = [...document.querySelectorAll('body *')].filter((el) => {
       const box = el.getBoundingClientRect();
-      if (box.width > 0 && box.right > width + 1) offenders.push(el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '') + ' (right edge ' + Math.round(box.right) + ' px)');
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, clientWidth: width, offenders: offenders.slice(0, 6) };
+      return box.width > 0 && box.right > width + 1;
+    });
+    const innermost = out.filter((el) => !out.some((other) => other !== el && el.contains(other)));
+    const describe = (el) => el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '') + ' "' + (el.textContent || '').trim().slice(0, 30) + '" (right edge ' + Math.round(el.getBoundingClientRect().right) + ' px)';
+    return { scrollWidth: document.documentElement.scrollWidth, clientWidth: width, offenders: innermost.slice(0, 6).map(describe) };
   })()`);
 
 async function expectNoSidewaysScroll(page: Page): Promise<void> {

@@ -96,7 +96,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
   });
   let result;
-  let rssPeak = 0;
+  let rssPeak: number;
   try {
     result = await instance;
   } finally {

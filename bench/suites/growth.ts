@@ -26,8 +26,8 @@ interface Point {
 
 function settings(quick: boolean) {
   return quick
-    ? { visible: [10, 100, 1000], tableSizes: [0, 20_000], seconds: 0.7, linearFrom: 100, linearTo: 1000 }
-    : { visible: [10, 100, 1000, 10_000], tableSizes: [0, 100_000, 1_000_000], seconds: 2, linearFrom: 1000, linearTo: 10_000 };
+    ? { visible: [10, 100, 1000], tableSizes: [0, 20_000], seconds: 0.3, warmup: 0.2, linearFrom: 100, linearTo: 1000 }
+    : { visible: [10, 100, 1000, 10_000], tableSizes: [0, 100_000, 1_000_000], seconds: 2, warmup: 0.5, linearFrom: 1000, linearTo: 10_000 };
 }
 
 async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section: BenchSection; targets: TargetResult[] }> {
@@ -75,7 +75,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
         const point = {} as Record<CallKey, Point>;
         for (const call of CALLS) {
           const requests = [{ path: call.path, headers: { cookie } }];
-          await runLoad({ baseUrl: server.baseUrl, connections: 1, duration: Math.min(1, s.seconds), requests, pid: server.pid });
+          await runLoad({ baseUrl: server.baseUrl, connections: 1, duration: s.warmup, requests, pid: server.pid });
           const r = await runLoad({ baseUrl: server.baseUrl, connections: 1, duration: s.seconds, requests, pid: server.pid });
           if (r.errors > 0) throw new Error(`GET ${call.path} answered errors: ${JSON.stringify(r.errorKinds)}`);
           point[call.key] = { p50: r.p50, p99: r.p99, requests: r.ok };

@@ -46,7 +46,7 @@ declare module 'autocannon' {
     non2xx: number;
     latency: Histogram;
     requests: Histogram;
-    statusCodeStats: Record<string, { count: number }>;
+    statusCodeStats: Record<string, { count: number | string }>;
     '2xx': number;
   }
 

@@ -76,15 +76,30 @@ export function randomSuffix(): string {
   return randomBytes(5).toString('hex');
 }
 
+/** One password per test process, so its argon2id hash is computed once (see insertUser). */
+const sharedPassword = `correct-horse-${randomSuffix()}`;
+
 /** A unique user that exists nowhere yet. */
 export function newUserData(overrides: Partial<TestUser> = {}): TestUser {
   const id = randomSuffix();
   return {
     email: `user-${id}@example.test`,
     fullName: `Tess Tester ${id}`,
-    password: `pw-${id}-correct-horse`,
+    password: sharedPassword,
     ...overrides,
   };
+}
+
+const hashes = new Map<string, Promise<string>>();
+
+/** argon2id with the library defaults, as server/services/passwords.ts hashes; cached per password. */
+function passwordHash(password: string): Promise<string> {
+  let cached = hashes.get(password);
+  if (!cached) {
+    cached = hash(password);
+    hashes.set(password, cached);
+  }
+  return cached;
 }
 
 /** Writes a signed-up user straight into the database (argon2id, as the server hashes). */
@@ -95,7 +110,7 @@ export async function insertUser(db: Db, user: TestUser): Promise<string> {
   return insert(db, 'users', {
     email: user.email.toLowerCase(),
     full_name: user.fullName,
-    password_hash: await hash(user.password),
+    password_hash: await passwordHash(user.password),
     created_at: timeValue(col('created_at'), now),
     updated_at: timeValue(col('updated_at'), now),
   });

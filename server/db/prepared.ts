@@ -19,13 +19,30 @@ export interface Prepared<P, R> {
   execute(executor: Executor, args: P): Promise<QueryResult<R>>;
 }
 
+const pluginFree = new WeakMap<Executor, Executor>();
+/** The executor without result plugins, made once per executor. */
+function withoutPlugins(executor: Executor): Executor {
+  let plain = pluginFree.get(executor);
+  if (plain === undefined) {
+    plain = executor.withoutPlugins();
+    pluginFree.set(executor, plain);
+  }
+  return plain;
+}
+
 /**
  * Compiles a Kysely query once and executes the same SQL text with new parameters: no query
  * building, plugin transforms or compiling per request. With the statement caches of
  * db/connect.ts, a hot query is also parsed and planned once by the database.
  */
-export function prepare<P extends Record<string, unknown>, R>(query: Compilable<R>): Prepared<P, R> {
+export function prepare<P extends Record<string, unknown>, R>(
+  query: Compilable,
+  options: { rawRows?: boolean } = {},
+): Prepared<P, R> {
   const compiled = query.compile();
+  // rawRows: rows come back with the SQL column names (snake_case), skipping CamelCasePlugin's
+  // per-row copy; the repository maps them itself (used where a query returns many rows).
+  const executorFor = options.rawRows === true ? withoutPlugins : (executor: Executor) => executor;
   const slots = compiled.parameters.map((value) =>
     typeof value === 'string' && value.startsWith(SLOT_PREFIX) ? value.slice(SLOT_PREFIX.length) : null,
   );
@@ -39,8 +56,8 @@ export function prepare<P extends Record<string, unknown>, R>(query: Compilable<
         if (value === undefined) throw new Error(`prepare(): no value for slot "${name}"`);
         return value;
       });
-      const run: CompiledQuery<R> = { ...compiled, parameters };
-      return executor.executeQuery(run);
+      const run = { ...compiled, parameters } as CompiledQuery<R>;
+      return executorFor(executor).executeQuery(run);
     },
   };
 }

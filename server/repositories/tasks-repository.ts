@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Priority, TaskStatus } from '#shared/constants.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
 import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
 
@@ -25,6 +26,38 @@ export interface ListFilter {
 }
 
 type ListArgs = Record<string, unknown>;
+
+/** A board row as the database names its columns (the list query skips CamelCasePlugin). */
+interface RawTaskRow {
+  id: string;
+  work_title: string;
+  task_title: string;
+  assignee_email: string;
+  deadline: string | null;
+  priority: Priority;
+  status: TaskStatus;
+  created_at: string;
+  updated_at: string;
+  assignor: string;
+  assignor_email: string;
+}
+
+/** Straight from the row to the API's task shape: one object per task on the hot path. */
+function rawToTask(row: RawTaskRow): Task {
+  return {
+    _id: row.id,
+    workTitle: row.work_title,
+    taskTitle: row.task_title,
+    assignee: row.assignee_email,
+    assignor: row.assignor,
+    assignorEmail: row.assignor_email,
+    deadline: row.deadline,
+    priority: row.priority,
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 const TASK_COLUMNS = [
   'id',
@@ -72,12 +105,12 @@ export function createTasksRepository(db: Kysely<DB>) {
       .orderBy('t.createdAt', 'desc')
       .orderBy('t.id', 'desc');
     if (filter.limit) q = q.limit(slot('limit'));
-    return prepare<ListArgs, TaskRow>(q);
+    return prepare<ListArgs, RawTaskRow>(q, { rawRows: true });
   }
 
   // Each filter combination is compiled once, on first use.
-  const listQueries = new Map<string, Prepared<ListArgs, TaskRow>>();
-  function listQuery(filter: ListFilter): Prepared<ListArgs, TaskRow> {
+  const listQueries = new Map<string, Prepared<ListArgs, RawTaskRow>>();
+  function listQuery(filter: ListFilter): Prepared<ListArgs, RawTaskRow> {
     const shape = {
       status: filter.status !== undefined,
       priority: filter.priority !== undefined,
@@ -122,7 +155,8 @@ export function createTasksRepository(db: Kysely<DB>) {
   );
 
   return {
-    async list(viewer: Viewer, filter: ListFilter, ex: Executor = db): Promise<TaskRow[]> {
+    /** The visible tasks, newest first, already in the API's shape. */
+    async list(viewer: Viewer, filter: ListFilter, ex: Executor = db): Promise<Task[]> {
       const args: ListArgs = { userId: viewer.userId, email: viewer.email };
       if (filter.status !== undefined) args.status = filter.status;
       if (filter.priority !== undefined) args.priority = filter.priority;
@@ -132,7 +166,7 @@ export function createTasksRepository(db: Kysely<DB>) {
       }
       if (filter.limit !== undefined) args.limit = filter.limit;
       const { rows } = await listQuery(filter).execute(ex, args);
-      return rows;
+      return rows.map(rawToTask);
     },
 
     async counts(viewer: Viewer, priority: Priority | undefined, ex: Executor = db): Promise<Record<TaskStatus, number>> {

@@ -3,6 +3,7 @@ import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { ErrorEnvelope, HealthEnvelope } from '#shared/schemas/common.ts';
 import { ping } from '../db/connect.ts';
 import { AppError } from '../errors.ts';
+import { serializable } from './schemas.ts';
 
 const PING_TIMEOUT_MS = 3000;
 
@@ -14,7 +15,7 @@ const health: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['health'],
         summary: 'Is the service able to answer?',
-        response: { 200: HealthEnvelope, 503: ErrorEnvelope },
+        response: { 200: serializable(HealthEnvelope), 503: serializable(ErrorEnvelope) },
       },
     },
     async (request) => {

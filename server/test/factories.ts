@@ -86,7 +86,7 @@ export async function createTask(t: TestApp, cookie: string, overrides: TaskInpu
   const body = { taskTitle: `Task ${unique()}`, assignee: uniqueEmail('assignee'), ...overrides };
   const res = await t.request('POST', '/api/tasks', { body, cookie });
   expect(res.status, res.body).toBe(201);
-  return res.json.data.task as Task;
+  return res.json.data.task;
 }
 
 /** Walks the real sign-up flow: request a code, read it from the caught mail, register. */

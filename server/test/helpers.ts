@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { build } from '../app.ts';
 import type { Clock } from '../clock.ts';
+import type { FieldError } from '#shared/schemas/common.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
 import { loadConfig, type Config } from '../plugins/config.ts';
 import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
 
@@ -28,6 +30,9 @@ export class ManualClock implements Clock {
     this.#ms += ms;
   }
 }
+
+/** Matches any string inside toEqual(). */
+export const anyString = expect.any(String) as string;
 
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
@@ -86,12 +91,34 @@ function testConfig(databaseUrl: string, smtpPort: number, env: Record<string, s
   return { ...config, webRoot: join(tmpdir(), 'taskwise-no-web-build') };
 }
 
+/**
+ * A permissive view of any JSON answer, so tests can reach into it without casts: every field
+ * any envelope may carry, typed as if present. Assertions check what is really there.
+ */
+export interface ApiJson {
+  status: string;
+  code: string;
+  message: string;
+  errors: FieldError[];
+  results: number;
+  data: {
+    task: Task;
+    tasks: Task[];
+    nextCursor: string | null;
+    user: { fullName: string; email: string };
+    counts: { todo: number; done: number };
+    database: string;
+  };
+  openapi: string;
+  paths: Record<string, Record<string, unknown>>;
+}
+
 export interface Response {
   status: number;
   headers: Record<string, string | string[] | number | undefined>;
   body: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary answers
-  json: any;
+  /** The parsed body (undefined at runtime when it was empty or not JSON). */
+  json: ApiJson;
   /** `name=value` of a Set-Cookie for the session, or undefined. */
   sessionCookie: string | undefined;
 }
@@ -180,7 +207,7 @@ export function useTestApp(options: { env?: Record<string, string>; patch?: Part
       const session = setCookie.find((c) => c?.startsWith('taskwise_session='));
       let json: unknown;
       try {
-        json = res.body === '' ? undefined : JSON.parse(res.body);
+        json = res.body === '' ? undefined : (JSON.parse(res.body) as unknown);
       } catch {
         json = undefined;
       }
@@ -188,7 +215,7 @@ export function useTestApp(options: { env?: Record<string, string>; patch?: Part
         status: res.statusCode,
         headers: res.headers,
         body: res.body,
-        json,
+        json: json as ApiJson,
         sessionCookie: session?.split(';')[0],
       };
     },

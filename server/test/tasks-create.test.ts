@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { createSignedInUser, uniqueEmail } from './factories.ts';
-import { DAY, HOUR, SECOND, useTestApp } from './helpers.ts';
+import { anyString, DAY, HOUR, SECOND, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
 
@@ -20,7 +20,7 @@ describe('POST /api/tasks', () => {
       message: SERVER_MESSAGES.taskCreated,
       data: {
         task: {
-          _id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+          _id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) as string,
           workTitle: '',
           taskTitle: 'Write the report',
           assignee: assignee.toLowerCase(),
@@ -113,8 +113,8 @@ describe('POST /api/tasks', () => {
     expect(res.status).toBe(400);
     expect(res.json.status).toBe('fail');
     expect(res.json.code).toBe('VALIDATION_FAILED');
-    expect(res.json.errors).toEqual([{ field, message: expect.any(String) }]);
-    expect(res.json.message).toBe(res.json.errors[0].message);
+    expect(res.json.errors).toEqual([{ field, message: anyString }]);
+    expect(res.json.message).toBe(res.json.errors[0]!.message);
   });
 
   it('lists every invalid field at once, and writes nothing', async () => {

@@ -4,7 +4,7 @@ import { MessageEnvelope } from '#shared/schemas/common.ts';
 import { RequestOtpBody } from '#shared/schemas/users.ts';
 import { checkEmail } from '#shared/validation.ts';
 import { checkFields } from '../field-checks.ts';
-import { errorResponses } from '../schemas.ts';
+import { errorResponses, serializable } from '../schemas.ts';
 
 const otps: FastifyPluginAsyncTypebox = (fastify) => {
   fastify.post(
@@ -17,7 +17,7 @@ const otps: FastifyPluginAsyncTypebox = (fastify) => {
           'Always 201 for a valid address, whether or not it has an account (the mail differs). ' +
           'One request per address per 60 s, 5 per address per hour, 30 per IP per hour: 429 with Retry-After.',
         body: RequestOtpBody,
-        response: { 201: MessageEnvelope, ...errorResponses },
+        response: { 201: serializable(MessageEnvelope), ...errorResponses },
       },
     },
     async (request, reply) => {

@@ -12,7 +12,7 @@ import { AppError, rateLimited } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
 import { hashPassword, verifyPassword, warmDummyHash } from '../../services/passwords.ts';
 import { checkFields } from '../field-checks.ts';
-import { errorResponses, sessionSecurity } from '../schemas.ts';
+import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
 const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
 
@@ -30,7 +30,7 @@ const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts)
         summary: 'Create an account with the mailed code',
         description: 'A wrong, expired, used or dead code (5 wrong tries) answers 400 INVALID_CODE with one generic message.',
         body: RegisterBody,
-        response: { 201: MessageEnvelope, ...errorResponses },
+        response: { 201: serializable(MessageEnvelope), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -74,7 +74,7 @@ const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts)
           '401 INVALID_CREDENTIALS "Incorrect email or password." for an unknown e-mail or a wrong password alike. ' +
           'After 10 failures for one e-mail in 15 minutes, or 100 attempts from one IP, 429 with Retry-After.',
         body: LoginBody,
-        response: { 200: UserEnvelope, ...errorResponses },
+        response: { 200: serializable(UserEnvelope), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -116,7 +116,7 @@ const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts)
         tags: ['users'],
         summary: 'The signed-in user',
         security: sessionSecurity,
-        response: { 200: UserEnvelope, ...errorResponses },
+        response: { 200: serializable(UserEnvelope), ...errorResponses },
       },
     },
     (request) => {
@@ -128,7 +128,7 @@ const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts)
   const logoutSchema = {
     tags: ['users'],
     summary: 'Sign out: deletes the session and clears the cookie (200 even without one)',
-    response: { 200: MessageEnvelope, ...errorResponses },
+    response: { 200: serializable(MessageEnvelope), ...errorResponses },
   };
   const logout = async (request: Parameters<typeof sessions.end>[0], reply: Parameters<typeof sessions.end>[1]) => {
     await sessions.end(request, reply);

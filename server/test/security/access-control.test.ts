@@ -117,7 +117,7 @@ describe('access control matrix: task calls × callers', () => {
       for (let page = 0; page < 10; page++) {
         expect(res.status, who).toBe(200);
         seen.push(...(res.json.data.tasks as { _id: string }[]).map((x) => x._id));
-        const next = res.json.data.nextCursor as string | null;
+        const next = res.json.data.nextCursor;
         if (next === null) break;
         res = await t.request('GET', `/api/tasks?limit=1&cursor=${encodeURIComponent(next)}`, { cookie: c.cookies[who] });
       }
@@ -125,7 +125,7 @@ describe('access control matrix: task calls × callers', () => {
     }
     // A cursor taken from someone else's board reveals nothing either: it is only a position.
     const creatorPage = await t.request('GET', '/api/tasks?limit=1', { cookie: c.cookies.creator });
-    const stolen = creatorPage.json.data.nextCursor as string | null;
+    const stolen = creatorPage.json.data.nextCursor;
     if (stolen !== null) {
       const res = await t.request('GET', `/api/tasks?limit=50&cursor=${encodeURIComponent(stolen)}`, { cookie: c.cookies.stranger });
       expect((res.json.data.tasks as { _id: string }[]).some((x) => x._id === task._id)).toBe(false);

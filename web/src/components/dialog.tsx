@@ -193,7 +193,7 @@ function DialogSurface({
             </button>
           )}
         </header>
-        <div className="dialog__body">{children}</div>
+        {children ? <div className="dialog__body">{children}</div> : null}
         {footer ? <footer className="dialog__footer">{footer}</footer> : null}
       </div>
     </div>

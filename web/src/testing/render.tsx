@@ -1,5 +1,5 @@
 import { render, type RenderResult } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';

@@ -4,7 +4,7 @@ import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 export function TasksPage() {
   useDocumentTitle('Tasks');
   return (
-    <div className="page">
+    <div className="page page--board">
       <TaskBoard />
     </div>
   );

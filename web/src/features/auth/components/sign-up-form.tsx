@@ -228,10 +228,13 @@ export function SignUpForm() {
     <form className="auth-form" onSubmit={onSubmitVerify} noValidate aria-label="Sign up: verify your e-mail">
       <p className="auth-form__step">Step 2 of 2 · Verify your e-mail</p>
       {alert}
-      <div className="auth-form__pair">
+      <div className="auth-form__identity">
         <TextField label="E-mail" type="email" name="email" value={email} readOnly autoComplete="email" />
-        <TextField label="Full name" name="fullName" value={fullName} readOnly autoComplete="name" />
+        <Button variant="ghost" size="sm" className="auth-form__change" onClick={onChangeEmail}>
+          Change e-mail
+        </Button>
       </div>
+      <TextField label="Full name" name="fullName" value={fullName} readOnly autoComplete="name" />
       <TextField
         ref={otpRef}
         label="One-time code"
@@ -253,12 +256,7 @@ export function SignUpForm() {
         <Button variant="ghost" size="sm" onClick={onResend} disabled={coolingDown} busy={requestOtpMutation.isPending}>
           Resend code
         </Button>
-        <span className="auth-form__cooldown" aria-live="off">
-          {coolingDown ? `Available in ${formatCountdown(cooldown.secondsLeft)}` : null}
-        </span>
-        <Button variant="ghost" size="sm" onClick={onChangeEmail}>
-          Change e-mail
-        </Button>
+        {coolingDown ? <span className="auth-form__cooldown">Available in {formatCountdown(cooldown.secondsLeft)}</span> : null}
       </div>
       <TextField
         ref={passwordRef}

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTaskBody, Task, TaskEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { refreshTasks } from './query-keys.ts';
+import { applyTaskChange } from './task-cache.ts';
 
 export async function createTask(body: CreateTaskBody): Promise<{ task: Task; message: string }> {
   const envelope = await apiRequest<TaskEnvelope>('/tasks', { method: 'POST', body });
@@ -12,6 +12,6 @@ export function useCreateTask() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createTask,
-    onSuccess: () => refreshTasks(queryClient),
+    onSuccess: ({ task }) => applyTaskChange(queryClient, null, task),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Task, TaskEnvelope, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { refreshTasks } from './query-keys.ts';
+import { applyTaskChange } from './task-cache.ts';
 
 export async function updateTask(id: string, changes: UpdateTaskBody): Promise<Task> {
   const envelope = await apiRequest<TaskEnvelope>(`/tasks/${encodeURIComponent(id)}`, { method: 'PATCH', body: changes });
@@ -12,7 +12,7 @@ export async function updateTask(id: string, changes: UpdateTaskBody): Promise<T
 export function useUpdateTask() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, changes }: { id: string; changes: UpdateTaskBody }) => updateTask(id, changes),
-    onSuccess: () => refreshTasks(queryClient),
+    mutationFn: ({ task, changes }: { task: Task; changes: UpdateTaskBody }) => updateTask(task._id, changes),
+    onSuccess: (updated, { task }) => applyTaskChange(queryClient, task, updated),
   });
 }

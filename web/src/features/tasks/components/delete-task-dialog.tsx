@@ -25,7 +25,7 @@ export function DeleteTaskDialog({
 
   const onConfirm = () => {
     if (!task) return;
-    remove.mutate(task._id, {
+    remove.mutate(task, {
       onSuccess: () => {
         onClose();
         notify('success', `Deleted “${task.taskTitle}”.`);

@@ -1,12 +1,14 @@
-import { useCallback, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { PRIORITIES, type Priority } from '#shared/constants.ts';
+import { PRIORITIES, PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
-import { useTaskCounts } from '../api/get-task-counts.ts';
+import { taskCountsQueryOptions, useTaskCounts } from '../api/get-task-counts.ts';
+import { taskColumnQueryOptions } from '../api/get-tasks.ts';
 import type { PriorityFilter as Filter } from '../api/query-keys.ts';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
@@ -14,6 +16,22 @@ import { PriorityFilter } from './priority-filter.tsx';
 import type { EditDraft } from './task-card.tsx';
 import { TaskColumn } from './task-column.tsx';
 import './task-board.css';
+
+const FILTERS: readonly Filter[] = ['', ...PRIORITY_FILTER_ORDER];
+
+/** Run `work` when the browser is idle (soon anyway); returns the cancel function. */
+function whenIdle(work: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(work, { timeout: 1500 });
+    return () => {
+      cancelIdleCallback(id);
+    };
+  }
+  const id = window.setTimeout(work, 200);
+  return () => {
+    window.clearTimeout(id);
+  };
+}
 
 function readFilter(raw: string | null): Filter {
   return PRIORITIES.includes(raw as Priority) ? (raw as Priority) : '';
@@ -32,6 +50,25 @@ export function TaskBoard() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const counts = useTaskCounts(priority);
   const now = useNow(30_000);
+  const queryClient = useQueryClient();
+
+  // The first page of each column and the counts of a filter, fetched ahead (skipped while
+  // the cached copy is fresh), so switching filters shows cards at once.
+  const prefetchFilter = useCallback(
+    (filter: Filter) => {
+      void queryClient.prefetchInfiniteQuery(taskColumnQueryOptions('todo', filter));
+      void queryClient.prefetchInfiniteQuery(taskColumnQueryOptions('done', filter));
+      void queryClient.prefetchQuery(taskCountsQueryOptions(filter));
+    },
+    [queryClient],
+  );
+  const boardLoaded = counts.isSuccess;
+  useEffect(() => {
+    if (!boardLoaded) return;
+    return whenIdle(() => {
+      for (const filter of FILTERS) if (filter !== priority) prefetchFilter(filter);
+    });
+  }, [boardLoaded, priority, prefetchFilter]);
 
   const onFilter = (next: Filter) => {
     setSearchParams(next ? { priority: next } : {}, { replace: true });
@@ -77,7 +114,7 @@ export function TaskBoard() {
       </header>
 
       <div className="board__toolbar">
-        <PriorityFilter value={priority} onChange={onFilter} />
+        <PriorityFilter value={priority} onChange={onFilter} onIntent={prefetchFilter} />
       </div>
 
       <div className="board__columns">

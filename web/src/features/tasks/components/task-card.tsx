@@ -99,7 +99,7 @@ function TaskEditForm({
       return;
     }
     update.mutate(
-      { id: task._id, changes: { assignee: email.value, priority: draft.priority } },
+      { task, changes: { assignee: email.value, priority: draft.priority } },
       {
         onSuccess: () => {
           onEditEnd(true);
@@ -200,7 +200,7 @@ export const TaskCard = memo(function TaskCard({
 
   const onComplete = () => {
     complete.mutate(
-      { id: task._id, changes: { status: 'done' } },
+      { task, changes: { status: 'done' } },
       {
         onError: (error) => {
           if (!isUnauthorized(error)) notify('error', isApiError(error) ? error.message : String(error));
@@ -230,7 +230,9 @@ export const TaskCard = memo(function TaskCard({
       <dl className="task-card__meta">
         <div>
           <dt>Assignee</dt>
-          <dd className="task-card__email">{task.assignee}</dd>
+          <dd className="task-card__email" title={task.assignee}>
+            {task.assignee}
+          </dd>
         </div>
         <div>
           <dt>Assignor</dt>
@@ -270,7 +272,7 @@ export const TaskCard = memo(function TaskCard({
               onEdit(task);
             }}
           >
-            Edit
+            <span className="task-card__action-label">Edit</span>
           </Button>
           <Button
             size="sm"
@@ -280,7 +282,7 @@ export const TaskCard = memo(function TaskCard({
               onDelete(task);
             }}
           >
-            Delete
+            <span className="task-card__action-label">Delete</span>
           </Button>
         </div>
       )}

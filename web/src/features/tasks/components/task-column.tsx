@@ -106,7 +106,9 @@ export function TaskColumn({ status, title, priority, count, now, editing, onEdi
   const countLabel = count ?? (hasNextPage ? undefined : tasks.length);
 
   return (
-    <section className={cx('column', `column--${status}`)} aria-labelledby={headingId} aria-busy={isFetching}>
+    // Busy while its cards are not yet those of the current filter; a quiet refresh of cards
+    // already shown is not (a spinner in the header says so).
+    <section className={cx('column', `column--${status}`)} aria-labelledby={headingId} aria-busy={isPending || isPlaceholderData}>
       <header className="column__header">
         <h2 className="column__title" id={headingId} tabIndex={-1}>
           {title}
@@ -166,7 +168,7 @@ export function TaskColumn({ status, title, priority, count, now, editing, onEdi
               estimateSize={CARD_ESTIMATE_PX}
               gap={CARD_GAP_PX}
               setSize={count ?? -1}
-              busy={isFetching}
+              busy={isFetchingNextPage}
               labelledBy={headingId}
               className="column__feed"
               renderItem={(task, itemProps) => (

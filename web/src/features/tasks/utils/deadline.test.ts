@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dateTimeLocalToIso, deadlineState, formatRelative, toDateTimeLocal } from './deadline.ts';
 
 describe('datetime-local conversion', () => {
-  const originalTz = process.env.TZ;
   beforeAll(() => {
     // Node re-reads TZ when it is assigned: the viewer is in India (UTC+5:30, no DST).
-    process.env.TZ = 'Asia/Kolkata';
+    vi.stubEnv('TZ', 'Asia/Kolkata');
   });
   afterAll(() => {
-    process.env.TZ = originalTz;
+    vi.unstubAllEnvs();
   });
 
   it('reads the local wall-clock value in the viewer’s zone and sends UTC', () => {

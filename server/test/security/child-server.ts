@@ -1,0 +1,202 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest, type Agent } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+/**
+ * Runs the real `node server/server.ts` as a child process (what `npm start` runs after the
+ * build), on 127.0.0.1 and a free port, for the durability and shutdown tests.
+ */
+const SERVER_ENTRY = fileURLToPath(new URL('../../server.ts', import.meta.url));
+const TEST_DB = process.env.TEST_DB ?? 'sqlite';
+export const onPostgres = TEST_DB.startsWith('postgres');
+export const onSqlite = !onPostgres;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => {
+        resolve(port);
+      });
+    });
+  });
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json: unknown;
+}
+
+/** The `_id` of the task in a `{data:{task}}` answer. */
+export const taskIdOf = (res: HttpAnswer): string => (res.json as { data: { task: { _id: string } } }).data.task._id;
+
+/** One HTTP request; rejects with the socket error (ECONNRESET, ECONNREFUSED…) if there is one. */
+export function http(
+  url: string,
+  { method = 'GET', body, headers = {}, agent, timeoutMs = 15_000 }: { method?: string; body?: unknown; headers?: Record<string, string>; agent?: Agent; timeoutMs?: number } = {},
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(
+      url,
+      {
+        method,
+        agent,
+        headers: { ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }), ...headers },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json });
+        });
+      },
+    );
+    req.on('timeout', () => {
+      req.destroy(Object.assign(new Error(`No answer within ${timeoutMs} ms`), { code: 'TIMEOUT' }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+export interface ChildServer {
+  readonly port: number;
+  readonly url: string;
+  readonly process: ChildProcess;
+  /** Everything the server printed (stdout and stderr). */
+  output(): string;
+  /** Resolves with the exit code and signal once the process has ended. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Kills it (by PID) if it still runs, and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts the server and resolves once /api/health answers 200 (or rejects with its output). */
+export async function startServer(env: Record<string, string>, cwd: string): Promise<ChildServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SESSION_SECRET: 'child-secret-child-secret-child-secret-01',
+      APP_ORIGIN: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      resolve({ code, signal });
+    });
+  });
+  const state = { ended: false };
+  void exited.then(() => (state.ended = true));
+  const url = `http://127.0.0.1:${port}`;
+  const server: ChildServer = {
+    port,
+    url,
+    process: child,
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGKILL') {
+      if (!state.ended && child.pid !== undefined) process.kill(child.pid, signal);
+      await exited;
+    },
+  };
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (state.ended) throw new Error(`The server exited during start-up:\n${output}`);
+    try {
+      const res = await http(`${url}/api/health`, { timeoutMs: 2000 });
+      if (res.status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`The server did not become healthy within 20 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface ScratchDatabase {
+  /** DATABASE_URL for the server. */
+  url: string;
+  /** PostgreSQL only: the dedicated database's name. */
+  name: string;
+  dir: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database of its own: a SQLite file in a temp directory, or a dedicated PostgreSQL database
+ * (not a schema: connections can only be refused per database, which the cut-away test needs).
+ */
+export async function scratchDatabase(): Promise<ScratchDatabase> {
+  const dir = mkdtempSync(join(tmpdir(), 'taskwise-sec-'));
+  if (!onPostgres) {
+    return {
+      url: `file:${join(dir, 'taskwise.db')}`,
+      name: '',
+      dir,
+      drop: () => {
+        rmSync(dir, { recursive: true, force: true });
+        return Promise.resolve();
+      },
+    };
+  }
+  const name = `tw_sec_${randomBytes(5).toString('hex')}`;
+  await admin(`create database ${name}`);
+  const url = new URL(TEST_DB);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    dir,
+    async drop() {
+      await admin(`alter database ${name} allow_connections true`);
+      await admin(`drop database if exists ${name} with (force)`);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs one statement on the shared cluster's maintenance database (TEST_DB). */
+export async function admin(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: TEST_DB });
+  await client.connect();
+  try {
+    return await client.query(sql, params);
+  } finally {
+    await client.end();
+  }
+}
