@@ -6,6 +6,7 @@ import { systemClock, type Clock } from './clock.ts';
 import configPlugin, { type Config } from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
 import errorHandler from './plugins/error-handler.ts';
+import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
@@ -42,7 +43,9 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     trustProxy: config.trustProxy as boolean | string[],
     // One line per request (onResponse below) instead of two.
     logController: new LogController({ disableRequestLogging: true }),
-    return503OnClosing: true,
+    // While shutting down, requests already on an open connection are still answered normally
+    // (the database closes only after the server has), rather than with a non-JSend 503.
+    return503OnClosing: false,
     ajv: {
       // Report every invalid field at once (bodies are at most 16 KB, so this stays cheap).
       customOptions: { allErrors: true },
@@ -54,19 +57,23 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request completed',
-    );
-    done();
-  });
+  // One line per answered request at info level and below; no hook at all otherwise.
+  if (['info', 'debug', 'trace'].includes(config.logLevel)) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request completed',
+      );
+      done();
+    });
+  }
 
   await app.register(configPlugin, { config });
   await app.register(errorHandler);
   await app.register(security);
   await app.register(dbPlugin);
   await app.register(repositories);
+  await app.register(housekeeping, { clock });
   await app.register(mailer);
   await app.register(rateLimit, { clock });
   await app.register(session, { clock });

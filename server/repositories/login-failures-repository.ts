@@ -22,6 +22,12 @@ export function createLoginFailuresRepository(db: Kysely<DB>) {
       await ex.deleteFrom('loginFailures').where('email', '=', email).where('failedAt', '<=', windowStart).execute();
     },
 
+    /** Housekeeping: failures of every address from before `before`. */
+    async deleteBefore(before: string, ex: Executor = db): Promise<number> {
+      const result = await ex.deleteFrom('loginFailures').where('failedAt', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async clear(email: string, ex: Executor = db): Promise<void> {
       await ex.deleteFrom('loginFailures').where('email', '=', email).execute();
     },

@@ -80,6 +80,12 @@ export function createOtpCodesRepository(db: Kysely<DB>) {
       await ex.deleteFrom('otpCodes').where('id', '=', id).execute();
     },
 
+    /** Housekeeping: codes of every address created before `before`. */
+    async deleteCreatedBefore(before: string, ex: Executor = db): Promise<number> {
+      const result = await ex.deleteFrom('otpCodes').where('createdAt', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** Rows older than every window they matter for (the hourly cap is the longest). */
     async deleteOlderThan(email: string, purpose: string, before: string, ex: Executor = db): Promise<void> {
       await ex

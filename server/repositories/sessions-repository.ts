@@ -44,6 +44,12 @@ export function createSessionsRepository(db: Kysely<DB>) {
       await ex.deleteFrom('sessions').where('tokenHash', '=', tokenHash).execute();
     },
 
+    /** Housekeeping: every session that has run out. */
+    async deleteExpired(now: string, ex: Executor = db): Promise<number> {
+      const result = await ex.deleteFrom('sessions').where('expiresAt', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** Housekeeping at sign-in: the user's sessions that have run out. */
     async deleteExpiredForUser(userId: string, now: string, ex: Executor = db): Promise<void> {
       await ex.deleteFrom('sessions').where('userId', '=', userId).where('expiresAt', '<=', now).execute();

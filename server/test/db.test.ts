@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../db/migrate.ts';
-import { isPostgres, useTestApp } from './helpers.ts';
+import { sweep } from '../plugins/housekeeping.ts';
+import { createSignedInUser, nextIp, uniqueEmail } from './factories.ts';
+import { DAY, isPostgres, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
 
@@ -26,5 +28,24 @@ describe('database', () => {
   it.runIf(isPostgres)('keeps its tables in the schema of its search_path', async () => {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.app.db);
     expect(rows[0]!.schema).toMatch(/^test_/);
+  });
+});
+
+describe('housekeeping', () => {
+  it('deletes expired sessions, day-old codes and failures outside the lock-out window', async () => {
+    const { user } = await createSignedInUser(t);
+    const email = uniqueEmail();
+    expect((await t.request('POST', '/api/otps', { body: { email }, ip: nextIp() })).status).toBe(201);
+    expect((await t.request('POST', '/api/users/login', { body: { email, password: 'nope' }, ip: nextIp() })).status).toBe(401);
+    const count = async () => ({
+      sessions: (await t.app.db.selectFrom('sessions').select('tokenHash').where('userId', '=', user.id).execute()).length,
+      otpCodes: (await t.app.db.selectFrom('otpCodes').select('id').where('email', '=', email).execute()).length,
+      loginFailures: (await t.app.db.selectFrom('loginFailures').select('id').where('email', '=', email).execute()).length,
+    });
+    await sweep(t.app, t.clock);
+    expect(await count()).toEqual({ sessions: 1, otpCodes: 1, loginFailures: 1 });
+    t.clock.advance(30 * DAY);
+    await sweep(t.app, t.clock);
+    expect(await count()).toEqual({ sessions: 0, otpCodes: 0, loginFailures: 0 });
   });
 });

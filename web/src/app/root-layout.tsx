@@ -6,7 +6,7 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { RouteError } from './route-error.tsx';
 
-function PageLoading() {
+export function PageLoading() {
   return (
     <div className="page-loading" role="status">
       <Spinner size={24} />

@@ -1,7 +1,9 @@
-import { lazy } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Navigate, useRoutes, useSearchParams, type RouteObject } from 'react-router';
+import { preloadBoard } from '#web/features/tasks/api/preload-board.ts';
 import { RequireAuth, RequireGuest } from './guards.tsx';
-import { RootLayout } from './root-layout.tsx';
+import { PageLoading, RootLayout } from './root-layout.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 
 /*
@@ -16,6 +18,21 @@ const TasksPage = lazy(() => import('./routes/tasks.tsx').then((m) => ({ default
 const LoginPage = lazy(() => import('./routes/login.tsx').then((m) => ({ default: m.LoginPage })));
 const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ default: m.SignUpPage })));
 
+/** /tasks: the board's data is requested while its chunk loads (in parallel, not after). */
+function TasksRoute() {
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const [initialPriority] = useState(() => params.get('priority'));
+  useEffect(() => {
+    preloadBoard(queryClient, initialPriority);
+  }, [queryClient, initialPriority]);
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <TasksPage />
+    </Suspense>
+  );
+}
+
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
@@ -24,7 +41,7 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           { index: true, element: <LandingPage /> },
-          { path: 'tasks', element: <TasksPage /> },
+          { path: 'tasks', element: <TasksRoute /> },
         ],
       },
       {

@@ -1,9 +1,14 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type { Priority, TaskStatus } from '#shared/constants.ts';
+import { PRIORITIES, type Priority, type TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 
 /** "" is the seed's "All Tasks". */
 export type PriorityFilter = Priority | '';
+
+/** The `?priority=` of the board's URL; anything unknown is "All Tasks". */
+export function parsePriorityFilter(raw: string | null): PriorityFilter {
+  return PRIORITIES.includes(raw as Priority) ? (raw as Priority) : '';
+}
 
 export interface TaskPage {
   tasks: Task[];

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import type { TaskCounts } from './get-task-counts.ts';
+import type { TaskCounts } from './task-queries.ts';
 import { refreshTasks, taskKeys, type PriorityFilter, type TaskPages } from './query-keys.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { PRIORITIES, PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
+import { PRIORITY_FILTER_ORDER } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
@@ -9,7 +9,7 @@ import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
 import { taskCountsQueryOptions, useTaskCounts } from '../api/get-task-counts.ts';
 import { taskColumnQueryOptions } from '../api/get-tasks.ts';
-import type { PriorityFilter as Filter } from '../api/query-keys.ts';
+import { parsePriorityFilter, type PriorityFilter as Filter } from '../api/query-keys.ts';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
 import { PriorityFilter } from './priority-filter.tsx';
@@ -33,17 +33,13 @@ function whenIdle(work: () => void): () => void {
   };
 }
 
-function readFilter(raw: string | null): Filter {
-  return PRIORITIES.includes(raw as Priority) ? (raw as Priority) : '';
-}
-
 /**
  * The board: a header with "Create Task", the priority filter (kept in the URL, so a reload
  * or a shared link shows the same view), and the two status columns.
  */
 export function TaskBoard() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const priority = readFilter(searchParams.get('priority'));
+  const priority = parsePriorityFilter(searchParams.get('priority'));
   const [panelOpen, setPanelOpen] = useState(false);
   const [editing, setEditing] = useState<EditDraft | null>(null);
   const [deleting, setDeleting] = useState<Task | null>(null);
@@ -56,9 +52,10 @@ export function TaskBoard() {
   // the cached copy is fresh), so switching filters shows cards at once.
   const prefetchFilter = useCallback(
     (filter: Filter) => {
-      void queryClient.prefetchInfiniteQuery(taskColumnQueryOptions('todo', filter));
-      void queryClient.prefetchInfiniteQuery(taskColumnQueryOptions('done', filter));
-      void queryClient.prefetchQuery(taskCountsQueryOptions(filter));
+      const ignore = () => undefined; // a failed prefetch just means a normal fetch later
+      queryClient.infiniteQuery(taskColumnQueryOptions('todo', filter)).catch(ignore);
+      queryClient.infiniteQuery(taskColumnQueryOptions('done', filter)).catch(ignore);
+      queryClient.query(taskCountsQueryOptions(filter)).catch(ignore);
     },
     [queryClient],
   );

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { LOGIN_POLICY } from '#shared/constants.ts';
+import type { Clock } from '../clock.ts';
+
+const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
+
+/**
+ * Deletes rows no rule reads any more: expired sessions, one-time codes older than a day (the
+ * longest OTP window is an hour), login failures older than the lock-out window. Idempotent, so
+ * several instances sharing a database may all run it. Cut-offs come from the app's clock.
+ */
+export async function sweep(fastify: FastifyInstance, clock: Clock) {
+  const now = clock.now().getTime();
+  return {
+    sessions: await fastify.sessionsRepository.deleteExpired(new Date(now).toISOString()),
+    otpCodes: await fastify.otpCodesRepository.deleteCreatedBefore(new Date(now - DAY).toISOString()),
+    loginFailures: await fastify.loginFailuresRepository.deleteBefore(new Date(now - LOGIN_POLICY.windowMs).toISOString()),
+  };
+}
+
+/** Sweeps once before the server accepts requests, then hourly (an unref'd timer). */
+export default fp<{ clock: Clock }>(
+  (fastify, opts, done) => {
+    const run = async () => {
+      try {
+        const deleted = await sweep(fastify, opts.clock);
+        fastify.log.debug({ deleted }, 'Housekeeping done');
+      } catch (error) {
+        fastify.log.warn({ err: error }, 'Housekeeping failed; it runs again in an hour');
+      }
+    };
+    let timer: NodeJS.Timeout | undefined;
+    fastify.addHook('onReady', async () => {
+      await run();
+      timer = setInterval(() => void run(), HOUR);
+      timer.unref();
+    });
+    fastify.addHook('preClose', (next) => {
+      clearInterval(timer);
+      next();
+    });
+    done();
+  },
+  { name: 'housekeeping', dependencies: ['repositories'] },
+);

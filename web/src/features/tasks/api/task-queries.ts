@@ -1,0 +1,62 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { TaskStatus } from '#shared/constants.ts';
+import type { TaskCountsEnvelope, TaskListEnvelope } from '#shared/schemas/tasks.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { taskKeys, type PriorityFilter, type TaskPage } from './query-keys.ts';
+
+/*
+ * The board's fetchers and query options, without React hooks: the app shell imports these
+ * to start the board's requests early (preload-board.ts) without pulling the query observers
+ * into every page's bundle. The hooks live in get-tasks.ts and get-task-counts.ts.
+ */
+
+/** Cards per request: a screenful or two, small enough to answer fast on a 20,000-task board. */
+export const TASK_PAGE_SIZE = 50;
+
+export interface TaskCounts {
+  todo: number;
+  done: number;
+}
+
+export async function getTasksPage(params: {
+  status: TaskStatus;
+  priority: PriorityFilter;
+  cursor: string | null;
+  limit?: number;
+  signal?: AbortSignal;
+}): Promise<TaskPage> {
+  const envelope = await apiRequest<TaskListEnvelope>('/tasks', {
+    query: {
+      status: params.status,
+      priority: params.priority || undefined,
+      limit: params.limit ?? TASK_PAGE_SIZE,
+      cursor: params.cursor,
+    },
+    signal: params.signal,
+  });
+  return { tasks: envelope.data.tasks, nextCursor: envelope.data.nextCursor ?? null };
+}
+
+export function taskColumnQueryOptions(status: TaskStatus, priority: PriorityFilter) {
+  return infiniteQueryOptions({
+    queryKey: taskKeys.list(status, priority),
+    queryFn: ({ pageParam, signal }) => getTasksPage({ status, priority, cursor: pageParam, signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+export async function getTaskCounts(priority: PriorityFilter, signal?: AbortSignal): Promise<TaskCounts> {
+  const envelope = await apiRequest<TaskCountsEnvelope>('/tasks/counts', {
+    query: { priority: priority || undefined },
+    signal,
+  });
+  return envelope.data.counts;
+}
+
+export function taskCountsQueryOptions(priority: PriorityFilter) {
+  return queryOptions({
+    queryKey: taskKeys.counts(priority),
+    queryFn: ({ signal }) => getTaskCounts(priority, signal),
+  });
+}
