@@ -21,6 +21,8 @@ interface ProfileNode {
 }
 interface CpuProfile {
   nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -39,11 +41,17 @@ function where(url: string): string {
   return path.startsWith(repoRoot) ? relative(repoRoot, path) : path;
 }
 
-export function summarize(file: string, top = 25): string {
+/** Self time by function and by package; only the last `lastSeconds` of the profile if given. */
+export function summarize(file: string, top = 25, lastSeconds?: number): string {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const from = lastSeconds === undefined ? -Infinity : profile.endTime - lastSeconds * 1e6;
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (at >= from) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
   let total = 0;
   const byFunction = new Map<string, number>();
   const byPlace = new Map<string, number>();
@@ -91,7 +99,8 @@ async function main(): Promise<void> {
     const file = readdirSync(profileDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
     process.stdout.write(`GET ${path} (sees ${sees}, ${kind}, ${connections} conn.): ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms; load average ${loadAverage()}\n`);
     if (file === undefined) throw new Error('the server wrote no CPU profile');
-    process.stdout.write(`profile: ${relative(repoRoot, join(profileDir, file))} (includes start-up and sign-in)\n\n${summarize(join(profileDir, file))}\n`);
+    // The measured load ended just before the stop; start-up, sign-in and warm-up are left out.
+    process.stdout.write(`profile: ${relative(repoRoot, join(profileDir, file))} (summary: the last ${seconds} s, the measured load)\n\n${summarize(join(profileDir, file), 25, seconds)}\n`);
   } finally {
     await stopAllServers();
     await target.drop();

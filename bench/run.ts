@@ -9,7 +9,8 @@
  * (CHROME_PATH or /usr/bin/chromium). Exit code: 1 when a suite could not run, else 0 —
  * targets that are not met are marked in the results, not turned into a failure.
  *
- * Options: --quick; --only=name[,name] runs only the suites whose file names start so.
+ * Options: --quick; --only=name[,name] runs only the suites whose file names start so; --keep
+ * keeps the scratch directory (databases, server logs) in bench/.tmp/run-<pid>/.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -22,10 +23,11 @@ import { killAllServersNow, stopAllServers } from './lib/servers.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const keep = args.includes('--keep');
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').filter((s) => s !== '');
-const unknown = args.filter((a) => a !== '--quick' && !a.startsWith('--only='));
+const unknown = args.filter((a) => a !== '--quick' && a !== '--keep' && !a.startsWith('--only='));
 if (unknown.length > 0) {
-  console.error(`Unknown option(s): ${unknown.join(' ')}. Usage: node bench/run.ts [--quick] [--only=suite[,suite]]`);
+  console.error(`Unknown option(s): ${unknown.join(' ')}. Usage: node bench/run.ts [--quick] [--only=suite[,suite]] [--keep]`);
   process.exit(2);
 }
 
@@ -218,6 +220,7 @@ try {
   code = 1;
 } finally {
   await stopAllServers();
-  rmSync(tmpDir, { recursive: true, force: true });
+  if (keep) say(`[bench] kept ${relative(repoRoot, tmpDir)}`);
+  else rmSync(tmpDir, { recursive: true, force: true });
 }
 process.exit(code);

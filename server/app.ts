@@ -5,12 +5,12 @@ import { LIMITS } from '#shared/constants.ts';
 import { systemClock, type Clock } from './clock.ts';
 import configPlugin, { type Config } from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
-import errorHandler from './plugins/error-handler.ts';
+import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
-import security from './plugins/security.ts';
+import security, { securityHeaders } from './plugins/security.ts';
 import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
@@ -33,6 +33,7 @@ export interface BuildOptions {
  * @see https://github.com/fastify/demo/blob/main/src/app.ts
  */
 export async function build({ config, clock = systemClock }: BuildOptions): Promise<FastifyInstance> {
+  const headers = securityHeaders(config);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -46,6 +47,11 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     // While shutting down, requests already on an open connection are still answered normally
     // (the database closes only after the server has), rather than with a non-JSend 503.
     return503OnClosing: false,
+    // A malformed URL (e.g. a lone `%`) is answered before any hook runs: it addresses nothing,
+    // so it gets the same JSend 404 and security headers as any missing page.
+    frameworkErrors: (_error, _request, reply) => {
+      void sendApiNotFound(reply.headers(headers));
+    },
     ajv: {
       // Report every invalid field at once (bodies are at most 16 KB, so this stays cheap).
       customOptions: { allErrors: true },

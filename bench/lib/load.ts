@@ -44,9 +44,13 @@ export interface LoadResult {
   seconds: number;
   /** Peak resident set size of the server during the run, bytes. */
   rss: number;
+  /** 2xx latencies, ms (for combining rounds). */
+  samples: Samples;
+  /** How many runs were combined into this result. */
+  rounds: number;
 }
 
-class Samples {
+export class Samples {
   #values = new Float64Array(16_384);
   #length = 0;
 
@@ -57,6 +61,20 @@ class Samples {
       this.#values = bigger;
     }
     this.#values[this.#length++] = value;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  values(): Float64Array {
+    return this.#values.subarray(0, this.#length);
+  }
+
+  static merge(all: readonly Samples[]): Samples {
+    const merged = new Samples();
+    for (const s of all) for (const v of s.values()) merged.push(v);
+    return merged;
   }
 
   percentile(p: number): number {
@@ -92,7 +110,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         }),
     timeout: 30,
   });
+  let lastResponse = started;
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    lastResponse = performance.now();
     if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
   });
   let result;
@@ -113,7 +133,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const errors = Object.values(errorKinds).reduce((a, b) => a + b, 0);
   return {
     connections: opts.connections,
-    rps: ok / (opts.amount === undefined ? result.duration : seconds),
+    // A fixed amount ends on autocannon's next one-second tick: time it to the last answer.
+    rps: ok / (opts.amount === undefined ? result.duration : (lastResponse - started) / 1000),
     p50: samples.percentile(50),
     p99: samples.percentile(99),
     ok,
@@ -121,6 +142,36 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     errorKinds,
     seconds,
     rss: rssPeak,
+    samples,
+    rounds: 1,
+  };
+}
+
+/**
+ * Several rounds of the same case as one result: req/s is the median of the rounds (a burst of
+ * other work on the shared machine spoils one round, not the figure), latency percentiles come
+ * from all rounds' samples together, errors are added up, RSS is the highest.
+ */
+export function combineRounds(results: readonly LoadResult[]): LoadResult {
+  const first = results[0];
+  if (first === undefined) throw new Error('no rounds to combine');
+  const samples = Samples.merge(results.map((r) => r.samples));
+  const errorKinds: Record<string, number> = {};
+  for (const r of results) for (const [k, n] of Object.entries(r.errorKinds)) errorKinds[k] = (errorKinds[k] ?? 0) + n;
+  const rpsSorted = results.map((r) => r.rps).sort((a, b) => a - b);
+  const mid = rpsSorted.length >> 1;
+  return {
+    connections: first.connections,
+    rps: rpsSorted.length % 2 === 1 ? rpsSorted[mid]! : (rpsSorted[mid - 1]! + rpsSorted[mid]!) / 2,
+    p50: samples.percentile(50),
+    p99: samples.percentile(99),
+    ok: results.reduce((n, r) => n + r.ok, 0),
+    errors: results.reduce((n, r) => n + r.errors, 0),
+    errorKinds,
+    seconds: results.reduce((n, r) => n + r.seconds, 0),
+    rss: Math.max(...results.map((r) => r.rss)),
+    samples,
+    rounds: results.length,
   };
 }
 

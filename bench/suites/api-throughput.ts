@@ -9,7 +9,7 @@ import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../su
 import { BENCH_PASSWORD, dbLabel, makeTarget, type DbKind } from '../lib/db.ts';
 import { seedBoardDataset, type BoardDataset } from '../lib/datasets.ts';
 import { int, loadAverage, mb, ms, table } from '../lib/env.ts';
-import { describeErrors, getJson, runLoad, signIn, type LoadRequest, type LoadResult } from '../lib/load.ts';
+import { combineRounds, describeErrors, getJson, runLoad, signIn, type LoadRequest, type LoadResult } from '../lib/load.ts';
 import { startBaseline, startTaskwise, type RunningServer } from '../lib/servers.ts';
 
 const RATIO_TARGET = 0.85;
@@ -31,8 +31,8 @@ interface Row {
 
 function settings(quick: boolean) {
   return quick
-    ? { otherTasks: 10_000, otherUsers: 100, connections: [10], seconds: 1, warmup: 0.5, loginAmount: 10 }
-    : { otherTasks: 100_000, otherUsers: 1_000, connections: [1, 10, 100], seconds: 5, warmup: 1.5, loginAmount: 100 };
+    ? { otherTasks: 10_000, otherUsers: 100, connections: [10], rounds: 1, seconds: 1, warmup: 0.5, loginAmount: 10 }
+    : { otherTasks: 100_000, otherUsers: 1_000, connections: [1, 10, 100], rounds: 3, seconds: 2, warmup: 1, loginAmount: 100 };
 }
 
 const ratio = (t: LoadResult, b: LoadResult) => (b.rps > 0 ? t.rps / b.rps : Number.NaN);
@@ -107,16 +107,23 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
     ];
 
     const rows: Row[] = [];
-    const measure = async (server: RunningServer, c: Case, connections: number): Promise<LoadResult> => {
+    const load = (server: RunningServer, c: Case, connections: number, duration: number): Promise<LoadResult> => {
       const cookie = cookies.get(server)!.get(c.as)!;
-      const base = { baseUrl: server.baseUrl, connections, pid: server.pid, requests: c.requests(cookie, 0), requestsFor: (n: number) => c.requests(cookie, n) };
-      await runLoad({ ...base, duration: s.warmup });
-      return runLoad({ ...base, duration: s.seconds });
+      return runLoad({ baseUrl: server.baseUrl, connections, pid: server.pid, duration, requests: c.requests(cookie, 0), requestsFor: (n: number) => c.requests(cookie, n) });
     };
     for (const c of cases) {
       for (const connections of s.connections) {
-        const b = await measure(baseline, c, connections);
-        const t = await measure(taskwise, c, connections);
+        await load(baseline, c, connections, s.warmup);
+        await load(taskwise, c, connections, s.warmup);
+        // Rounds alternate between the two servers, so both see the same background load.
+        const bRounds: LoadResult[] = [];
+        const tRounds: LoadResult[] = [];
+        for (let round = 0; round < s.rounds; round++) {
+          bRounds.push(await load(baseline, c, connections, s.seconds));
+          tRounds.push(await load(taskwise, c, connections, s.seconds));
+        }
+        const b = combineRounds(bRounds);
+        const t = combineRounds(tRounds);
         opts.log(`api/${label}: ${c.name} ×${connections}: Taskwise ${int(t.rps)}/s, baseline ${int(b.rps)}/s (${ratio(t, b).toFixed(2)})`);
         rows.push({ call: c.name, connections, taskwise: t, baseline: b });
       }
@@ -151,7 +158,8 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
 
     const markdown = [
       `Database: ${label}, ${int(data.totalTasks)} tasks in the table (${int(s.otherTasks)} of ${int(s.otherUsers)} other users), seeded in ${data.seedSeconds.toFixed(1)} s. ` +
-        `Each case: ${s.warmup} s warm-up, then ${s.seconds} s measured, baseline first, then Taskwise; load average after: ${loadAverage()}.`,
+        `Each case: ${s.warmup} s warm-up per server, then ${s.rounds} round${s.rounds === 1 ? '' : 's'} of ${s.seconds} s per server, alternating baseline and Taskwise; ` +
+        `req/s is the median round, latencies are over all rounds. Load average after: ${loadAverage()}.`,
       '',
       table(
         ['call', 'conn.', 'Taskwise req/s', 'baseline req/s', 'Taskwise / baseline', 'Taskwise p50 / p99 ms', 'baseline p50 / p99 ms', 'errors Taskwise', 'errors baseline', 'RSS Taskwise / baseline MB'],

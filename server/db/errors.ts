@@ -1,6 +1,36 @@
+const codeOf = (error: unknown): unknown =>
+  typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+
 /** True for a UNIQUE constraint violation on either database (a lost race on an insert). */
 export function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
-  const code = error.code;
+  const code = codeOf(error);
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
+const UNAVAILABLE_SQLITE_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_FULL', 'SQLITE_CANTOPEN']);
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'is not queryable',
+  'Cannot use a pool after calling end',
+  'The database connection is not open',
+  'driver has already been destroyed',
+];
+
+/**
+ * True when the database cannot be reached or is shutting down, rather than refusing the query:
+ * the answer is then 503 ("try again shortly"), not 500. PostgreSQL SQLSTATE classes 08
+ * (connection exception), 53 (insufficient resources), 57P (operator intervention) and 55000
+ * (e.g. "database is not accepting connections"); driver socket errors; SQLite busy or I/O.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = codeOf(error);
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || code.startsWith('53') || code.startsWith('57P') || code === '55000') return true;
+    if (UNAVAILABLE_NODE_CODES.has(code)) return true;
+    if ([...UNAVAILABLE_SQLITE_CODES].some((prefix) => code.startsWith(prefix))) return true;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return UNAVAILABLE_MESSAGES.some((text) => message.includes(text));
 }

@@ -56,10 +56,16 @@ export interface LoginFailuresTable {
   failedAt: string;
 }
 
+export interface ThrottleLocksTable {
+  key: string;
+  touchedAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   otpCodes: OtpCodesTable;
   sessions: SessionsTable;
   tasks: TasksTable;
   loginFailures: LoginFailuresTable;
+  throttleLocks: ThrottleLocksTable;
 }

@@ -4,6 +4,7 @@ import { LIMITS, PRIORITIES, STATUSES } from '#shared/constants.ts';
 import type { ErrorCode } from '#shared/error-codes.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { AppError, validationFailed } from '../errors.ts';
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
@@ -81,13 +82,14 @@ const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {
   401: 'NOT_AUTHENTICATED',
-  403: 'FORBIDDEN_ORIGIN',
-  404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMITED',
 };
+
+/** A refused or missing path (e.g. @fastify/static refusing a dot file or `..`) looks like any missing page. */
+const routeNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.routeNotFound);
 
 function toAppError(error: FastifyError | AppError | Error): AppError {
   if (error instanceof AppError) return error;
@@ -99,7 +101,9 @@ function toAppError(error: FastifyError | AppError | Error): AppError {
   if (known !== undefined) return new AppError(known.status, known.code, known.message);
   // A JSON body whose nesting or keys the parser refuses (e.g. __proto__) is still bad input.
   if (error instanceof SyntaxError) return new AppError(400, 'MALFORMED_JSON', SERVER_MESSAGES.malformedJson);
+  if (isDatabaseUnavailable(error)) return new AppError(503, 'SERVICE_UNAVAILABLE', SERVER_MESSAGES.serviceUnavailable);
   const status = fastifyError.statusCode ?? 500;
+  if (status === 403 || status === 404 || fastifyError.code === 'FST_ERR_BAD_URL') return routeNotFound();
   if (status >= 400 && status < 500) {
     return new AppError(status, CODE_BY_STATUS[status] ?? 'VALIDATION_FAILED', SERVER_MESSAGES.validationFailed);
   }
@@ -107,9 +111,9 @@ function toAppError(error: FastifyError | AppError | Error): AppError {
   return new AppError(500, 'INTERNAL_ERROR', SERVER_MESSAGES.internalError);
 }
 
-/** The JSend envelope of a 404 under /api (also used by the web-app plugin's fallback). */
+/** The JSend envelope of a 404 (the web-app plugin's fallback, and malformed URLs). */
 export function sendApiNotFound(reply: FastifyReply): FastifyReply {
-  return reply.code(404).send({ status: 'fail', code: 'NOT_FOUND', message: SERVER_MESSAGES.routeNotFound });
+  return reply.code(404).type('application/json; charset=utf-8').send({ status: 'fail', code: 'NOT_FOUND', message: SERVER_MESSAGES.routeNotFound });
 }
 
 /**
@@ -122,7 +126,9 @@ export default fp(
   (fastify, _opts, done) => {
     fastify.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
       const appError = toAppError(error);
-      if (appError.status >= 500) {
+      if (appError.status === 503) {
+        request.log.warn({ err: error }, 'Service unavailable');
+      } else if (appError.status >= 500) {
         request.log.error({ err: error }, 'Request failed');
       } else {
         request.log.info({ code: appError.code, status: appError.status }, appError.message);

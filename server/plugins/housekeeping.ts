@@ -8,7 +8,8 @@ const DAY = 24 * HOUR;
 
 /**
  * Deletes rows no rule reads any more: expired sessions, one-time codes older than a day (the
- * longest OTP window is an hour), login failures older than the lock-out window. Idempotent, so
+ * longest OTP window is an hour), login failures older than the lock-out window, throttle lock
+ * rows unused for a day. Idempotent, so
  * several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance, clock: Clock) {
@@ -17,6 +18,7 @@ export async function sweep(fastify: FastifyInstance, clock: Clock) {
     sessions: await fastify.sessionsRepository.deleteExpired(new Date(now).toISOString()),
     otpCodes: await fastify.otpCodesRepository.deleteCreatedBefore(new Date(now - DAY).toISOString()),
     loginFailures: await fastify.loginFailuresRepository.deleteBefore(new Date(now - LOGIN_POLICY.windowMs).toISOString()),
+    throttleLocks: await fastify.throttleLocksRepository.deleteUntouchedSince(new Date(now - DAY).toISOString()),
   };
 }
 

@@ -3,6 +3,7 @@ import { createLoginFailuresRepository, type LoginFailuresRepository } from '../
 import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
 import { createSessionsRepository, type SessionsRepository } from '../repositories/sessions-repository.ts';
 import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
+import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
 import { createUsersRepository, type UsersRepository } from '../repositories/users-repository.ts';
 
 declare module 'fastify' {
@@ -12,6 +13,7 @@ declare module 'fastify' {
     sessionsRepository: SessionsRepository;
     tasksRepository: TasksRepository;
     loginFailuresRepository: LoginFailuresRepository;
+    throttleLocksRepository: ThrottleLocksRepository;
   }
 }
 
@@ -23,6 +25,7 @@ export default fp(
     fastify.decorate('sessionsRepository', createSessionsRepository(fastify.db));
     fastify.decorate('tasksRepository', createTasksRepository(fastify.db));
     fastify.decorate('loginFailuresRepository', createLoginFailuresRepository(fastify.db));
+    fastify.decorate('throttleLocksRepository', createThrottleLocksRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -39,7 +39,8 @@ export default fp(
         index: 'index.html',
         // /api is never a file, even if the build held such a folder.
         allowedPath: (pathName) => !isApiPath(pathName),
-        dotfiles: 'deny',
+        // Dot files do not exist as far as anyone asking can tell (404, not 403).
+        dotfiles: 'ignore',
         cacheControl: false,
         setHeaders: (reply, path) => {
           const immutable = path.startsWith(join(root, 'assets'));

@@ -55,22 +55,29 @@ export function createOtpCodesRepository(db: Kysely<DB>) {
         .execute();
     },
 
-    async recordWrongTry(id: string, ex: Executor = db): Promise<void> {
-      await ex
+    /**
+     * Spends one of the code's tries before the comparison, atomically: false when none is left
+     * (or the code is used or expired). So a burst of guesses gets at most `maxTries` comparisons.
+     */
+    async spendTry(id: string, now: string, maxTries: number, ex: Executor = db): Promise<boolean> {
+      const result = await ex
         .updateTable('otpCodes')
         .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
         .where('id', '=', id)
-        .execute();
+        .where('attempts', '<', maxTries)
+        .where('consumedAt', 'is', null)
+        .where('expiresAt', '>', now)
+        .executeTakeFirst();
+      return result.numUpdatedRows === 1n;
     },
 
-    /** Marks the code used if it still is usable; false when someone else got there first. */
-    async consume(id: string, now: string, maxWrongTries: number, ex: Executor = db): Promise<boolean> {
+    /** Marks the code used if it still is unused and unexpired; false when someone else got there first. */
+    async consume(id: string, now: string, ex: Executor = db): Promise<boolean> {
       const result = await ex
         .updateTable('otpCodes')
         .set({ consumedAt: now })
         .where('id', '=', id)
         .where('consumedAt', 'is', null)
-        .where('attempts', '<', maxWrongTries)
         .where('expiresAt', '>', now)
         .executeTakeFirst();
       return result.numUpdatedRows === 1n;

@@ -14,8 +14,8 @@ export interface OtpService {
   /** Issues a code for `email` and mails it (or mails "you already have an account"). */
   request(email: string, ip: string): Promise<void>;
   /**
-   * Checks a code without using it up. A wrong code counts as one of the 5 tries.
-   * Returns the id of the code to consume in the same transaction as the work it allows.
+   * Checks a code without using it up; every check spends one of the code's 5 tries, the right
+   * one included. Returns the id of the code to consume in the transaction of the work it allows.
    */
   check(email: string, code: string): Promise<{ ok: true; codeId: string } | { ok: false }>;
 }
@@ -73,7 +73,7 @@ function accountExistsMail(appOrigin: string): Omit<Mail, 'to'> {
 export default fp<{ clock: Clock }>(
   (fastify, opts, done) => {
     const { clock } = opts;
-    const { config, otpCodesRepository: codes, usersRepository: users, mailer, rateLimits } = fastify;
+    const { config, otpCodesRepository: codes, usersRepository: users, throttleLocksRepository: locks, mailer, rateLimits } = fastify;
 
     const hashCode = (email: string, code: string) =>
       createHmac('sha256', config.sessionSecret).update(`${PURPOSE}\n${email}\n${code}`).digest('hex');
@@ -87,20 +87,22 @@ export default fp<{ clock: Clock }>(
         const nowMs = now.getTime();
         const nowIso = now.toISOString();
         const hourAgo = new Date(nowMs - HOUR).toISOString();
-        const stats = await codes.statsSince(email, PURPOSE, hourAgo);
-        if (stats.newest !== null) {
-          const sinceNewest = nowMs - Date.parse(stats.newest);
-          if (sinceNewest < OTP_POLICY.resendCooldownMs) throw rateLimited(OTP_POLICY.resendCooldownMs - sinceNewest);
-        }
-        if (stats.count >= OTP_POLICY.maxPerEmailPerHour && stats.oldest !== null) {
-          throw rateLimited(Date.parse(stats.oldest) + HOUR - nowMs);
-        }
-
         // Existing accounts get the same answer and the same throttling; only the mail differs.
         const hasAccount = (await users.findByEmail(email)) !== undefined;
         const code = String(randomInt(0, 10 ** 6)).padStart(6, '0');
         const id = newId();
         await fastify.db.transaction().execute(async (trx) => {
+          // Check and insert under the address's lock, so concurrent requests (or instances)
+          // cannot all pass the cooldown before any of them has written its row.
+          await locks.take(`otp:${email}`, nowIso, trx);
+          const stats = await codes.statsSince(email, PURPOSE, hourAgo, trx);
+          if (stats.newest !== null) {
+            const sinceNewest = nowMs - Date.parse(stats.newest);
+            if (sinceNewest < OTP_POLICY.resendCooldownMs) throw rateLimited(OTP_POLICY.resendCooldownMs - sinceNewest);
+          }
+          if (stats.count >= OTP_POLICY.maxPerEmailPerHour && stats.oldest !== null) {
+            throw rateLimited(Date.parse(stats.oldest) + HOUR - nowMs);
+          }
           await codes.deleteOlderThan(email, PURPOSE, hourAgo, trx);
           await codes.insert(
             {
@@ -131,16 +133,12 @@ export default fp<{ clock: Clock }>(
 
       async check(email, code) {
         const latest = await codes.latest(email, PURPOSE);
-        const nowIso = clock.now().toISOString();
         if (latest === undefined) return { ok: false };
-        const usable = latest.consumedAt === null && latest.expiresAt > nowIso && latest.attempts < OTP_POLICY.maxWrongTries;
-        if (!usable) return { ok: false };
+        // The try is spent before comparing, atomically: a burst of guesses gets 5 comparisons.
+        if (!(await codes.spendTry(latest.id, clock.now().toISOString(), OTP_POLICY.maxWrongTries))) return { ok: false };
         const expected = Buffer.from(latest.codeHash, 'hex');
         const actual = Buffer.from(hashCode(email, code), 'hex');
-        if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
-          await codes.recordWrongTry(latest.id);
-          return { ok: false };
-        }
+        if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { ok: false };
         return { ok: true, codeId: latest.id };
       },
     };

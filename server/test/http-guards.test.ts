@@ -57,6 +57,20 @@ describe('request bodies', () => {
     expect(res.json.status).toBe('fail');
   });
 
+  it('refuses NUL characters in text with 400 naming the field', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const res = await t.request('POST', '/api/tasks', { cookie, body: { taskTitle: 'Nul \u0000 here', assignee: uniqueEmail() } });
+    expect(res.status).toBe(400);
+    expect(res.json.errors).toEqual([{ field: 'taskTitle', message: 'Text must not contain NUL characters.' }]);
+  });
+
+  it('refuses text that is not valid Unicode (a lone surrogate) with 400 naming the field', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const res = await t.request('POST', '/api/tasks', { cookie, body: '{"taskTitle":"Lone \\ud800 one","assignee":"someone@example.test"}' });
+    expect(res.status, res.body).toBe(400);
+    expect(res.json.errors).toEqual([{ field: 'taskTitle', message: 'Text must be valid Unicode.' }]);
+  });
+
   it.each([
     ['an array', '[1,2]'],
     ['a string', '"hello"'],
@@ -118,12 +132,27 @@ describe('unknown routes and failures', () => {
 
   it('answers 500 INTERNAL_ERROR without internals when something breaks', async () => {
     const { cookie } = await createSignedInUser(t);
-    // Break the database under the running app.
-    await t.app.db.destroy();
-    const res = await t.request('GET', '/api/users/me', { cookie });
+    t.app.tasksRepository.list = () => Promise.reject(new Error('SQLITE_ERROR: no such column: secret_stuff at /srv/app/repo.ts:12'));
+    const res = await t.request('GET', '/api/tasks', { cookie });
     expect(res.status).toBe(500);
     expect(res.json).toEqual({ status: 'error', code: 'INTERNAL_ERROR', message: SERVER_MESSAGES.internalError });
-    expect(res.body).not.toMatch(/sqlite|postgres|pool|stack|at .*\.ts/i);
+    expect(res.body).not.toMatch(/sqlite|secret|stack|\.ts/i);
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE while the database is unreachable', async () => {
+    const { cookie } = await createSignedInUser(t);
+    await t.app.db.destroy();
+    const res = await t.request('GET', '/api/users/me', { cookie });
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ status: 'error', code: 'SERVICE_UNAVAILABLE', message: SERVER_MESSAGES.serviceUnavailable });
+  });
+
+  it('answers a malformed URL with the JSend 404 and the security headers', async () => {
+    const res = await t.request('GET', '/api/tasks/%');
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual({ status: 'fail', code: 'NOT_FOUND', message: SERVER_MESSAGES.routeNotFound });
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 

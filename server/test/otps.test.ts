@@ -74,6 +74,13 @@ describe('POST /api/otps', () => {
     expect((await register(email, second)).status).toBe(201);
   });
 
+  it('mails exactly one code to a concurrent burst for one address', async () => {
+    const email = uniqueEmail();
+    const burst = await Promise.all(Array.from({ length: 10 }, () => requestCode(email)));
+    expect(burst.map((res) => res.status).sort()).toEqual([201, ...Array<number>(9).fill(429)]);
+    expect(t.mail.to(email)).toHaveLength(1);
+  });
+
   it('allows 5 requests per address per hour, then 429 until the oldest leaves the hour', async () => {
     const email = uniqueEmail();
     for (let i = 0; i < OTP_POLICY.maxPerEmailPerHour; i++) {

@@ -38,6 +38,13 @@ describe('DELETE /api/tasks/:id', () => {
     expect((await t.request('GET', '/api/tasks', { cookie: owner.cookie })).json.results).toBe(1);
   });
 
+  it.each(['a%00b', 'x'.repeat(64), 'has.dot', '%E2%9C%93'])('answers 404 to the id %j', async (id) => {
+    const { cookie } = await createSignedInUser(t);
+    const res = await remove(cookie, id);
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual(NOT_FOUND);
+  });
+
   it('answers 401 without a session', async () => {
     const { cookie } = await createSignedInUser(t);
     const task = await createTask(t, cookie);

@@ -92,6 +92,15 @@ describe('POST /api/users/login', () => {
     expect((await login(user.email, user.password, nextIp())).status).toBe(200);
   });
 
+  it('holds the lock-out under a concurrent burst: at most 10 verdicts, then 429', async () => {
+    const user = await createUser(t);
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => login(user.email, `guess ${i}`, nextIp())));
+    const statuses = burst.map((res) => res.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(LOGIN_POLICY.maxFailuresPerEmail);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    expect((await login(user.email, user.password, nextIp())).status).toBe(429);
+  });
+
   it('locks unknown e-mails the same way (no enumeration through the lock)', async () => {
     const email = uniqueEmail('ghost');
     for (let i = 0; i < LOGIN_POLICY.maxFailuresPerEmail; i++) await login(email, 'guess', nextIp());

@@ -65,6 +65,16 @@ describe('POST /api/users/register', () => {
     expectInvalidCode(await register(details(email, code)));
   });
 
+  it('compares at most 5 guesses of a concurrent burst', async () => {
+    const email = uniqueEmail();
+    const code = await codeFor(email);
+    const guesses = Array.from({ length: 15 }, (_, i) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0'));
+    await Promise.all(guesses.map((guess) => register(details(email, guess))));
+    const row = await t.app.db.selectFrom('otpCodes').select('attempts').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(row.attempts).toBe(OTP_POLICY.maxWrongTries);
+    expectInvalidCode(await register(details(email, code)));
+  });
+
   it('accepts the right code after 4 wrong tries', async () => {
     const email = uniqueEmail();
     const code = await codeFor(email);

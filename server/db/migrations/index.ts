@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-initial.ts';
+import * as m0002 from './0002-throttle-locks.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -8,4 +9,5 @@ import * as m0001 from './0001-initial.ts';
  */
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-throttle-locks': m0002,
 };

@@ -40,6 +40,12 @@ export function toTask(row: TaskRow): Task {
 }
 
 const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
+/** Ids are base64url (ours) or UUIDs; anything else cannot exist and answers 404 without a query. */
+const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const existingId = (id: string): string => {
+  if (!ID_RE.test(id)) throw taskNotFound();
+  return id;
+};
 /** Any instant parses against this "now": used to read a deadline without the past check. */
 const BEGINNING_OF_TIME = new Date(-8.64e15);
 
@@ -186,7 +192,7 @@ const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
       const now = clock.now();
 
       const task = await fastify.db.transaction().execute(async (trx) => {
-        const current = await repo.findVisible(request.params.id, viewer, trx);
+        const current = await repo.findVisible(existingId(request.params.id), viewer, trx);
         if (current === undefined) throw taskNotFound();
         const changes: Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status'>> = {};
         if (fields.taskTitle !== undefined && fields.taskTitle !== current.taskTitle) changes.taskTitle = fields.taskTitle;
@@ -227,7 +233,7 @@ const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
       },
     },
     async (request, reply) => {
-      const deleted = await repo.deleteVisible(request.params.id, viewerOf(request));
+      const deleted = await repo.deleteVisible(existingId(request.params.id), viewerOf(request));
       if (!deleted) throw taskNotFound();
       return reply.code(204).send(null);
     },

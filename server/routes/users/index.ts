@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LOGIN_POLICY, OTP_POLICY } from '#shared/constants.ts';
+import { LOGIN_POLICY } from '#shared/constants.ts';
 import { normalizeEmail } from '#shared/email.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { MessageEnvelope } from '#shared/schemas/common.ts';
@@ -18,7 +18,7 @@ const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.inva
 
 const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts) => {
   const { clock } = opts;
-  const { usersRepository, otpCodesRepository, loginFailuresRepository, otpService, sessions, rateLimits } = fastify;
+  const { usersRepository, otpCodesRepository, loginFailuresRepository, throttleLocksRepository, otpService, sessions, rateLimits } = fastify;
   // Computed before the first sign-in, so an unknown e-mail costs the same from the start.
   await warmDummyHash();
 
@@ -49,7 +49,7 @@ const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts)
       try {
         await fastify.db.transaction().execute(async (trx) => {
           // The code is used up in the same transaction that creates the account.
-          const consumed = await otpCodesRepository.consume(checked.codeId, now, OTP_POLICY.maxWrongTries, trx);
+          const consumed = await otpCodesRepository.consume(checked.codeId, now, trx);
           if (!consumed || (await usersRepository.findByEmail(email, trx)) !== undefined) throw invalidCode();
           await usersRepository.insert(
             { id: newId(), email, fullName, passwordHash, createdAt: now, updatedAt: now },
@@ -85,20 +85,27 @@ const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts)
       const now = clock.now();
       const nowIso = now.toISOString();
       const windowStart = new Date(now.getTime() - LOGIN_POLICY.windowMs).toISOString();
-      // Lock-out per e-mail, known or not (so it reveals nothing), counted in the database.
-      const failures = await loginFailuresRepository.windowSince(email, windowStart);
-      if (failures.count >= LOGIN_POLICY.maxFailuresPerEmail && failures.oldest !== null) {
-        throw rateLimited(Date.parse(failures.oldest) + LOGIN_POLICY.windowMs - now.getTime());
-      }
+      // Lock-out per e-mail, known or not (so it reveals nothing), counted in the database. Each
+      // attempt is recorded as a failure *before* the password is checked, under the address's
+      // lock, so a burst of concurrent guesses gets at most 10 verdicts; a success clears them.
+      const lockedFor = await fastify.db.transaction().execute(async (trx) => {
+        await throttleLocksRepository.take(`login:${email}`, nowIso, trx);
+        const failures = await loginFailuresRepository.windowSince(email, windowStart, trx);
+        if (failures.count >= LOGIN_POLICY.maxFailuresPerEmail && failures.oldest !== null) {
+          return Date.parse(failures.oldest) + LOGIN_POLICY.windowMs - now.getTime();
+        }
+        await loginFailuresRepository.record(email, nowIso, windowStart, trx);
+        return 0;
+      });
+      if (lockedFor > 0) throw rateLimited(lockedFor);
 
       const user = await usersRepository.findByEmail(email);
       // An unknown e-mail is verified against a dummy hash: the same work as a wrong password.
       const valid = await verifyPassword(user?.passwordHash ?? null, request.body.password);
       if (!valid || user === undefined) {
-        await loginFailuresRepository.record(email, nowIso, windowStart);
         throw new AppError(401, 'INVALID_CREDENTIALS', SERVER_MESSAGES.incorrectCredentials);
       }
-      if (failures.count > 0) await loginFailuresRepository.clear(email);
+      await loginFailuresRepository.clear(email);
       await sessions.start(request, reply, user.id);
       return {
         status: 'success',

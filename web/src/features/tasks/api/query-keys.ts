@@ -32,11 +32,18 @@ export const taskKeys = {
  */
 export const MAX_PAGES_REFETCHED = 4;
 
+const trimmed = (data: TaskPages | undefined): TaskPages | undefined =>
+  data && data.pages.length > MAX_PAGES_REFETCHED
+    ? { pages: data.pages.slice(0, MAX_PAGES_REFETCHED), pageParams: data.pageParams.slice(0, MAX_PAGES_REFETCHED) }
+    : data;
+
+/** Cuts the cached pages of the matching columns back to MAX_PAGES_REFETCHED. */
+export function trimPages(queryClient: QueryClient, queryKey: readonly unknown[] = taskKeys.lists()): void {
+  queryClient.setQueriesData<TaskPages>({ queryKey }, trimmed);
+}
+
+/** Refetch everything on the board (after any change). */
 export async function refreshTasks(queryClient: QueryClient): Promise<void> {
-  queryClient.setQueriesData<TaskPages>({ queryKey: taskKeys.lists() }, (data) =>
-    data && data.pages.length > MAX_PAGES_REFETCHED
-      ? { pages: data.pages.slice(0, MAX_PAGES_REFETCHED), pageParams: data.pageParams.slice(0, MAX_PAGES_REFETCHED) }
-      : data,
-  );
+  trimPages(queryClient);
   await queryClient.invalidateQueries({ queryKey: taskKeys.all });
 }

@@ -129,6 +129,15 @@ describe('task board', () => {
     expect(within(column('Tasks To Do')).getByRole('article', { name: 'Urgent thing' })).toBeInTheDocument();
     expect(api.callsTo('GET', '/tasks').some((c) => c.query.get('priority') === 'urgent')).toBe(true);
     expect(api.callsTo('GET', '/tasks/counts').some((c) => c.query.get('priority') === 'urgent')).toBe(true);
+
+    // Back to a filter already in the cache: its cards show at once, and it is asked again.
+    const allCalls = () => api.callsTo('GET', '/tasks').filter((c) => !c.query.has('priority')).length;
+    const before = allCalls();
+    await user.click(within(filters).getByRole('button', { name: 'All Tasks' }));
+    expect(within(column('Tasks To Do')).getByRole('article', { name: 'Low thing' })).toBeInTheDocument();
+    await waitFor(() => {
+      expect(allCalls()).toBeGreaterThanOrEqual(before + 2);
+    });
   });
 
   it('marks a task complete with PATCH {status: "done"} and refreshes', async () => {

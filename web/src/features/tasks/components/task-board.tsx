@@ -53,9 +53,10 @@ export function TaskBoard() {
   const prefetchFilter = useCallback(
     (filter: Filter) => {
       const ignore = () => undefined; // a failed prefetch just means a normal fetch later
-      queryClient.infiniteQuery(taskColumnQueryOptions('todo', filter)).catch(ignore);
-      queryClient.infiniteQuery(taskColumnQueryOptions('done', filter)).catch(ignore);
-      queryClient.query(taskCountsQueryOptions(filter)).catch(ignore);
+      const background = { background: true };
+      queryClient.infiniteQuery(taskColumnQueryOptions('todo', filter, background)).catch(ignore);
+      queryClient.infiniteQuery(taskColumnQueryOptions('done', filter, background)).catch(ignore);
+      queryClient.query(taskCountsQueryOptions(filter, background)).catch(ignore);
     },
     [queryClient],
   );
@@ -70,6 +71,15 @@ export function TaskBoard() {
   const onFilter = (next: Filter) => {
     setSearchParams(next ? { priority: next } : {}, { replace: true });
   };
+
+  // Every filter change asks the server again (SPEC); counts cached for that filter show meanwhile.
+  const { refetch: refetchCounts } = counts;
+  const countsFilter = useRef(priority);
+  useEffect(() => {
+    if (countsFilter.current === priority) return;
+    countsFilter.current = priority;
+    void refetchCounts({ cancelRefetch: false });
+  }, [priority, refetchCounts]);
 
   const onEdit = useCallback((task: Task) => {
     setEditing({ id: task._id, assignee: task.assignee, priority: task.priority });
