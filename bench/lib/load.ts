@@ -5,7 +5,7 @@
  * Only 2xx answers count as successes; everything else is an error, reported by status.
  */
 import autocannon from 'autocannon';
-import { sampleRss } from './servers.ts';
+import { cpuTimeOf, sampleRss } from './servers.ts';
 
 export interface LoadRequest {
   method?: string;
@@ -44,6 +44,8 @@ export interface LoadResult {
   seconds: number;
   /** Peak resident set size of the server during the run, bytes. */
   rss: number;
+  /** Server CPU time (user + system) per answered request, ms: robust to other load. */
+  cpuPerRequest: number;
   /** 2xx latencies, ms (for combining rounds). */
   samples: Samples;
   /** How many runs were combined into this result. */
@@ -87,6 +89,7 @@ export class Samples {
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const samples = new Samples();
   const rss = sampleRss(opts.pid);
+  const cpuBefore = cpuTimeOf(opts.pid);
   const started = performance.now();
   const toAutocannon = (r: LoadRequest) => ({
     method: r.method ?? 'GET',
@@ -123,6 +126,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     rssPeak = rss.stop();
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuTimeOf(opts.pid) - cpuBefore;
   const errorKinds: Record<string, number> = {};
   let ok = 0;
   for (const [status, { count }] of Object.entries(result.statusCodeStats)) {
@@ -142,6 +146,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     errorKinds,
     seconds,
     rss: rssPeak,
+    cpuPerRequest: cpu / Math.max(1, ok + errors),
     samples,
     rounds: 1,
   };
@@ -170,6 +175,7 @@ export function combineRounds(results: readonly LoadResult[]): LoadResult {
     errorKinds,
     seconds: results.reduce((n, r) => n + r.seconds, 0),
     rss: Math.max(...results.map((r) => r.rss)),
+    cpuPerRequest: results.reduce((n, r) => n + r.cpuPerRequest * (r.ok + r.errors), 0) / Math.max(1, results.reduce((n, r) => n + r.ok + r.errors, 0)),
     samples,
     rounds: results.length,
   };

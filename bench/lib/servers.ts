@@ -168,6 +168,20 @@ export function startBaseline(opts: StartOptions): Promise<RunningServer> {
   return start('baseline', 'bench/baseline-server.ts', opts);
 }
 
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 when gone). */
+export function cpuTimeOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name: utime is the 12th, stime the 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;
+
 /** Samples a process's RSS every `everyMs` until stopped; returns the peak. */
 export function sampleRss(pid: number, everyMs = 200): { stop(): number } {
   let peak = rssOf(pid);

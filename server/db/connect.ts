@@ -83,9 +83,11 @@ class PreparedStatementPool implements PostgresPool {
   readonly #names = new Map<string, string>();
   /** Kysely keys its connection objects by client, so each pg client keeps one wrapper. */
   readonly #wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  readonly #onError: (error: Error) => void;
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: pg.Pool, onError: (error: Error) => void) {
     this.#pool = pool;
+    this.#onError = onError;
   }
 
   get options(): object {
@@ -131,6 +133,11 @@ class PreparedStatementPool implements PostgresPool {
     if (wrapper === undefined) {
       wrapper = this.#wrap(client);
       this.#wrappers.set(client, wrapper);
+      // pg-pool listens for errors only while a client is idle. A connection that dies while
+      // checked out between two statements (e.g. inside a transaction) would otherwise emit an
+      // unhandled 'error' and crash the process; its pending and next queries fail instead
+      // (503), and pg-pool discards it on release because it is no longer queryable.
+      client.on('error', this.#onError);
     }
     return wrapper;
   }
@@ -145,7 +152,7 @@ function openPostgres(url: string, onPoolError: (error: Error) => void): Databas
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', onPoolError);
   const db = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: new PreparedStatementPool(pool) }),
+    dialect: new PostgresDialect({ pool: new PreparedStatementPool(pool, onPoolError) }),
     plugins: [new CamelCasePlugin()],
   });
   return { db, dialect: 'postgres' };

@@ -18,7 +18,8 @@ declare module 'fastify' {
 export default fp(
   async (fastify) => {
     const { db, dialect } = openDatabase(fastify.config.database, (error) => {
-      fastify.log.error({ err: error }, 'PostgreSQL pool error');
+      const { code } = error as Error & { code?: unknown };
+      fastify.log.warn({ code, message: error.message }, 'PostgreSQL connection error');
     });
     let destroyed = false;
     const destroy = async () => {

@@ -127,7 +127,8 @@ export default fp(
     fastify.setErrorHandler((error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
       const appError = toAppError(error);
       if (appError.status === 503) {
-        request.log.warn({ err: error }, 'Service unavailable');
+        // Deliberate 503s (health check, mail) were logged where they were raised.
+        if (!(error instanceof AppError)) request.log.warn({ code: (error as Partial<FastifyError>).code, message: error.message }, 'Service unavailable');
       } else if (appError.status >= 500) {
         request.log.error({ err: error }, 'Request failed');
       } else {
