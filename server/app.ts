@@ -74,29 +74,35 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     });
   }
 
-  await app.register(configPlugin, { config });
-  await app.register(errorHandler);
-  await app.register(security);
-  await app.register(dbPlugin);
-  await app.register(repositories);
-  await app.register(housekeeping, { clock });
-  await app.register(mailer);
-  await app.register(rateLimit, { clock });
-  await app.register(session, { clock });
-  await app.register(otpService, { clock });
-  await app.register(swagger);
+  try {
+    await app.register(configPlugin, { config });
+    await app.register(errorHandler);
+    await app.register(security);
+    await app.register(dbPlugin);
+    await app.register(repositories);
+    await app.register(housekeeping, { clock });
+    await app.register(mailer);
+    await app.register(rateLimit, { clock });
+    await app.register(session, { clock });
+    await app.register(otpService, { clock });
+    await app.register(swagger);
 
-  await app.register(
-    async (api) => {
-      await api.register(health);
-      await api.register(otps);
-      await api.register(users, { clock });
-      await api.register(tasks, { clock });
-    },
-    { prefix: '/api' },
-  );
+    await app.register(
+      async (api) => {
+        await api.register(health);
+        await api.register(otps);
+        await api.register(users, { clock });
+        await api.register(tasks, { clock });
+      },
+      { prefix: '/api' },
+    );
 
-  await app.register(webApp);
-  await app.ready();
+    await app.register(webApp);
+    await app.ready();
+  } catch (error) {
+    // Whatever was opened before the failure (database, SMTP pool) is closed again.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   return app;
 }

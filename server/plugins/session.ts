@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import { SESSION_POLICY } from '#shared/constants.ts';
 import type { Clock } from '../clock.ts';
+import type { Executor } from '../db/prepared.ts';
 import { notAuthenticated } from '../errors.ts';
 
 export interface AuthUser {
@@ -13,8 +14,11 @@ export interface AuthUser {
 }
 
 export interface SessionService {
-  /** Starts a new session for the user (replacing the request's old one) and sets the cookie. */
-  start(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void>;
+  /**
+   * Starts a new session for the user (replacing the request's old one) and sets the cookie.
+   * `alsoInTransaction` runs in the same transaction (one commit for the whole sign-in).
+   */
+  start(request: FastifyRequest, reply: FastifyReply, userId: string, alsoInTransaction?: (trx: Executor) => Promise<void>): Promise<void>;
   /** Deletes the request's session, if any, and clears the cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
@@ -64,12 +68,13 @@ export default fp<{ clock: Clock }>(
     fastify.decorateRequest('user', null);
 
     fastify.decorate('sessions', {
-      async start(request, reply, userId) {
+      async start(request, reply, userId, alsoInTransaction) {
         const now = clock.now();
         const nowIso = now.toISOString();
         const token = randomBytes(32).toString('base64url');
         const previous = readToken(request);
         await fastify.db.transaction().execute(async (trx) => {
+          if (alsoInTransaction !== undefined) await alsoInTransaction(trx);
           // A new session on every sign-in; the one the browser had before is dropped.
           if (previous !== undefined) await repo.delete(hashToken(previous), trx);
           await repo.deleteExpiredForUser(userId, nowIso, trx);

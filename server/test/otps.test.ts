@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OTP_POLICY } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { createUser, nextIp, uniqueEmail } from './factories.ts';
@@ -130,5 +130,23 @@ describe('POST /api/otps', () => {
     expect(res.json).toEqual({ status: 'error', code: 'SERVICE_UNAVAILABLE', message: SERVER_MESSAGES.serviceUnavailable });
     await t.rebuild();
     expect((await requestCode(email)).status).toBe(201);
+  });
+
+  it('prints the mail to the log, code on its own line, when SMTP_URL is unset', async () => {
+    await t.rebuild({ SMTP_URL: '' });
+    const printed: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    try {
+      const email = uniqueEmail();
+      expect((await requestCode(email)).status).toBe(201);
+      const block = printed.join('');
+      expect(block).toContain(`To: ${email}`);
+      expect(block).toMatch(/^\d{6}$/m);
+    } finally {
+      write.mockRestore();
+    }
   });
 });

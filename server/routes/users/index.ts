@@ -105,8 +105,8 @@ const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts)
       if (!valid || user === undefined) {
         throw new AppError(401, 'INVALID_CREDENTIALS', SERVER_MESSAGES.incorrectCredentials);
       }
-      await loginFailuresRepository.clear(email);
-      await sessions.start(request, reply, user.id);
+      // Success clears the address's failures, in the transaction that starts the session.
+      await sessions.start(request, reply, user.id, (trx) => loginFailuresRepository.clear(email, trx));
       return {
         status: 'success',
         message: SERVER_MESSAGES.loginSuccess,
