@@ -14,7 +14,7 @@ const serverPaths = ['#server/*', '**/server/**'];
 const webPaths = ['#web/*', '**/web/**'];
 
 export default defineConfig(
-  globalIgnores(['dist/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'data/**', 'docs/**']),
+  globalIgnores(['dist/**', 'bench/.tmp/**', 'e2e/.tmp/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'data/**', 'docs/**']),
   js.configs.recommended,
   tseslint.configs.strictTypeChecked,
   tseslint.configs.stylisticTypeChecked,
@@ -50,9 +50,8 @@ export default defineConfig(
   {
     files: ['web/src/**'],
     languageOptions: { globals: globals.browser },
-    plugins: { 'react-hooks': reactHooks },
+    extends: [reactHooks.configs.flat['recommended-latest']],
     rules: {
-      ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': ['error', { patterns: [{ group: serverPaths, message: 'web/ must not import server/.' }] }],
     },
   },

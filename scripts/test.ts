@@ -14,7 +14,7 @@ interface Counts {
 }
 interface Step {
   name: string;
-  command: string[];
+  command: [string, ...string[]];
   /** Reads the step's test counts from its JSON report, if it writes one. */
   counts?: () => Counts | undefined;
 }
@@ -69,7 +69,8 @@ const failedSteps: string[] = [];
 for (const step of steps) {
   say(`\n=== ${step.name}: ${step.command.join(' ')}`);
   const started = performance.now();
-  const result = spawnSync(step.command[0]!, step.command.slice(1), { stdio: 'inherit' });
+  const [program, ...args] = step.command;
+  const result = spawnSync(program, args, { stdio: 'inherit' });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const counts = step.counts?.();
   if (counts) {

@@ -20,6 +20,9 @@ describe('safeReturnPath', () => {
     'https://evil.example/',
     'javascript:alert(1)',
     '/%0a//evil.example'.replace('%0a', '\n'),
+    '/.//evil.example',
+    '/%2e//evil.example',
+    '/a/..//evil.example',
   ])('refuses %j', (raw) => {
     expect(safeReturnPath(raw)).toBe('/');
   });

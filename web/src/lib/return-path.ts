@@ -15,7 +15,10 @@ export function safeReturnPath(raw: string | null | undefined, fallback = '/'): 
     const base = 'http://taskwise.invalid';
     const url = new URL(raw, base);
     if (url.origin !== base) return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
+    // Dot segments are resolved by URL: "/.//evil.example" and "/%2e//evil.example" come out
+    // as "//evil.example", which a browser reads as another host. Check the result too.
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    return path.startsWith('//') ? fallback : path;
   } catch {
     return fallback;
   }
