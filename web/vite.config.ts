@@ -1,4 +1,6 @@
 import react from '@vitejs/plugin-react';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
@@ -10,22 +12,28 @@ const apiPort = process.env.API_PORT ?? '3001';
  * Writes `.br` and `.gz` next to every text asset of the build, at maximum compression, so a
  * static server can send them as they are (@fastify/static `preCompressed: true`) instead of
  * compressing on each request or not at all.
+ *
+ * It compresses the files as written to disk (`writeBundle`), not the chunks of
+ * `generateBundle`: Vite's own generateBundle hooks still rewrite chunks after a plugin's
+ * (e.g. the entry's `__vite__mapDeps` preload list replaces the `__VITE_PRELOAD__` marker), and
+ * a compressed copy of the earlier code would be a different, broken script.
  */
 function precompress(): Plugin {
   return {
     name: 'taskwise:precompress',
     apply: 'build',
-    generateBundle(_options, bundle) {
-      for (const file of Object.values(bundle)) {
-        if (!/\.(js|css|html|svg|json)$/.test(file.fileName)) continue;
-        const source = file.type === 'chunk' ? file.code : file.source;
-        const bytes = typeof source === 'string' ? Buffer.from(source) : Buffer.from(source);
+    writeBundle(options, bundle) {
+      const outDir = options.dir ?? fileURLToPath(new URL('../dist/web', import.meta.url));
+      for (const fileName of Object.keys(bundle)) {
+        if (!/\.(js|css|html|svg|json)$/.test(fileName)) continue;
+        const path = join(outDir, fileName);
+        const bytes = readFileSync(path);
         if (bytes.length < 1024) continue;
         const brotli = brotliCompressSync(bytes, {
           params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length },
         });
-        this.emitFile({ type: 'asset', fileName: `${file.fileName}.br`, source: brotli });
-        this.emitFile({ type: 'asset', fileName: `${file.fileName}.gz`, source: gzipSync(bytes, { level: 9 }) });
+        writeFileSync(`${path}.br`, brotli);
+        writeFileSync(`${path}.gz`, gzipSync(bytes, { level: 9 }));
       }
     },
   };

@@ -42,6 +42,10 @@ export default fp(
         // Dot files do not exist as far as anyone asking can tell (404, not 403).
         dotfiles: 'ignore',
         cacheControl: false,
+        // The build writes .br and .gz next to each text asset (web/vite.config.ts): send those to
+        // clients that accept them. The JS of /login is ~300 KB as is, ~90 KB brotli; on a slow
+        // mobile link that is most of the first paint (bench/RESULTS.md, Lighthouse).
+        preCompressed: true,
         setHeaders: (reply, path) => {
           const immutable = path.startsWith(join(root, 'assets'));
           reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
