@@ -10,8 +10,8 @@ import tseslint from 'typescript-eslint';
  * Boundaries (CONVENTIONS.md): web never imports server, server never imports web, shared
  * imports neither and uses no Node or DOM API; features do not import each other; no cycles.
  */
-const serverPaths = ['#server/*', '**/server/**'];
-const webPaths = ['#web/*', '**/web/**'];
+const serverPaths = ['#server/**', '**/server/**'];
+const webPaths = ['#web/**', '**/web/**'];
 
 export default defineConfig(
   globalIgnores(['dist/**', 'bench/.tmp/**', 'e2e/.tmp/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'data/**', 'docs/**']),
@@ -60,7 +60,7 @@ export default defineConfig(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: serverPaths, message: 'web/ must not import server/.' },
-        { group: ['#web/features/tasks/*', '**/features/tasks/**'], message: 'Features do not import each other; compose them in app/.' },
+        { group: ['#web/features/tasks/**', '**/features/tasks/**'], message: 'Features do not import each other; compose them in app/.' },
       ] }],
     },
   },
@@ -69,7 +69,7 @@ export default defineConfig(
     rules: {
       'no-restricted-imports': ['error', { patterns: [
         { group: serverPaths, message: 'web/ must not import server/.' },
-        { group: ['#web/features/auth/*', '**/features/auth/**'], message: 'Features do not import each other; compose them in app/.' },
+        { group: ['#web/features/auth/**', '**/features/auth/**'], message: 'Features do not import each other; compose them in app/.' },
       ] }],
     },
   },

@@ -162,6 +162,12 @@ function openPostgres(url: string): Db {
   pool.on('error', (error) => {
     console.error('pool error', error);
   });
+  // As the app does on each new connection (server/db/connect.ts): SSD planner costs.
+  pool.on('connect', (client) => {
+    client.query('set random_page_cost = 1.1').catch((error: unknown) => {
+      console.error('set random_page_cost failed', error);
+    });
+  });
   const names = new Map<string, string>();
   const nameOf = (text: string) => {
     if (!/^\s*(?:select|insert|update|delete|with)\b/i.test(text)) return undefined;

@@ -151,6 +151,15 @@ function openPostgres(url: string, onPoolError: (error: Error) => void): Databas
   const pool = new pg.Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', onPoolError);
+  // PostgreSQL's default random_page_cost (4) models spinning disks. With it, the planner joins
+  // the board query's few rows to `users` by scanning the whole users table into a hash (3 ms
+  // at 10,000 users, growing with them) instead of a primary-key lookup per row (0.1 ms); at
+  // 1.1, the usual value for SSDs and cached data, it picks the lookups for a small board and
+  // still the hash join for a big one (bench/RESULTS.md, growth). Set per session, so it only
+  // touches this app's connections; pg runs it before any query of a new client.
+  pool.on('connect', (client) => {
+    client.query('set random_page_cost = 1.1').catch(onPoolError);
+  });
   const db = new Kysely<DB>({
     dialect: new PostgresDialect({ pool: new PreparedStatementPool(pool, onPoolError) }),
     plugins: [new CamelCasePlugin()],
