@@ -74,7 +74,7 @@ describe('logout', () => {
     const api = signedInOnBoard();
     const { user } = renderApp('/tasks', { signedIn: true });
     await screen.findByText('Ada Lovelace');
-    api.on('GET', '/users/logout', json(200, { status: 'success', message: 'Signed out successfully.' }));
+    api.on('POST', '/users/logout', json(200, { status: 'success', message: 'Signed out successfully.' }));
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     await waitFor(() => {
       expect(currentPath()).toBe('/login');
@@ -87,7 +87,7 @@ describe('logout', () => {
     const api = signedInOnBoard();
     const { user } = renderApp('/tasks', { signedIn: true });
     await screen.findByText('Ada Lovelace');
-    api.on('GET', '/users/logout', json(503, { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'Try again shortly.' }));
+    api.on('POST', '/users/logout', json(503, { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'Try again shortly.' }));
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Error in Logout! Try again shortly.');
     expect(currentPath()).toBe('/tasks');
@@ -98,7 +98,7 @@ describe('logout', () => {
     const api = signedInOnBoard();
     const { user } = renderApp('/tasks', { signedIn: true });
     await screen.findByText('Ada Lovelace');
-    api.on('GET', '/users/logout', new Response('', { status: 500 }));
+    api.on('POST', '/users/logout', new Response('', { status: 500 }));
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Error in Logout! Logout failed!$/);
   });
@@ -107,7 +107,7 @@ describe('logout', () => {
     const api = signedInOnBoard();
     const { user } = renderApp('/tasks', { signedIn: true });
     await screen.findByText('Ada Lovelace');
-    api.on('GET', '/users/logout', new Response('', { status: 500 }));
+    api.on('POST', '/users/logout', new Response('', { status: 500 }));
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     const notices = screen.getByRole('region', { name: 'Notifications' });
     await within(notices).findByRole('alert');
