@@ -84,6 +84,7 @@ const SQL = {
   failuresSince: 'select cast(count(*) as integer) as "count", min("failed_at") as "oldest" from "login_failures" where "email" = $1 and "failed_at" > $2',
   clearFailures: 'delete from "login_failures" where "email" = $1',
   insertFailure: 'insert into "login_failures" ("id", "email", "failed_at") values ($1, $2, $3)',
+  takeLock: 'insert into "throttle_locks" ("key", "touched_at") values ($1, $2) on conflict ("key") do update set "touched_at" = $3',
   pruneFailures: 'delete from "login_failures" where "email" = $1 and "failed_at" <= $2',
   findVisible:
     `select ${quoted(TASK_COLS, '"t".')}, "u"."full_name" as "assignor", "u"."email" as "assignor_email" from "tasks" as "t" ` +
@@ -439,9 +440,17 @@ function main(): void {
     const now = new Date();
     const nowIso = now.toISOString();
     const windowStart = new Date(now.getTime() - LOGIN_POLICY.windowMs).toISOString();
-    const [failures] = await db.query(SQL.failuresSince, [email, windowStart]);
-    const failureCount = Number(failures?.count ?? 0);
-    if (failureCount >= LOGIN_POLICY.maxFailuresPerEmail) throw new HttpError(429, 'RATE_LIMITED', SERVER_MESSAGES.tooManyRequests);
+    // As the app: under the address's lock, refuse when 10 attempts are pending or failed in
+    // the window, else record this attempt as a failure before checking the password.
+    const locked = await db.transaction(async (q) => {
+      await q(SQL.takeLock, [`login:${email}`, nowIso, nowIso]);
+      const [failures] = await q(SQL.failuresSince, [email, windowStart]);
+      if (Number(failures?.count ?? 0) >= LOGIN_POLICY.maxFailuresPerEmail) return true;
+      await q(SQL.insertFailure, [randomBytes(16).toString('base64url'), email, nowIso]);
+      await q(SQL.pruneFailures, [email, windowStart]);
+      return false;
+    });
+    if (locked) throw new HttpError(429, 'RATE_LIMITED', SERVER_MESSAGES.tooManyRequests);
     const [user] = await db.query(SQL.userByEmail, [email]);
     let valid = false;
     if (user !== undefined) {
@@ -451,16 +460,12 @@ function main(): void {
         valid = false;
       }
     }
-    if (!valid || user === undefined) {
-      await db.query(SQL.insertFailure, [randomBytes(16).toString('base64url'), email, nowIso]);
-      await db.query(SQL.pruneFailures, [email, windowStart]);
-      throw new HttpError(401, 'INVALID_CREDENTIALS', SERVER_MESSAGES.incorrectCredentials);
-    }
-    if (failureCount > 0) await db.query(SQL.clearFailures, [email]);
+    if (!valid || user === undefined) throw new HttpError(401, 'INVALID_CREDENTIALS', SERVER_MESSAGES.incorrectCredentials);
     const token = randomBytes(32).toString('base64url');
     const previous = readToken(req);
     const userId = user.id as string;
     await db.transaction(async (q) => {
+      await q(SQL.clearFailures, [email]);
       if (previous !== undefined) await q(SQL.deleteSession, [hashToken(previous)]);
       await q(SQL.deleteExpired, [userId, nowIso]);
       await q(SQL.insertSession, [hashToken(token), userId, nowIso, new Date(now.getTime() + SESSION_POLICY.ttlMs).toISOString(), nowIso]);

@@ -24,12 +24,15 @@ export interface BoardDatasetSpec {
   viewers: { label: string; visible: number }[];
   /** Tasks created by the writer (targets of PATCH). */
   writerTasks: number;
+  /** Users who only sign in (login benchmark: one account per connection). */
+  loginUsers?: number;
   seed?: number;
 }
 
 export interface BoardDataset {
   viewers: Map<string, BenchUser>;
   writer: BenchUser;
+  loginUsers: BenchUser[];
   writerTaskIds: string[];
   others: UserSeed[];
   totalTasks: number;
@@ -47,7 +50,9 @@ export async function seedBoardDataset(target: DbTarget, spec: BoardDatasetSpec)
     const viewers = new Map<string, BenchUser>();
     for (const v of spec.viewers) viewers.set(v.label, await benchUser(`${v.label}-${target.kind}`));
     const writer = await benchUser(`writer-${target.kind}`);
-    await seeder.insertUsers([...others, ...viewers.values(), writer]);
+    const loginUsers: BenchUser[] = [];
+    for (let i = 0; i < (spec.loginUsers ?? 0); i++) loginUsers.push(await benchUser(`login${i}-${target.kind}`));
+    await seeder.insertUsers([...others, ...viewers.values(), writer, ...loginUsers]);
 
     // Other users' tasks first (older), then the benchmark users' (newer): the board query must
     // find a user's rows through the indexes wherever they sit.
@@ -63,7 +68,7 @@ export async function seedBoardDataset(target: DbTarget, spec: BoardDatasetSpec)
     });
     await seeder.analyze();
     const totalTasks = await seeder.countTasks();
-    return { viewers, writer, writerTaskIds, others, totalTasks, seedSeconds: (performance.now() - started) / 1000 };
+    return { viewers, writer, loginUsers, writerTaskIds, others, totalTasks, seedSeconds: (performance.now() - started) / 1000 };
   } finally {
     await seeder.close();
   }

@@ -4,6 +4,7 @@
  * because its own histogram rounds to whole milliseconds, too coarse at one connection.
  * Only 2xx answers count as successes; everything else is an error, reported by status.
  */
+import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import { cpuTimeOf, sampleRss } from './servers.ts';
 
@@ -207,4 +208,44 @@ export async function getJson(baseUrl: string, path: string, cookie: string): Pr
   const text = await res.text();
   if (res.status < 200 || res.status >= 300) throw new Error(`GET ${path}: HTTP ${res.status} ${text.slice(0, 200)}`);
   return JSON.parse(text) as unknown;
+}
+
+/**
+ * One connection, one request after the other (keep-alive), each timed on its own: for latency
+ * at a single connection without autocannon's whole-second run boundaries. Stops after `count`
+ * answers or `seconds`, whichever comes first; non-2xx answers are counted as errors.
+ */
+export async function timeSequential(opts: {
+  baseUrl: string;
+  path: string;
+  headers: Record<string, string>;
+  count: number;
+  seconds: number;
+}): Promise<{ p50: number; p99: number; ok: number; errors: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const url = new URL(opts.path, opts.baseUrl);
+  const samples = new Samples();
+  let errors = 0;
+  const deadline = performance.now() + opts.seconds * 1000;
+  try {
+    for (let i = 0; i < opts.count && performance.now() < deadline; i++) {
+      const t0 = performance.now();
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request(url, { agent, headers: opts.headers }, (res) => {
+          res.on('data', () => undefined);
+          res.on('end', () => {
+            resolve(res.statusCode ?? 0);
+          });
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      if (status >= 200 && status < 300) samples.push(performance.now() - t0);
+      else errors++;
+    }
+  } finally {
+    agent.destroy();
+  }
+  return { p50: samples.percentile(50), p99: samples.percentile(99), ok: samples.length, errors };
 }

@@ -8,7 +8,7 @@
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
 import { BENCH_PASSWORD, benchUser, dbLabel, makeTarget, migrate, openSeeder, otherUsers, othersTasks, TaskFactory, visibleTasks, type BenchUser, type DbKind, type UserSeed } from '../lib/db.ts';
 import { int, loadAverage, ms, table } from '../lib/env.ts';
-import { runLoad, signIn } from '../lib/load.ts';
+import { signIn, timeSequential } from '../lib/load.ts';
 import { startTaskwise, type RunningServer } from '../lib/servers.ts';
 
 const CALLS = [
@@ -26,9 +26,8 @@ interface Point {
 
 function settings(quick: boolean) {
   return quick
-    // autocannon ends runs on whole seconds, so short runs are counted in requests instead.
-    ? { visible: [10, 100, 1000], tableSizes: [0, 20_000], measure: { amount: 20 }, warmup: 5, linearFrom: 100, linearTo: 1000 }
-    : { visible: [10, 100, 1000, 10_000], tableSizes: [0, 100_000, 1_000_000], measure: { duration: 2 }, warmup: 10, linearFrom: 1000, linearTo: 10_000 };
+    ? { visible: [10, 100, 1000], tableSizes: [0, 20_000], count: 30, seconds: 0.5, warmup: 5, linearFrom: 100, linearTo: 1000 }
+    : { visible: [10, 100, 1000, 10_000], tableSizes: [0, 100_000, 1_000_000], count: 400, seconds: 2, warmup: 20, linearFrom: 1000, linearTo: 10_000 };
 }
 
 async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section: BenchSection; targets: TargetResult[] }> {
@@ -75,10 +74,10 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
         const cookie = await signIn(server.baseUrl, viewer.email, BENCH_PASSWORD);
         const point = {} as Record<CallKey, Point>;
         for (const call of CALLS) {
-          const requests = [{ path: call.path, headers: { cookie } }];
-          await runLoad({ baseUrl: server.baseUrl, connections: 1, amount: s.warmup, requests, pid: server.pid });
-          const r = await runLoad({ baseUrl: server.baseUrl, connections: 1, ...s.measure, requests, pid: server.pid });
-          if (r.errors > 0) throw new Error(`GET ${call.path} answered errors: ${JSON.stringify(r.errorKinds)}`);
+          const base = { baseUrl: server.baseUrl, path: call.path, headers: { cookie } };
+          await timeSequential({ ...base, count: s.warmup, seconds: s.seconds });
+          const r = await timeSequential({ ...base, count: s.count, seconds: s.seconds });
+          if (r.errors > 0) throw new Error(`GET ${call.path} answered ${r.errors} errors`);
           point[call.key] = { p50: r.p50, p99: r.p99, requests: r.ok };
         }
         opts.log(`growth/${label}: ${int(rows)} rows, sees ${int(n)}: list p50 ${ms(point.list.p50)} ms, paged ${ms(point.paged.p50)} ms, counts ${ms(point.counts.p50)} ms`);
@@ -92,7 +91,8 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
 
     const sizes = [...results.keys()];
     const sections: string[] = [
-      `Database: ${label}. Each figure: p50 / p99 in ms of one connection for ${'duration' in s.measure ? `${s.measure.duration} s` : `${s.measure.amount} requests`} after ${s.warmup} warm-up requests; ` +
+      `Database: ${label}. Each figure: p50 / p99 in ms of single requests one after the other on one keep-alive connection ` +
+        `(${s.count} requests or ${s.seconds} s, whichever ends first, after ${s.warmup} warm-up requests); ` +
         `the user's tasks are half created by them, half assigned to them, 30 % done. Seeding: ${seedTimes.join('; ') || 'viewers only'}. Load average after: ${loadAverage()}.`,
     ];
     for (const call of CALLS) {
