@@ -13,6 +13,7 @@ import { hash } from '@node-rs/argon2';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Priority, TaskStatus } from '#shared/constants.ts';
+import type { TasksTable } from '#server/db/schema.ts';
 import { repoRoot } from './env.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -97,18 +98,8 @@ export interface UserSeed {
   passwordHash: string;
 }
 
-export interface TaskSeed {
-  id: string;
-  workTitle: string;
-  taskTitle: string;
-  assigneeEmail: string;
-  createdBy: string;
-  deadline: string | null;
-  priority: Priority;
-  status: TaskStatus;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A row of the tasks table, as the server's schema types it. */
+export type TaskSeed = TasksTable;
 
 /** Every benchmark user signs in with this password. */
 export const BENCH_PASSWORD = 'bench-password-1234';

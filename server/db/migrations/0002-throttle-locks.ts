@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * time anyway) serializes the check-then-write of a per-address limit across concurrent
  * requests and across instances, so a burst cannot slip past a cooldown or lock-out.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are frozen in time: they must not depend on the app's current schema types
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('throttle_locks')
@@ -15,7 +15,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are frozen in time: they must not depend on the app's current schema types
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('throttle_locks').ifExists().execute();
 }
