@@ -8,6 +8,10 @@ import {
   Kysely,
   PostgresDialect,
   SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDialectConfig,
   type PostgresCursor,
   type PostgresPool,
   type PostgresPoolClient,
@@ -52,6 +56,33 @@ function memoizedPrepare(sqlite: BetterSqlite3.Database): SqliteDatabase {
   };
 }
 
+/**
+ * Kysely's SQLite driver opens transactions with a plain BEGIN, which takes the write lock only
+ * at the first write; a second process writing the same file then fails at once with
+ * SQLITE_BUSY, because busy_timeout does not apply to a lock upgrade inside a transaction.
+ * BEGIN IMMEDIATE takes the lock up front, so another writer waits (busy_timeout) instead.
+ * Within this process nothing changes: better-sqlite3 is one connection, used one at a time.
+ * @see https://www.sqlite.org/lang_transaction.html#deferred_immediate_and_exclusive_transactions
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
 function openSqlite(file: string): Database {
   mkdirSync(dirname(file), { recursive: true });
   const sqlite = new BetterSqlite3(file);
@@ -65,7 +96,7 @@ function openSqlite(file: string): Database {
   // A second process (e.g. `npm run db:migrate`, a backup) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({
-    dialect: new SqliteDialect({ database: memoizedPrepare(sqlite) }),
+    dialect: new ImmediateSqliteDialect({ database: memoizedPrepare(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
   return { db, dialect: 'sqlite' };
