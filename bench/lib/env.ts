@@ -8,16 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const benchRoot = fileURLToPath(new URL('../', import.meta.url));
 
-/** Debian's Chromium (or CHROME_PATH); never a downloaded browser. */
-export const chromeArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { chromeArgs } from '../../scripts/lib/processes.ts';
 
 export function loadAverage(): string {
   return loadavg()

@@ -7,9 +7,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort, running, stopChild } from '../../scripts/lib/processes.ts';
 import { repoRoot } from './env.ts';
 
 export interface RunningServer {
@@ -25,43 +25,16 @@ export interface RunningServer {
 
 const live = new Set<ChildProcess>();
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => {
-    resolve();
-  }));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
+export { freePort };
 
-const running = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
-
-function exited(child: ChildProcess): Promise<void> {
-  return running(child) ? new Promise((resolve) => child.once('exit', () => {
-    resolve();
-  })) : Promise.resolve();
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (running(child)) {
-    child.kill('SIGTERM');
-    await Promise.race([exited(child), delay(15_000, undefined, { ref: false })]);
-    if (running(child)) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
-  }
+async function stopTracked(child: ChildProcess): Promise<void> {
+  await stopChild(child, 15_000);
   live.delete(child);
 }
 
 /** Stops every child process a benchmark started and did not stop (runner clean-up). */
 export async function stopAllServers(): Promise<void> {
-  await Promise.all([...live].map(stopChild));
+  await Promise.all([...live].map(stopTracked));
 }
 
 /** Synchronous last resort on process exit: SIGKILL whatever is still running. */
@@ -144,7 +117,7 @@ async function start(kind: RunningServer['kind'], script: string, opts: StartOpt
   try {
     await waitForHealth(baseUrl, child, logPath, 60_000);
   } catch (error) {
-    await stopChild(child);
+    await stopTracked(child);
     throw error;
   }
   const pid = child.pid ?? 0;
@@ -154,7 +127,7 @@ async function start(kind: RunningServer['kind'], script: string, opts: StartOpt
     pid,
     logPath,
     rss: () => rssOf(pid),
-    stop: () => stopChild(child),
+    stop: () => stopTracked(child),
   };
 }
 

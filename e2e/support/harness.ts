@@ -7,9 +7,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { freePort, running, stopChild } from '../../scripts/lib/processes.ts';
 import { startMailCatcher, type MailCatcher } from './mail-store.ts';
 import { distIndex, repoRoot, tmpRoot } from './paths.ts';
 
@@ -28,40 +28,6 @@ export function buildWeb(): void {
     stdio: 'inherit',
   });
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal})`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => {
-    resolve();
-  }));
-  if (!address || typeof address === 'string') throw new Error('no free port');
-  return address.port;
-}
-
-const running = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
-
-function exited(child: ChildProcess): Promise<void> {
-  return !running(child)
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => {
-      resolve();
-    }));
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (!running(child)) return;
-  child.kill('SIGTERM');
-  await Promise.race([exited(child), delay(10_000, undefined, { ref: false })]);
-  if (running(child)) {
-    child.kill('SIGKILL');
-    await exited(child);
-  }
 }
 
 function tail(path: string, lines = 40): string {
@@ -136,12 +102,12 @@ export async function startHarness(name = 'e2e'): Promise<Harness> {
       dbPath,
       logPath,
       async stop() {
-        await stopChild(app);
+        await stopChild(app, 10_000);
         await smtp.close();
       },
     };
   } catch (error) {
-    if (child) await stopChild(child);
+    if (child) await stopChild(child, 10_000);
     if (mail) await mail.close();
     throw error;
   }

@@ -8,15 +8,7 @@ export const distIndex = fileURLToPath(new URL('../../dist/web/index.html', impo
 /** Debian's Chromium unless CHROME_PATH says otherwise; never a downloaded browser. */
 export const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-export const chromeArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+export { chromeArgs } from '../../scripts/lib/processes.ts';
 
 /** Environment variables through which global set-up tells the workers where things are. */
 export const ENV = {
