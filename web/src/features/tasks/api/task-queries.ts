@@ -24,8 +24,6 @@ export async function getTasksPage(params: {
   cursor: string | null;
   limit?: number;
   signal?: AbortSignal;
-  /** A prefetch nobody is looking at yet: its 401 is left to the visible queries. */
-  background?: boolean;
 }): Promise<TaskPage> {
   const envelope = await apiRequest<TaskListEnvelope>('/tasks', {
     query: {
@@ -35,32 +33,33 @@ export async function getTasksPage(params: {
       cursor: params.cursor,
     },
     signal: params.signal,
-    authenticated: params.background !== true,
   });
   return { tasks: envelope.data.tasks, nextCursor: envelope.data.nextCursor ?? null };
 }
 
-export function taskColumnQueryOptions(status: TaskStatus, priority: PriorityFilter, { background = false } = {}) {
+// Prefetches share these options and their 401s go to the session handler like any other:
+// a visible query that joins an in-flight prefetch gets that prefetch's answer, so a 401 left
+// unhandled there showed "Couldn't load" instead of signing out.
+export function taskColumnQueryOptions(status: TaskStatus, priority: PriorityFilter) {
   return infiniteQueryOptions({
     queryKey: taskKeys.list(status, priority),
-    queryFn: ({ pageParam, signal }) => getTasksPage({ status, priority, cursor: pageParam, signal, background }),
+    queryFn: ({ pageParam, signal }) => getTasksPage({ status, priority, cursor: pageParam, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
 
-export async function getTaskCounts(priority: PriorityFilter, signal?: AbortSignal, background = false): Promise<TaskCounts> {
+export async function getTaskCounts(priority: PriorityFilter, signal?: AbortSignal): Promise<TaskCounts> {
   const envelope = await apiRequest<TaskCountsEnvelope>('/tasks/counts', {
     query: { priority: priority || undefined },
     signal,
-    authenticated: !background,
   });
   return envelope.data.counts;
 }
 
-export function taskCountsQueryOptions(priority: PriorityFilter, { background = false } = {}) {
+export function taskCountsQueryOptions(priority: PriorityFilter) {
   return queryOptions({
     queryKey: taskKeys.counts(priority),
-    queryFn: ({ signal }) => getTaskCounts(priority, signal, background),
+    queryFn: ({ signal }) => getTaskCounts(priority, signal),
   });
 }

@@ -53,10 +53,9 @@ export function TaskBoard() {
   const prefetchFilter = useCallback(
     (filter: Filter) => {
       const ignore = () => undefined; // a failed prefetch just means a normal fetch later
-      const background = { background: true };
-      queryClient.infiniteQuery(taskColumnQueryOptions('todo', filter, background)).catch(ignore);
-      queryClient.infiniteQuery(taskColumnQueryOptions('done', filter, background)).catch(ignore);
-      queryClient.query(taskCountsQueryOptions(filter, background)).catch(ignore);
+      queryClient.infiniteQuery(taskColumnQueryOptions('todo', filter)).catch(ignore);
+      queryClient.infiniteQuery(taskColumnQueryOptions('done', filter)).catch(ignore);
+      queryClient.query(taskCountsQueryOptions(filter)).catch(ignore);
     },
     [queryClient],
   );
