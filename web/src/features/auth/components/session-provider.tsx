@@ -92,6 +92,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!mustVerify) return;
     const controller = new AbortController();
+    // Leaving the page (a reload, a typed URL) fails the request in flight like a network
+    // error; that says nothing about the session, so it must not sign out and drop the flag.
+    const leave = () => {
+      controller.abort();
+    };
+    window.addEventListener('pagehide', leave);
     getMe(controller.signal).then(
       (user) => {
         setSession((current) => (current.status === 'signedIn' ? { status: 'signedIn', user, verified: true } : current));
@@ -104,6 +110,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
     );
     return () => {
+      window.removeEventListener('pagehide', leave);
       controller.abort();
     };
   }, [mustVerify, notify, signOut]);
