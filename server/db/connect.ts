@@ -20,7 +20,7 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import pg from 'pg';
-import type { DatabaseConfig } from '../plugins/config.ts';
+import type { DatabaseConfig } from '../config.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../plugins/config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 
 const SECRET = 'a-session-secret-that-is-long-enough-123';
 const dirs: string[] = [];
