@@ -8,6 +8,8 @@ import dbPlugin from './plugins/db.ts';
 import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
+import outbox from './mail/outbox-worker.ts';
+import taskMail from './mail/task-mail.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
 import security, { securityHeaders } from './plugins/security.ts';
@@ -15,6 +17,7 @@ import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import health from './routes/health.ts';
+import mailSettings from './routes/mail-settings/index.ts';
 import otps from './routes/otps/index.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
@@ -82,6 +85,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(repositories);
     await app.register(housekeeping, { clock });
     await app.register(mailer);
+    await app.register(outbox, { clock });
+    await app.register(taskMail, { clock });
     await app.register(rateLimit, { clock });
     await app.register(session, { clock });
     await app.register(otpService, { clock });
@@ -93,6 +98,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(otps);
         await api.register(users, { clock });
         await api.register(tasks, { clock });
+        await api.register(mailSettings, { clock });
       },
       { prefix: '/api' },
     );
