@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import fp from 'fastify-plugin';
-import type { Clock } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { OutboxRow } from '../repositories/outbox-repository.ts';
@@ -73,9 +72,9 @@ declare module 'fastify' {
  * after the mail server accepted it and before `markSent` is written: then the lease expires
  * and another round sends it again. That window is one UPDATE long.
  */
-export default fp<{ clock: Clock }>(
-  (fastify, opts, done) => {
-    const { clock } = opts;
+export default fp(
+  (fastify, _opts, done) => {
+    const { clock } = fastify;
     const repo = fastify.outboxRepository;
     const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     let round: Promise<void> | null = null;
@@ -201,6 +200,13 @@ export default fp<{ clock: Clock }>(
       pending: () => repo.countPending(),
     };
     fastify.decorate('outbox', outbox);
+    fastify.metrics.gauge({
+      name: 'taskwise_outbox_pending_mails',
+      help: 'Mails in the outbox that are neither delivered nor given up.',
+      collect: async (gauge) => {
+        gauge.set(await repo.countPending());
+      },
+    });
 
     fastify.addHook('onReady', (next) => {
       wake();
@@ -223,5 +229,5 @@ export default fp<{ clock: Clock }>(
     });
     done();
   },
-  { name: 'outbox', dependencies: ['repositories', 'mailer'] },
+  { name: 'outbox', dependencies: ['repositories', 'mailer', 'metrics'] },
 );

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import type { Priority, TaskStatus } from '#shared/constants.ts';
-import type { Clock } from '../clock.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DueReminderRow } from '../repositories/outbox-repository.ts';
 import type { OutboxMail } from './outbox-worker.ts';
@@ -62,9 +61,9 @@ declare module 'fastify' {
  * new deadline re-arms both. Optional mails honour the recipient's settings and carry a
  * one-click unsubscribe link and headers (RFC 8058).
  */
-export default fp<{ clock: Clock }>(
-  (fastify, opts, done) => {
-    const { clock } = opts;
+export default fp(
+  (fastify, _opts, done) => {
+    const { clock } = fastify;
     const { config, outbox, outboxRepository: repo, mailSettingsRepository: settings, usersRepository: users } = fastify;
     const origin = config.appOrigin;
 

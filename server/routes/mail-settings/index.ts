@@ -2,15 +2,14 @@ import { parse as parseQueryString } from 'node:querystring';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
 import { MailSettingsEnvelope, UnsubscribeEnvelope, UnsubscribeQuery, UpdateMailSettingsBody } from '#shared/schemas/account.ts';
-import type { Clock } from '../../clock.ts';
 import { validationFailed } from '../../errors.ts';
 import { verifyUnsubscribeToken } from '../../mail/unsubscribe-tokens.ts';
 import { currentUser } from '../../plugins/session.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
 /** The one-click unsubscribe of RFC 8058, in a context of its own (see the form parser). */
-const oneClickUnsubscribe: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
-  const { clock } = opts;
+const oneClickUnsubscribe: FastifyPluginAsyncTypebox = (fastify) => {
+  const { clock } = fastify;
   const settings = fastify.mailSettingsRepository;
   // Mail clients send the RFC 8058 one-click POST as `List-Unsubscribe=One-Click`, form-encoded.
   // This plugin is encapsulated, so the form parser exists for this route only: everywhere
@@ -50,8 +49,8 @@ const oneClickUnsubscribe: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastif
 };
 
 /** Notification settings of the signed-in person, and the one-click unsubscribe of RFC 8058. */
-const mailSettings: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts) => {
-  const { clock } = opts;
+const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { clock } = fastify;
   const settings = fastify.mailSettingsRepository;
 
   fastify.get(
@@ -94,7 +93,7 @@ const mailSettings: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify
     },
   );
 
-  await fastify.register(oneClickUnsubscribe, { clock });
+  await fastify.register(oneClickUnsubscribe);
 };
 
 export default mailSettings;
