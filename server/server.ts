@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { build } from './app.ts';
-import { ConfigError, ensureDatabaseDirectory, loadConfig, type Config } from './plugins/config.ts';
+import { ConfigError, ensureDatabaseDirectory, loadConfig, type Config } from './config.ts';
 
 /**
  * `npm start`: reads the configuration (environment, then an optional .env — real environment

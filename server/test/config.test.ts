@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../plugins/config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 
 const SECRET = 'a-session-secret-that-is-long-enough-123';
 const dirs: string[] = [];
@@ -105,6 +105,7 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'sometimes' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
   ])('stops on %j with one line naming %s', (env, variable) => {
     const error = failure({ SESSION_SECRET: SECRET, ...env });
     expect(error.variable).toBe(variable);
