@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import pretty from 'pino-pretty';
 import { isValidEmail, normalizeEmail } from '#shared/email.ts';
 import { LIMITS } from '#shared/constants.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -41,6 +42,11 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      // On a terminal: one readable line per record, written synchronously so it stays in order
+      // with the printed-mail block (plugins/mailer.ts). Elsewhere pino's JSON lines.
+      ...(config.logFormat === 'pretty'
+        ? { stream: pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) }
+        : {}),
     },
     bodyLimit: LIMITS.bodyMaxBytes,
     // Fastify (proxy-addr) also takes a hop count; its type declaration omits it.
