@@ -31,6 +31,7 @@ describe('API documentation', () => {
         'GET /api/health',
         'GET /api/tasks',
         'GET /api/tasks/counts',
+        'GET /api/tasks/{id}',
         'GET /api/users/logout',
         'GET /api/users/me',
         'PATCH /api/tasks/{id}',
