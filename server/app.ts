@@ -9,6 +9,7 @@ import dbPlugin from './plugins/db.ts';
 import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
+import metricsPlugin from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
 import security, { securityHeaders } from './plugins/security.ts';
@@ -16,6 +17,7 @@ import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import health from './routes/health.ts';
+import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
@@ -82,6 +84,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(errorHandler);
     await app.register(security);
     await app.register(dbPlugin);
+    await app.register(metricsPlugin);
     await app.register(repositories);
     await app.register(housekeeping);
     await app.register(mailer);
@@ -89,6 +92,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(session);
     await app.register(otpService);
     await app.register(swagger);
+    await app.register(metrics);
 
     await app.register(
       async (api) => {

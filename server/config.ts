@@ -30,6 +30,8 @@ export interface Config {
   sessionSecret: string;
   trustProxy: boolean | number | string[];
   logLevel: LogLevel;
+  /** null: GET /metrics answers 404. Scrapers send `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
   /** Cookies carry `Secure` when the public origin is https. */
   secureCookies: boolean;
   /** Directory of the built web app (Vite's output). Not an environment variable. */
@@ -51,6 +53,7 @@ const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 export const DEFAULT_WEB_ROOT = resolve(repoRoot, 'dist/web');
 const SECRET_FILE = 'session-secret';
 const SECRET_MIN_LENGTH = 32;
+const METRICS_TOKEN_MIN_LENGTH = 16;
 
 /** An unset or blank variable counts as unset. */
 function read(env: Env, name: string): string | undefined {
@@ -192,6 +195,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}").`);
   }
 
+  const metricsToken = read(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
+    throw new ConfigError('METRICS_TOKEN', `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long (e.g. \`openssl rand -hex 24\`).`);
+  }
+
   const rawSecret = read(env, 'SESSION_SECRET');
   if (rawSecret === undefined && isProduction) {
     throw new ConfigError('SESSION_SECRET', 'is required when NODE_ENV=production (e.g. `openssl rand -base64 32`).');
@@ -217,6 +225,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     sessionSecret,
     trustProxy,
     logLevel: logLevel as LogLevel,
+    metricsToken,
     secureCookies: appOrigin.startsWith('https:'),
     webRoot: DEFAULT_WEB_ROOT,
   };

@@ -25,9 +25,18 @@ import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** A PostgreSQL pool's connections right now (for the metrics endpoint). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** PostgreSQL only; SQLite is one connection with no pool. */
+  poolStats?: () => PoolStats;
 }
 
 /** Upper bound of cached statements; our SQL texts are a small fixed set, this only guards mistakes. */
@@ -195,7 +204,8 @@ function openPostgres(url: string, onPoolError: (error: Error) => void): Databas
     dialect: new PostgresDialect({ pool: new PreparedStatementPool(pool, onPoolError) }),
     plugins: [new CamelCasePlugin()],
   });
-  return { db, dialect: 'postgres' };
+  const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return { db, dialect: 'postgres', poolStats };
 }
 
 export function openDatabase(config: DatabaseConfig, onPoolError: (error: Error) => void): Database {

@@ -105,6 +105,7 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'sometimes' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
   ])('stops on %j with one line naming %s', (env, variable) => {
     const error = failure({ SESSION_SECRET: SECRET, ...env });
     expect(error.variable).toBe(variable);
