@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import pretty from 'pino-pretty';
 import { isValidEmail, normalizeEmail } from '#shared/email.ts';
 import { LIMITS } from '#shared/constants.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -9,6 +10,8 @@ import dbPlugin from './plugins/db.ts';
 import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
+import outbox from './mail/outbox-worker.ts';
+import taskMail from './mail/task-mail.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
@@ -17,6 +20,7 @@ import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import health from './routes/health.ts';
+import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
 import tasks from './routes/tasks/index.ts';
@@ -41,6 +45,11 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      // On a terminal: one readable line per record, written synchronously so it stays in order
+      // with the printed-mail block (plugins/mailer.ts). Elsewhere pino's JSON lines.
+      ...(config.logFormat === 'pretty'
+        ? { stream: pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) }
+        : {}),
     },
     bodyLimit: LIMITS.bodyMaxBytes,
     // Fastify (proxy-addr) also takes a hop count; its type declaration omits it.
@@ -88,6 +97,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(repositories);
     await app.register(housekeeping);
     await app.register(mailer);
+    await app.register(outbox);
+    await app.register(taskMail);
     await app.register(rateLimit);
     await app.register(session);
     await app.register(otpService);
@@ -100,6 +111,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(otps);
         await api.register(users);
         await api.register(tasks);
+        await api.register(mailSettings);
       },
       { prefix: '/api' },
     );

@@ -12,6 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -30,6 +32,8 @@ export interface Config {
   sessionSecret: string;
   trustProxy: boolean | number | string[];
   logLevel: LogLevel;
+  /** `pretty`: readable text (pino-pretty) for a person at a terminal; `json`: one JSON object a line. */
+  logFormat: LogFormat;
   /** null: GET /metrics answers 404. Scrapers send `Authorization: Bearer <token>`. */
   metricsToken: string | null;
   /** Cookies carry `Secure` when the public origin is https. */
@@ -156,9 +160,10 @@ function generatedSecret(cwd: string): string {
 
 /**
  * Parses the environment. The only side effect: without SESSION_SECRET outside production, a
- * secret is generated once into ./data/session-secret (relative to `cwd`).
+ * secret is generated once into ./data/session-secret (relative to `cwd`). `terminal`: standard
+ * output is a terminal, which makes pretty logs the default.
  */
-export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
+export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = false): Config {
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
   const isProduction = nodeEnv === 'production';
   const port = parsePort(read(env, 'PORT'));
@@ -195,6 +200,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}").`);
   }
 
+  const logFormat = (read(env, 'LOG_FORMAT') ?? (terminal ? 'pretty' : 'json')).toLowerCase();
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    throw new ConfigError('LOG_FORMAT', `must be pretty or json (got "${logFormat}").`);
+  }
+
   const metricsToken = read(env, 'METRICS_TOKEN') ?? null;
   if (metricsToken !== null && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
     throw new ConfigError('METRICS_TOKEN', `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long (e.g. \`openssl rand -hex 24\`).`);
@@ -225,6 +235,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd()): Config {
     sessionSecret,
     trustProxy,
     logLevel: logLevel as LogLevel,
+    logFormat: logFormat as LogFormat,
     metricsToken,
     secureCookies: appOrigin.startsWith('https:'),
     webRoot: DEFAULT_WEB_ROOT,

@@ -11,7 +11,7 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 let config: Config;
 try {
-  config = loadConfig(process.env);
+  config = loadConfig(process.env, process.cwd(), process.stdout.isTTY);
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

@@ -93,6 +93,34 @@ export interface TaskActivityTable {
   changes: string | null;
 }
 
+/** One mail to deliver (server/mail/outbox-worker.ts). `headers` is a JSON object of extra headers. */
+export interface OutboxTable {
+  id: string;
+  kind: string;
+  toEmail: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+  headers: string;
+  dedupeKey: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  runAt: string;
+  lockedBy: string | null;
+  lockedUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** Which optional mails an address wants; flags are 0/1 (the same integer on both databases). */
+export interface MailSettingsTable {
+  email: string;
+  notifyAssigned: number;
+  notifyReminders: number;
+  updatedAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   otpCodes: OtpCodesTable;
@@ -102,4 +130,6 @@ export interface DB {
   throttleLocks: ThrottleLocksTable;
   comments: CommentsTable;
   taskActivity: TaskActivityTable;
+  outbox: OutboxTable;
+  mailSettings: MailSettingsTable;
 }

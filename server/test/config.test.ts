@@ -118,6 +118,15 @@ describe('loadConfig', () => {
     expect(failure({ NODE_ENV: 'production', SESSION_SECRET: SECRET }).variable).toBe('SMTP_URL');
   });
 
+  it('logs pretty text on a terminal and JSON lines otherwise, unless LOG_FORMAT says', () => {
+    const env = { SESSION_SECRET: SECRET };
+    expect(loadConfig(env, tempCwd(), true).logFormat).toBe('pretty');
+    expect(loadConfig(env, tempCwd(), false).logFormat).toBe('json');
+    expect(loadConfig({ ...env, LOG_FORMAT: 'json' }, tempCwd(), true).logFormat).toBe('json');
+    expect(loadConfig({ ...env, LOG_FORMAT: 'Pretty' }, tempCwd(), false).logFormat).toBe('pretty');
+    expect(failure({ ...env, LOG_FORMAT: 'xml' }).variable).toBe('LOG_FORMAT');
+  });
+
   it('defaults APP_ORIGIN to http://localhost:PORT', () => {
     expect(loadConfig({ PORT: '4321', SESSION_SECRET: SECRET }, tempCwd()).appOrigin).toBe('http://localhost:4321');
   });

@@ -107,7 +107,11 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         createdAt: nowIso,
         updatedAt: nowIso,
       };
-      await repo.insert(row);
+      await fastify.db.transaction().execute(async (trx) => {
+        await repo.insert(row, trx);
+        await fastify.taskMail.taskWritten(trx, { before: null, after: row, actor: viewer });
+      });
+      fastify.outbox.wake();
       const task = toTask({ ...row, assignor: viewer.fullName, assignorEmail: viewer.email });
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.taskCreated, data: { task } });
     },
@@ -251,8 +255,10 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         if (Object.keys(changes).length === 0) return toTask(current);
         const updatedAt = now.toISOString();
         await repo.update(current.id, { ...changes, updatedAt }, trx);
+        await fastify.taskMail.taskWritten(trx, { before: current, after: { ...current, ...changes }, actor: viewer });
         return toTask({ ...current, ...changes, updatedAt });
       });
+      fastify.outbox.wake();
       return { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task } } as const;
     },
   );

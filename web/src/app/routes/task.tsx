@@ -74,9 +74,11 @@ export function TaskPage() {
     body = (
       <div className="task-page__missing">
         <p>It may have been deleted, or it is not shared with you.</p>
-        <ButtonLink to={{ pathname: '/tasks', search: location.search }} variant="primary">
-          Back to the board
-        </ButtonLink>
+        {wide ? (
+          <ButtonLink to={{ pathname: '/tasks', search: location.search }} variant="primary">
+            Back to the board
+          </ButtonLink>
+        ) : null}
       </div>
     );
   } else if (task.isError) {
@@ -114,8 +116,6 @@ export function TaskPage() {
         open
         onClose={close}
         title={title}
-        // An empty work title is no description at all.
-        description={task.data?.workTitle === '' ? undefined : task.data?.workTitle}
         className="dialog--task"
         closeLabel="Close task"
         initialFocusRef={bodyRef}
@@ -129,7 +129,6 @@ export function TaskPage() {
       <Link className="task-page__back" to={{ pathname: '/tasks', search: location.search }}>
         <span aria-hidden="true">← </span>Back to the board
       </Link>
-      {task.data?.workTitle ? <p className="task-page__work">{task.data.workTitle}</p> : null}
       <PageHeading className="task-page__title">{title}</PageHeading>
       {content}
     </div>

@@ -159,21 +159,23 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
             <Button
               size="sm"
               variant="ghost"
+              aria-label="Edit comment"
               onClick={() => {
                 setMode('edit');
               }}
             >
-              Edit<span className="visually-hidden"> comment</span>
+              Edit
             </Button>
             <Button
               size="sm"
               variant="danger-ghost"
+              aria-label="Delete comment"
               onClick={() => {
                 setError(null);
                 setMode('confirm');
               }}
             >
-              Delete<span className="visually-hidden"> comment</span>
+              Delete
             </Button>
           </div>
         ) : null}
