@@ -11,12 +11,15 @@ export function createAccountRepository(db: Kysely<DB>) {
       return Number(result.numDeletedRows);
     },
 
-    /**
-     * Every comment the user wrote, for the data export. Comments arrive with the board
-     * features (their table is not in this schema yet): until then there are none to export.
-     */
-    commentsBy(_userId: string): Promise<unknown[]> {
-      return Promise.resolve([]);
+    /** Every comment the user wrote, oldest first, for the data export. */
+    async commentsBy(userId: string, ex: Executor = db) {
+      const rows = await ex
+        .selectFrom('comments')
+        .select(['id', 'taskId', 'body', 'createdAt', 'updatedAt'])
+        .where('authorId', '=', userId)
+        .orderBy('seq')
+        .execute();
+      return rows.map(({ id, ...rest }) => ({ _id: id, ...rest }));
     },
 
     /** One-time codes and sign-in failures recorded for the address. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { newId } from '../db/ids.ts';
 import { codeFrom } from './mail-catcher.ts';
 import { createSignedInUser, createTask, createUser, nextIp, registerThroughApi, signIn, uniqueEmail } from './factories.ts';
 import { TEST_ORIGIN, useTestApp } from './helpers.ts';
@@ -9,6 +10,16 @@ const t = useTestApp();
 
 const requestReset = (email: string, ip = nextIp()) => t.request('POST', '/api/password-resets', { body: { email }, ip });
 const confirmReset = (body: unknown) => t.request('POST', '/api/password-resets/confirm', { body });
+/** A comment row as the comments feature writes it (its API is not needed to test the export). */
+async function writeComment(author: { id: string; fullName: string; email: string }, taskId: string, body: string) {
+  const now = t.clock.now().toISOString();
+  const id = newId();
+  await t.app.db
+    .insertInto('comments')
+    .values({ id, taskId, authorId: author.id, authorName: author.fullName, authorEmail: author.email, body, createdAt: now, updatedAt: now })
+    .execute();
+  return id;
+}
 const me = (cookie: string) => t.request('GET', '/api/users/me', { cookie });
 
 describe('POST /api/password-resets', () => {
@@ -156,7 +167,9 @@ describe('GET /api/users/me/export', () => {
     const { user: other, cookie: otherCookie } = await createSignedInUser(t);
     const created = await createTask(t, cookie, { taskTitle: 'Mine to give' });
     const assigned = await createTask(t, otherCookie, { taskTitle: 'Given to me', assignee: user.email });
-    await createTask(t, otherCookie, { taskTitle: 'Not mine' });
+    const notMine = await createTask(t, otherCookie, { taskTitle: 'Not mine', assignee: other.email });
+    await writeComment(user, assigned._id, 'On it.');
+    await writeComment(other, assigned._id, 'Thanks!');
     const res = await t.request('GET', '/api/users/me/export', { cookie });
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="taskwise-export-\d{4}-\d{2}-\d{2}\.json"$/);
@@ -164,9 +177,9 @@ describe('GET /api/users/me/export', () => {
     expect(data.user).toEqual({ fullName: user.fullName, email: user.email, createdAt: expect.any(String) as string });
     expect(data.settings).toEqual({ notifyAssigned: true, notifyReminders: true });
     expect(data.tasks.map((task) => task.taskTitle).sort()).toEqual([created.taskTitle, assigned.taskTitle].sort());
-    expect(data.comments).toEqual([]);
+    expect(data.comments).toEqual([expect.objectContaining({ taskId: assigned._id, body: 'On it.' })]);
     expect(res.body).not.toContain('passwordHash');
-    expect(other.email).not.toBe(user.email);
+    expect(res.body).not.toContain(notMine._id);
   });
 });
 
@@ -178,6 +191,7 @@ describe('DELETE /api/users/me', () => {
     const privateTask = await createTask(t, cookie, { taskTitle: 'Only mine', assignee: user.email });
     const fromColleague = await createTask(t, colleagueCookie, { taskTitle: 'From the colleague', assignee: user.email });
     await t.request('PATCH', '/api/users/me/settings', { cookie, body: { notifyReminders: false } });
+    const commentId = await writeComment(user, forColleague._id, 'Please start Monday.');
 
     const res = await t.request('DELETE', '/api/users/me', { cookie, body: { password: user.password } });
     expect(res.status, res.body).toBe(204);
@@ -189,6 +203,8 @@ describe('DELETE /api/users/me', () => {
     const kept = seen.find((task) => task._id === forColleague._id);
     expect(kept?.assignor).toBe('Leaving Person');
     expect(seen.some((task) => task._id === fromColleague._id)).toBe(true);
+    const comment = await t.app.db.selectFrom('comments').select(['body', 'authorName']).where('id', '=', commentId).executeTakeFirst();
+    expect(comment).toEqual({ body: 'Please start Monday.', authorName: 'Leaving Person' });
     expect(await t.app.db.selectFrom('tasks').select('id').where('id', '=', privateTask._id).execute()).toEqual([]);
     expect(await t.app.mailSettingsRepository.get(user.email)).toEqual({ notifyAssigned: true, notifyReminders: true });
 

@@ -166,7 +166,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       const user = await me(request);
       const settings = await fastify.mailSettingsRepository.get(user.email);
-      const tasks = await fastify.tasksRepository.list({ userId: user.id, email: user.email }, {});
+      const tasks = await fastify.tasksRepository.list({ userId: user.id, email: user.email }, { view: 'all', sort: 'newest' });
       const comments = await fastify.accountRepository.commentsBy(user.id);
       const now = clock.now().toISOString();
       const data = {
