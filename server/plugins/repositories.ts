@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
+import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
 import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
 import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
 import { createOutboxRepository, type OutboxRepository } from '../repositories/outbox-repository.ts';
@@ -22,6 +23,7 @@ declare module 'fastify' {
     mailSettingsRepository: MailSettingsRepository;
     commentsRepository: CommentsRepository;
     activityRepository: ActivityRepository;
+    accountRepository: AccountRepository;
   }
 }
 
@@ -38,6 +40,7 @@ export default fp(
     fastify.decorate('mailSettingsRepository', createMailSettingsRepository(fastify.db));
     fastify.decorate('commentsRepository', createCommentsRepository(fastify.db));
     fastify.decorate('activityRepository', createActivityRepository(fastify.db));
+    fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },
