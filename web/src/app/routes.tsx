@@ -1,7 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { Navigate, useRoutes, useSearchParams, type RouteObject } from 'react-router';
-import { preloadBoard } from '#web/features/tasks/api/preload-board.ts';
+import { lazy, Suspense } from 'react';
+import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { RequireAuth, RequireGuest } from './guards.tsx';
 import { PageLoading, RootLayout } from './root-layout.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
@@ -18,14 +16,8 @@ const TasksPage = lazy(() => import('./routes/tasks.tsx').then((m) => ({ default
 const LoginPage = lazy(() => import('./routes/login.tsx').then((m) => ({ default: m.LoginPage })));
 const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ default: m.SignUpPage })));
 
-/** /tasks: the board's data is requested while its chunk loads (in parallel, not after). */
+/** /tasks: the board asks for its data itself, once its session is confirmed (RequireAuth). */
 function TasksRoute() {
-  const queryClient = useQueryClient();
-  const [params] = useSearchParams();
-  const [initialPriority] = useState(() => params.get('priority'));
-  useEffect(() => {
-    preloadBoard(queryClient, initialPriority);
-  }, [queryClient, initialPriority]);
   return (
     <Suspense fallback={<PageLoading />}>
       <TasksPage />

@@ -6,8 +6,10 @@ let sequence = 0;
 export function makeTask(overrides: Partial<Task> = {}): Task {
   sequence++;
   const now = new Date().toISOString();
-  return {
+  const task: Task & { version: number; description: string } = {
     _id: `task-${sequence}`,
+    version: 1,
+    description: '',
     workTitle: '',
     taskTitle: `Task number ${sequence}`,
     assignee: 'bob@example.com',
@@ -18,8 +20,8 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     status: 'todo',
     createdAt: now,
     updatedAt: now,
-    ...overrides,
   };
+  return { ...task, ...overrides };
 }
 
 export const ADA = { fullName: 'Ada Lovelace', email: 'ada@example.com' };

@@ -1,14 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { PRIORITY_FILTER_ORDER } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
-import { taskCountsQueryOptions, useTaskCounts } from '../api/get-task-counts.ts';
-import { taskColumnQueryOptions } from '../api/get-tasks.ts';
+import { useTaskCounts } from '../api/get-task-counts.ts';
 import { parsePriorityFilter, type PriorityFilter as Filter } from '../api/query-keys.ts';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
@@ -16,22 +13,6 @@ import { PriorityFilter } from './priority-filter.tsx';
 import type { EditDraft } from './task-card.tsx';
 import { TaskColumn } from './task-column.tsx';
 import './task-board.css';
-
-const FILTERS: readonly Filter[] = ['', ...PRIORITY_FILTER_ORDER];
-
-/** Run `work` when the browser is idle (soon anyway); returns the cancel function. */
-function whenIdle(work: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(work, { timeout: 1500 });
-    return () => {
-      cancelIdleCallback(id);
-    };
-  }
-  const id = window.setTimeout(work, 200);
-  return () => {
-    window.clearTimeout(id);
-  };
-}
 
 /**
  * The board: a header with "Create Task", the priority filter (kept in the URL, so a reload
@@ -46,39 +27,10 @@ export function TaskBoard() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const counts = useTaskCounts(priority);
   const now = useNow(30_000);
-  const queryClient = useQueryClient();
-
-  // The first page of each column and the counts of a filter, fetched ahead (skipped while
-  // the cached copy is fresh), so switching filters shows cards at once.
-  const prefetchFilter = useCallback(
-    (filter: Filter) => {
-      const ignore = () => undefined; // a failed prefetch just means a normal fetch later
-      queryClient.infiniteQuery(taskColumnQueryOptions('todo', filter)).catch(ignore);
-      queryClient.infiniteQuery(taskColumnQueryOptions('done', filter)).catch(ignore);
-      queryClient.query(taskCountsQueryOptions(filter)).catch(ignore);
-    },
-    [queryClient],
-  );
-  const boardLoaded = counts.isSuccess;
-  useEffect(() => {
-    if (!boardLoaded) return;
-    return whenIdle(() => {
-      for (const filter of FILTERS) if (filter !== priority) prefetchFilter(filter);
-    });
-  }, [boardLoaded, priority, prefetchFilter]);
 
   const onFilter = (next: Filter) => {
     setSearchParams(next ? { priority: next } : {}, { replace: true });
   };
-
-  // Every filter change asks the server again (SPEC); counts cached for that filter show meanwhile.
-  const { refetch: refetchCounts } = counts;
-  const countsFilter = useRef(priority);
-  useEffect(() => {
-    if (countsFilter.current === priority) return;
-    countsFilter.current = priority;
-    void refetchCounts({ cancelRefetch: false });
-  }, [priority, refetchCounts]);
 
   const onEdit = useCallback((task: Task) => {
     setEditing({ id: task._id, assignee: task.assignee, priority: task.priority });
@@ -120,7 +72,7 @@ export function TaskBoard() {
       </header>
 
       <div className="board__toolbar">
-        <PriorityFilter value={priority} onChange={onFilter} onIntent={prefetchFilter} />
+        <PriorityFilter value={priority} onChange={onFilter} />
       </div>
 
       <div className="board__columns">

@@ -2,12 +2,11 @@ import { memo, useEffect, useId, useRef, useState, type SubmitEvent } from 'reac
 import { PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { checkEmail } from '#shared/validation.ts';
-import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { SelectField, TextField } from '#web/components/field.tsx';
-import { useNotices } from '#web/components/notices.tsx';
-import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
+import { useTaskHighlight } from '../api/live-board-context.ts';
+import { isPendingTask } from '../api/task-cache.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PRIORITY_LABELS, PriorityBadge } from './priority.tsx';
@@ -76,7 +75,6 @@ function TaskEditForm({
 }) {
   const update = useUpdateTask();
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
   const assigneeRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -93,22 +91,13 @@ function TaskEditForm({
       return;
     }
     setFieldError(null);
-    setFormError(null);
     if (email.value === task.assignee && draft.priority === task.priority) {
       onEditEnd(false);
       return;
     }
-    update.mutate(
-      { task, changes: { assignee: email.value, priority: draft.priority } },
-      {
-        onSuccess: () => {
-          onEditEnd(true);
-        },
-        onError: (error) => {
-          if (!isUnauthorized(error)) setFormError(isApiError(error) ? error.message : String(error));
-        },
-      },
-    );
+    // Shown at once; a failure rolls the card back and says why, a conflict opens its dialog.
+    update.mutate({ task, changes: { assignee: email.value, priority: draft.priority } });
+    onEditEnd(true);
   };
 
   return (
@@ -124,7 +113,6 @@ function TaskEditForm({
         }
       }}
     >
-      {formError ? <Alert tone="error">{formError}</Alert> : null}
       <div className="task-edit__fields">
         <TextField
           ref={assigneeRef}
@@ -155,8 +143,8 @@ function TaskEditForm({
         </SelectField>
       </div>
       <div className="task-edit__actions">
-        <Button type="submit" variant="primary" size="sm" busy={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save'}
+        <Button type="submit" variant="primary" size="sm">
+          Save
         </Button>
         <Button
           size="sm"
@@ -186,7 +174,8 @@ export const TaskCard = memo(function TaskCard({
   const titleId = useId();
   const done = task.status === 'done';
   const complete = useUpdateTask();
-  const { notify } = useNotices();
+  const highlighted = useTaskHighlight(task._id);
+  const pending = isPendingTask(task);
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocusToEdit = useRef(false);
   const editing = draft !== null;
@@ -199,20 +188,20 @@ export const TaskCard = memo(function TaskCard({
   }, [editing]);
 
   const onComplete = () => {
-    complete.mutate(
-      { task, changes: { status: 'done' } },
-      {
-        onError: (error) => {
-          if (!isUnauthorized(error)) notify('error', isApiError(error) ? error.message : String(error));
-        },
-      },
-    );
+    complete.mutate({ task, changes: { status: 'done' } });
   };
 
   return (
     <article
-      className={cx('task-card', `priority--${task.priority}`, done && 'task-card--done', editing && 'task-card--editing')}
+      className={cx(
+        'task-card',
+        `priority--${task.priority}`,
+        done && 'task-card--done',
+        editing && 'task-card--editing',
+        highlighted && 'task-card--changed',
+      )}
       aria-labelledby={titleId}
+      aria-busy={pending || undefined}
       {...position}
     >
       <div className="task-card__top">
@@ -258,8 +247,8 @@ export const TaskCard = memo(function TaskCard({
       ) : (
         <div className="task-card__actions">
           {done ? null : (
-            <Button size="sm" variant="secondary" icon={<CheckIcon />} busy={complete.isPending} onClick={onComplete}>
-              {complete.isPending ? 'Completing…' : 'Mark complete'}
+            <Button size="sm" variant="secondary" icon={<CheckIcon />} disabled={pending} onClick={onComplete}>
+              Mark complete
             </Button>
           )}
           <span className="task-card__spacer" />
@@ -268,6 +257,7 @@ export const TaskCard = memo(function TaskCard({
             size="sm"
             variant="ghost"
             icon={<PencilIcon />}
+            disabled={pending}
             onClick={() => {
               onEdit(task);
             }}
@@ -278,6 +268,7 @@ export const TaskCard = memo(function TaskCard({
             size="sm"
             variant="danger-ghost"
             icon={<TrashIcon />}
+            disabled={pending}
             onClick={() => {
               onDelete(task);
             }}

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -9,7 +8,7 @@ import { VirtualFeed } from '#web/components/virtual-feed.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
-import { taskKeys, trimPages, type PriorityFilter } from '../api/query-keys.ts';
+import type { PriorityFilter } from '../api/query-keys.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
 import { TaskCard, type EditDraft } from './task-card.tsx';
 
@@ -85,19 +84,6 @@ export function TaskColumn({ status, title, priority, count, now, editing, onEdi
   const { data, error, isPending, isError, isFetching, isFetchingNextPage, isPlaceholderData, hasNextPage, fetchNextPage, refetch } = query;
   const tasks = useMemo(() => data?.pages.flatMap((page) => page.tasks) ?? [], [data]);
   const updating = isFetching && !isPending && !isFetchingNextPage;
-
-  // Every filter change asks the server again (SPEC section 4). Cards cached for that filter
-  // (prefetched, or seen before) stay on screen meanwhile; a deep list is cut back first so
-  // the refetch is one or a few requests. It runs through this observer, so the query keeps
-  // the visible board's options from here on (a prefetch's 401 is left to this fetch).
-  const queryClient = useQueryClient();
-  const shownFilter = useRef(priority);
-  useEffect(() => {
-    if (shownFilter.current === priority) return;
-    shownFilter.current = priority;
-    trimPages(queryClient, taskKeys.list(status, priority));
-    void refetch({ cancelRefetch: false }); // joins a fetch already under way
-  }, [priority, status, refetch, queryClient]);
 
   // Load the next page once the end of the list is near (600 px ahead of the edge).
   const canLoadMore = hasNextPage && !isFetchingNextPage && !isError;
