@@ -13,7 +13,6 @@ import {
   type Task,
 } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
-import type { Clock } from '../../clock.ts';
 import { newId } from '../../db/ids.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -49,8 +48,8 @@ const existingId = (id: string): string => {
 /** Any instant parses against this "now": used to read a deadline without the past check. */
 const BEGINNING_OF_TIME = new Date(-8.64e15);
 
-const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
-  const { clock } = opts;
+const tasks: FastifyPluginAsyncTypebox = (fastify) => {
+  const { clock } = fastify;
   const repo = fastify.tasksRepository;
   const viewerOf = (request: Parameters<typeof currentUser>[0]): Viewer & { fullName: string } => {
     const user = currentUser(request);

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router';
+import { Navigate, Outlet, useMatch, useRoutes, type RouteObject } from 'react-router';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { RequireAuth, RequireGuest } from './guards.tsx';
 import { PageLoading, RootLayout } from './root-layout.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
@@ -14,10 +15,24 @@ import { NotFoundPage } from './routes/not-found.tsx';
 const LandingPage = lazy(() => import('./routes/landing.tsx').then((m) => ({ default: m.LandingPage })));
 const TasksPage = lazy(() => import('./routes/tasks.tsx').then((m) => ({ default: m.TasksPage })));
 const LoginPage = lazy(() => import('./routes/login.tsx').then((m) => ({ default: m.LoginPage })));
+const TaskPage = lazy(() => import('./routes/task.tsx').then((m) => ({ default: m.TaskPage })));
 const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ default: m.SignUpPage })));
 
-/** /tasks: the board asks for its data itself, once its session is confirmed (RequireAuth). */
+/** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */
+const WIDE_SCREEN_QUERY = '(min-width: 56.25rem)';
+
+/**
+ * /tasks: the board asks for its data itself, once its session is confirmed (RequireAuth).
+ * /tasks/:id: on a wide screen the task is a panel over the board (the board renders it as
+ * its outlet); on a narrow one the task page alone.
+ */
 function TasksRoute() {
+  const taskOpen = useMatch('/tasks/:id') !== null;
+  const wide = useMediaQuery(WIDE_SCREEN_QUERY);
+  return taskOpen && !wide ? <Outlet /> : <BoardRoute />;
+}
+
+function BoardRoute() {
   return (
     <Suspense fallback={<PageLoading />}>
       <TasksPage />
@@ -33,7 +48,20 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           { index: true, element: <LandingPage /> },
-          { path: 'tasks', element: <TasksRoute /> },
+          {
+            path: 'tasks',
+            element: <TasksRoute />,
+            children: [
+              {
+                path: ':id',
+                element: (
+                  <Suspense fallback={<PageLoading />}>
+                    <TaskPage />
+                  </Suspense>
+                ),
+              },
+            ],
+          },
         ],
       },
       {

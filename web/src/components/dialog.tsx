@@ -33,6 +33,8 @@ export interface DialogProps {
   closeLabel?: string;
   footer?: ReactNode;
   children?: ReactNode;
+  /** Extra class on the dialog surface (e.g. a wider panel). */
+  className?: string;
 }
 
 const FOCUSABLE = [
@@ -68,6 +70,7 @@ function DialogSurface({
   closeLabel = 'Close',
   footer,
   children,
+  className,
 }: DialogProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const surfaceRef = useRef<HTMLDivElement>(null);
@@ -168,7 +171,7 @@ function DialogSurface({
     >
       <div
         ref={surfaceRef}
-        className={cx('dialog', `dialog--${variant}`)}
+        className={cx('dialog', `dialog--${variant}`, className)}
         role={role}
         aria-modal="true"
         aria-labelledby={titleId}

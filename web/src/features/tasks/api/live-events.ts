@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { LIVE_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { API_BASE, apiRequest } from '#web/lib/api-client.ts';
-import { refreshTasks } from './query-keys.ts';
+import { refreshTasks, taskKeys } from './query-keys.ts';
 import { receiveRemoval, receiveTask, type Viewer } from './task-cache.ts';
 
 /*
@@ -70,8 +70,9 @@ export function applyTaskEvent(queryClient: QueryClient, type: TaskEventType, da
       ? receiveRemoval(queryClient, id, version, viewer)
       : receiveTask(queryClient, data.task as Task, viewer, { isNew: type === 'task.created' });
   if (before === false) return null;
-  // A task page showing this task asks again (it holds comments and activity too).
-  void queryClient.invalidateQueries({ queryKey: ['tasks', 'detail', id] });
+  // A task page showing this task asks again for its activity and comments (the task itself
+  // was written above).
+  void queryClient.invalidateQueries({ queryKey: taskKeys.detail(id), predicate: (query) => query.queryKey.length > taskKeys.detail(id).length });
   return {
     taskId: id,
     by: data.by,

@@ -154,6 +154,12 @@ function contribution(task: Task | null, filter: KeyFilter, viewer: Viewer, now:
  * the counts are asked again), `after` the new copy (`null`: it is gone).
  */
 export function writeTask(queryClient: QueryClient, before: Task | null | undefined, after: Task | null, viewer: Viewer): void {
+  // The task page's copy: replaced; once gone, asked again (it then says "Task not found").
+  const id = (after ?? before)?._id;
+  if (id !== undefined && queryClient.getQueryData(taskKeys.detail(id)) !== undefined) {
+    if (after) queryClient.setQueryData<Task>(taskKeys.detail(id), after);
+    else void queryClient.invalidateQueries({ queryKey: taskKeys.detail(id), exact: true });
+  }
   for (const [key, data] of queryClient.getQueriesData<TaskPages>({ queryKey: taskKeys.lists() })) {
     if (!data) continue;
     const next = patchList(data, filterOf(key), before, after, viewer);
@@ -178,9 +184,9 @@ export function writeTask(queryClient: QueryClient, before: Task | null | undefi
   }
 }
 
-/** The newest copy of a task in any cached list, if one holds it. */
+/** The newest copy of a task in any cached list or on its task page, if one holds it. */
 export function findCachedTask(queryClient: QueryClient, id: string): Task | undefined {
-  let found: Task | undefined;
+  let found = queryClient.getQueryData<Task>(taskKeys.detail(id));
   for (const [, data] of queryClient.getQueriesData<TaskPages>({ queryKey: taskKeys.lists() })) {
     for (const page of data?.pages ?? []) {
       for (const task of page.tasks) if (task._id === id && (!found || versionOf(task) > versionOf(found))) found = task;
@@ -205,13 +211,20 @@ function removedIds(queryClient: QueryClient): Map<string, number> {
 
 /**
  * A copy of a task from the server (an answer or an event). Ignored when the cache already
- * holds this version or a newer one. `isNew`: the task has just become visible (created, or
+ * holds this version or a newer one (`answer`: a newer one). `isNew`: the task has just become visible (created, or
  * assigned to the viewer), so a board that never held it counts it in. Returns the copy it
  * replaced (`null` if none), or `false` when it was ignored.
  */
-export function receiveTask(queryClient: QueryClient, task: Task, viewer: Viewer, { isNew }: { isNew: boolean }): Task | null | false {
+export function receiveTask(
+  queryClient: QueryClient,
+  task: Task,
+  viewer: Viewer,
+  { isNew, answer = false }: { isNew: boolean; answer?: boolean },
+): Task | null | false {
   const cached = findCachedTask(queryClient, task._id);
-  if (cached && versionOf(cached) >= versionOf(task)) return false;
+  // The answer to this tab's own write also replaces a copy of the same version: that may be
+  // the optimistic one, which only guessed what the server would store.
+  if (cached && (answer ? versionOf(cached) > versionOf(task) : versionOf(cached) >= versionOf(task))) return false;
   const removedAt = removedIds(queryClient).get(task._id);
   if (!cached && removedAt !== undefined && removedAt >= versionOf(task)) return false;
   removedIds(queryClient).delete(task._id);

@@ -2,8 +2,9 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { TaskCountsEnvelope, TaskListEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
+import { filterQuery, type BoardFilter } from './board-filter.ts';
 import { isLiveStreamOpen } from './live-events.ts';
-import { taskKeys, type PriorityFilter, type TaskPage } from './query-keys.ts';
+import { taskKeys, type TaskPage } from './query-keys.ts';
 
 /*
  * The board's fetchers and query options; the hooks live in get-tasks.ts and
@@ -22,7 +23,7 @@ export interface TaskCounts {
 
 export async function getTasksPage(params: {
   status: TaskStatus;
-  priority: PriorityFilter;
+  filter: BoardFilter;
   cursor: string | null;
   limit?: number;
   signal?: AbortSignal;
@@ -30,7 +31,7 @@ export async function getTasksPage(params: {
   const envelope = await apiRequest<TaskListEnvelope>('/tasks', {
     query: {
       status: params.status,
-      priority: params.priority || undefined,
+      ...filterQuery(params.filter),
       limit: params.limit ?? TASK_PAGE_SIZE,
       cursor: params.cursor,
     },
@@ -45,28 +46,28 @@ export async function getTasksPage(params: {
  */
 const staleTime = () => (isLiveStreamOpen() ? Infinity : 0);
 
-export function taskColumnQueryOptions(status: TaskStatus, priority: PriorityFilter) {
+export function taskColumnQueryOptions(status: TaskStatus, filter: BoardFilter) {
   return infiniteQueryOptions({
-    queryKey: taskKeys.list(status, priority),
-    queryFn: ({ pageParam, signal }) => getTasksPage({ status, priority, cursor: pageParam, signal }),
+    queryKey: taskKeys.list(status, filter),
+    queryFn: ({ pageParam, signal }) => getTasksPage({ status, filter, cursor: pageParam, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     staleTime,
   });
 }
 
-export async function getTaskCounts(priority: PriorityFilter, signal?: AbortSignal): Promise<TaskCounts> {
+export async function getTaskCounts(filter: BoardFilter, signal?: AbortSignal): Promise<TaskCounts> {
   const envelope = await apiRequest<TaskCountsEnvelope>('/tasks/counts', {
-    query: { priority: priority || undefined },
+    query: filterQuery(filter),
     signal,
   });
   return envelope.data.counts;
 }
 
-export function taskCountsQueryOptions(priority: PriorityFilter) {
+export function taskCountsQueryOptions(filter: BoardFilter) {
   return queryOptions({
-    queryKey: taskKeys.counts(priority),
-    queryFn: ({ signal }) => getTaskCounts(priority, signal),
+    queryKey: taskKeys.counts(filter),
+    queryFn: ({ signal }) => getTaskCounts(filter, signal),
     staleTime,
   });
 }

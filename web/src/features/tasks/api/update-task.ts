@@ -41,14 +41,12 @@ function sameTask(a: Task | undefined, b: Task): boolean {
 
 /** The copy a change shows at once: the task with the changed fields written in. */
 function withChanges(task: Task, changes: UpdateTaskBody): Task {
-  const next: Task = { ...task };
-  if (changes.taskTitle !== undefined) next.taskTitle = changes.taskTitle;
-  if (changes.workTitle !== undefined) next.workTitle = changes.workTitle ?? '';
-  if (changes.assignee !== undefined) next.assignee = changes.assignee;
-  if (changes.priority !== undefined) next.priority = changes.priority;
-  if (changes.status !== undefined) next.status = changes.status;
-  if (changes.deadline !== undefined) next.deadline = changes.deadline === '' ? null : changes.deadline;
-  return next;
+  return {
+    ...task,
+    ...changes,
+    workTitle: changes.workTitle === undefined ? task.workTitle : (changes.workTitle ?? ''),
+    deadline: changes.deadline === undefined ? task.deadline : changes.deadline === '' ? null : changes.deadline,
+  };
 }
 
 /**
@@ -77,11 +75,12 @@ export function settleFailedWrite(
 }
 
 /**
- * Edit (assignee, priority), complete (`{status: 'done'}`) and "Apply mine on top" all go
- * through here. The card shows the change at once; the server's answer replaces it, and a
- * failure rolls it back (the caller shows the message; a 409 opens the conflict dialog).
+ * Edit (assignee, priority), complete and reopen, the description and "Apply mine on top" all
+ * go through here. The card shows the change at once; the server's answer replaces it, and a
+ * failure rolls it back with a message (`quiet`: the caller shows it), a 409 with the conflict
+ * dialog.
  */
-export function useUpdateTask() {
+export function useUpdateTask({ quiet = false }: { quiet?: boolean } = {}) {
   const queryClient = useQueryClient();
   const live = useLiveBoard();
   const { notify } = useNotices();
@@ -100,11 +99,11 @@ export function useUpdateTask() {
     },
     onSuccess: ({ updated, sent }, { task }) => {
       recordOwnChange(queryClient, task._id, sent, versionOf(updated));
-      receiveTask(queryClient, updated, live.viewer, { isNew: false });
+      receiveTask(queryClient, updated, live.viewer, { isNew: false, answer: true });
     },
     onError: (error, { task, changes }, context) => {
       const say = (message: string) => {
-        notify('error', UPDATE_FAILED(task.taskTitle, message));
+        if (!quiet) notify('error', UPDATE_FAILED(task.taskTitle, message));
       };
       settleFailedWrite(queryClient, live, say, error, { kind: 'update', base: task, mine: changes }, () => {
         // Only if nothing newer arrived meanwhile: then that copy is the truth.

@@ -1,12 +1,14 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
+import { useShortcuts } from '#web/lib/use-shortcuts.ts';
+import { parseBoardFilter, withFilter, type BoardFilter, type PriorityFilter as Filter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
-import { parsePriorityFilter, type PriorityFilter as Filter } from '../api/query-keys.ts';
+import { OverdueCount, SearchBox, SortSelect, ViewSwitch } from './board-toolbar.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
 import { PriorityFilter } from './priority-filter.tsx';
@@ -20,17 +22,35 @@ import './task-board.css';
  */
 export function TaskBoard() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const priority = parsePriorityFilter(searchParams.get('priority'));
+  const { priority, view, q, sort } = parseBoardFilter(searchParams);
+  // One object per distinct filter, so effects and memoized cards see a change only when there is one.
+  const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort }), [priority, view, q, sort]);
+  const searchRef = useRef<HTMLInputElement>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const [editing, setEditing] = useState<EditDraft | null>(null);
   const [deleting, setDeleting] = useState<Task | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const counts = useTaskCounts(priority);
+  const counts = useTaskCounts(filter);
   const now = useNow(30_000);
 
+  const changeFilter = useCallback(
+    (change: Partial<BoardFilter>) => {
+      setSearchParams((params) => withFilter(params, change), { replace: true });
+    },
+    [setSearchParams],
+  );
   const onFilter = (next: Filter) => {
-    setSearchParams(next ? { priority: next } : {}, { replace: true });
+    changeFilter({ priority: next });
   };
+
+  useShortcuts({
+    n: () => {
+      setPanelOpen(true);
+    },
+    '/': () => {
+      searchRef.current?.focus();
+    },
+  });
 
   const onEdit = useCallback((task: Task) => {
     setEditing({ id: task._id, assignee: task.assignee, priority: task.priority });
@@ -43,7 +63,7 @@ export function TaskBoard() {
   }, []);
   const fallbackFocus = useCallback(() => headingRef.current, []);
 
-  const columnProps = { priority, now, editing, onEdit, onDraftChange: setEditing, onEditEnd, onDelete };
+  const columnProps = { filter, now, editing, onEdit, onDraftChange: setEditing, onEditEnd, onDelete };
 
   return (
     <div className="board">
@@ -53,6 +73,7 @@ export function TaskBoard() {
             Tasks
           </PageHeading>
           <p className="board__subtitle">Everything you assigned, and everything assigned to you.</p>
+          <OverdueCount count={counts.data?.overdue} />
         </div>
         <Button
           variant="primary"
@@ -66,6 +87,7 @@ export function TaskBoard() {
             setPanelOpen(true);
           }}
           aria-haspopup="dialog"
+          aria-keyshortcuts="n"
         >
           Create Task
         </Button>
@@ -73,6 +95,27 @@ export function TaskBoard() {
 
       <div className="board__toolbar">
         <PriorityFilter value={priority} onChange={onFilter} />
+      </div>
+      <div className="board__controls">
+        <ViewSwitch
+          value={view}
+          onChange={(next) => {
+            changeFilter({ view: next });
+          }}
+        />
+        <SearchBox
+          ref={searchRef}
+          value={q}
+          onSearch={(next) => {
+            changeFilter({ q: next });
+          }}
+        />
+        <SortSelect
+          value={sort}
+          onChange={(next) => {
+            changeFilter({ sort: next });
+          }}
+        />
       </div>
 
       <div className="board__columns">

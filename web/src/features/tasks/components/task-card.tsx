@@ -1,4 +1,5 @@
 import { memo, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { Link, useLocation } from 'react-router';
 import { PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { checkEmail } from '#shared/validation.ts';
@@ -59,6 +60,24 @@ function TrashIcon() {
         d="M2.5 4.5h11M6.5 4.5V3h3v1.5M4 4.5l.7 8.6a1 1 0 0 0 1 .9h4.6a1 1 0 0 0 1-.9l.7-8.6"
       />
     </svg>
+  );
+}
+
+function ReopenIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="M3 8a5 5 0 1 0 1.5-3.6M3 2.5v2.5h2.5" />
+    </svg>
+  );
+}
+
+/** The card's title opens the task page; the board's filters stay in the address behind it. */
+function TaskLink({ task }: { task: Task }) {
+  const { search } = useLocation();
+  return (
+    <Link className="task-card__link" to={{ pathname: `/tasks/${encodeURIComponent(task._id)}`, search }} state={{ fromBoard: true }}>
+      {task.taskTitle}
+    </Link>
   );
 }
 
@@ -187,8 +206,8 @@ export const TaskCard = memo(function TaskCard({
     }
   }, [editing]);
 
-  const onComplete = () => {
-    complete.mutate({ task, changes: { status: 'done' } });
+  const onStatus = () => {
+    complete.mutate({ task, changes: { status: done ? 'todo' : 'done' } });
   };
 
   return (
@@ -214,7 +233,7 @@ export const TaskCard = memo(function TaskCard({
             <CheckIcon />
           </span>
         ) : null}
-        {task.taskTitle}
+        <TaskLink task={task} />
       </h3>
       <dl className="task-card__meta">
         <div>
@@ -246,8 +265,12 @@ export const TaskCard = memo(function TaskCard({
         />
       ) : (
         <div className="task-card__actions">
-          {done ? null : (
-            <Button size="sm" variant="secondary" icon={<CheckIcon />} disabled={pending} onClick={onComplete}>
+          {done ? (
+            <Button size="sm" variant="secondary" icon={<ReopenIcon />} disabled={pending} onClick={onStatus}>
+              Reopen
+            </Button>
+          ) : (
+            <Button size="sm" variant="secondary" icon={<CheckIcon />} disabled={pending} onClick={onStatus}>
               Mark complete
             </Button>
           )}

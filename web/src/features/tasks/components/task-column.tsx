@@ -8,7 +8,7 @@ import { VirtualFeed } from '#web/components/virtual-feed.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
-import type { PriorityFilter } from '../api/query-keys.ts';
+import type { BoardFilter } from '../api/board-filter.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
 import { TaskCard, type EditDraft } from './task-card.tsx';
 
@@ -19,7 +19,7 @@ const CARD_GAP_PX = 12;
 export interface TaskColumnProps {
   status: TaskStatus;
   title: string;
-  priority: PriorityFilter;
+  filter: BoardFilter;
   count: number | undefined;
   now: Date;
   editing: EditDraft | null;
@@ -46,7 +46,8 @@ function SkeletonCards() {
   );
 }
 
-function EmptyState({ status, priority }: { status: TaskStatus; priority: PriorityFilter }) {
+function EmptyState({ status, filter }: { status: TaskStatus; filter: BoardFilter }) {
+  const { priority } = filter;
   const filtered = priority ? `${PRIORITY_LABELS[priority].toLowerCase()}-priority ` : '';
   return (
     <div className="column__empty">
@@ -59,10 +60,16 @@ function EmptyState({ status, priority }: { status: TaskStatus; priority: Priori
         )}
       </svg>
       <p className="column__empty-title">
-        {status === 'todo' ? `No ${filtered}tasks to do` : `No completed ${filtered}tasks yet`}
+        {filter.q
+          ? `No ${status === 'done' ? 'completed ' : ''}${filtered}tasks match “${filter.q}”`
+          : status === 'todo'
+            ? `No ${filtered}tasks to do`
+            : `No completed ${filtered}tasks yet`}
       </p>
       <p className="column__empty-text">
-        {status === 'todo'
+        {filter.q || filter.view !== 'all'
+          ? 'Try other words, another view or another filter.'
+          : status === 'todo'
           ? priority
             ? 'Try another filter, or create a task with this priority.'
             : 'You’re all caught up. Create a task to get things moving.'
@@ -76,11 +83,11 @@ function EmptyState({ status, priority }: { status: TaskStatus; priority: Priori
  * One status column: a paged query that loads the next page as the end comes into view,
  * rendered as a windowed feed so 20,000 completed tasks cost no more DOM than 20.
  */
-export function TaskColumn({ status, title, priority, count, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
+export function TaskColumn({ status, title, filter, count, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
   const headingId = useId();
   const scrollRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
-  const query = useTaskColumn(status, priority);
+  const query = useTaskColumn(status, filter);
   const { data, error, isPending, isError, isFetching, isFetchingNextPage, isPlaceholderData, hasNextPage, fetchNextPage, refetch } = query;
   const tasks = useMemo(() => data?.pages.flatMap((page) => page.tasks) ?? [], [data]);
   const updating = isFetching && !isPending && !isFetchingNextPage;
@@ -145,7 +152,7 @@ export function TaskColumn({ status, title, priority, count, now, editing, onEdi
             <strong>Couldn’t load these tasks.</strong> {errorText}
           </Alert>
         ) : tasks.length === 0 ? (
-          <EmptyState status={status} priority={priority} />
+          <EmptyState status={status} filter={filter} />
         ) : (
           <>
             {isError && !isFetchingNextPage ? (
