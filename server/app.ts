@@ -10,6 +10,8 @@ import dbPlugin from './plugins/db.ts';
 import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
+import outbox from './mail/outbox-worker.ts';
+import taskMail from './mail/task-mail.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
@@ -17,7 +19,9 @@ import security, { securityHeaders } from './plugins/security.ts';
 import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
+import account from './routes/account/index.ts';
 import health from './routes/health.ts';
+import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
 import tasks from './routes/tasks/index.ts';
@@ -94,6 +98,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(repositories);
     await app.register(housekeeping);
     await app.register(mailer);
+    await app.register(outbox);
+    await app.register(taskMail);
     await app.register(rateLimit);
     await app.register(session);
     await app.register(otpService);
@@ -106,6 +112,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(otps);
         await api.register(users);
         await api.register(tasks);
+        await api.register(mailSettings);
+        await api.register(account);
       },
       { prefix: '/api' },
     );

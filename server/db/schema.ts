@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { Priority, TaskStatus } from '#shared/constants.ts';
 
 /**
@@ -46,6 +47,8 @@ export interface TasksTable {
   deadline: string | null;
   priority: Priority;
   status: TaskStatus;
+  /** Plain text, `""` when none. */
+  description: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -61,6 +64,63 @@ export interface ThrottleLocksTable {
   touchedAt: string;
 }
 
+/** Rows carry the author's name and e-mail so they outlive the account (authorId becomes null). */
+export interface CommentsTable {
+  /** Insertion order (integer identity); never in the API. */
+  seq: Generated<number>;
+  id: string;
+  taskId: string;
+  authorId: string | null;
+  authorName: string;
+  authorEmail: string;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ActivityType = 'created' | 'updated' | 'completed' | 'reopened' | 'commented';
+
+export interface TaskActivityTable {
+  seq: Generated<number>;
+  id: string;
+  taskId: string;
+  type: ActivityType;
+  actorId: string | null;
+  actorName: string;
+  actorEmail: string;
+  at: string;
+  /** JSON text `{field: {from, to}}` for `updated`, else null. */
+  changes: string | null;
+}
+
+/** One mail to deliver (server/mail/outbox-worker.ts). `headers` is a JSON object of extra headers. */
+export interface OutboxTable {
+  id: string;
+  kind: string;
+  toEmail: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+  headers: string;
+  dedupeKey: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  runAt: string;
+  lockedBy: string | null;
+  lockedUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** Which optional mails an address wants; flags are 0/1 (the same integer on both databases). */
+export interface MailSettingsTable {
+  email: string;
+  notifyAssigned: number;
+  notifyReminders: number;
+  updatedAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   otpCodes: OtpCodesTable;
@@ -68,4 +128,8 @@ export interface DB {
   tasks: TasksTable;
   loginFailures: LoginFailuresTable;
   throttleLocks: ThrottleLocksTable;
+  comments: CommentsTable;
+  taskActivity: TaskActivityTable;
+  outbox: OutboxTable;
+  mailSettings: MailSettingsTable;
 }

@@ -1,6 +1,9 @@
 import fp from 'fastify-plugin';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
+import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
+import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
 import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
+import { createOutboxRepository, type OutboxRepository } from '../repositories/outbox-repository.ts';
 import { createSessionsRepository, type SessionsRepository } from '../repositories/sessions-repository.ts';
 import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
 import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
@@ -14,6 +17,9 @@ declare module 'fastify' {
     tasksRepository: TasksRepository;
     loginFailuresRepository: LoginFailuresRepository;
     throttleLocksRepository: ThrottleLocksRepository;
+    outboxRepository: OutboxRepository;
+    mailSettingsRepository: MailSettingsRepository;
+    accountRepository: AccountRepository;
   }
 }
 
@@ -23,9 +29,12 @@ export default fp(
     fastify.decorate('usersRepository', createUsersRepository(fastify.db));
     fastify.decorate('otpCodesRepository', createOtpCodesRepository(fastify.db));
     fastify.decorate('sessionsRepository', createSessionsRepository(fastify.db));
-    fastify.decorate('tasksRepository', createTasksRepository(fastify.db));
+    fastify.decorate('tasksRepository', createTasksRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('loginFailuresRepository', createLoginFailuresRepository(fastify.db));
     fastify.decorate('throttleLocksRepository', createThrottleLocksRepository(fastify.db));
+    fastify.decorate('outboxRepository', createOutboxRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('mailSettingsRepository', createMailSettingsRepository(fastify.db));
+    fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

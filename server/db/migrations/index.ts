@@ -1,6 +1,8 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-initial.ts';
 import * as m0002 from './0002-throttle-locks.ts';
+import * as m0005 from './0005-board-features.ts';
+import * as m0006 from './0006-mail.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -10,4 +12,6 @@ import * as m0002 from './0002-throttle-locks.ts';
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-throttle-locks': m0002,
+  '0005-board-features': m0005,
+  '0006-mail': m0006,
 };

@@ -6,10 +6,9 @@ let sequence = 0;
 export function makeTask(overrides: Partial<Task> = {}): Task {
   sequence++;
   const now = new Date().toISOString();
-  const task: Task & { version: number; description: string } = {
+  const task: Task & { version: number } = {
     _id: `task-${sequence}`,
     version: 1,
-    description: '',
     workTitle: '',
     taskTitle: `Task number ${sequence}`,
     assignee: 'bob@example.com',
@@ -18,6 +17,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     deadline: null,
     priority: 'normal',
     status: 'todo',
+    description: '',
     createdAt: now,
     updatedAt: now,
   };

@@ -62,8 +62,7 @@ function belongs(task: Task, filter: KeyFilter, viewer: Viewer): boolean {
   if (filter.view === 'created-by-me' && task.assignorEmail !== viewer.email) return false;
   if (filter.q) {
     const needle = filter.q.toLowerCase();
-    const description = (task as Task & { description?: string }).description ?? '';
-    if (![task.taskTitle, task.workTitle, description, task.assignee].some((text) => text.toLowerCase().includes(needle))) return false;
+    if (![task.taskTitle, task.workTitle, task.description, task.assignee].some((text) => text.toLowerCase().includes(needle))) return false;
   }
   return true;
 }

@@ -25,12 +25,12 @@ const FIELDS = [
 type Field = (typeof FIELDS)[number][0];
 
 function valueOf(task: Task, field: Field): string | null {
-  const value = (task as Task & { description?: string })[field];
-  return value === undefined || value === '' ? null : value;
+  const value = task[field];
+  return value === '' ? null : value;
 }
 
 /** What `mine` sets `field` to, as the server would store it (`undefined`: not touched). */
-function mineOf(mine: UpdateTaskBody & { description?: string }, field: Field): string | null | undefined {
+function mineOf(mine: UpdateTaskBody, field: Field): string | null | undefined {
   const value = mine[field];
   if (value === undefined) return undefined;
   return value === '' ? null : value;
