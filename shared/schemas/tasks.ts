@@ -50,7 +50,7 @@ export const CreateTaskBody = Type.Object({
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 
-/** Any subset of the task, or the whole task as the seed client sends it. */
+/** Any subset of the task, or the whole task as older clients send it. */
 export const UpdateTaskBody = Type.Object({
   taskTitle: Type.Optional(Type.String({ maxLength: 2000 })),
   assignee: Type.Optional(EmailInput),
@@ -67,7 +67,7 @@ export type TaskParams = Static<typeof TaskParams>;
 
 /** The filters `GET /api/tasks` and `GET /api/tasks/counts` share. */
 const taskFilters = {
-  /** `""` is what the seed client sends for "All Tasks". */
+  /** `""` is what older clients send for "All Tasks". */
   priority: Type.Optional(Type.Union([PriorityField, Type.Literal('')])),
   status: Type.Optional(StatusField),
   view: Type.Optional(literalUnion(TASK_VIEWS, { description: 'Whose tasks: all (default), assigned-to-me, created-by-me.' })),

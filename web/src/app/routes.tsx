@@ -71,7 +71,7 @@ export const routes: RouteObject[] = [
           { path: 'sign-up', element: <SignUpPage /> },
         ],
       },
-      // The landing page once linked to /signup; keep that address working (SPEC section 8).
+      // The landing page once linked to /signup; keep that address working.
       { path: 'signup', element: <Navigate to="/sign-up" replace /> },
       { path: '*', element: <NotFoundPage /> },
     ],
