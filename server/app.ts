@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { pino } from 'pino';
 import pretty from 'pino-pretty';
 import { isValidEmail, normalizeEmail } from '#shared/email.ts';
 import { LIMITS } from '#shared/constants.ts';
@@ -24,6 +25,7 @@ import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
+import taskComments from './routes/tasks/comments.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
 import otpService from './services/otp-service.ts';
@@ -47,10 +49,14 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       // On a terminal: one readable line per record, written synchronously so it stays in order
-      // with the printed-mail block (plugins/mailer.ts). Elsewhere pino's JSON lines.
-      ...(config.logFormat === 'pretty'
-        ? { stream: pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) }
-        : {}),
+      // with the printed-mail block (plugins/mailer.ts). Elsewhere pino's JSON lines, written
+      // asynchronously: lines logged while a write is under way go out together in the next one,
+      // so the request log costs one write per batch, not a blocking write per request
+      // (docs/performance.md); pino flushes what is left when the process exits.
+      stream:
+        config.logFormat === 'pretty'
+          ? pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' })
+          : pino.destination({ dest: 1, sync: false }),
     },
     bodyLimit: LIMITS.bodyMaxBytes,
     // Fastify (proxy-addr) also takes a hop count; its type declaration omits it.
@@ -112,6 +118,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(otps);
         await api.register(users);
         await api.register(tasks);
+        await api.register(taskComments);
         await api.register(mailSettings);
         await api.register(account);
       },

@@ -18,6 +18,7 @@ import { newId } from '../../db/ids.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
+import { activityFor } from '../../services/task-activity.ts';
 import type { TaskFilter, TaskRow, Viewer } from '../../repositories/tasks-repository.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
@@ -107,12 +108,13 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         createdAt: nowIso,
         updatedAt: nowIso,
       };
+      const task = toTask({ ...row, assignor: viewer.fullName, assignorEmail: viewer.email });
       await fastify.db.transaction().execute(async (trx) => {
         await repo.insert(row, trx);
         await fastify.taskMail.taskWritten(trx, { before: null, after: row, actor: viewer });
+        await fastify.activityRepository.insert(activityFor({ kind: 'created', before: undefined, after: task, actor: viewer, now }), trx);
       });
       fastify.outbox.wake();
-      const task = toTask({ ...row, assignor: viewer.fullName, assignorEmail: viewer.email });
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.taskCreated, data: { task } });
     },
   );
@@ -256,7 +258,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         const updatedAt = now.toISOString();
         await repo.update(current.id, { ...changes, updatedAt }, trx);
         await fastify.taskMail.taskWritten(trx, { before: current, after: { ...current, ...changes }, actor: viewer });
-        return toTask({ ...current, ...changes, updatedAt });
+        const after = toTask({ ...current, ...changes, updatedAt });
+        await fastify.activityRepository.insert(activityFor({ kind: 'updated', before: toTask(current), after, actor: viewer, now }), trx);
+        return after;
       });
       fastify.outbox.wake();
       return { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task } } as const;

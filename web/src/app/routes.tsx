@@ -1,7 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { Navigate, Outlet, useLocation, useMatch, useRoutes, type RouteObject } from 'react-router';
-import { preloadBoard } from '#web/features/tasks/api/preload-board.ts';
+import { lazy, Suspense } from 'react';
+import { Navigate, Outlet, useMatch, useRoutes, type RouteObject } from 'react-router';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { RequireAuth, RequireGuest } from './guards.tsx';
 import { PageLoading, RootLayout } from './root-layout.tsx';
@@ -27,7 +25,7 @@ const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ defa
 const WIDE_SCREEN_QUERY = '(min-width: 56.25rem)';
 
 /**
- * /tasks: the board's data is requested while its chunk loads (in parallel, not after).
+ * /tasks: the board asks for its data itself, once its session is confirmed (RequireAuth).
  * /tasks/:id: on a wide screen the task is a panel over the board (the board renders it as
  * its outlet); on a narrow one the task page alone.
  */
@@ -38,12 +36,6 @@ function TasksRoute() {
 }
 
 function BoardRoute() {
-  const queryClient = useQueryClient();
-  const { search } = useLocation();
-  const [initialSearch] = useState(search);
-  useEffect(() => {
-    preloadBoard(queryClient, initialSearch);
-  }, [queryClient, initialSearch]);
   return (
     <Suspense fallback={<PageLoading />}>
       <TasksPage />
