@@ -6,6 +6,7 @@ import { systemClock, type Clock } from './clock.ts';
 import configPlugin, { type Config } from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
 import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
+import events from './plugins/events.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -14,11 +15,13 @@ import security, { securityHeaders } from './plugins/security.ts';
 import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
+import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import otps from './routes/otps/index.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
 import otpService from './services/otp-service.ts';
+import taskWrites from './services/task-writes.ts';
 
 export interface BuildOptions {
   /** Parsed configuration (plugins/config.ts `loadConfig`). */
@@ -85,6 +88,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(rateLimit, { clock });
     await app.register(session, { clock });
     await app.register(otpService, { clock });
+    await app.register(events, { clock });
+    await app.register(taskWrites, { clock });
     await app.register(swagger);
 
     await app.register(
@@ -93,6 +98,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(otps);
         await api.register(users, { clock });
         await api.register(tasks, { clock });
+        await api.register(eventsRoute);
       },
       { prefix: '/api' },
     );

@@ -23,7 +23,7 @@ export default fp(
     fastify.decorate('usersRepository', createUsersRepository(fastify.db));
     fastify.decorate('otpCodesRepository', createOtpCodesRepository(fastify.db));
     fastify.decorate('sessionsRepository', createSessionsRepository(fastify.db));
-    fastify.decorate('tasksRepository', createTasksRepository(fastify.db));
+    fastify.decorate('tasksRepository', createTasksRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('loginFailuresRepository', createLoginFailuresRepository(fastify.db));
     fastify.decorate('throttleLocksRepository', createThrottleLocksRepository(fastify.db));
     done();

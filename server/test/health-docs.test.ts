@@ -28,6 +28,7 @@ describe('API documentation', () => {
     expect(calls.sort()).toEqual(
       [
         'DELETE /api/tasks/{id}',
+        'GET /api/events',
         'GET /api/health',
         'GET /api/tasks',
         'GET /api/tasks/counts',

@@ -31,6 +31,7 @@ describe('POST /api/tasks', () => {
           status: 'todo',
           createdAt: now,
           updatedAt: now,
+          version: 1,
         },
       },
     });

@@ -22,6 +22,7 @@ export const TaskSchema = Type.Object({
   status: StatusField,
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  version: Type.Integer({ minimum: 1, description: '1 on create, +1 on every successful change.' }),
 });
 export type Task = Static<typeof TaskSchema>;
 
@@ -42,6 +43,9 @@ export const CreateTaskBody = Type.Object({
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 
+/** The version a write expects the task to be at; a different current version answers 409. */
+export const TaskVersion = Type.Integer({ minimum: 1, description: 'The version this change is based on (409 CONFLICT when it is not current).' });
+
 /** Any subset of the task, or the whole task as the seed client sends it. */
 export const UpdateTaskBody = Type.Object({
   taskTitle: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -50,8 +54,21 @@ export const UpdateTaskBody = Type.Object({
   priority: Type.Optional(PriorityField),
   status: Type.Optional(StatusField),
   workTitle: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  version: Type.Optional(TaskVersion),
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
+
+export const DeleteTaskQuery = Type.Object({ version: Type.Optional(TaskVersion) });
+export type DeleteTaskQuery = Static<typeof DeleteTaskQuery>;
+
+/** 409: the write was based on another version; nothing changed. `data.task` is the current task. */
+export const ConflictEnvelope = Type.Object({
+  status: Type.Literal('fail'),
+  code: Type.Literal('CONFLICT'),
+  message: Type.String(),
+  data: Type.Object({ task: TaskSchema }),
+});
+export type ConflictEnvelope = Static<typeof ConflictEnvelope>;
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export type TaskParams = Static<typeof TaskParams>;

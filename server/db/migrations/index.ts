@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-initial.ts';
 import * as m0002 from './0002-throttle-locks.ts';
+import * as m0003 from './0003-task-versions-and-events.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -10,4 +11,5 @@ import * as m0002 from './0002-throttle-locks.ts';
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-throttle-locks': m0002,
+  '0003-task-versions-and-events': m0003,
 };

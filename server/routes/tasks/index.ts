@@ -2,7 +2,9 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { DEFAULT_PRIORITY, DEFAULT_STATUS, type Priority, type TaskStatus } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import {
+  ConflictEnvelope,
   CreateTaskBody,
+  DeleteTaskQuery,
   ListTasksQuery,
   TaskCountsEnvelope,
   TaskCountsQuery,
@@ -10,34 +12,15 @@ import {
   TaskListEnvelope,
   TaskParams,
   UpdateTaskBody,
-  type Task,
 } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import type { Clock } from '../../clock.ts';
-import { newId } from '../../db/ids.ts';
-import type { TasksTable } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, validationFailed } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
-import type { TaskRow, Viewer } from '../../repositories/tasks-repository.ts';
+import type { Actor, EditableFields } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-
-export function toTask(row: TaskRow): Task {
-  return {
-    _id: row.id,
-    workTitle: row.workTitle,
-    taskTitle: row.taskTitle,
-    assignee: row.assigneeEmail,
-    assignor: row.assignor,
-    assignorEmail: row.assignorEmail,
-    deadline: row.deadline,
-    priority: row.priority,
-    status: row.status,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
 
 const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
 /** Ids are base64url (ours) or UUIDs; anything else cannot exist and answers 404 without a query. */
@@ -49,10 +32,28 @@ const existingId = (id: string): string => {
 /** Any instant parses against this "now": used to read a deadline without the past check. */
 const BEGINNING_OF_TIME = new Date(-8.64e15);
 
+/** `If-Match: "3"` (also weak `W/"3"`) → 3; `*` or absent → undefined; anything else → 400. */
+function versionFromIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"([1-9]\d{0,14})"\s*$/.exec(header);
+  if (match?.[1] === undefined) throw validationFailed([{ field: 'If-Match', message: SERVER_MESSAGES.ifMatchInvalid }]);
+  return Number(match[1]);
+}
+
+/** The version a write expects: from the body or query, or If-Match; both must agree. */
+function expectedVersion(given: number | undefined, ifMatch: string | string[] | undefined): number | undefined {
+  const header = versionFromIfMatch(Array.isArray(ifMatch) ? ifMatch.join(',') : ifMatch);
+  if (given !== undefined && header !== undefined && given !== header) {
+    throw validationFailed([{ field: 'version', message: SERVER_MESSAGES.versionMismatch }]);
+  }
+  return given ?? header;
+}
+
 const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
   const { clock } = opts;
   const repo = fastify.tasksRepository;
-  const viewerOf = (request: Parameters<typeof currentUser>[0]): Viewer & { fullName: string } => {
+  const writes = fastify.taskWrites;
+  const viewerOf = (request: Parameters<typeof currentUser>[0]): Actor => {
     const user = currentUser(request);
     return { userId: user.id, email: user.email, fullName: user.fullName };
   };
@@ -81,21 +82,14 @@ const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
         workTitle: checkWorkTitle(body.workTitle),
         deadline: checkDeadline(body.deadline, now),
       });
-      const nowIso = now.toISOString();
-      const row: TasksTable = {
-        id: newId(),
+      const task = await writes.create(viewer, {
         workTitle: fields.workTitle,
         taskTitle: fields.taskTitle,
         assigneeEmail: fields.assignee,
-        createdBy: viewer.userId,
         deadline: fields.deadline?.toISOString() ?? null,
         priority: body.priority ?? DEFAULT_PRIORITY,
         status: DEFAULT_STATUS,
-        createdAt: nowIso,
-        updatedAt: nowIso,
-      };
-      await repo.insert(row);
-      const task = toTask({ ...row, assignor: viewer.fullName, assignorEmail: viewer.email });
+      });
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.taskCreated, data: { task } });
     },
   );
@@ -168,11 +162,13 @@ const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
         summary: 'Change any subset of a task, or send the whole task back',
         description:
           '`_id`, `assignor`, `assignorEmail`, `createdAt`, `updatedAt` and unknown fields are ignored. ' +
-          'A deadline is checked against the current minute only when it changes.',
+          'A deadline is checked against the current minute only when it changes. With `version` ' +
+          '(or `If-Match: "<version>"`) and another current version: 409 CONFLICT with the current ' +
+          'task, and nothing changes.',
         security: sessionSecurity,
         params: TaskParams,
         body: UpdateTaskBody,
-        response: { 200: serializable(TaskEnvelope), ...errorResponses },
+        response: { 200: serializable(TaskEnvelope), 409: serializable(ConflictEnvelope), ...errorResponses },
       },
     },
     async (request) => {
@@ -189,21 +185,18 @@ const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
         workTitle?: string;
         deadline?: Date | null;
       };
-      const now = clock.now();
-
-      const task = await fastify.db.transaction().execute(async (trx) => {
-        const current = await repo.findVisible(existingId(request.params.id), viewer, trx);
-        if (current === undefined) throw taskNotFound();
-        const changes: Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status'>> = {};
+      const version = expectedVersion(body.version, request.headers['if-match']);
+      const task = await writes.update(viewer, existingId(request.params.id), version, (current) => {
+        const changes: EditableFields = {};
         if (fields.taskTitle !== undefined && fields.taskTitle !== current.taskTitle) changes.taskTitle = fields.taskTitle;
-        if (fields.assignee !== undefined && fields.assignee !== current.assigneeEmail) changes.assigneeEmail = fields.assignee;
+        if (fields.assignee !== undefined && fields.assignee !== current.assignee) changes.assigneeEmail = fields.assignee;
         if (fields.workTitle !== undefined && fields.workTitle !== current.workTitle) changes.workTitle = fields.workTitle;
         if (fields.deadline !== undefined) {
           const deadline = fields.deadline?.toISOString() ?? null;
           if (deadline !== current.deadline) {
             // The whole-task PATCH of the seed's client sends the old deadline back, which may be
             // past by now; only a deadline that is set or changed must not be in the past.
-            const fresh = checkDeadline(body.deadline, now);
+            const fresh = checkDeadline(body.deadline, clock.now());
             if (!fresh.ok) checkFields({ deadline: fresh });
             changes.deadline = deadline;
           }
@@ -212,10 +205,7 @@ const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
         const status: TaskStatus | undefined = body.status;
         if (priority !== undefined && priority !== current.priority) changes.priority = priority;
         if (status !== undefined && status !== current.status) changes.status = status;
-        if (Object.keys(changes).length === 0) return toTask(current);
-        const updatedAt = now.toISOString();
-        await repo.update(current.id, { ...changes, updatedAt }, trx);
-        return toTask({ ...current, ...changes, updatedAt });
+        return changes;
       });
       return { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task } } as const;
     },
@@ -227,14 +217,16 @@ const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
       schema: {
         tags: ['tasks'],
         summary: 'Delete a task: 204 with an empty body',
+        description: 'With `version` (or `If-Match`) and another current version: 409 CONFLICT with the current task.',
         security: sessionSecurity,
         params: TaskParams,
-        response: { 204: Type.Null({ description: 'Deleted; no body.' }), ...errorResponses },
+        querystring: DeleteTaskQuery,
+        response: { 204: Type.Null({ description: 'Deleted; no body.' }), 409: serializable(ConflictEnvelope), ...errorResponses },
       },
     },
     async (request, reply) => {
-      const deleted = await repo.deleteVisible(existingId(request.params.id), viewerOf(request));
-      if (!deleted) throw taskNotFound();
+      const version = expectedVersion(request.query.version, request.headers['if-match']);
+      await writes.remove(viewerOf(request), existingId(request.params.id), version);
       return reply.code(204).send(null);
     },
   );

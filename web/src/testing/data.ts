@@ -18,6 +18,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     status: 'todo',
     createdAt: now,
     updatedAt: now,
+    version: 1,
     ...overrides,
   };
 }
