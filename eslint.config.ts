@@ -89,4 +89,10 @@ export default defineConfig(
     files: ['**/*.test.ts', '**/*.test.tsx', '**/*.spec.ts', 'server/test/**', 'e2e/**', 'bench/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  {
+    // Plain JavaScript that must load on any Node (scripts/check-node.mjs): no TypeScript project.
+    files: ['**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
 );

@@ -9,17 +9,20 @@
  * (CHROME_PATH or /usr/bin/chromium). Exit code: 1 when a suite could not run, else 0 —
  * targets that are not met are marked in the results, not turned into a failure.
  *
- * Options: --quick; --only=name[,name] runs only the suites whose file names start so; --keep
+ * Options: --quick; --only=name[,name] runs only the suites whose file names start so and
+ * rewrites only their blocks of the results file (other suites' figures stay, see
+ * lib/results-file.ts); --keep
  * keeps the scratch directory (databases, server logs) in bench/.tmp/run-<pid>/.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from './suite.ts';
-import { benchRoot, commandLine, cpuCount, cpuModel, gitRevision, loadAverage, mark, repoRoot, table } from './lib/env.ts';
+import { benchRoot, commandLine, cpuCount, cpuModel, gitRevision, loadAverage, repoRoot, table } from './lib/env.ts';
 import { killAllServersNow, stopAllServers } from './lib/servers.ts';
+import { renderResults, suiteBody } from './lib/results-file.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -75,12 +78,15 @@ interface SuiteRun {
   loadAfter: string;
 }
 
+function suiteFiles(): string[] {
+  return readdirSync(join(benchRoot, 'suites'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .sort();
+}
+
 async function loadSuites(): Promise<{ file: string; suite: BenchSuite }[]> {
   const dir = join(benchRoot, 'suites');
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .sort()
-    .filter((f) => only === undefined || only.some((o) => f.startsWith(o)));
+  const files = suiteFiles().filter((f) => only === undefined || only.some((o) => f.startsWith(o)));
   const suites: { file: string; suite: BenchSuite }[] = [];
   for (const file of files) {
     const module = (await import(pathToFileURL(join(dir, file)).href)) as { suite?: BenchSuite };
@@ -164,45 +170,50 @@ async function main(): Promise<number> {
   const targets: TargetResult[] = runs.flatMap((r) => r.sections.flatMap((s) => s.targets ?? []));
   const chromium = chromePath === undefined ? 'not found' : (commandLine(chromePath, ['--version']) ?? chromePath);
   const flags = [...(quick ? ['--quick'] : []), ...(only === undefined ? [] : [`--only=${only.join(',')}`])];
-  const command = `${postgresUrl === undefined ? '' : 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test '}npm run bench${flags.length > 0 ? ` -- ${flags.join(' ')}` : ''}`;
-  const lines = [
-    `# Taskwise benchmark results${quick ? ' (quick run: proves the benchmarks run; the numbers are not meant to be read)' : ''}`,
-    '',
-    table(
-      ['', ''],
-      [
-        ['date', startedAt.toISOString()],
-        ['reproduce', `\`${command}\``],
-        ['commit', gitRevision()],
-        ['CPU', `${cpuModel()} × ${cpuCount()} (shared with other work: see the load averages)`],
-        ['Node.js', process.version],
-        ['Chromium', chromium.replace(/\s+/g, ' ')],
-        ['PostgreSQL', await postgresVersion(postgresUrl)],
-        ['load average (1 / 5 / 15 min)', `${loadStart} at the start, ${loadAverage()} at the end`],
-        ['web build', buildNote],
-        ['total time', elapsed()],
-      ],
-    ),
-    '',
-    '## Targets',
-    '',
-    targets.length === 0 ? 'No targets were checked in this run.' : table(['target', 'wanted', 'measured', 'result'], targets.map((t) => [t.name, t.target, t.figure, mark(t.met)])),
-    '',
-    '## Suites',
-    '',
-    table(
-      ['suite', 'file', 'result', 'time', 'load average before → after'],
-      runs.map((r) => [r.name, `bench/suites/${r.file}`, r.error === null ? 'ran' : '**could not run**', `${r.seconds.toFixed(0)} s`, `${r.loadBefore} → ${r.loadAfter}`]),
-    ),
-    '',
-  ];
-  for (const r of runs) {
-    if (r.error !== null) lines.push(`## ${r.name}: could not run`, '', '```', r.error, '```', '');
-    for (const section of r.sections) lines.push(`## ${section.title}`, '', section.markdown.trim(), '');
-  }
+  const pgPrefix = postgresUrl === undefined ? '' : 'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test ';
+  const command = `${pgPrefix}npm run bench${flags.length > 0 ? ` -- ${flags.join(' ')}` : ''}`;
+  const commit = gitRevision();
+  const header = table(
+    ['latest run', ''],
+    [
+      ['date', startedAt.toISOString()],
+      ['reproduce', `\`${command}\``],
+      ['commit', commit],
+      ['CPU', `${cpuModel()} × ${cpuCount()} (shared with other work: see the load averages)`],
+      ['Node.js', process.version],
+      ['Chromium', chromium.replace(/\s+/g, ' ')],
+      ['PostgreSQL', await postgresVersion(postgresUrl)],
+      ['load average (1 / 5 / 15 min)', `${loadStart} at the start, ${loadAverage()} at the end`],
+      ['web build', buildNote],
+      ['total time', elapsed()],
+    ],
+  );
+  const fresh = runs.map((r) => {
+    const record = {
+      key: r.file.replace(/\.ts$/, ''),
+      name: r.name,
+      file: `bench/suites/${r.file}`,
+      date: startedAt.toISOString(),
+      commit,
+      command: `${pgPrefix}npm run bench -- ${quick ? '--quick ' : ''}--only=${r.file.replace(/\.ts$/, '')}`,
+      seconds: r.seconds,
+      loadBefore: r.loadBefore,
+      loadAfter: r.loadAfter,
+      error: r.error,
+      targets: r.sections.flatMap((s) => s.targets ?? []),
+    };
+    return { record, body: suiteBody(record, r.sections) };
+  });
   const out = quick ? join(benchRoot, '.tmp', 'RESULTS.quick.md') : join(benchRoot, 'RESULTS.md');
   mkdirSync(join(benchRoot, '.tmp'), { recursive: true });
-  writeFileSync(out, `${lines.join('\n').trimEnd()}\n`);
+  const text = renderResults({
+    title: `# Taskwise benchmark results${quick ? ' (quick run: proves the benchmarks run; the numbers are not meant to be read)' : ''}`,
+    header,
+    previous: existsSync(out) ? readFileSync(out, 'utf8') : '',
+    fresh,
+    existingKeys: suiteFiles().map((f) => f.replace(/\.ts$/, '')),
+  });
+  writeFileSync(out, text);
 
   const failed = runs.filter((r) => r.error !== null);
   const unmet = targets.filter((t) => t.met === false);

@@ -46,8 +46,14 @@ try {
     server: { port: webPort, strictPort: true },
   });
   await web.listen();
-  web.printUrls();
-  console.warn(`[dev] API on http://127.0.0.1:${apiPort} (proxied at /api). Ctrl-C stops both.`);
+  const webUrl = web.resolvedUrls?.local[0] ?? `http://127.0.0.1:${webPort}/`;
+  process.stdout.write(
+    `\n  Taskwise (dev)\n` +
+      `  ➜  Web app:  ${webUrl}   (hot reload; open this one)\n` +
+      `  ➜  API:      http://127.0.0.1:${apiPort}/api   (proxied at ${webUrl}api, restarts on change)\n` +
+      `  ➜  API docs: ${webUrl}api/docs\n` +
+      `  Ctrl-C stops both.\n\n`,
+  );
 } catch (error) {
   console.error('[dev] Could not start the Vite dev server:', error);
   await stop(1);

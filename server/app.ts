@@ -1,14 +1,17 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import pretty from 'pino-pretty';
 import { isValidEmail, normalizeEmail } from '#shared/email.ts';
 import { LIMITS } from '#shared/constants.ts';
 import { systemClock, type Clock } from './clock.ts';
-import configPlugin, { type Config } from './plugins/config.ts';
+import type { Config } from './config.ts';
+import configPlugin from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
 import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
 import events from './plugins/events.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
+import metricsPlugin from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
 import security, { securityHeaders } from './plugins/security.ts';
@@ -17,6 +20,7 @@ import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
+import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
@@ -24,7 +28,7 @@ import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
 
 export interface BuildOptions {
-  /** Parsed configuration (plugins/config.ts `loadConfig`). */
+  /** Parsed configuration (server/config.ts `loadConfig`). */
   config: Config;
   /** The source of "now" for every time rule; tests pass one they can move. */
   clock?: Clock;
@@ -41,6 +45,11 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      // On a terminal: one readable line per record, written synchronously so it stays in order
+      // with the printed-mail block (plugins/mailer.ts). Elsewhere pino's JSON lines.
+      ...(config.logFormat === 'pretty'
+        ? { stream: pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }) }
+        : {}),
     },
     bodyLimit: LIMITS.bodyMaxBytes,
     // Fastify (proxy-addr) also takes a hop count; its type declaration omits it.
@@ -77,27 +86,31 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     });
   }
 
+  app.decorate('clock', clock);
+
   try {
     await app.register(configPlugin, { config });
     await app.register(errorHandler);
     await app.register(security);
     await app.register(dbPlugin);
+    await app.register(metricsPlugin);
     await app.register(repositories);
-    await app.register(housekeeping, { clock });
+    await app.register(housekeeping);
     await app.register(mailer);
-    await app.register(rateLimit, { clock });
-    await app.register(session, { clock });
-    await app.register(otpService, { clock });
-    await app.register(events, { clock });
-    await app.register(taskWrites, { clock });
+    await app.register(rateLimit);
+    await app.register(session);
+    await app.register(otpService);
+    await app.register(events);
+    await app.register(taskWrites);
     await app.register(swagger);
+    await app.register(metrics);
 
     await app.register(
       async (api) => {
         await api.register(health);
         await api.register(otps);
-        await api.register(users, { clock });
-        await api.register(tasks, { clock });
+        await api.register(users);
+        await api.register(tasks);
         await api.register(eventsRoute);
       },
       { prefix: '/api' },

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { build } from './app.ts';
-import { ConfigError, ensureDatabaseDirectory, loadConfig, type Config } from './plugins/config.ts';
+import { ConfigError, ensureDatabaseDirectory, loadConfig, type Config } from './config.ts';
 
 /**
  * `npm start`: reads the configuration (environment, then an optional .env — real environment
@@ -11,7 +11,7 @@ if (existsSync('.env')) process.loadEnvFile('.env');
 
 let config: Config;
 try {
-  config = loadConfig(process.env);
+  config = loadConfig(process.env, process.cwd(), process.stdout.isTTY);
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(error.message);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
   CamelCasePlugin,
   CompiledQuery,
@@ -9,6 +9,8 @@ import {
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
+  SqliteQueryCompiler,
+  type QueryCompiler,
   type DatabaseConnection,
   type Driver,
   type SqliteDialectConfig,
@@ -20,40 +22,73 @@ import {
   type SqliteStatement,
 } from 'kysely';
 import pg from 'pg';
-import type { DatabaseConfig } from '../plugins/config.ts';
+import type { DatabaseConfig } from '../config.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** A PostgreSQL pool's connections right now (for the metrics endpoint). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** PostgreSQL only; SQLite is one connection with no pool. */
+  poolStats?: () => PoolStats;
 }
 
 /** Upper bound of cached statements; our SQL texts are a small fixed set, this only guards mistakes. */
 const STATEMENT_CACHE_MAX = 500;
 
+/** Kysely's statement shape over a node:sqlite statement (Kysely passes parameters as one array). */
+function kyselyStatement(statement: StatementSync): SqliteStatement {
+  return {
+    reader: statement.columns().length > 0,
+    all: (parameters) => statement.all(...(parameters as SQLInputValue[])),
+    run: (parameters) => statement.run(...(parameters as SQLInputValue[])),
+    iterate: (parameters) => statement.iterate(...(parameters as SQLInputValue[])),
+  };
+}
+
 /**
- * better-sqlite3 statements are reusable, and Kysely's SQLite driver calls `prepare()` for every
- * query. Memoizing by SQL text means a hot query is parsed and planned once per process.
+ * Node's built-in node:sqlite behind Kysely's SQLite dialect. Kysely's driver calls `prepare()`
+ * for every query; memoizing by SQL text means a hot query is parsed and planned once per
+ * process, and stays so: node:sqlite rebinds parameters without clearing them, so SQLite never
+ * re-prepares a cached statement (docs/performance.md, "SQLite re-prepared statements on every
+ * call": better-sqlite3, the former driver, did on almost every run of a join).
  */
-function memoizedPrepare(sqlite: BetterSqlite3.Database): SqliteDatabase {
+function memoizedPrepare(sqlite: DatabaseSync): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     prepare(sqlText) {
       let statement = cache.get(sqlText);
       if (statement === undefined) {
         if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
-        statement = sqlite.prepare(sqlText);
+        statement = kyselyStatement(sqlite.prepare(sqlText));
         cache.set(sqlText, statement);
       }
       return statement;
     },
     close() {
       cache.clear();
-      if (sqlite.open) sqlite.close();
+      if (sqlite.isOpen) sqlite.close();
     },
   };
+}
+
+const connections = new WeakMap<Kysely<DB>, DatabaseSync>();
+
+/**
+ * The node:sqlite connection under a SQLite `db` (undefined on PostgreSQL), for probes that count
+ * what SQLite does (server/test/db-statements.test.ts, bench/profile.ts). Not for queries: SQL
+ * goes through the repositories.
+ */
+export function sqliteConnection(db: Kysely<DB>): DatabaseSync | undefined {
+  return connections.get(db);
 }
 
 /**
@@ -61,7 +96,7 @@ function memoizedPrepare(sqlite: BetterSqlite3.Database): SqliteDatabase {
  * at the first write; a second process writing the same file then fails at once with
  * SQLITE_BUSY, because busy_timeout does not apply to a lock upgrade inside a transaction.
  * BEGIN IMMEDIATE takes the lock up front, so another writer waits (busy_timeout) instead.
- * Within this process nothing changes: better-sqlite3 is one connection, used one at a time.
+ * Within this process nothing changes: node:sqlite is one connection, used one at a time.
  * @see https://www.sqlite.org/lang_transaction.html#deferred_immediate_and_exclusive_transactions
  */
 class ImmediateSqliteDriver extends SqliteDriver {
@@ -70,7 +105,25 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
-class ImmediateSqliteDialect extends SqliteDialect {
+/**
+ * Every bound parameter is written `+?` instead of `?`. SQLite's planner marks a statement
+ * "re-prepare when this parameter is rebound" where a bound value could change the plan: a
+ * `LIMIT ?`, and (3.54) any `col = ?` term of a join or ordered query. Both node:sqlite and
+ * better-sqlite3 clear the bindings on every run, and sqlite3_clear_bindings() expires a statement
+ * with any such mark, so those statements were parsed and planned again on every call. The
+ * unary plus is a no-op on the value (no affinity, as a bare parameter has none; still usable
+ * for index lookups), but the planner does not look through it at bound values, so no mark is
+ * set and a cached statement stays compiled: the plan is the one the first prepare made, as with
+ * SQLite's query-planner stability guarantee. docs/performance.md has the evidence;
+ * server/test/db-statements.test.ts counts compilations so this cannot silently come back.
+ */
+class StablePlanSqliteQueryCompiler extends SqliteQueryCompiler {
+  protected override getCurrentParameterPlaceholder(): string {
+    return '+?';
+  }
+}
+
+class TaskwiseSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
 
   constructor(config: SqliteDialectConfig) {
@@ -81,24 +134,29 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
   }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new StablePlanSqliteQueryCompiler();
+  }
 }
 
 function openSqlite(file: string): Database {
   mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
-  sqlite.pragma('journal_mode = WAL');
+  const sqlite = new DatabaseSync(file);
+  sqlite.exec('pragma journal_mode = WAL');
   // WAL + synchronous=NORMAL already survives a killed process (committed transactions sit in
   // the WAL file, which the OS keeps), but may lose the last commits on power loss or an OS
   // crash. A 2xx here means "stored", so we pay one fsync per commit (FULL); reads, the hot
   // path, are unaffected. @see https://www.sqlite.org/pragma.html#pragma_synchronous
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
+  sqlite.exec('pragma synchronous = FULL');
+  sqlite.exec('pragma foreign_keys = ON');
   // A second process (e.g. `npm run db:migrate`, a backup) may hold the write lock briefly.
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.exec('pragma busy_timeout = 5000');
   const db = new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: memoizedPrepare(sqlite) }),
+    dialect: new TaskwiseSqliteDialect({ database: memoizedPrepare(sqlite) }),
     plugins: [new CamelCasePlugin()],
   });
+  connections.set(db, sqlite);
   return { db, dialect: 'sqlite' };
 }
 
@@ -195,7 +253,8 @@ function openPostgres(url: string, onPoolError: (error: Error) => void): Databas
     dialect: new PostgresDialect({ pool: new PreparedStatementPool(pool, onPoolError) }),
     plugins: [new CamelCasePlugin()],
   });
-  return { db, dialect: 'postgres' };
+  const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return { db, dialect: 'postgres', poolStats };
 }
 
 export function openDatabase(config: DatabaseConfig, onPoolError: (error: Error) => void): Database {

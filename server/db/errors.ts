@@ -1,5 +1,26 @@
-const codeOf = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+/** SQLite result codes by number, for node:sqlite's `errcode` (extended codes where we tell them apart). */
+const SQLITE_CODES = new Map<number, string>([
+  [5, 'SQLITE_BUSY'],
+  [6, 'SQLITE_LOCKED'],
+  [10, 'SQLITE_IOERR'],
+  [13, 'SQLITE_FULL'],
+  [14, 'SQLITE_CANTOPEN'],
+  [19, 'SQLITE_CONSTRAINT'],
+  [1555, 'SQLITE_CONSTRAINT_PRIMARYKEY'],
+  [2067, 'SQLITE_CONSTRAINT_UNIQUE'],
+]);
+
+/**
+ * The error's code: PostgreSQL's SQLSTATE, a Node socket code, or the SQLite result code's name
+ * (node:sqlite reports `code: 'ERR_SQLITE_ERROR'` and the number in `errcode`).
+ */
+function codeOf(error: unknown): unknown {
+  if (typeof error !== 'object' || error === null) return undefined;
+  if ('errcode' in error && typeof error.errcode === 'number') {
+    return SQLITE_CODES.get(error.errcode) ?? SQLITE_CODES.get(error.errcode & 0xff) ?? `SQLITE_${error.errcode}`;
+  }
+  return 'code' in error ? error.code : undefined;
+}
 
 /** True for a UNIQUE constraint violation on either database (a lost race on an insert). */
 export function isUniqueViolation(error: unknown): boolean {
@@ -15,6 +36,8 @@ const UNAVAILABLE_MESSAGES = [
   'is not queryable',
   'Cannot use a pool after calling end',
   'The database connection is not open',
+  'database is not open',
+  'statement has been finalized',
   'driver has already been destroyed',
 ];
 

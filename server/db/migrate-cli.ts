@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Kysely } from 'kysely';
-import { ConfigError, ensureDatabaseDirectory, loadConfig } from '../plugins/config.ts';
+import { ConfigError, ensureDatabaseDirectory, loadConfig } from '../config.ts';
 import { openDatabase } from './connect.ts';
 import { migrateToLatest } from './migrate.ts';
 

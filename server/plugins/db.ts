@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import fp from 'fastify-plugin';
-import { openDatabase, type Dialect } from '../db/connect.ts';
+import { openDatabase, type Dialect, type PoolStats } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { DB } from '../db/schema.ts';
 
@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<DB>;
     dbDialect: Dialect;
+    /** PostgreSQL: the connection pool's counts; null on SQLite. */
+    dbPoolStats: (() => PoolStats) | null;
   }
 }
 
@@ -17,7 +19,7 @@ declare module 'fastify' {
  */
 export default fp(
   async (fastify) => {
-    const { db, dialect } = openDatabase(fastify.config.database, (error) => {
+    const { db, dialect, poolStats } = openDatabase(fastify.config.database, (error) => {
       const { code } = error as Error & { code?: unknown };
       fastify.log.warn({ code, message: error.message }, 'PostgreSQL connection error');
     });
@@ -35,6 +37,7 @@ export default fp(
     }
     fastify.decorate('db', db);
     fastify.decorate('dbDialect', dialect);
+    fastify.decorate('dbPoolStats', poolStats ?? null);
     fastify.addHook('onClose', destroy);
   },
   { name: 'db', dependencies: ['config'] },

@@ -3,7 +3,6 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import type { Clock } from '../clock.ts';
 import type { Executor } from '../db/prepared.ts';
 import { AppError } from '../errors.ts';
 import { createEventStreamLeasesRepository } from '../repositories/event-stream-leases-repository.ts';
@@ -85,9 +84,9 @@ function lastEventIdOf(request: FastifyRequest): number | undefined {
  *   is missed or sent twice. An id the log no longer covers gets `event: reset`.
  * - Open streams are leased in the database (MAX_STREAMS_PER_USER across instances).
  */
-export default fp<{ clock: Clock }>(
-  (fastify, opts, done) => {
-    const { clock } = opts;
+export default fp(
+  (fastify, _opts, done) => {
+    const { clock } = fastify;
     const log = createEventsRepository(fastify.db);
     const leases = createEventStreamLeasesRepository(fastify.db);
     const instanceId = randomBytes(12).toString('base64url');

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LOGIN_POLICY } from '#shared/constants.ts';
-import type { Clock } from '../clock.ts';
 import { createEventStreamLeasesRepository } from '../repositories/event-stream-leases-repository.ts';
 import { createEventsRepository } from '../repositories/events-repository.ts';
 import { EVENT_RETENTION_MS } from './events.ts';
@@ -16,8 +15,8 @@ const DAY = 24 * HOUR;
  * event stream leases. Idempotent, so
  * several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
-export async function sweep(fastify: FastifyInstance, clock: Clock) {
-  const now = clock.now().getTime();
+export async function sweep(fastify: FastifyInstance) {
+  const now = fastify.clock.now().getTime();
   return {
     sessions: await fastify.sessionsRepository.deleteExpired(new Date(now).toISOString()),
     otpCodes: await fastify.otpCodesRepository.deleteCreatedBefore(new Date(now - DAY).toISOString()),
@@ -29,11 +28,11 @@ export async function sweep(fastify: FastifyInstance, clock: Clock) {
 }
 
 /** Sweeps once before the server accepts requests, then hourly (an unref'd timer). */
-export default fp<{ clock: Clock }>(
-  (fastify, opts, done) => {
+export default fp(
+  (fastify, _opts, done) => {
     const run = async () => {
       try {
-        const deleted = await sweep(fastify, opts.clock);
+        const deleted = await sweep(fastify);
         fastify.log.debug({ deleted }, 'Housekeeping done');
       } catch (error) {
         fastify.log.warn({ err: error }, 'Housekeeping failed; it runs again in an hour');

@@ -28,7 +28,8 @@ export function formatMailForLog(from: string, mail: Mail): string {
 
 /**
  * Sends mail through SMTP_URL with nodemailer. Without SMTP_URL (development), every mail is
- * printed to standard output instead, after a start-up warning.
+ * printed to the log instead, after a start-up warning: a plain block on a terminal, a JSON record
+ * otherwise.
  * @see https://github.com/epicweb-dev/epic-stack/blob/main/app/utils/email.server.ts
  */
 export default fp(
@@ -38,8 +39,13 @@ export default fp(
       fastify.log.warn('SMTP_URL is not set: e-mails are printed to the log instead of being sent.');
       fastify.decorate('mailer', {
         send(mail) {
-          fastify.log.info({ to: mail.to, subject: mail.subject }, 'Mail printed to the log (SMTP_URL is not set)');
-          process.stdout.write(formatMailForLog(mailFrom, mail));
+          if (fastify.config.logFormat === 'json') {
+            // One JSON record like every other line (read it with e.g. `jq -r .mail.text`).
+            fastify.log.info({ mail: { from: mailFrom, ...mail } }, 'Mail printed to the log (SMTP_URL is not set)');
+          } else {
+            fastify.log.info({ to: mail.to, subject: mail.subject }, 'Mail printed to the log (SMTP_URL is not set)');
+            process.stdout.write(formatMailForLog(mailFrom, mail));
+          }
           return Promise.resolve({ ok: true });
         },
       } satisfies Mailer);

@@ -64,11 +64,11 @@ declare module 'fastify' {
 
 const HOUR = 60 * 60_000;
 
-export default fp<{ clock: Clock }>(
-  (fastify, opts, done) => {
+export default fp(
+  (fastify, _opts, done) => {
     fastify.decorate('rateLimits', {
-      otpPerIp: new WindowCounter(OTP_POLICY.maxPerIpPerHour, HOUR, opts.clock),
-      loginPerIp: new WindowCounter(LOGIN_POLICY.maxAttemptsPerIp, LOGIN_POLICY.windowMs, opts.clock),
+      otpPerIp: new WindowCounter(OTP_POLICY.maxPerIpPerHour, HOUR, fastify.clock),
+      loginPerIp: new WindowCounter(LOGIN_POLICY.maxAttemptsPerIp, LOGIN_POLICY.windowMs, fastify.clock),
     });
     done();
   },

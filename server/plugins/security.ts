@@ -6,7 +6,7 @@ import helmet from 'helmet';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
 import { AppError, validationFailed } from '../errors.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 
 /**
  * The security headers of every answer (SPEC section 3), computed once by helmet from our

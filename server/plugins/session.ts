@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import { SESSION_POLICY } from '#shared/constants.ts';
-import type { Clock } from '../clock.ts';
 import type { Executor } from '../db/prepared.ts';
 import { notAuthenticated } from '../errors.ts';
 
@@ -43,9 +42,9 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * only its SHA-256. 30 days, sliding: `expires_at` is pushed forward at most every 5 minutes,
  * so the check on almost every request is one primary-key read.
  */
-export default fp<{ clock: Clock }>(
-  async (fastify, opts) => {
-    const { clock } = opts;
+export default fp(
+  async (fastify) => {
+    const { clock } = fastify;
     const repo = fastify.sessionsRepository;
     const { cookieName, ttlMs, touchIntervalMs } = SESSION_POLICY;
     const cookieOptions = {

@@ -19,7 +19,10 @@ export default fp(
             '`{status:"error", code, message}` (5xx). Signed-in calls use the `taskwise_session` cookie set by `POST /api/users/login`.',
         },
         components: {
-          securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'taskwise_session' } },
+          securitySchemes: {
+            session: { type: 'apiKey', in: 'cookie', name: 'taskwise_session' },
+            metricsToken: { type: 'http', scheme: 'bearer' },
+          },
         },
       },
     });

@@ -2,7 +2,6 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { OTP_POLICY } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import type { Clock } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
 import type { Mail } from '../plugins/mailer.ts';
@@ -70,10 +69,9 @@ function accountExistsMail(appOrigin: string): Omit<Mail, 'to'> {
  * offline without the key), 10 minutes, single use, 5 wrong tries, the newest replaces older ones,
  * per-address cooldown and hourly cap in the database, per-IP cap in memory.
  */
-export default fp<{ clock: Clock }>(
-  (fastify, opts, done) => {
-    const { clock } = opts;
-    const { config, otpCodesRepository: codes, usersRepository: users, throttleLocksRepository: locks, mailer, rateLimits } = fastify;
+export default fp(
+  (fastify, _opts, done) => {
+    const { clock, config, otpCodesRepository: codes, usersRepository: users, throttleLocksRepository: locks, mailer, rateLimits } = fastify;
 
     const hashCode = (email: string, code: string) =>
       createHmac('sha256', config.sessionSecret).update(`${PURPOSE}\n${email}\n${code}`).digest('hex');

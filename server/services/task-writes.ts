@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import type { Clock } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { TasksTable } from '../db/schema.ts';
@@ -88,9 +87,9 @@ export function eventsFor(change: TaskChange): NewEvent[] {
  * `fastify.events.transaction` so this instance's streams are woken right after the commit.
  * Other features add their rows to the same transaction with `fastify.taskWrites.addHook`.
  */
-export default fp<{ clock: Clock }>(
-  (fastify, opts, done) => {
-    const { clock } = opts;
+export default fp(
+  (fastify, _opts, done) => {
+    const { clock } = fastify;
     const repo = fastify.tasksRepository;
     const hooks: TaskWriteHook[] = [];
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../plugins/config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 
 const SECRET = 'a-session-secret-that-is-long-enough-123';
 const dirs: string[] = [];
@@ -105,6 +105,7 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'sometimes' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
   ])('stops on %j with one line naming %s', (env, variable) => {
     const error = failure({ SESSION_SECRET: SECRET, ...env });
     expect(error.variable).toBe(variable);
@@ -115,6 +116,15 @@ describe('loadConfig', () => {
   it('refuses production without SESSION_SECRET, then without SMTP_URL', () => {
     expect(failure({ NODE_ENV: 'production', SMTP_URL: 'smtp://mail:25' }).variable).toBe('SESSION_SECRET');
     expect(failure({ NODE_ENV: 'production', SESSION_SECRET: SECRET }).variable).toBe('SMTP_URL');
+  });
+
+  it('logs pretty text on a terminal and JSON lines otherwise, unless LOG_FORMAT says', () => {
+    const env = { SESSION_SECRET: SECRET };
+    expect(loadConfig(env, tempCwd(), true).logFormat).toBe('pretty');
+    expect(loadConfig(env, tempCwd(), false).logFormat).toBe('json');
+    expect(loadConfig({ ...env, LOG_FORMAT: 'json' }, tempCwd(), true).logFormat).toBe('json');
+    expect(loadConfig({ ...env, LOG_FORMAT: 'Pretty' }, tempCwd(), false).logFormat).toBe('pretty');
+    expect(failure({ ...env, LOG_FORMAT: 'xml' }).variable).toBe('LOG_FORMAT');
   });
 
   it('defaults APP_ORIGIN to http://localhost:PORT', () => {

@@ -42,10 +42,10 @@ describe('housekeeping', () => {
       otpCodes: (await t.app.db.selectFrom('otpCodes').select('id').where('email', '=', email).execute()).length,
       loginFailures: (await t.app.db.selectFrom('loginFailures').select('id').where('email', '=', email).execute()).length,
     });
-    await sweep(t.app, t.clock);
+    await sweep(t.app);
     expect(await count()).toEqual({ sessions: 1, otpCodes: 1, loginFailures: 1 });
     t.clock.advance(30 * DAY);
-    await sweep(t.app, t.clock);
+    await sweep(t.app);
     expect(await count()).toEqual({ sessions: 0, otpCodes: 0, loginFailures: 0 });
   });
 });

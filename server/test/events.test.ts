@@ -182,13 +182,13 @@ describe('GET /api/events', () => {
     stream.close();
     await patch(ada.cookie, task._id, { priority: 'high' });
     t.clock.advance(9 * MINUTE);
-    await sweep(t.app, t.clock);
+    await sweep(t.app);
     const withinTen = await openStream(base, ada.cookie, old.id);
     expect((await withinTen.next()).event).toBe('task.updated');
     withinTen.close();
     t.clock.advance(2 * MINUTE);
     await patch(ada.cookie, task._id, { priority: 'low' });
-    await sweep(t.app, t.clock);
+    await sweep(t.app);
     const tooOld = await openStream(base, ada.cookie, old.id);
     expect((await tooOld.next()).event).toBe('reset');
     tooOld.close();

@@ -34,6 +34,7 @@ describe('API documentation', () => {
         'GET /api/tasks/counts',
         'GET /api/users/logout',
         'GET /api/users/me',
+        'GET /metrics',
         'PATCH /api/tasks/{id}',
         'POST /api/otps',
         'POST /api/tasks',

@@ -9,7 +9,7 @@ import { build } from '../app.ts';
 import type { Clock } from '../clock.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { loadConfig, type Config } from '../plugins/config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { startMailCatcher, type MailCatcher } from './mail-catcher.ts';
 
 /** TEST_DB is set by vitest.config.ts: `sqlite`, or a postgres:// URL. */

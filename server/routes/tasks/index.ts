@@ -14,7 +14,6 @@ import {
   UpdateTaskBody,
 } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
-import type { Clock } from '../../clock.ts';
 import { AppError, validationFailed } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
 import type { Actor, EditableFields } from '../../services/task-writes.ts';
@@ -49,8 +48,8 @@ function expectedVersion(given: number | undefined, ifMatch: string | string[] |
   return given ?? header;
 }
 
-const tasks: FastifyPluginAsyncTypebox<{ clock: Clock }> = (fastify, opts) => {
-  const { clock } = opts;
+const tasks: FastifyPluginAsyncTypebox = (fastify) => {
+  const { clock } = fastify;
   const repo = fastify.tasksRepository;
   const writes = fastify.taskWrites;
   const viewerOf = (request: Parameters<typeof currentUser>[0]): Actor => {

@@ -5,7 +5,6 @@ import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { MessageEnvelope } from '#shared/schemas/common.ts';
 import { LoginBody, RegisterBody, UserEnvelope } from '#shared/schemas/users.ts';
 import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/validation.ts';
-import type { Clock } from '../../clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../db/ids.ts';
 import { AppError, rateLimited } from '../../errors.ts';
@@ -16,8 +15,8 @@ import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
 const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
 
-const users: FastifyPluginAsyncTypebox<{ clock: Clock }> = async (fastify, opts) => {
-  const { clock } = opts;
+const users: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { clock } = fastify;
   const { usersRepository, otpCodesRepository, loginFailuresRepository, throttleLocksRepository, otpService, sessions, rateLimits } = fastify;
   // Computed before the first sign-in, so an unknown e-mail costs the same from the start.
   await warmDummyHash();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { build } from '../../app.ts';
 import { newId } from '../../db/ids.ts';
-import { loadConfig } from '../../plugins/config.ts';
+import { loadConfig } from '../../config.ts';
 import { hashPassword } from '../../services/passwords.ts';
 import { admin, http, onPostgres, onSqlite, scratchDatabase, startServer, taskIdOf, type ChildServer, type HttpAnswer } from './child-server.ts';
 

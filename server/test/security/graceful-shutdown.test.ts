@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { build } from '../../app.ts';
 import { newId } from '../../db/ids.ts';
-import { loadConfig } from '../../plugins/config.ts';
+import { loadConfig } from '../../config.ts';
 import { hashPassword } from '../../services/passwords.ts';
 import { admin, http, onPostgres, scratchDatabase, startServer, type ChildServer } from './child-server.ts';
 

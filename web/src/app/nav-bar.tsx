@@ -6,6 +6,7 @@ import { useLogout } from '#web/features/auth/api/logout.ts';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { Logo } from './logo.tsx';
+import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
 
 export function NavBar() {
@@ -73,6 +74,7 @@ export function NavBar() {
             </li>
           </ul>
         )}
+        <ThemeToggle />
       </nav>
     </header>
   );

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '#web/components/error-boundary.tsx';
+import { KeyboardHelp } from '#web/components/keyboard-help.tsx';
 import { NoticeRegion } from '#web/components/notices.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { NavBar } from './nav-bar.tsx';
@@ -40,6 +41,7 @@ export function RootLayout() {
         </ErrorBoundary>
       </main>
       <NoticeRegion />
+      <KeyboardHelp />
     </>
   );
 }

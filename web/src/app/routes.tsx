@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Navigate, useRoutes, useSearchParams, type RouteObject } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatch, useRoutes, type RouteObject } from 'react-router';
 import { preloadBoard } from '#web/features/tasks/api/preload-board.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { RequireAuth, RequireGuest } from './guards.tsx';
 import { PageLoading, RootLayout } from './root-layout.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
@@ -16,16 +17,30 @@ import { NotFoundPage } from './routes/not-found.tsx';
 const LandingPage = lazy(() => import('./routes/landing.tsx').then((m) => ({ default: m.LandingPage })));
 const TasksPage = lazy(() => import('./routes/tasks.tsx').then((m) => ({ default: m.TasksPage })));
 const LoginPage = lazy(() => import('./routes/login.tsx').then((m) => ({ default: m.LoginPage })));
+const TaskPage = lazy(() => import('./routes/task.tsx').then((m) => ({ default: m.TaskPage })));
 const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ default: m.SignUpPage })));
 
-/** /tasks: the board's data is requested while its chunk loads (in parallel, not after). */
+/** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */
+const WIDE_SCREEN_QUERY = '(min-width: 56.25rem)';
+
+/**
+ * /tasks: the board's data is requested while its chunk loads (in parallel, not after).
+ * /tasks/:id: on a wide screen the task is a panel over the board (the board renders it as
+ * its outlet); on a narrow one the task page alone.
+ */
 function TasksRoute() {
+  const taskOpen = useMatch('/tasks/:id') !== null;
+  const wide = useMediaQuery(WIDE_SCREEN_QUERY);
+  return taskOpen && !wide ? <Outlet /> : <BoardRoute />;
+}
+
+function BoardRoute() {
   const queryClient = useQueryClient();
-  const [params] = useSearchParams();
-  const [initialPriority] = useState(() => params.get('priority'));
+  const { search } = useLocation();
+  const [initialSearch] = useState(search);
   useEffect(() => {
-    preloadBoard(queryClient, initialPriority);
-  }, [queryClient, initialPriority]);
+    preloadBoard(queryClient, initialSearch);
+  }, [queryClient, initialSearch]);
   return (
     <Suspense fallback={<PageLoading />}>
       <TasksPage />
@@ -41,7 +56,20 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           { index: true, element: <LandingPage /> },
-          { path: 'tasks', element: <TasksRoute /> },
+          {
+            path: 'tasks',
+            element: <TasksRoute />,
+            children: [
+              {
+                path: ':id',
+                element: (
+                  <Suspense fallback={<PageLoading />}>
+                    <TaskPage />
+                  </Suspense>
+                ),
+              },
+            ],
+          },
         ],
       },
       {

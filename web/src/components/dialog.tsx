@@ -28,6 +28,8 @@ export interface DialogProps {
   closeLabel?: string;
   footer?: ReactNode;
   children?: ReactNode;
+  /** Extra class on the dialog surface (e.g. a wider panel). */
+  className?: string;
 }
 
 const FOCUSABLE = [
@@ -62,6 +64,7 @@ function DialogSurface({
   closeLabel = 'Close',
   footer,
   children,
+  className,
 }: DialogProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const surfaceRef = useRef<HTMLDivElement>(null);
@@ -159,7 +162,7 @@ function DialogSurface({
     >
       <div
         ref={surfaceRef}
-        className={cx('dialog', `dialog--${variant}`)}
+        className={cx('dialog', `dialog--${variant}`, className)}
         role={role}
         aria-modal="true"
         aria-labelledby={titleId}

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { PriorityFilter } from './query-keys.ts';
+import type { BoardFilter } from './board-filter.ts';
 import { taskCountsQueryOptions } from './task-queries.ts';
 
 export { getTaskCounts, taskCountsQueryOptions, type TaskCounts } from './task-queries.ts';
 
 /** The column badges: exact totals even when only the first page of a column is loaded. */
-export function useTaskCounts(priority: PriorityFilter) {
-  return useQuery({ ...taskCountsQueryOptions(priority), placeholderData: keepPreviousData });
+export function useTaskCounts(filter: BoardFilter) {
+  return useQuery({ ...taskCountsQueryOptions(filter), placeholderData: keepPreviousData });
 }

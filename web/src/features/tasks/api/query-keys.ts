@@ -1,14 +1,9 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import { PRIORITIES, type Priority, type TaskStatus } from '#shared/constants.ts';
+import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
+import type { BoardFilter } from './board-filter.ts';
 
-/** "" is the seed's "All Tasks". */
-export type PriorityFilter = Priority | '';
-
-/** The `?priority=` of the board's URL; anything unknown is "All Tasks". */
-export function parsePriorityFilter(raw: string | null): PriorityFilter {
-  return PRIORITIES.includes(raw as Priority) ? (raw as Priority) : '';
-}
+export { parsePriorityFilter, type PriorityFilter } from './board-filter.ts';
 
 export interface TaskPage {
   tasks: Task[];
@@ -21,8 +16,10 @@ export type TaskPages = InfiniteData<TaskPage, string | null>;
 export const taskKeys = {
   all: ['tasks'] as const,
   lists: () => [...taskKeys.all, 'list'] as const,
-  list: (status: TaskStatus, priority: PriorityFilter) => [...taskKeys.lists(), { status, priority }] as const,
-  counts: (priority: PriorityFilter) => [...taskKeys.all, 'counts', { priority }] as const,
+  list: (status: TaskStatus, filter: BoardFilter) => [...taskKeys.lists(), { status, ...filter }] as const,
+  counts: (filter: BoardFilter) => [...taskKeys.all, 'counts', { ...filter }] as const,
+  /** One task, its comments and its activity (the task page). */
+  detail: (id: string) => [...taskKeys.all, 'detail', id] as const,
 };
 
 /**

@@ -2,7 +2,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { TaskCounts } from './task-queries.ts';
-import { refreshTasks, taskKeys, type PriorityFilter, type TaskPages } from './query-keys.ts';
+import { isPatchable, matchesPriority, type BoardFilter } from './board-filter.ts';
+import { refreshTasks, taskKeys, type TaskPages } from './query-keys.ts';
 
 /**
  * After the server has confirmed a change, patch every cached column and count with it at
@@ -10,16 +11,9 @@ import { refreshTasks, taskKeys, type PriorityFilter, type TaskPages } from './q
  * (`refreshTasks`). Nothing here guesses: it only applies what the server acknowledged.
  */
 
-interface ListFilter {
+interface ListFilter extends BoardFilter {
   status: TaskStatus;
-  priority: PriorityFilter;
 }
-
-interface CountsFilter {
-  priority: PriorityFilter;
-}
-
-const matchesPriority = (task: Task, priority: PriorityFilter) => priority === '' || task.priority === priority;
 
 function patchLists(queryClient: QueryClient, patch: (pages: TaskPages, filter: ListFilter) => TaskPages): void {
   for (const [key, data] of queryClient.getQueriesData<TaskPages>({ queryKey: taskKeys.lists() })) {
@@ -28,20 +22,21 @@ function patchLists(queryClient: QueryClient, patch: (pages: TaskPages, filter: 
   }
 }
 
-function patchCounts(queryClient: QueryClient, delta: (priority: PriorityFilter) => TaskCounts): void {
+function patchCounts(queryClient: QueryClient, delta: (filter: BoardFilter) => TaskCounts): void {
   for (const [key, data] of queryClient.getQueriesData<TaskCounts>({ queryKey: [...taskKeys.all, 'counts'] })) {
-    const filter = key[2] as CountsFilter | undefined;
-    if (!data || !filter) continue;
-    const d = delta(filter.priority);
+    const filter = key[2] as BoardFilter | undefined;
+    // Counts of a view or a search are left to the refetch (membership is the server's call).
+    if (!data || !filter || !isPatchable({ ...filter, sort: 'newest' })) continue;
+    const d = delta(filter);
     if (d.todo !== 0 || d.done !== 0) {
-      queryClient.setQueryData<TaskCounts>(key, { todo: Math.max(0, data.todo + d.todo), done: Math.max(0, data.done + d.done) });
+      queryClient.setQueryData<TaskCounts>(key, { ...data, todo: Math.max(0, data.todo + d.todo), done: Math.max(0, data.done + d.done) });
     }
   }
 }
 
-function contribution(task: Task | null, priority: PriorityFilter): TaskCounts {
+function contribution(task: Task | null, filter: BoardFilter): TaskCounts {
   const counts = { todo: 0, done: 0 };
-  if (task && matchesPriority(task, priority)) counts[task.status] = 1;
+  if (task && matchesPriority(task, filter.priority)) counts[task.status] = 1;
   return counts;
 }
 
@@ -52,6 +47,7 @@ const withoutTask = (pages: TaskPages, id: string): TaskPages => ({
 
 /** A task changed from `before` to `after` (`null`: it was created / deleted). */
 export function applyTaskChange(queryClient: QueryClient, before: Task | null, after: Task | null): Promise<void> {
+  if (after) queryClient.setQueryData(taskKeys.detail(after._id), after);
   patchLists(queryClient, (pages, filter) => {
     const belongs = after !== null && after.status === filter.status && matchesPriority(after, filter.priority);
     if (!after || !belongs) return before ? withoutTask(pages, before._id) : pages;
@@ -59,16 +55,17 @@ export function applyTaskChange(queryClient: QueryClient, before: Task | null, a
     if (present) {
       return { ...pages, pages: pages.pages.map((page) => ({ ...page, tasks: page.tasks.map((t) => (t._id === after._id ? after : t)) })) };
     }
-    // Newest first: a new task goes on top. One that moved here is placed by the refetch.
-    if (before === null && pages.pages[0]) {
+    // Newest first: a new task goes on top. One that moved here is placed by the refetch, as is
+    // any task in a view, a search or another order (the server decides membership and place).
+    if (before === null && pages.pages[0] && isPatchable(filter)) {
       const [first, ...rest] = pages.pages;
       return { ...pages, pages: [{ ...first, tasks: [after, ...first.tasks] }, ...rest] };
     }
     return pages;
   });
-  patchCounts(queryClient, (priority) => {
-    const old = contribution(before, priority);
-    const now = contribution(after, priority);
+  patchCounts(queryClient, (filter) => {
+    const old = contribution(before, filter);
+    const now = contribution(after, filter);
     return { todo: now.todo - old.todo, done: now.done - old.done };
   });
   return refreshTasks(queryClient);

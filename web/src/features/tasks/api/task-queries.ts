@@ -2,7 +2,8 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { TaskCountsEnvelope, TaskListEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { taskKeys, type PriorityFilter, type TaskPage } from './query-keys.ts';
+import { filterQuery, type BoardFilter } from './board-filter.ts';
+import { taskKeys, type TaskPage } from './query-keys.ts';
 
 /*
  * The board's fetchers and query options, without React hooks: the app shell imports these
@@ -16,11 +17,13 @@ export const TASK_PAGE_SIZE = 50;
 export interface TaskCounts {
   todo: number;
   done: number;
+  /** Open tasks whose deadline has passed (absent from a server that does not count them). */
+  overdue?: number;
 }
 
 export async function getTasksPage(params: {
   status: TaskStatus;
-  priority: PriorityFilter;
+  filter: BoardFilter;
   cursor: string | null;
   limit?: number;
   signal?: AbortSignal;
@@ -28,7 +31,7 @@ export async function getTasksPage(params: {
   const envelope = await apiRequest<TaskListEnvelope>('/tasks', {
     query: {
       status: params.status,
-      priority: params.priority || undefined,
+      ...filterQuery(params.filter),
       limit: params.limit ?? TASK_PAGE_SIZE,
       cursor: params.cursor,
     },
@@ -40,26 +43,26 @@ export async function getTasksPage(params: {
 // Prefetches share these options and their 401s go to the session handler like any other:
 // a visible query that joins an in-flight prefetch gets that prefetch's answer, so a 401 left
 // unhandled there showed "Couldn't load" instead of signing out.
-export function taskColumnQueryOptions(status: TaskStatus, priority: PriorityFilter) {
+export function taskColumnQueryOptions(status: TaskStatus, filter: BoardFilter) {
   return infiniteQueryOptions({
-    queryKey: taskKeys.list(status, priority),
-    queryFn: ({ pageParam, signal }) => getTasksPage({ status, priority, cursor: pageParam, signal }),
+    queryKey: taskKeys.list(status, filter),
+    queryFn: ({ pageParam, signal }) => getTasksPage({ status, filter, cursor: pageParam, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
 
-export async function getTaskCounts(priority: PriorityFilter, signal?: AbortSignal): Promise<TaskCounts> {
+export async function getTaskCounts(filter: BoardFilter, signal?: AbortSignal): Promise<TaskCounts> {
   const envelope = await apiRequest<TaskCountsEnvelope>('/tasks/counts', {
-    query: { priority: priority || undefined },
+    query: filterQuery(filter),
     signal,
   });
   return envelope.data.counts;
 }
 
-export function taskCountsQueryOptions(priority: PriorityFilter) {
+export function taskCountsQueryOptions(filter: BoardFilter) {
   return queryOptions({
-    queryKey: taskKeys.counts(priority),
-    queryFn: ({ signal }) => getTaskCounts(priority, signal),
+    queryKey: taskKeys.counts(filter),
+    queryFn: ({ signal }) => getTaskCounts(filter, signal),
   });
 }

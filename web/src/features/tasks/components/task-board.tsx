@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PRIORITY_FILTER_ORDER } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -7,9 +7,11 @@ import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
+import { useShortcuts } from '#web/lib/use-shortcuts.ts';
+import { parseBoardFilter, withFilter, type BoardFilter, type PriorityFilter as Filter } from '../api/board-filter.ts';
 import { taskCountsQueryOptions, useTaskCounts } from '../api/get-task-counts.ts';
 import { taskColumnQueryOptions } from '../api/get-tasks.ts';
-import { parsePriorityFilter, type PriorityFilter as Filter } from '../api/query-keys.ts';
+import { OverdueCount, SearchBox, SortSelect, ViewSwitch } from './board-toolbar.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
 import { PriorityFilter } from './priority-filter.tsx';
@@ -39,46 +41,65 @@ function whenIdle(work: () => void): () => void {
  */
 export function TaskBoard() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const priority = parsePriorityFilter(searchParams.get('priority'));
+  const { priority, view, q, sort } = parseBoardFilter(searchParams);
+  // One object per distinct filter, so effects and memoized cards see a change only when there is one.
+  const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort }), [priority, view, q, sort]);
+  const searchRef = useRef<HTMLInputElement>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const [editing, setEditing] = useState<EditDraft | null>(null);
   const [deleting, setDeleting] = useState<Task | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const counts = useTaskCounts(priority);
+  const counts = useTaskCounts(filter);
   const now = useNow(30_000);
   const queryClient = useQueryClient();
 
   // The first page of each column and the counts of a filter, fetched ahead (skipped while
   // the cached copy is fresh), so switching filters shows cards at once.
   const prefetchFilter = useCallback(
-    (filter: Filter) => {
+    (next: Filter) => {
       const ignore = () => undefined; // a failed prefetch just means a normal fetch later
-      queryClient.infiniteQuery(taskColumnQueryOptions('todo', filter)).catch(ignore);
-      queryClient.infiniteQuery(taskColumnQueryOptions('done', filter)).catch(ignore);
-      queryClient.query(taskCountsQueryOptions(filter)).catch(ignore);
+      const other = { ...filter, priority: next };
+      queryClient.infiniteQuery(taskColumnQueryOptions('todo', other)).catch(ignore);
+      queryClient.infiniteQuery(taskColumnQueryOptions('done', other)).catch(ignore);
+      queryClient.query(taskCountsQueryOptions(other)).catch(ignore);
     },
-    [queryClient],
+    [queryClient, filter],
   );
   const boardLoaded = counts.isSuccess;
   useEffect(() => {
     if (!boardLoaded) return;
     return whenIdle(() => {
-      for (const filter of FILTERS) if (filter !== priority) prefetchFilter(filter);
+      for (const other of FILTERS) if (other !== priority) prefetchFilter(other);
     });
   }, [boardLoaded, priority, prefetchFilter]);
 
+  const changeFilter = useCallback(
+    (change: Partial<BoardFilter>) => {
+      setSearchParams((params) => withFilter(params, change), { replace: true });
+    },
+    [setSearchParams],
+  );
   const onFilter = (next: Filter) => {
-    setSearchParams(next ? { priority: next } : {}, { replace: true });
+    changeFilter({ priority: next });
   };
 
-  // Every filter change asks the server again (SPEC); counts cached for that filter show meanwhile.
+  // Every filter change asks the server again; counts cached for that filter show meanwhile.
   const { refetch: refetchCounts } = counts;
-  const countsFilter = useRef(priority);
+  const countsFilter = useRef(filter);
   useEffect(() => {
-    if (countsFilter.current === priority) return;
-    countsFilter.current = priority;
+    if (countsFilter.current === filter) return;
+    countsFilter.current = filter;
     void refetchCounts({ cancelRefetch: false });
-  }, [priority, refetchCounts]);
+  }, [filter, refetchCounts]);
+
+  useShortcuts({
+    n: () => {
+      setPanelOpen(true);
+    },
+    '/': () => {
+      searchRef.current?.focus();
+    },
+  });
 
   const onEdit = useCallback((task: Task) => {
     setEditing({ id: task._id, assignee: task.assignee, priority: task.priority });
@@ -91,7 +112,7 @@ export function TaskBoard() {
   }, []);
   const fallbackFocus = useCallback(() => headingRef.current, []);
 
-  const columnProps = { priority, now, editing, onEdit, onDraftChange: setEditing, onEditEnd, onDelete };
+  const columnProps = { filter, now, editing, onEdit, onDraftChange: setEditing, onEditEnd, onDelete };
 
   return (
     <div className="board">
@@ -101,6 +122,7 @@ export function TaskBoard() {
             Tasks
           </PageHeading>
           <p className="board__subtitle">Everything you assigned, and everything assigned to you.</p>
+          <OverdueCount count={counts.data?.overdue} />
         </div>
         <Button
           variant="primary"
@@ -114,6 +136,7 @@ export function TaskBoard() {
             setPanelOpen(true);
           }}
           aria-haspopup="dialog"
+          aria-keyshortcuts="n"
         >
           Create Task
         </Button>
@@ -121,6 +144,27 @@ export function TaskBoard() {
 
       <div className="board__toolbar">
         <PriorityFilter value={priority} onChange={onFilter} onIntent={prefetchFilter} />
+      </div>
+      <div className="board__controls">
+        <ViewSwitch
+          value={view}
+          onChange={(next) => {
+            changeFilter({ view: next });
+          }}
+        />
+        <SearchBox
+          ref={searchRef}
+          value={q}
+          onSearch={(next) => {
+            changeFilter({ q: next });
+          }}
+        />
+        <SortSelect
+          value={sort}
+          onChange={(next) => {
+            changeFilter({ sort: next });
+          }}
+        />
       </div>
 
       <div className="board__columns">

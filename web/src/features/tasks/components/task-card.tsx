@@ -1,4 +1,5 @@
 import { memo, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { Link, useLocation } from 'react-router';
 import { PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { checkEmail } from '#shared/validation.ts';
@@ -60,6 +61,24 @@ function TrashIcon() {
         d="M2.5 4.5h11M6.5 4.5V3h3v1.5M4 4.5l.7 8.6a1 1 0 0 0 1 .9h4.6a1 1 0 0 0 1-.9l.7-8.6"
       />
     </svg>
+  );
+}
+
+function ReopenIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true">
+      <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="M3 8a5 5 0 1 0 1.5-3.6M3 2.5v2.5h2.5" />
+    </svg>
+  );
+}
+
+/** The card's title opens the task page; the board's filters stay in the address behind it. */
+function TaskLink({ task }: { task: Task }) {
+  const { search } = useLocation();
+  return (
+    <Link className="task-card__link" to={{ pathname: `/tasks/${encodeURIComponent(task._id)}`, search }} state={{ fromBoard: true }}>
+      {task.taskTitle}
+    </Link>
   );
 }
 
@@ -198,9 +217,9 @@ export const TaskCard = memo(function TaskCard({
     }
   }, [editing]);
 
-  const onComplete = () => {
+  const onStatus = () => {
     complete.mutate(
-      { task, changes: { status: 'done' } },
+      { task, changes: { status: done ? 'todo' : 'done' } },
       {
         onError: (error) => {
           if (!isUnauthorized(error)) notify('error', isApiError(error) ? error.message : String(error));
@@ -225,7 +244,7 @@ export const TaskCard = memo(function TaskCard({
             <CheckIcon />
           </span>
         ) : null}
-        {task.taskTitle}
+        <TaskLink task={task} />
       </h3>
       <dl className="task-card__meta">
         <div>
@@ -257,8 +276,12 @@ export const TaskCard = memo(function TaskCard({
         />
       ) : (
         <div className="task-card__actions">
-          {done ? null : (
-            <Button size="sm" variant="secondary" icon={<CheckIcon />} busy={complete.isPending} onClick={onComplete}>
+          {done ? (
+            <Button size="sm" variant="secondary" icon={<ReopenIcon />} busy={complete.isPending} onClick={onStatus}>
+              {complete.isPending ? 'Reopening…' : 'Reopen'}
+            </Button>
+          ) : (
+            <Button size="sm" variant="secondary" icon={<CheckIcon />} busy={complete.isPending} onClick={onStatus}>
               {complete.isPending ? 'Completing…' : 'Mark complete'}
             </Button>
           )}

@@ -9,7 +9,8 @@ import { VirtualFeed } from '#web/components/virtual-feed.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
-import { taskKeys, trimPages, type PriorityFilter } from '../api/query-keys.ts';
+import type { BoardFilter } from '../api/board-filter.ts';
+import { taskKeys, trimPages } from '../api/query-keys.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
 import { TaskCard, type EditDraft } from './task-card.tsx';
 
@@ -20,7 +21,7 @@ const CARD_GAP_PX = 12;
 export interface TaskColumnProps {
   status: TaskStatus;
   title: string;
-  priority: PriorityFilter;
+  filter: BoardFilter;
   count: number | undefined;
   now: Date;
   editing: EditDraft | null;
@@ -47,7 +48,8 @@ function SkeletonCards() {
   );
 }
 
-function EmptyState({ status, priority }: { status: TaskStatus; priority: PriorityFilter }) {
+function EmptyState({ status, filter }: { status: TaskStatus; filter: BoardFilter }) {
+  const { priority } = filter;
   const filtered = priority ? `${PRIORITY_LABELS[priority].toLowerCase()}-priority ` : '';
   return (
     <div className="column__empty">
@@ -60,10 +62,16 @@ function EmptyState({ status, priority }: { status: TaskStatus; priority: Priori
         )}
       </svg>
       <p className="column__empty-title">
-        {status === 'todo' ? `No ${filtered}tasks to do` : `No completed ${filtered}tasks yet`}
+        {filter.q
+          ? `No ${status === 'done' ? 'completed ' : ''}${filtered}tasks match “${filter.q}”`
+          : status === 'todo'
+            ? `No ${filtered}tasks to do`
+            : `No completed ${filtered}tasks yet`}
       </p>
       <p className="column__empty-text">
-        {status === 'todo'
+        {filter.q || filter.view !== 'all'
+          ? 'Try other words, another view or another filter.'
+          : status === 'todo'
           ? priority
             ? 'Try another filter, or create a task with this priority.'
             : 'You’re all caught up. Create a task to get things moving.'
@@ -77,11 +85,11 @@ function EmptyState({ status, priority }: { status: TaskStatus; priority: Priori
  * One status column: a paged query that loads the next page as the end comes into view,
  * rendered as a windowed feed so 20,000 completed tasks cost no more DOM than 20.
  */
-export function TaskColumn({ status, title, priority, count, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
+export function TaskColumn({ status, title, filter, count, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
   const headingId = useId();
   const scrollRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
-  const query = useTaskColumn(status, priority);
+  const query = useTaskColumn(status, filter);
   const { data, error, isPending, isError, isFetching, isFetchingNextPage, isPlaceholderData, hasNextPage, fetchNextPage, refetch } = query;
   const tasks = useMemo(() => data?.pages.flatMap((page) => page.tasks) ?? [], [data]);
   const updating = isFetching && !isPending && !isFetchingNextPage;
@@ -91,13 +99,14 @@ export function TaskColumn({ status, title, priority, count, now, editing, onEdi
   // the refetch is one or a few requests. It runs through this observer, so the query keeps
   // the visible board's options from here on (a prefetch's 401 is left to this fetch).
   const queryClient = useQueryClient();
-  const shownFilter = useRef(priority);
+  // (`filter` keeps its identity until a part of it changes: the board memoizes it.)
+  const shownFilter = useRef(filter);
   useEffect(() => {
-    if (shownFilter.current === priority) return;
-    shownFilter.current = priority;
-    trimPages(queryClient, taskKeys.list(status, priority));
+    if (shownFilter.current === filter) return;
+    shownFilter.current = filter;
+    trimPages(queryClient, taskKeys.list(status, filter));
     void refetch({ cancelRefetch: false }); // joins a fetch already under way
-  }, [priority, status, refetch, queryClient]);
+  }, [filter, status, refetch, queryClient]);
 
   // Load the next page once the end of the list is near (600 px ahead of the edge).
   const canLoadMore = hasNextPage && !isFetchingNextPage && !isError;
@@ -159,7 +168,7 @@ export function TaskColumn({ status, title, priority, count, now, editing, onEdi
             <strong>Couldn’t load these tasks.</strong> {errorText}
           </Alert>
         ) : tasks.length === 0 ? (
-          <EmptyState status={status} priority={priority} />
+          <EmptyState status={status} filter={filter} />
         ) : (
           <>
             {isError && !isFetchingNextPage ? (

@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Configuration (the environment variables listed in the README), parsed and validated once at start-up. A bad value throws a
+ * ConfigError whose message is one line naming the variable; server.ts prints it and exits.
+ * @see https://github.com/fastify/demo/blob/main/src/plugins/external/env.ts
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface Config {
+  nodeEnv: string;
+  isProduction: boolean;
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  /** null: mails are printed to the log instead of sent. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** Scheme + host (+ port), no trailing slash. */
+  appOrigin: string;
+  corsOrigins: string[];
+  sessionSecret: string;
+  trustProxy: boolean | number | string[];
+  logLevel: LogLevel;
+  /** `pretty`: readable text (pino-pretty) for a person at a terminal; `json`: one JSON object a line. */
+  logFormat: LogFormat;
+  /** null: GET /metrics answers 404. Scrapers send `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+  /** Cookies carry `Secure` when the public origin is https. */
+  secureCookies: boolean;
+  /** Directory of the built web app (Vite's output). Not an environment variable. */
+  webRoot: string;
+}
+
+export class ConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+    this.variable = variable;
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+export const DEFAULT_WEB_ROOT = resolve(repoRoot, 'dist/web');
+const SECRET_FILE = 'session-secret';
+const SECRET_MIN_LENGTH = 32;
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+/** An unset or blank variable counts as unset. */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined) return 3000;
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError('PORT', `must be an integer from 0 to 65535 (got "${raw}").`);
+  }
+  return Number(raw);
+}
+
+/** A web origin (scheme://host[:port]) from a URL-ish string; null when it is not one. */
+function toOrigin(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return null;
+  if (url.pathname !== '/' && url.pathname !== '') return null;
+  return url.origin;
+}
+
+function parseDatabase(raw: string | undefined, cwd: string): DatabaseConfig {
+  const value = raw ?? 'file:./data/taskwise.db';
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL.');
+    }
+    return { kind: 'postgres', url: value };
+  }
+  if (value.startsWith('file:')) {
+    const path = value.slice('file:'.length);
+    if (path === '') throw new ConfigError('DATABASE_URL', 'needs a path after "file:" (e.g. file:./data/taskwise.db).');
+    return { kind: 'sqlite', file: isAbsolute(path) ? path : resolve(cwd, path) };
+  }
+  throw new ConfigError('DATABASE_URL', `must start with "file:" (SQLite) or "postgres://" (got "${value}").`);
+}
+
+function parseSmtpUrl(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'is not a valid URL (expected smtp://user:pass@host:port or smtps://…).');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError('SMTP_URL', `must use smtp:// or smtps:// (got "${url.protocol}").`);
+  }
+  if (url.hostname === '') throw new ConfigError('SMTP_URL', 'needs a host name.');
+  return raw;
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (lower === 'false') return false;
+  if (lower === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const validBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (family === 0 || !validBits || rest.length > 0) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be true, false, a hop count, or a comma-separated list of IP addresses/CIDRs (got "${raw}").`,
+      );
+    }
+  }
+  return entries;
+}
+
+/** Reads ./data/session-secret, creating it (owner-only) on first start. */
+function generatedSecret(cwd: string): string {
+  const dir = resolve(cwd, 'data');
+  const file = resolve(dir, SECRET_FILE);
+  if (existsSync(file)) {
+    const secret = readFileSync(file, 'utf8').trim();
+    if (secret.length < SECRET_MIN_LENGTH) {
+      throw new ConfigError('SESSION_SECRET', `is unset and ${file} holds fewer than ${SECRET_MIN_LENGTH} characters.`);
+    }
+    return secret;
+  }
+  mkdirSync(dir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+/**
+ * Parses the environment. The only side effect: without SESSION_SECRET outside production, a
+ * secret is generated once into ./data/session-secret (relative to `cwd`). `terminal`: standard
+ * output is a terminal, which makes pretty logs the default.
+ */
+export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = false): Config {
+  const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
+  const isProduction = nodeEnv === 'production';
+  const port = parsePort(read(env, 'PORT'));
+  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const database = parseDatabase(read(env, 'DATABASE_URL'), cwd);
+  const smtpUrl = parseSmtpUrl(read(env, 'SMTP_URL'));
+
+  const mailFrom = read(env, 'MAIL_FROM') ?? 'Taskwise <no-reply@localhost>';
+  if (/[\r\n]/.test(mailFrom) || !mailFrom.includes('@')) {
+    throw new ConfigError('MAIL_FROM', 'must be one line with an e-mail address, e.g. "Taskwise <no-reply@example.com>".');
+  }
+
+  const rawOrigin = read(env, 'APP_ORIGIN');
+  const appOrigin = rawOrigin === undefined ? `http://localhost:${port}` : toOrigin(rawOrigin);
+  if (appOrigin === null) {
+    throw new ConfigError('APP_ORIGIN', `must be an http(s) origin without a path, e.g. https://tasks.example.com (got "${rawOrigin ?? ''}").`);
+  }
+
+  const corsOrigins: string[] = [];
+  for (const entry of (read(env, 'CORS_ORIGINS') ?? '').split(',')) {
+    const trimmed = entry.trim();
+    if (trimmed === '') continue;
+    const origin = toOrigin(trimmed);
+    if (origin === null) {
+      throw new ConfigError('CORS_ORIGINS', `must be a comma-separated list of http(s) origins (bad entry "${trimmed}").`);
+    }
+    corsOrigins.push(origin);
+  }
+
+  const trustProxy = parseTrustProxy(read(env, 'TRUST_PROXY'));
+
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}").`);
+  }
+
+  const logFormat = (read(env, 'LOG_FORMAT') ?? (terminal ? 'pretty' : 'json')).toLowerCase();
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) {
+    throw new ConfigError('LOG_FORMAT', `must be pretty or json (got "${logFormat}").`);
+  }
+
+  const metricsToken = read(env, 'METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
+    throw new ConfigError('METRICS_TOKEN', `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long (e.g. \`openssl rand -hex 24\`).`);
+  }
+
+  const rawSecret = read(env, 'SESSION_SECRET');
+  if (rawSecret === undefined && isProduction) {
+    throw new ConfigError('SESSION_SECRET', 'is required when NODE_ENV=production (e.g. `openssl rand -base64 32`).');
+  }
+  if (rawSecret !== undefined && rawSecret.length < SECRET_MIN_LENGTH) {
+    throw new ConfigError('SESSION_SECRET', `must be at least ${SECRET_MIN_LENGTH} characters long.`);
+  }
+  if (smtpUrl === null && isProduction) {
+    throw new ConfigError('SMTP_URL', 'is required when NODE_ENV=production (mails would only be printed to the log).');
+  }
+  const sessionSecret = rawSecret ?? generatedSecret(cwd);
+
+  return {
+    nodeEnv,
+    isProduction,
+    port,
+    host,
+    database,
+    smtpUrl,
+    mailFrom,
+    appOrigin,
+    corsOrigins,
+    sessionSecret,
+    trustProxy,
+    logLevel: logLevel as LogLevel,
+    logFormat: logFormat as LogFormat,
+    metricsToken,
+    secureCookies: appOrigin.startsWith('https:'),
+    webRoot: DEFAULT_WEB_ROOT,
+  };
+}
+
+/** Creates the SQLite file's directory (./data/ by default) on first start. */
+export function ensureDatabaseDirectory(config: Config): void {
+  if (config.database.kind === 'sqlite') mkdirSync(dirname(config.database.file), { recursive: true });
+}

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { http, scratchDatabase, startServer, type ChildServer, type ScratchDatabase } from './security/child-server.ts';
+
+/** The real `node server/server.ts` without SMTP_URL: every mail goes to the log instead. */
+let server: ChildServer | undefined;
+let database: ScratchDatabase | undefined;
+afterEach(async () => {
+  await server?.stop('SIGTERM');
+  await database?.drop();
+  server = undefined;
+  database = undefined;
+});
+
+async function printMail(logFormat: 'json' | 'pretty'): Promise<string> {
+  database = await scratchDatabase();
+  server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info', LOG_FORMAT: logFormat }, database.dir);
+  const res = await http(`${server.url}/api/otps`, { method: 'POST', body: { email: 'printed@example.com' }, headers: { origin: server.url } });
+  expect(res.status).toBe(201);
+  await server.stop('SIGTERM');
+  return server.output();
+}
+
+describe('the server log', () => {
+  it('is one JSON object a line, the printed mail included, with LOG_FORMAT=json', async () => {
+    const lines = (await printMail('json')).trimEnd().split('\n');
+    const records = lines.map((line) => JSON.parse(line) as { msg?: string; mail?: { to: string; subject: string; text: string } });
+    const mail = records.find((r) => r.mail !== undefined)?.mail;
+    expect(mail?.to).toBe('printed@example.com');
+    expect(mail?.text).toMatch(/^\d{6}$/m);
+    expect(records.some((r) => r.msg?.startsWith('Taskwise is ready at'))).toBe(true);
+  });
+
+  it('is readable text with the mail as a plain block, with LOG_FORMAT=pretty', async () => {
+    const output = await printMail('pretty');
+    expect(output).toMatch(/^\[\d\d:\d\d:\d\d\] .*INFO.*: .*Taskwise is ready at/m);
+    expect(output).not.toMatch(/^\{"level"/m);
+    const block = /^-{72}\nMail not sent \(SMTP_URL is not set\)\n[\s\S]*?^-{72}$/m.exec(output)?.[0] ?? '';
+    expect(block).toContain('To: printed@example.com');
+    expect(block).toMatch(/^\d{6}$/m);
+  });
+});

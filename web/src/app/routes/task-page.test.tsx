@@ -1,0 +1,200 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { ADA, makeTask, meAnswer } from '#web/testing/data.ts';
+import { json, mockFetch, noContent } from '#web/testing/fetch.ts';
+import { currentPath, renderApp } from '#web/testing/render.tsx';
+
+const BOB = { fullName: 'Bob Builder', email: 'bob@example.com' };
+
+function comment(id: string, body: string, author = ADA) {
+  const at = new Date(Date.now() - 3600_000).toISOString();
+  return { _id: id, taskId: 't', body, author, createdAt: at, updatedAt: at };
+}
+
+/** The task page's three reads, answered from `task`, `comments` and `activity`. */
+function taskPage(task: Task & { description?: string }, comments = [comment('c1', 'Looks good', BOB)], activity: unknown[] = []) {
+  const state = { task, comments };
+  const api = mockFetch()
+    .on('GET', '/users/me', json(200, meAnswer()))
+    .always('GET', `/tasks/${task._id}`, () => json(200, { status: 'success', data: { task: state.task } }))
+    .always('GET', `/tasks/${task._id}/comments`, () => json(200, { status: 'success', data: { comments: state.comments } }))
+    .always('GET', `/tasks/${task._id}/activity`, json(200, { status: 'success', data: { activity } }));
+  return { api, state };
+}
+
+async function openTask(task: Task) {
+  const rendered = renderApp(`/tasks/${task._id}`, { signedIn: true });
+  // The first test of the file also loads the page's code: allow for it.
+  await screen.findByRole('heading', { level: 1, name: task.taskTitle }, { timeout: 5000 });
+  return rendered;
+}
+
+describe('the task page', () => {
+  it('shows every field, and the description as text with line breaks and safe links', async () => {
+    const task = makeTask({ taskTitle: 'Pay the invoice', workTitle: 'Finance', priority: 'high' });
+    const description = 'See https://example.com/invoice/42.\nThen <b>pay</b> javascript:alert(1)';
+    taskPage({ ...task, description });
+    await openTask(task);
+
+    expect(screen.getByText('Work title').nextElementSibling).toHaveTextContent('Finance');
+    expect(screen.getByText('High')).toBeInTheDocument();
+    expect(screen.getByText('bob@example.com')).toBeInTheDocument();
+    expect(screen.getByText('Assignor').nextElementSibling).toHaveTextContent('Ada Lovelace (ada@example.com)');
+    expect(screen.getByText('No deadline')).toBeInTheDocument();
+    expect(screen.getByText('To do')).toBeInTheDocument();
+
+    const link = screen.getByRole('link', { name: 'https://example.com/invoice/42' });
+    expect(link).toHaveAttribute('href', 'https://example.com/invoice/42');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(link).toHaveAttribute('target', '_blank');
+    // Never HTML: the tag is text, and javascript: is not a link.
+    const text = link.closest('.linked-text');
+    expect(text).toHaveTextContent('Then <b>pay</b> javascript:alert(1)');
+    expect(text?.querySelector('b')).toBeNull();
+    expect(screen.getAllByRole('link').filter((a) => a.getAttribute('href')?.startsWith('javascript'))).toHaveLength(0);
+    expect(document.title).toBe('Pay the invoice · Taskwise');
+  });
+
+  it('edits the description with PATCH {description}', async () => {
+    const task = makeTask({ taskTitle: 'Write the notes' });
+    const { api, state } = taskPage({ ...task, description: '' });
+    const { user } = await openTask(task);
+    expect(screen.getByText('No description yet.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Edit description' }));
+    const box = screen.getByRole('textbox', { name: 'Description' });
+    expect(box).toHaveFocus();
+    await user.type(box, 'Line one{Enter}Line two');
+    api.on('PATCH', `/tasks/${task._id}`, (call) => {
+      state.task = { ...state.task, ...(call.body as object) };
+      return json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: state.task } });
+    });
+    await user.click(screen.getByRole('button', { name: 'Save description' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('textbox', { name: 'Description' })).not.toBeInTheDocument();
+    });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ description: 'Line one\nLine two' });
+    expect(document.querySelector('.task-details__text')?.textContent).toBe('Line one\nLine two');
+    expect(screen.getByRole('button', { name: 'Edit description' })).toHaveFocus();
+  });
+
+  it('reopens a done task from the page', async () => {
+    const task = makeTask({ taskTitle: 'Finished', status: 'done' });
+    const { api, state } = taskPage(task);
+    const { user } = await openTask(task);
+    api.on('PATCH', `/tasks/${task._id}`, () => {
+      state.task = { ...state.task, status: 'todo' };
+      return json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: state.task } });
+    });
+    await user.click(screen.getByRole('button', { name: 'Reopen' }));
+    expect(await screen.findByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'todo' });
+  });
+
+  it('says "Task not found" for a task the user cannot see', async () => {
+    mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .on('GET', '/tasks/nope', json(404, { status: 'fail', code: 'NOT_FOUND', message: 'Task not found.' }));
+    renderApp('/tasks/nope', { signedIn: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Task not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to the board'})).toHaveAttribute('href', '/tasks');
+  });
+
+  it('lists the activity: who, what, when, and changes from → to', async () => {
+    const task = makeTask({ taskTitle: 'Tracked' });
+    const at = new Date(Date.now() - 2 * 3600_000).toISOString();
+    taskPage(task, [], [
+      { _id: 'a1', type: 'created', by: ADA, at },
+      { _id: 'a2', type: 'updated', by: BOB, at, changes: { priority: { from: 'normal', to: 'urgent' }, assignee: { from: 'a@example.com', to: 'b@example.com' } } },
+      { _id: 'a3', type: 'completed', by: BOB, at },
+    ]);
+    await openTask(task);
+    const list = await screen.findByRole('region', { name: 'Activity' });
+    const items = await within(list).findAllByRole('listitem');
+    expect(items[0]).toHaveTextContent('Ada Lovelace created the task · 2 hours ago');
+    expect(within(list).getByText('priority').closest('li')).toHaveTextContent('priority: Normal → changed to Urgent');
+    expect(within(list).getByText('assignee').closest('li')).toHaveTextContent('a@example.com');
+    expect(list).toHaveTextContent('Bob Builder marked it complete');
+  });
+});
+
+describe('comments', () => {
+  it('shows others’ comments read-only and posts a new one', async () => {
+    const task = makeTask({ taskTitle: 'Discuss' });
+    const { api, state } = taskPage(task);
+    const { user } = await openTask(task);
+    const section = screen.getByRole('region', { name: /Comments/ });
+    const bobs = await within(section).findByRole('article', { name: 'Comment by Bob Builder' });
+    expect(bobs).toHaveTextContent('Looks good');
+    expect(within(bobs).queryByRole('button')).not.toBeInTheDocument();
+
+    // Nothing is sent for an empty comment.
+    await user.click(within(section).getByRole('button', { name: 'Post comment' }));
+    expect(within(section).getByText('Write something first.')).toBeInTheDocument();
+
+    api.on('POST', `/tasks/${task._id}/comments`, (call) => {
+      const created = comment('c2', (call.body as { body: string }).body);
+      state.comments = [...state.comments, created];
+      return json(201, { status: 'success', data: { comment: created } });
+    });
+    await user.type(within(section).getByRole('textbox', { name: 'Add a comment' }), '  On it, see https://example.com  ');
+    await user.click(within(section).getByRole('button', { name: 'Post comment' }));
+    const mine = await within(section).findByRole('article', { name: 'Comment by Ada Lovelace' });
+    expect(api.callsTo('POST', `/tasks/${task._id}/comments`)[0]?.body).toEqual({ body: 'On it, see https://example.com' });
+    expect(within(mine).getByRole('link', { name: 'https://example.com' })).toBeInTheDocument();
+    expect(within(section).getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+  });
+
+  it('edits and deletes one’s own comment', async () => {
+    const task = makeTask({ taskTitle: 'Mine to change' });
+    const { api, state } = taskPage(task, [comment('c9', 'Frist!')]);
+    const { user } = await openTask(task);
+    const mine = () => screen.getByRole('article', { name: 'Comment by Ada Lovelace' });
+    await user.click(await screen.findByRole('button', { name: 'Edit comment' }));
+    const box = within(mine()).getByRole('textbox', { name: 'Edit comment' });
+    await user.clear(box);
+    await user.type(box, 'First!');
+    api.on('PATCH', `/tasks/${task._id}/comments/c9`, () => {
+      const [only] = state.comments;
+      if (!only) throw new Error('no comment');
+      state.comments = [{ ...only, body: 'First!', updatedAt: new Date().toISOString() }];
+      return json(200, { status: 'success', data: { comment: state.comments[0] } });
+    });
+    await user.click(within(mine()).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(mine()).toHaveTextContent(/edited\s*First!Edit/);
+    });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}/comments/c9`)[0]?.body).toEqual({ body: 'First!' });
+
+    await user.click(within(mine()).getByRole('button', { name: 'Delete comment' }));
+    api.on('DELETE', `/tasks/${task._id}/comments/c9`, () => {
+      state.comments = [];
+      return noContent();
+    });
+    await user.click(within(mine()).getByRole('button', { name: 'Delete comment' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('article', { name: 'Comment by Ada Lovelace' })).not.toBeInTheDocument();
+    });
+    expect(screen.getByText('No comments yet.')).toBeInTheDocument();
+  });
+});
+
+describe('opening and closing the task', () => {
+  it('opens from a card and goes back to the board with its filters', async () => {
+    const task = makeTask({ taskTitle: 'Click me' });
+    const api = taskPage(task).api;
+    api
+      .always('GET', '/tasks', (call) => json(200, { status: 'success', results: 1, data: { tasks: call.query.get('status') === 'done' ? [] : [task], nextCursor: null } }))
+      .always('GET', '/tasks/counts', json(200, { status: 'success', data: { counts: { todo: 1, done: 0, overdue: 0 } } }));
+    const { user } = renderApp('/tasks?sort=priority', { signedIn: true });
+    await user.click(await screen.findByRole('link', { name: 'Click me' }));
+    await screen.findByRole('heading', { level: 1, name: 'Click me' });
+    expect(currentPath()).toBe(`/tasks/${task._id}?sort=priority`);
+    // Narrow screen (no matchMedia here): Esc closes the page like the browser's back button.
+    await user.keyboard('{Escape}');
+    await screen.findByRole('heading', { level: 1, name: 'Tasks' });
+    expect(currentPath()).toBe('/tasks?sort=priority');
+  });
+});

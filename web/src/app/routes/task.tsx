@@ -1,0 +1,136 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Alert } from '#web/components/alert.tsx';
+import { Button, ButtonLink } from '#web/components/button.tsx';
+import { Dialog } from '#web/components/dialog.tsx';
+import { PageHeading } from '#web/components/page-heading.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { useSession } from '#web/features/auth/components/session-provider.tsx';
+import { TaskComments } from '#web/features/comments/components/task-comments.tsx';
+import { activityKey } from '#web/features/tasks/api/get-task-activity.ts';
+import { useTask } from '#web/features/tasks/api/get-task.ts';
+import { TaskActivity } from '#web/features/tasks/components/task-activity.tsx';
+import { TaskDetails } from '#web/features/tasks/components/task-details.tsx';
+import { isApiError } from '#web/lib/api-client.ts';
+import { APP_NAME, useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { useShortcuts } from '#web/lib/use-shortcuts.ts';
+import './task.css';
+
+/** From this width the task opens as a panel over the board (kept in step with app/routes.tsx). */
+export const WIDE_SCREEN_QUERY = '(min-width: 56.25rem)';
+
+export const TASK_NOT_FOUND = 'Task not found';
+
+/**
+ * /tasks/:id — one task with every field, its description, comments and activity. The board
+ * stays behind it on a wide screen (a modal panel; Esc, the close button or the overlay go back
+ * to the board); on a narrow one it is a page of its own. Either way the address is the task's,
+ * so it can be linked, reloaded and left with the back button.
+ */
+export function TaskPage() {
+  const { id = '' } = useParams();
+  const wide = useMediaQuery(WIDE_SCREEN_QUERY);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { session } = useSession();
+  const queryClient = useQueryClient();
+  const task = useTask(id);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const notFound = task.isError && isApiError(task.error) && task.error.status === 404;
+  const title = task.data?.taskTitle ?? (notFound ? TASK_NOT_FOUND : task.isError ? 'Task' : 'Loading task…');
+  useDocumentTitle(task.data?.taskTitle ?? (notFound ? TASK_NOT_FOUND : 'Task'));
+  // Closing the task leaves the board, whose title was overwritten by the task's.
+  useEffect(
+    () => () => {
+      document.title = `Tasks · ${APP_NAME}`;
+    },
+    [],
+  );
+
+  // Opened from a card: going back is the same as the browser's back button (no extra entry).
+  const fromBoard = (location.state as { fromBoard?: boolean } | null)?.fromBoard === true;
+  const close = useCallback(() => {
+    if (fromBoard) void navigate(-1);
+    else void navigate({ pathname: '/tasks', search: location.search });
+  }, [fromBoard, navigate, location.search]);
+  // The page form has no dialog to catch Esc.
+  useShortcuts({ Escape: close }, !wide);
+
+  const me = session.status === 'signedIn' ? session.user.email : '';
+  const onCommentsChanged = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: activityKey(id) });
+  }, [queryClient, id]);
+
+  let body: ReactNode;
+  if (task.isPending) {
+    body = (
+      <p className="task-page__loading" role="status">
+        <Spinner size={20} /> Loading task…
+      </p>
+    );
+  } else if (notFound) {
+    body = (
+      <div className="task-page__missing">
+        <p>It may have been deleted, or it is not shared with you.</p>
+        {wide ? (
+          <ButtonLink to={{ pathname: '/tasks', search: location.search }} variant="primary">
+            Back to the board
+          </ButtonLink>
+        ) : null}
+      </div>
+    );
+  } else if (task.isError) {
+    body = (
+      <Alert
+        tone="error"
+        action={
+          <Button size="sm" onClick={() => void task.refetch()}>
+            Try again
+          </Button>
+        }
+      >
+        Couldn’t load this task. {isApiError(task.error) ? task.error.message : ''}
+      </Alert>
+    );
+  } else {
+    body = (
+      <>
+        <TaskDetails task={task.data} />
+        <TaskComments taskId={id} me={me} onChanged={onCommentsChanged} />
+        <TaskActivity taskId={id} />
+      </>
+    );
+  }
+
+  const content = (
+    <div className="task-page__body" ref={bodyRef} tabIndex={-1}>
+      {body}
+    </div>
+  );
+
+  if (wide) {
+    return (
+      <Dialog
+        open
+        onClose={close}
+        title={title}
+        className="dialog--task"
+        closeLabel="Close task"
+        initialFocusRef={bodyRef}
+      >
+        {content}
+      </Dialog>
+    );
+  }
+  return (
+    <div className="page task-page">
+      <Link className="task-page__back" to={{ pathname: '/tasks', search: location.search }}>
+        <span aria-hidden="true">← </span>Back to the board
+      </Link>
+      <PageHeading className="task-page__title">{title}</PageHeading>
+      {content}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { commentKeys, commentsPath, type Comment } from './get-comments.ts';
+
+/*
+ * Post, edit and delete a comment. Each writes the server's answer into the cached list at
+ * once, then refetches the list (another person may have commented meanwhile). `onChanged`
+ * lets the page refresh what else a comment changes (the task's activity).
+ */
+
+export async function createComment(taskId: string, body: string): Promise<Comment> {
+  const envelope = await apiRequest<{ data: { comment: Comment } }>(commentsPath(taskId), { method: 'POST', body: { body } });
+  return envelope.data.comment;
+}
+
+export async function updateComment(taskId: string, commentId: string, body: string): Promise<Comment> {
+  const envelope = await apiRequest<{ data: { comment: Comment } }>(`${commentsPath(taskId)}/${encodeURIComponent(commentId)}`, {
+    method: 'PATCH',
+    body: { body },
+  });
+  return envelope.data.comment;
+}
+
+export async function deleteComment(taskId: string, commentId: string): Promise<void> {
+  await apiRequest<undefined>(`${commentsPath(taskId)}/${encodeURIComponent(commentId)}`, { method: 'DELETE', expectNoContent: true });
+}
+
+type Change = { kind: 'create'; body: string } | { kind: 'update'; commentId: string; body: string } | { kind: 'delete'; commentId: string };
+
+export function useChangeComment(taskId: string, onChanged?: () => void) {
+  const queryClient = useQueryClient();
+  const key = commentKeys.list(taskId);
+  return useMutation({
+    mutationFn: async (change: Change): Promise<Comment | null> => {
+      if (change.kind === 'create') return createComment(taskId, change.body);
+      if (change.kind === 'update') return updateComment(taskId, change.commentId, change.body);
+      await deleteComment(taskId, change.commentId);
+      return null;
+    },
+    onSuccess: async (comment, change) => {
+      queryClient.setQueryData<Comment[]>(key, (list = []) => {
+        if (change.kind === 'delete') return list.filter((c) => c._id !== change.commentId);
+        if (!comment) return list;
+        return list.some((c) => c._id === comment._id) ? list.map((c) => (c._id === comment._id ? comment : c)) : [...list, comment];
+      });
+      onChanged?.();
+      await queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+}

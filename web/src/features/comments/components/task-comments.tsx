@@ -1,0 +1,272 @@
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { TextAreaField } from '#web/components/field.tsx';
+import { LinkedText } from '#web/components/linked-text.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { useChangeComment } from '../api/change-comments.ts';
+import { COMMENT_MAX, useComments, type Comment } from '../api/get-comments.ts';
+import './task-comments.css';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function errorText(error: unknown): string {
+  return isApiError(error) ? error.message : String(error);
+}
+
+/** The same rule as the server's: trimmed, 1 to COMMENT_MAX characters. */
+function checkBody(raw: string): string | null {
+  const body = raw.trim();
+  if (body === '') return 'Write something first.';
+  if (body.length > COMMENT_MAX) return `A comment can be at most ${COMMENT_MAX.toLocaleString('en-US')} characters.`;
+  return null;
+}
+
+function CommentEditor({
+  label,
+  initial,
+  submitLabel,
+  busyLabel,
+  busy,
+  error,
+  onSubmit,
+  onCancel,
+  autoFocus = false,
+}: {
+  label: string;
+  initial: string;
+  submitLabel: string;
+  busyLabel: string;
+  busy: boolean;
+  error: string | null;
+  onSubmit: (body: string, reset: () => void) => void;
+  onCancel?: () => void;
+  autoFocus?: boolean;
+}) {
+  const [text, setText] = useState(initial);
+  const [problem, setProblem] = useState<string | null>(null);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (autoFocus) ref.current?.focus();
+  }, [autoFocus]);
+
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const bad = checkBody(text);
+    setProblem(bad);
+    if (bad) {
+      ref.current?.focus();
+      return;
+    }
+    onSubmit(text.trim(), () => {
+      setText('');
+    });
+  };
+
+  return (
+    <form
+      className="comment-editor"
+      onSubmit={submit}
+      noValidate
+      aria-label={label}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && onCancel) {
+          event.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
+      <TextAreaField
+        ref={ref}
+        label={label}
+        rows={3}
+        value={text}
+        error={problem ?? error}
+        onChange={(event) => {
+          setText(event.target.value);
+        }}
+      />
+      <div className="comment-editor__actions">
+        <Button type="submit" variant="primary" size="sm" busy={busy}>
+          {busy ? busyLabel : submitLabel}
+        </Button>
+        {onCancel ? (
+          <Button size="sm" variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; comment: Comment; mine: boolean; onChanged?: () => void }) {
+  const [mode, setMode] = useState<'view' | 'edit' | 'confirm'>('view');
+  const [error, setError] = useState<string | null>(null);
+  const change = useChangeComment(taskId, onChanged);
+  const created = new Date(comment.createdAt);
+  const edited = comment.updatedAt !== comment.createdAt;
+  const onError = (failure: unknown) => {
+    if (!isUnauthorized(failure)) setError(errorText(failure));
+  };
+
+  return (
+    <li className="comment">
+      <article aria-label={`Comment by ${comment.author.fullName}`}>
+        <header className="comment__head">
+          <strong>{comment.author.fullName}</strong>
+          {mine ? <span className="comment__you">(you)</span> : null}
+          <time dateTime={comment.createdAt}>{dateFormat.format(created)}</time>
+          {edited ? <span className="comment__edited">edited</span> : null}
+        </header>
+        {mode === 'edit' ? (
+          <CommentEditor
+            label="Edit comment"
+            initial={comment.body}
+            submitLabel="Save"
+            busyLabel="Saving…"
+            busy={change.isPending}
+            error={error}
+            autoFocus
+            onCancel={() => {
+              setError(null);
+              setMode('view');
+            }}
+            onSubmit={(body) => {
+              setError(null);
+              if (body === comment.body) {
+                setMode('view');
+                return;
+              }
+              change.mutate(
+                { kind: 'update', commentId: comment._id, body },
+                {
+                  onSuccess: () => {
+                    setMode('view');
+                  },
+                  onError,
+                },
+              );
+            }}
+          />
+        ) : (
+          <LinkedText className="comment__body" text={comment.body} />
+        )}
+        {mode !== 'edit' && error ? <Alert tone="error">{error}</Alert> : null}
+        {mine && mode === 'view' ? (
+          <div className="comment__actions">
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-label="Edit comment"
+              onClick={() => {
+                setMode('edit');
+              }}
+            >
+              Edit
+            </Button>
+            <Button
+              size="sm"
+              variant="danger-ghost"
+              aria-label="Delete comment"
+              onClick={() => {
+                setError(null);
+                setMode('confirm');
+              }}
+            >
+              Delete
+            </Button>
+          </div>
+        ) : null}
+        {mode === 'confirm' ? (
+          <div className="comment__confirm" role="group" aria-label="Confirm deletion">
+            <p>Delete this comment? This cannot be undone.</p>
+            <Button
+              size="sm"
+              variant="danger"
+              busy={change.isPending}
+              autoFocus
+              onClick={() => {
+                change.mutate({ kind: 'delete', commentId: comment._id }, { onError });
+              }}
+            >
+              {change.isPending ? 'Deleting…' : 'Delete comment'}
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => {
+                setMode('view');
+              }}
+            >
+              Keep it
+            </Button>
+          </div>
+        ) : null}
+      </article>
+    </li>
+  );
+}
+
+/**
+ * A task's comments, oldest first, and a form to post one. The signed-in person (`me`) can
+ * edit and delete their own; everyone else's are read-only (the server enforces the same).
+ */
+export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: string; onChanged?: () => void }) {
+  const comments = useComments(taskId);
+  const post = useChangeComment(taskId, onChanged);
+  const [error, setError] = useState<string | null>(null);
+
+  return (
+    <section className="task-section comments" aria-labelledby="task-comments-heading">
+      <h3 id="task-comments-heading">
+        Comments{comments.data ? <span className="comments__count"> ({comments.data.length})</span> : null}
+      </h3>
+      {comments.isPending ? (
+        <p className="comments__loading" role="status">
+          <Spinner size={16} /> Loading comments…
+        </p>
+      ) : comments.isError ? (
+        <Alert
+          tone="error"
+          action={
+            <Button size="sm" onClick={() => void comments.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          Couldn’t load the comments. {errorText(comments.error)}
+        </Alert>
+      ) : comments.data.length === 0 ? (
+        <p className="comments__empty">No comments yet.</p>
+      ) : (
+        <ol className="comments__list">
+          {comments.data.map((comment) => (
+            <CommentItem key={comment._id} taskId={taskId} comment={comment} mine={comment.author.email === me} onChanged={onChanged} />
+          ))}
+        </ol>
+      )}
+      <CommentEditor
+        label="Add a comment"
+        initial=""
+        submitLabel="Post comment"
+        busyLabel="Posting…"
+        busy={post.isPending}
+        error={error}
+        onSubmit={(body, reset) => {
+          setError(null);
+          post.mutate(
+            { kind: 'create', body },
+            {
+              onSuccess: reset,
+              onError: (failure) => {
+                if (!isUnauthorized(failure)) setError(errorText(failure));
+              },
+            },
+          );
+        }}
+      />
+    </section>
+  );
+}

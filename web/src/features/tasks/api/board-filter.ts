@@ -1,0 +1,81 @@
+import { PRIORITIES, type Priority } from '#shared/constants.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+
+/** "" is the seed's "All Tasks". */
+export type PriorityFilter = Priority | '';
+
+export const TASK_VIEWS = ['all', 'assigned-to-me', 'created-by-me'] as const;
+export type TaskView = (typeof TASK_VIEWS)[number];
+
+export const TASK_SORTS = ['newest', 'deadline', 'priority'] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
+/** The API's bounds on `q`: longer text is cut, empty text is no search. */
+export const SEARCH_MAX_LENGTH = 100;
+
+/**
+ * What the board shows: every part lives in the URL (`?priority=&view=&q=&sort=`), so a
+ * reload, the back button or a shared link shows the same board. Defaults are left out.
+ */
+export interface BoardFilter {
+  priority: PriorityFilter;
+  view: TaskView;
+  /** Trimmed search text; "" is no search. */
+  q: string;
+  sort: TaskSort;
+}
+
+export const DEFAULT_FILTER: BoardFilter = { priority: '', view: 'all', q: '', sort: 'newest' };
+
+const pick = <T extends string>(values: readonly T[], raw: string | null, fallback: T): T =>
+  values.includes(raw as T) ? (raw as T) : fallback;
+
+/** The `?priority=` of the board's URL; anything unknown is "All Tasks". */
+export function parsePriorityFilter(raw: string | null): PriorityFilter {
+  return pick<PriorityFilter>(PRIORITIES, raw, '');
+}
+
+export function normalizeSearch(raw: string | null): string {
+  return (raw ?? '').trim().slice(0, SEARCH_MAX_LENGTH);
+}
+
+/** The board's filter from its URL; anything unknown falls back to the default. */
+export function parseBoardFilter(params: URLSearchParams): BoardFilter {
+  return {
+    priority: parsePriorityFilter(params.get('priority')),
+    view: pick(TASK_VIEWS, params.get('view'), 'all'),
+    q: normalizeSearch(params.get('q')),
+    sort: pick(TASK_SORTS, params.get('sort'), 'newest'),
+  };
+}
+
+/** `params` with the given parts of the filter written in (defaults removed), other keys kept. */
+export function withFilter(params: URLSearchParams, change: Partial<BoardFilter>): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(change)) {
+    if (value === '' || value === DEFAULT_FILTER[key as keyof BoardFilter]) next.delete(key);
+    else next.set(key, value);
+  }
+  return next;
+}
+
+/** The filter as API query parameters (defaults left out, as the seed client sends them). */
+export function filterQuery(filter: BoardFilter): Record<string, string | undefined> {
+  return {
+    priority: filter.priority || undefined,
+    view: filter.view === 'all' ? undefined : filter.view,
+    q: filter.q || undefined,
+    sort: filter.sort === 'newest' ? undefined : filter.sort,
+  };
+}
+
+/**
+ * Whether a cached list of this filter can be patched in place with a changed task: only
+ * lists whose membership is known here (priority) and whose order is "newest first". Any
+ * other list is put right by the refetch that follows every change.
+ */
+export function isPatchable(filter: BoardFilter): boolean {
+  return filter.view === 'all' && filter.q === '' && filter.sort === 'newest';
+}
+
+export const matchesPriority = (task: Task, priority: PriorityFilter): boolean => priority === '' || task.priority === priority;

@@ -1,0 +1,139 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { listAnswer, makeTask, meAnswer } from '#web/testing/data.ts';
+import { json, mockFetch, type Call } from '#web/testing/fetch.ts';
+import { currentPath, renderApp } from '#web/testing/render.tsx';
+
+/** Answers that follow the query: `q` matches the title, `view` and `sort` are only recorded. */
+function board(tasks: { todo?: Task[]; done?: Task[] } = {}, overdue = 0) {
+  const state = { todo: tasks.todo ?? [], done: tasks.done ?? [] };
+  const pick = (call: Call, status: 'todo' | 'done') => {
+    const q = call.query.get('q')?.toLowerCase();
+    return state[status].filter((t) => !q || t.taskTitle.toLowerCase().includes(q));
+  };
+  const api = mockFetch()
+    .on('GET', '/users/me', json(200, meAnswer()))
+    .always('GET', '/tasks', (call) => json(200, listAnswer(pick(call, call.query.get('status') === 'done' ? 'done' : 'todo'))))
+    .always('GET', '/tasks/counts', (call) =>
+      json(200, { status: 'success', data: { counts: { todo: pick(call, 'todo').length, done: pick(call, 'done').length, overdue } } }),
+    );
+  return { api, state };
+}
+
+async function openBoard(path = '/tasks') {
+  const rendered = renderApp(path, { signedIn: true });
+  await screen.findByRole('heading', { level: 1, name: 'Tasks' });
+  return rendered;
+}
+
+const todoColumn = () => screen.getByRole('region', { name: 'Tasks To Do' });
+
+describe('board search, sort and view', () => {
+  it('searches after typing pauses, keeps the text in ?q=, and sends it to the API', async () => {
+    const { api } = board({ todo: [makeTask({ taskTitle: 'Pay the invoice' }), makeTask({ taskTitle: 'Book a room' })] });
+    await openBoard();
+    await within(todoColumn()).findByRole('article', { name: 'Book a room' });
+
+    // Letter by letter in one go (a fast typist): the debounce sees one pause, at the end.
+    const box = screen.getByRole('searchbox', { name: 'Search tasks' });
+    for (let i = 1; i <= 'invoice'.length; i++) fireEvent.change(box, { target: { value: 'invoice'.slice(0, i) } });
+    expect(box).toHaveValue('invoice');
+    await waitFor(() => {
+      expect(currentPath()).toBe('/tasks?q=invoice');
+    });
+    await waitFor(() => {
+      expect(within(todoColumn()).queryByRole('article', { name: 'Book a room' })).not.toBeInTheDocument();
+    });
+    expect(within(todoColumn()).getByRole('article', { name: 'Pay the invoice' })).toBeInTheDocument();
+    // One search for the whole word, not one per letter.
+    const searches = api.callsTo('GET', '/tasks').filter((c) => c.query.has('q'));
+    expect(searches.map((c) => c.query.get('q'))).toEqual(['invoice', 'invoice']);
+    expect(api.callsTo('GET', '/tasks/counts').some((c) => c.query.get('q') === 'invoice')).toBe(true);
+  });
+
+  it('starts from the URL: the box shows ?q=, the select ?sort=, the view ?view=', async () => {
+    const { api } = board({ todo: [makeTask({ taskTitle: 'Pay the invoice' })] });
+    await openBoard('/tasks?q=invoice&sort=deadline&view=assigned-to-me&priority=high');
+    expect(screen.getByRole('searchbox', { name: 'Search tasks' })).toHaveValue('invoice');
+    expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('deadline');
+    const views = screen.getByRole('group', { name: 'Show tasks' });
+    expect(within(views).getByRole('button', { name: 'Assigned to me' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() => {
+      expect(api.callsTo('GET', '/tasks').length).toBeGreaterThanOrEqual(2);
+    });
+    const first = api.callsTo('GET', '/tasks')[0];
+    expect(first?.query.get('q')).toBe('invoice');
+    expect(first?.query.get('sort')).toBe('deadline');
+    expect(first?.query.get('view')).toBe('assigned-to-me');
+    expect(first?.query.get('priority')).toBe('high');
+  });
+
+  it('sorts and switches view through the URL, keeping the priority filter', async () => {
+    const { api } = board({ todo: [makeTask({ taskTitle: 'Anything' })] });
+    const { user } = await openBoard('/tasks?priority=urgent');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'Priority');
+    expect(currentPath()).toBe('/tasks?priority=urgent&sort=priority');
+    await user.click(within(screen.getByRole('group', { name: 'Show tasks' })).getByRole('button', { name: 'Created by me' }));
+    expect(currentPath()).toBe('/tasks?priority=urgent&sort=priority&view=created-by-me');
+    await waitFor(() => {
+      expect(
+        api.callsTo('GET', '/tasks').some((c) => c.query.get('view') === 'created-by-me' && c.query.get('sort') === 'priority' && c.query.get('priority') === 'urgent'),
+      ).toBe(true);
+    });
+    // Back to the defaults: they leave the URL.
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'Newest');
+    await user.click(within(screen.getByRole('group', { name: 'Show tasks' })).getByRole('button', { name: 'All' }));
+    expect(currentPath()).toBe('/tasks?priority=urgent');
+  });
+
+  it('says when nothing matches the search', async () => {
+    board({ todo: [makeTask({ taskTitle: 'Pay the invoice' })] });
+    await openBoard('/tasks?q=zebra');
+    expect(await within(todoColumn()).findByText('No tasks match “zebra”')).toBeInTheDocument();
+  });
+
+  it('shows the overdue count in the header', async () => {
+    board({}, 3);
+    await openBoard();
+    expect(await screen.findByTestId('overdue-count')).toHaveTextContent('3 overdue');
+  });
+});
+
+it('clears the search with Esc in the box', async () => {
+  board({ todo: [makeTask({ taskTitle: 'Pay the invoice' })] });
+  const { user } = await openBoard('/tasks?q=invoice');
+  const box = screen.getByRole('searchbox', { name: 'Search tasks' });
+  await user.click(box);
+  await user.keyboard('{Escape}');
+  expect(box).toHaveValue('');
+  await waitFor(() => {
+    expect(currentPath()).toBe('/tasks');
+  });
+});
+
+describe('reopen and the task link on cards', () => {
+  it('reopens a done task with PATCH {status: "todo"}', async () => {
+    const task = makeTask({ taskTitle: 'Done already', status: 'done' });
+    const { api, state } = board({ done: [task] });
+    const { user } = await openBoard();
+    const card = await within(screen.getByRole('region', { name: 'Completed' })).findByRole('article', { name: 'Done already' });
+    api.on('PATCH', `/tasks/${task._id}`, () => {
+      state.done = [];
+      state.todo = [{ ...task, status: 'todo' }];
+      return json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: state.todo[0] } });
+    });
+    await user.click(within(card).getByRole('button', { name: 'Reopen' }));
+    expect(await within(todoColumn()).findByRole('article', { name: 'Done already' })).toBeInTheDocument();
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'todo' });
+  });
+
+  it('links each card title to its task page, keeping the board filters', async () => {
+    const task = makeTask({ taskTitle: 'Open me' });
+    board({ todo: [task] });
+    await openBoard('/tasks?sort=deadline');
+    const card = await within(todoColumn()).findByRole('article', { name: 'Open me' });
+    expect(within(card).getByRole('link', { name: 'Open me' })).toHaveAttribute('href', `/tasks/${task._id}?sort=deadline`);
+  });
+});

@@ -1,0 +1,104 @@
+import type { Priority } from '#shared/constants.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { isApiError } from '#web/lib/api-client.ts';
+import { useNow } from '#web/lib/use-now.ts';
+import { useTaskActivity, type ActivityEntry, type ActivityField } from '../api/get-task-activity.ts';
+import { formatDeadline } from '../utils/deadline.ts';
+import { PRIORITY_LABELS } from './priority.tsx';
+import { Timestamp } from './task-details.tsx';
+import './task-activity.css';
+
+const FIELD_LABELS: Record<ActivityField, string> = {
+  taskTitle: 'title',
+  workTitle: 'work title',
+  description: 'description',
+  assignee: 'assignee',
+  priority: 'priority',
+  deadline: 'deadline',
+};
+
+const VERBS: Record<Exclude<ActivityEntry['type'], 'updated'>, string> = {
+  created: 'created the task',
+  completed: 'marked it complete',
+  reopened: 'reopened it',
+  commented: 'commented',
+};
+
+/** Long values (a description) are cut in the list; the task shows them in full. */
+const PREVIEW_MAX = 80;
+
+function showValue(field: ActivityField, value: unknown, now: Date): string {
+  if (value === null || value === undefined || value === '') return 'none';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (field === 'priority' && text in PRIORITY_LABELS) return PRIORITY_LABELS[text as Priority];
+  if (field === 'deadline') {
+    const date = new Date(text);
+    if (!Number.isNaN(date.getTime())) return formatDeadline(date, now);
+  }
+  return text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX)}…` : text;
+}
+
+function Changes({ changes, now }: { changes: NonNullable<ActivityEntry['changes']>; now: Date }) {
+  const fields = (Object.keys(changes) as ActivityField[]).filter((field) => field in FIELD_LABELS);
+  if (fields.length === 0) return null;
+  return (
+    <ul className="activity__changes">
+      {fields.map((field) => {
+        const change = changes[field];
+        if (!change) return null;
+        return (
+          <li key={field}>
+            <span className="activity__field">{FIELD_LABELS[field]}</span>: <del>{showValue(field, change.from, now)}</del>
+            <span aria-hidden="true"> → </span>
+            <span className="visually-hidden"> changed to </span>
+            <ins>{showValue(field, change.to, now)}</ins>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** The task's history, oldest first: who did what, when, and for a change what it was before. */
+export function TaskActivity({ taskId }: { taskId: string }) {
+  const now = useNow(30_000);
+  const activity = useTaskActivity(taskId);
+
+  return (
+    <section className="task-section activity" aria-labelledby="task-activity-heading">
+      <h3 id="task-activity-heading">Activity</h3>
+      {activity.isPending ? (
+        <p className="activity__loading" role="status">
+          <Spinner size={16} /> Loading activity…
+        </p>
+      ) : activity.isError ? (
+        <Alert
+          tone="error"
+          action={
+            <Button size="sm" onClick={() => void activity.refetch()}>
+              Try again
+            </Button>
+          }
+        >
+          Couldn’t load the activity. {isApiError(activity.error) ? activity.error.message : ''}
+        </Alert>
+      ) : activity.data.length === 0 ? (
+        <p className="task-details__none">No activity yet.</p>
+      ) : (
+        <ol className="activity__list">
+          {activity.data.map((entry) => (
+            <li key={entry._id} className="activity__item">
+              <p>
+                <strong title={entry.by.email}>{entry.by.fullName}</strong>{' '}
+                {entry.type === 'updated' ? 'changed' : VERBS[entry.type]} · <Timestamp iso={entry.at} now={now} />
+              </p>
+              {entry.changes ? <Changes changes={entry.changes} now={now} /> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

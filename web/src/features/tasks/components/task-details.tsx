@@ -1,0 +1,214 @@
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { TextAreaField } from '#web/components/field.tsx';
+import { LinkedText } from '#web/components/linked-text.tsx';
+import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { useNow } from '#web/lib/use-now.ts';
+import { useUpdateTask } from '../api/update-task.ts';
+import { formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
+import { DeadlineText } from './deadline-text.tsx';
+import { PriorityBadge } from './priority.tsx';
+import './task-details.css';
+
+/** The description's limit (plain text, never rendered as HTML). */
+export const DESCRIPTION_MAX = 5000;
+
+/** The description travels with the task; a server that predates it sends none. */
+type TaskWithDescription = Task & { description?: string };
+
+function errorText(error: unknown): string {
+  return isApiError(error) ? error.message : String(error);
+}
+
+export function Timestamp({ iso, now }: { iso: string; now: Date }) {
+  const date = new Date(iso);
+  return (
+    <time dateTime={iso} title={formatDeadlineFull(date)}>
+      {formatRelative(date, now)}
+    </time>
+  );
+}
+
+function DescriptionEditor({ task, onDone }: { task: TaskWithDescription; onDone: () => void }) {
+  const [text, setText] = useState(task.description ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateTask();
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  // The editor opens on the person's request: take them straight to the text.
+  useEffect(() => {
+    textRef.current?.focus();
+  }, []);
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (text.length > DESCRIPTION_MAX) {
+      setError(`The description can be at most ${DESCRIPTION_MAX.toLocaleString('en-US')} characters.`);
+      return;
+    }
+    if (text === (task.description ?? '')) {
+      onDone();
+      return;
+    }
+    setError(null);
+    const changes: UpdateTaskBody & { description: string } = { description: text };
+    update.mutate(
+      { task, changes },
+      {
+        onSuccess: onDone,
+        onError: (failure) => {
+          if (!isUnauthorized(failure)) setError(errorText(failure));
+        },
+      },
+    );
+  };
+
+  return (
+    <form
+      className="task-details__editor"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Edit description"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          onDone();
+        }
+      }}
+    >
+      <TextAreaField
+        label="Description"
+        hint={`${text.length.toLocaleString('en-US')} / ${DESCRIPTION_MAX.toLocaleString('en-US')} characters. Plain text; web addresses become links.`}
+        error={error}
+        rows={8}
+        ref={textRef}
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+        }}
+      />
+      <div className="task-details__editor-actions">
+        <Button type="submit" variant="primary" size="sm" busy={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save description'}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Every field of one task, its description (editable) and the complete / reopen action. The
+ * title is the page's or panel's heading, so it is not repeated here.
+ */
+export function TaskDetails({ task }: { task: TaskWithDescription }) {
+  const now = useNow(30_000);
+  const [editing, setEditing] = useState(false);
+  const status = useUpdateTask();
+  const [statusError, setStatusError] = useState<string | null>(null);
+  const editButtonRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+  useEffect(() => {
+    if (!editing && returnFocus.current) {
+      returnFocus.current = false;
+      editButtonRef.current?.focus();
+    }
+  }, [editing]);
+  const done = task.status === 'done';
+  const description = task.description ?? '';
+
+  const onStatus = () => {
+    setStatusError(null);
+    status.mutate(
+      { task, changes: { status: done ? 'todo' : 'done' } },
+      {
+        onError: (failure) => {
+          if (!isUnauthorized(failure)) setStatusError(errorText(failure));
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="task-details">
+      {statusError ? <Alert tone="error">{statusError}</Alert> : null}
+      <div className="task-details__status">
+        <span className={done ? 'status-pill status-pill--done' : 'status-pill'}>{done ? 'Completed' : 'To do'}</span>
+        <PriorityBadge priority={task.priority} />
+        <span className="task-details__spacer" />
+        <Button size="sm" variant="secondary" busy={status.isPending} onClick={onStatus}>
+          {done ? (status.isPending ? 'Reopening…' : 'Reopen') : status.isPending ? 'Completing…' : 'Mark complete'}
+        </Button>
+      </div>
+
+      <dl className="task-details__fields">
+        <div>
+          <dt>Work title</dt>
+          <dd>{task.workTitle || <span className="task-details__none">None</span>}</dd>
+        </div>
+        <div>
+          <dt>Assignee</dt>
+          <dd className="task-details__email">{task.assignee}</dd>
+        </div>
+        <div>
+          <dt>Assignor</dt>
+          <dd>
+            {task.assignor} <span className="task-details__email">({task.assignorEmail})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Deadline</dt>
+          <dd>
+            <DeadlineText deadline={task.deadline} done={done} now={now} />
+          </dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>
+            <Timestamp iso={task.createdAt} now={now} />
+          </dd>
+        </div>
+        <div>
+          <dt>Last changed</dt>
+          <dd>
+            <Timestamp iso={task.updatedAt} now={now} />
+          </dd>
+        </div>
+      </dl>
+
+      <section className="task-details__description" aria-labelledby="task-description-heading">
+        <div className="task-details__section-head">
+          <h3 id="task-description-heading">Description</h3>
+          {editing ? null : (
+            <Button
+              ref={editButtonRef}
+              size="sm"
+              variant="ghost"
+              onClick={() => {
+                setEditing(true);
+              }}
+            >
+              Edit description
+            </Button>
+          )}
+        </div>
+        {editing ? (
+          <DescriptionEditor
+            task={task}
+            onDone={() => {
+              returnFocus.current = true;
+              setEditing(false);
+            }}
+          />
+        ) : description ? (
+          <LinkedText className="task-details__text" text={description} />
+        ) : (
+          <p className="task-details__none">No description yet.</p>
+        )}
+      </section>
+    </div>
+  );
+}
