@@ -11,6 +11,8 @@ import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
 import events from './plugins/events.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
+import outbox from './mail/outbox-worker.ts';
+import taskMail from './mail/task-mail.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
@@ -20,6 +22,7 @@ import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
+import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
 import tasks from './routes/tasks/index.ts';
@@ -97,6 +100,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(repositories);
     await app.register(housekeeping);
     await app.register(mailer);
+    await app.register(outbox);
+    await app.register(taskMail);
     await app.register(rateLimit);
     await app.register(session);
     await app.register(otpService);
@@ -112,6 +117,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(users);
         await api.register(tasks);
         await api.register(eventsRoute);
+        await api.register(mailSettings);
       },
       { prefix: '/api' },
     );

@@ -23,6 +23,9 @@ export async function migrateToLatest(
   const migrator = new Migrator({
     db: plain,
     provider: { getMigrations: () => Promise.resolve(migrations) },
+    // Numbers are reserved per feature and land in any order (0006 may ship before 0005): a
+    // database that already has a later one still gets an earlier newcomer applied.
+    allowUnorderedMigrations: true,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
   const result = await migrator.migrateToLatest();

@@ -83,6 +83,34 @@ export interface ThrottleLocksTable {
   touchedAt: string;
 }
 
+/** One mail to deliver (server/mail/outbox-worker.ts). `headers` is a JSON object of extra headers. */
+export interface OutboxTable {
+  id: string;
+  kind: string;
+  toEmail: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string;
+  headers: string;
+  dedupeKey: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  runAt: string;
+  lockedBy: string | null;
+  lockedUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** Which optional mails an address wants; flags are 0/1 (the same integer on both databases). */
+export interface MailSettingsTable {
+  email: string;
+  notifyAssigned: number;
+  notifyReminders: number;
+  updatedAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   otpCodes: OtpCodesTable;
@@ -92,4 +120,6 @@ export interface DB {
   throttleLocks: ThrottleLocksTable;
   events: EventsTable;
   eventStreamLeases: EventStreamLeasesTable;
+  outbox: OutboxTable;
+  mailSettings: MailSettingsTable;
 }

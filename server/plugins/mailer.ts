@@ -5,6 +5,10 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** The same content as simple HTML; the mail is then multipart/alternative. */
+  html?: string;
+  /** Extra headers, e.g. List-Unsubscribe (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** A mail that could not be sent is an expected failure: a result, not an exception. */
@@ -23,7 +27,10 @@ declare module 'fastify' {
 /** What the log-only mailer prints: a plain block, so the code sits on its own line. */
 export function formatMailForLog(from: string, mail: Mail): string {
   const rule = '-'.repeat(72);
-  return `${rule}\nMail not sent (SMTP_URL is not set)\nFrom: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text.trimEnd()}\n${rule}\n`;
+  const extra = Object.entries(mail.headers ?? {})
+    .map(([name, value]) => `${name}: ${value}\n`)
+    .join('');
+  return `${rule}\nMail not sent (SMTP_URL is not set)\nFrom: ${from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n${extra}\n${mail.text.trimEnd()}\n${rule}\n`;
 }
 
 /**
@@ -56,14 +63,25 @@ export default fp(
     // of paying a TCP (+TLS) and SMTP handshake per mail. `?pool=false` in SMTP_URL turns it off.
     const url = new URL(smtpUrl);
     if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+    // Bounded waits, so a stalled mail server cannot hold a worker (or a shutdown) for minutes.
+    if (!url.searchParams.has('connectionTimeout')) url.searchParams.set('connectionTimeout', '10000');
+    if (!url.searchParams.has('greetingTimeout')) url.searchParams.set('greetingTimeout', '10000');
+    if (!url.searchParams.has('socketTimeout')) url.searchParams.set('socketTimeout', '20000');
     const transport = nodemailer.createTransport(url.toString());
     fastify.decorate('mailer', {
       async send(mail) {
         try {
-          await transport.sendMail({ from: mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
+          await transport.sendMail({
+            from: mailFrom,
+            to: mail.to,
+            subject: mail.subject,
+            text: mail.text,
+            ...(mail.html === undefined ? {} : { html: mail.html }),
+            ...(mail.headers === undefined ? {} : { headers: mail.headers }),
+          });
           return { ok: true };
         } catch (error) {
-          fastify.log.error({ err: error, to: mail.to }, 'Sending mail failed');
+          fastify.log.warn({ err: error, to: mail.to }, 'Sending mail failed');
           return { ok: false, error };
         }
       },

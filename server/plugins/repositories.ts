@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
+import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
 import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
+import { createOutboxRepository, type OutboxRepository } from '../repositories/outbox-repository.ts';
 import { createSessionsRepository, type SessionsRepository } from '../repositories/sessions-repository.ts';
 import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
 import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
@@ -14,6 +16,8 @@ declare module 'fastify' {
     tasksRepository: TasksRepository;
     loginFailuresRepository: LoginFailuresRepository;
     throttleLocksRepository: ThrottleLocksRepository;
+    outboxRepository: OutboxRepository;
+    mailSettingsRepository: MailSettingsRepository;
   }
 }
 
@@ -26,6 +30,8 @@ export default fp(
     fastify.decorate('tasksRepository', createTasksRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('loginFailuresRepository', createLoginFailuresRepository(fastify.db));
     fastify.decorate('throttleLocksRepository', createThrottleLocksRepository(fastify.db));
+    fastify.decorate('outboxRepository', createOutboxRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('mailSettingsRepository', createMailSettingsRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

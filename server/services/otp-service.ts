@@ -4,7 +4,7 @@ import { OTP_POLICY } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
-import type { Mail } from '../plugins/mailer.ts';
+import { accountExistsMail, signUpCodeMail } from '../mail/templates.ts';
 
 /** Codes are bound to what they are for; password reset (a later issue) gets its own purpose. */
 export type OtpPurpose = 'register';
@@ -27,41 +27,6 @@ declare module 'fastify' {
 
 const HOUR = 60 * 60_000;
 const PURPOSE: OtpPurpose = 'register';
-
-function codeMail(appOrigin: string, code: string): Omit<Mail, 'to'> {
-  const minutes = OTP_POLICY.ttlMs / 60_000;
-  return {
-    subject: 'Your Taskwise sign-up code',
-    text: [
-      'Hello,',
-      '',
-      'Your Taskwise sign-up code is:',
-      '',
-      code,
-      '',
-      `It expires in ${minutes} minutes and works once. If you did not ask for it, you can ignore this e-mail.`,
-      '',
-      `Taskwise - ${appOrigin}`,
-      '',
-    ].join('\n'),
-  };
-}
-
-function accountExistsMail(appOrigin: string): Omit<Mail, 'to'> {
-  return {
-    subject: 'Your Taskwise account',
-    text: [
-      'Hello,',
-      '',
-      'Someone (hopefully you) asked for a sign-up code for this e-mail address, but it already has a Taskwise account.',
-      '',
-      `Sign in at ${appOrigin}/login instead. If you did not ask for this, you can ignore this e-mail.`,
-      '',
-      `Taskwise - ${appOrigin}`,
-      '',
-    ].join('\n'),
-  };
-}
 
 /**
  * One-time codes (SPEC section 3): 6 CSPRNG digits, stored only as an HMAC-SHA256 keyed with
@@ -118,7 +83,7 @@ export default fp(
           );
         });
 
-        const content = hasAccount ? accountExistsMail(config.appOrigin) : codeMail(config.appOrigin, code);
+        const content = hasAccount ? accountExistsMail(config.appOrigin) : signUpCodeMail(config.appOrigin, code);
         const sent = await mailer.send({ to: email, ...content });
         if (!sent.ok) {
           // Nothing was delivered, so nothing should count against the cooldown.

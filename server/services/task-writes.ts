@@ -41,8 +41,11 @@ export interface TaskWrites {
    */
   update(actor: Actor, id: string, expectedVersion: number | undefined, changesFor: (current: Task) => EditableFields): Promise<Task>;
   remove(actor: Actor, id: string, expectedVersion: number | undefined): Promise<void>;
-  /** Registers a hook that runs in every task write's transaction (see TaskWriteHook). */
-  addHook(hook: TaskWriteHook): void;
+  /**
+   * Registers a hook that runs in every task write's transaction (see TaskWriteHook), and
+   * optionally `afterCommit`, run once the write has committed (e.g. to wake a worker).
+   */
+  addHook(hook: TaskWriteHook, afterCommit?: () => void): void;
 }
 
 declare module 'fastify' {
@@ -92,6 +95,13 @@ export default fp(
     const { clock } = fastify;
     const repo = fastify.tasksRepository;
     const hooks: TaskWriteHook[] = [];
+    const afterCommits: (() => void)[] = [];
+    /** Runs `fn` in one transaction (events.transaction wakes the streams), then the after-commit hooks. */
+    const write = async <T>(fn: (trx: Executor) => Promise<T>): Promise<T> => {
+      const result = await fastify.events.transaction(fn);
+      for (const after of afterCommits) after();
+      return result;
+    };
 
     const finish = async (trx: Executor, change: TaskChange) => {
       for (const hook of hooks) await hook(trx, change);
@@ -99,15 +109,16 @@ export default fp(
     };
 
     fastify.decorate('taskWrites', {
-      addHook(hook) {
+      addHook(hook, afterCommit) {
         hooks.push(hook);
+        if (afterCommit !== undefined) afterCommits.push(afterCommit);
       },
 
       async create(actor, fields) {
         const now = clock.now();
         const nowIso = now.toISOString();
         const id = newId();
-        return fastify.events.transaction(async (trx) => {
+        return write(async (trx) => {
           await repo.insert({ ...fields, id, createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso }, trx);
           const after = await repo.findById(id, trx);
           if (after === undefined) throw new Error('The new task was not found');
@@ -118,7 +129,7 @@ export default fp(
 
       async update(actor, id, expectedVersion, changesFor) {
         const now = clock.now();
-        return fastify.events.transaction(async (trx) => {
+        return write(async (trx) => {
           const before = await repo.findVisibleForWrite(id, actor, trx);
           if (before === undefined) throw taskNotFound();
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
@@ -137,7 +148,7 @@ export default fp(
 
       async remove(actor, id, expectedVersion) {
         const now = clock.now();
-        await fastify.events.transaction(async (trx) => {
+        await write(async (trx) => {
           const before = await repo.findVisibleForWrite(id, actor, trx);
           if (before === undefined) throw taskNotFound();
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);

@@ -3,7 +3,12 @@ import { SMTPServer } from 'smtp-server';
 export interface CaughtMail {
   to: string[];
   subject: string;
+  /** The plain-text body (the text/plain part of a multipart mail). */
   text: string;
+  /** The HTML body, or '' for a text-only mail. */
+  html: string;
+  /** A header of the message (unfolded), or '' when absent. */
+  header(name: string): string;
   raw: string;
 }
 
@@ -14,6 +19,8 @@ export interface MailCatcher {
   last(address: string): CaughtMail;
   /** Every mail to `address`, oldest first. */
   to(address: string): CaughtMail[];
+  /** While true, every mail is refused with a temporary error (451), as a server in trouble does. */
+  refuse: boolean;
   close(): Promise<void>;
 }
 
@@ -24,25 +31,65 @@ function decodeQuotedPrintable(text: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
-/** Just enough MIME for our own single-part text mails. */
-function parseMail(raw: string, to: string[]): CaughtMail {
+interface Part {
+  header(name: string): string;
+  body: string;
+}
+
+function splitPart(raw: string): Part {
   const split = raw.indexOf('\r\n\r\n');
-  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-  const body = raw.slice(split + 4);
+  const head = (split < 0 ? raw : raw.slice(0, split)).replace(/\r\n[ \t]+/g, ' ');
+  const body = split < 0 ? '' : raw.slice(split + 4);
   const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
+  return { header, body };
+}
+
+function decodeBody(part: Part): string {
+  const encoding = part.header('Content-Transfer-Encoding').toLowerCase();
   const text =
     encoding === 'quoted-printable'
-      ? decodeQuotedPrintable(body)
+      ? decodeQuotedPrintable(part.body)
       : encoding === 'base64'
-        ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-        : body;
-  return { to, subject: header('Subject'), text: text.replace(/\r\n/g, '\n'), raw };
+        ? Buffer.from(part.body.replace(/\s+/g, ''), 'base64').toString('utf8')
+        : part.body;
+  return text.replace(/\r\n/g, '\n');
+}
+
+/** The leaf parts of a (possibly nested) multipart body, by content type. */
+function leaves(part: Part, into: Map<string, string>): void {
+  const type = part.header('Content-Type');
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (/^multipart\//i.test(type) && boundary !== undefined) {
+    const sections = part.body.split(`--${boundary}`).slice(1);
+    for (const section of sections) {
+      if (section.startsWith('--')) break;
+      leaves(splitPart(section.replace(/^\r\n/, '')), into);
+    }
+    return;
+  }
+  const mime = (type.split(';')[0] ?? '').trim().toLowerCase() || 'text/plain';
+  if (!into.has(mime)) into.set(mime, decodeBody(part));
+}
+
+/** Just enough MIME for our own mails: text, or multipart/alternative text + HTML. */
+function parseMail(raw: string, to: string[]): CaughtMail {
+  const message = splitPart(raw);
+  const bodies = new Map<string, string>();
+  leaves(message, bodies);
+  return {
+    to,
+    subject: message.header('Subject'),
+    text: bodies.get('text/plain') ?? '',
+    html: bodies.get('text/html') ?? '',
+    header: (name) => message.header(name),
+    raw,
+  };
 }
 
 /** A real SMTP server on 127.0.0.1 that keeps every mail in memory (SPEC section 7). */
 export async function startMailCatcher(): Promise<MailCatcher> {
   const mails: CaughtMail[] = [];
+  const state = { refuse: false };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
@@ -50,6 +97,13 @@ export async function startMailCatcher(): Promise<MailCatcher> {
     disableReverseLookup: true,
     logger: false,
     onData(stream, session, callback) {
+      if (state.refuse) {
+        stream.resume();
+        stream.on('end', () => {
+          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+        });
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', callback);
@@ -73,6 +127,12 @@ export async function startMailCatcher(): Promise<MailCatcher> {
     port: address.port,
     mails,
     to,
+    get refuse() {
+      return state.refuse;
+    },
+    set refuse(value: boolean) {
+      state.refuse = value;
+    },
     last(addr) {
       const mail = to(addr).at(-1);
       if (mail === undefined) throw new Error(`No mail was sent to ${addr}`);

@@ -12,9 +12,11 @@ import {
   TaskListEnvelope,
   TaskParams,
   UpdateTaskBody,
+  type Task,
 } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import { AppError, validationFailed } from '../../errors.ts';
+import type { TaskFacts } from '../../mail/task-mail.ts';
 import { currentUser } from '../../plugins/session.ts';
 import type { Actor, EditableFields } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
@@ -30,6 +32,17 @@ const existingId = (id: string): string => {
 };
 /** Any instant parses against this "now": used to read a deadline without the past check. */
 const BEGINNING_OF_TIME = new Date(-8.64e15);
+
+/** What the mail rules read of a task. */
+const taskFacts = (task: Task): TaskFacts => ({
+  id: task._id,
+  taskTitle: task.taskTitle,
+  workTitle: task.workTitle,
+  assigneeEmail: task.assignee,
+  priority: task.priority,
+  deadline: task.deadline,
+  status: task.status,
+});
 
 /** `If-Match: "3"` (also weak `W/"3"`) → 3; `*` or absent → undefined; anything else → 400. */
 function versionFromIfMatch(header: string | undefined): number | undefined {
@@ -52,6 +65,17 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
   const repo = fastify.tasksRepository;
   const writes = fastify.taskWrites;
+  // Mail's rows (the assignment mail, the reminder schedule) commit with every task write; the
+  // outbox worker is woken once the write has committed.
+  writes.addHook(
+    async (trx, { before, after, actor }) => {
+      if (after === undefined) return;
+      await fastify.taskMail.taskWritten(trx, { before: before === undefined ? null : taskFacts(before), after: taskFacts(after), actor });
+    },
+    () => {
+      fastify.outbox.wake();
+    },
+  );
   const viewerOf = (request: Parameters<typeof currentUser>[0]): Actor => {
     const user = currentUser(request);
     return { userId: user.id, email: user.email, fullName: user.fullName };

@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import fp from 'fastify-plugin';
+import { newId } from '../db/ids.ts';
+import type { Executor } from '../db/prepared.ts';
+import type { OutboxRow } from '../repositories/outbox-repository.ts';
+import type { MailContent } from './templates.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** How the outbox worker behaves; exported so the tests and docs name the same numbers. */
+export const OUTBOX_POLICY = {
+  /** Rows claimed per round; they are sent concurrently over the pooled SMTP connections. */
+  batchSize: 10,
+  /** A claim expires this long after it was taken if its worker never reports back (a crash). */
+  leaseMs: 2 * MINUTE,
+  /** Due rows written by other instances (or retries) are found by polling this often. */
+  pollMs: 2 * SECOND,
+  /** First retry delay; doubles per attempt up to `maxDelayMs`, each with ±50 % jitter. */
+  baseDelayMs: 30 * SECOND,
+  maxDelayMs: HOUR,
+  /** A mail not delivered this long after it was written is given up (one error log line). */
+  giveUpAfterMs: 24 * HOUR,
+  /** Delivered and abandoned rows are deleted after this long (hourly sweep). */
+  keepFinishedMs: 7 * 24 * HOUR,
+} as const;
+
+/** The delay before retry number `attempt` (1 = the first retry), with jitter from `random`. */
+export function retryDelayMs(attempt: number, random: () => number = Math.random): number {
+  const exponential = Math.min(OUTBOX_POLICY.maxDelayMs, OUTBOX_POLICY.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(exponential * (0.5 + random()));
+}
+
+export interface OutboxMail extends MailContent {
+  /** What kind of mail it is (for logs and metrics): `assigned`, `due-soon`, `overdue`, … */
+  kind: string;
+  to: string;
+  headers?: Record<string, string>;
+  /** At most one row with this key is ever written (e.g. one reminder per task and deadline). */
+  dedupeKey?: string;
+}
+
+export interface Outbox {
+  /** Writes the mail in the caller's transaction: it goes out only if that commits. */
+  enqueue(trx: Executor, mail: OutboxMail): Promise<void>;
+  /** Starts a delivery round now (call after the commit that enqueued); never waits, never throws. */
+  wake(): void;
+  /** Delivers every due row, and resolves once this instance has nothing due left. */
+  drain(): Promise<void>;
+  /** Rows not yet delivered or abandoned. */
+  pending(): Promise<number>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    outbox: Outbox;
+  }
+}
+
+/**
+ * The transactional outbox: changes write their mails as rows in their own transaction; this
+ * worker (one per instance) delivers them after commit. A round claims due rows with a lease
+ * (see outbox-repository.ts), sends each through the mailer, and records the outcome: sent, or
+ * a retry after exponential back-off with jitter, or — 24 h after the row was written — failed,
+ * with one error log line. Rounds start right after a local commit (`wake`) and every
+ * `pollMs`. On shutdown the round in progress finishes its sends; rows it claimed but had not
+ * started are released for the next instance.
+ *
+ * A mail can go out twice only if the process dies (or the database becomes unreachable)
+ * after the mail server accepted it and before `markSent` is written: then the lease expires
+ * and another round sends it again. That window is one UPDATE long.
+ */
+export default fp(
+  (fastify, _opts, done) => {
+    const { clock } = fastify;
+    const repo = fastify.outboxRepository;
+    const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    let round: Promise<void> | null = null;
+    // Changed by wake() and shutdown while a round awaits, hence an object and not two lets.
+    const state = { again: false, stopping: false };
+    const timers: NodeJS.Timeout[] = [];
+
+    const deliver = async (row: OutboxRow): Promise<void> => {
+      const headers = JSON.parse(row.headers) as Record<string, string>;
+      const result = await fastify.mailer.send({
+        to: row.toEmail,
+        subject: row.subject,
+        text: row.textBody,
+        html: row.htmlBody,
+        headers,
+      });
+      const now = clock.now();
+      if (result.ok) {
+        await repo.markSent(row.id, workerId, now.toISOString());
+        return;
+      }
+      const reason = result.error instanceof Error ? result.error.message : String(result.error);
+      const retryAt = now.getTime() + retryDelayMs(row.attempts);
+      if (retryAt - Date.parse(row.createdAt) > OUTBOX_POLICY.giveUpAfterMs) {
+        await repo.markFailed(row.id, workerId, reason, null);
+        fastify.log.error(
+          { outboxId: row.id, kind: row.kind, to: row.toEmail, attempts: row.attempts, reason },
+          'Mail given up after 24 hours of failed attempts',
+        );
+        return;
+      }
+      await repo.markFailed(row.id, workerId, reason, new Date(retryAt).toISOString());
+      fastify.log.warn(
+        { outboxId: row.id, kind: row.kind, attempts: row.attempts, retryAt: new Date(retryAt).toISOString(), reason },
+        'Mail not delivered; will retry',
+      );
+    };
+
+    /** One claim and its sends; the number of rows claimed. */
+    const processBatch = async (): Promise<number> => {
+      const now = clock.now();
+      const rows = await repo.claim(
+        workerId,
+        now.toISOString(),
+        new Date(now.getTime() + OUTBOX_POLICY.leaseMs).toISOString(),
+        OUTBOX_POLICY.batchSize,
+      );
+      const released: string[] = [];
+      await Promise.all(
+        rows.map(async (row) => {
+          if (state.stopping) {
+            released.push(row.id);
+            return;
+          }
+          try {
+            await deliver(row);
+          } catch (error) {
+            // The database failed while recording: the lease runs out and the row is retried.
+            fastify.log.warn({ err: error, outboxId: row.id }, 'Recording a mail delivery failed');
+          }
+        }),
+      );
+      await repo.release(released, workerId);
+      return rows.length;
+    };
+
+    // A function, not an inline condition: wake() may set `again` while the round awaits.
+    const wantsAnother = () => state.again && !state.stopping;
+    const runRound = async () => {
+      try {
+        do {
+          state.again = false;
+          while (!state.stopping && (await processBatch()) > 0);
+        } while (wantsAnother());
+      } catch (error) {
+        fastify.log.warn({ err: error }, 'Outbox round failed; the next poll tries again');
+      }
+    };
+
+    const wake = () => {
+      if (state.stopping) return;
+      if (round !== null) {
+        state.again = true;
+        return;
+      }
+      round = runRound().finally(() => {
+        round = null;
+      });
+    };
+
+    const outbox: Outbox = {
+      async enqueue(trx, mail) {
+        const now = clock.now().toISOString();
+        await repo.insert(
+          {
+            id: newId(),
+            kind: mail.kind,
+            toEmail: mail.to,
+            subject: mail.subject,
+            textBody: mail.text,
+            htmlBody: mail.html,
+            headers: JSON.stringify(mail.headers ?? {}),
+            dedupeKey: mail.dedupeKey ?? null,
+            status: 'pending',
+            attempts: 0,
+            runAt: now,
+            lockedBy: null,
+            lockedUntil: null,
+            lastError: null,
+            createdAt: now,
+            sentAt: null,
+          },
+          trx,
+        );
+      },
+      wake,
+      async drain() {
+        for (;;) {
+          if (round !== null) await round;
+          if ((await processBatch()) === 0 && round === null) return;
+        }
+      },
+      pending: () => repo.countPending(),
+    };
+    fastify.decorate('outbox', outbox);
+    fastify.metrics.gauge({
+      name: 'taskwise_outbox_pending_mails',
+      help: 'Mails in the outbox that are neither delivered nor given up.',
+      collect: async (gauge) => {
+        gauge.set(await repo.countPending());
+      },
+    });
+
+    fastify.addHook('onReady', (next) => {
+      wake();
+      const poll = setInterval(wake, OUTBOX_POLICY.pollMs);
+      const sweep = setInterval(() => {
+        const before = new Date(clock.now().getTime() - OUTBOX_POLICY.keepFinishedMs).toISOString();
+        repo.deleteFinishedBefore(before).catch((error: unknown) => {
+          fastify.log.warn({ err: error }, 'Outbox sweep failed; it runs again in an hour');
+        });
+      }, HOUR);
+      poll.unref();
+      sweep.unref();
+      timers.push(poll, sweep);
+      next();
+    });
+    fastify.addHook('preClose', async () => {
+      state.stopping = true;
+      for (const timer of timers) clearInterval(timer);
+      if (round !== null) await round;
+    });
+    done();
+  },
+  { name: 'outbox', dependencies: ['repositories', 'mailer', 'metrics'] },
+);

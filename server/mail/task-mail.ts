@@ -1,0 +1,195 @@
+import fp from 'fastify-plugin';
+import type { Priority, TaskStatus } from '#shared/constants.ts';
+import type { Executor } from '../db/prepared.ts';
+import type { DueReminderRow } from '../repositories/outbox-repository.ts';
+import type { OutboxMail } from './outbox-worker.ts';
+import { assignedMail, reminderMail } from './templates.ts';
+import { signUnsubscribeToken, type MailKind } from './unsubscribe-tokens.ts';
+
+const SECOND = 1000;
+const HOUR = 60 * 60 * SECOND;
+
+export const REMINDER_POLICY = {
+  /** "Due soon" goes out when the deadline is less than this far away. */
+  dueSoonMs: 24 * HOUR,
+  /** How often each instance looks for due reminders (a reminder goes out within 60 s). */
+  scanMs: 20 * SECOND,
+  /** Tasks handled per transaction of the scan. */
+  batchSize: 200,
+} as const;
+
+/** What the mail rules need to know about a task, before or after a write. */
+export interface TaskFacts {
+  id: string;
+  taskTitle: string;
+  workTitle: string;
+  assigneeEmail: string;
+  priority: Priority;
+  deadline: string | null;
+  status: TaskStatus;
+}
+
+export interface Actor {
+  email: string;
+  fullName: string;
+}
+
+export interface TaskMail {
+  /**
+   * Call inside the transaction of every task write (`before` null on create): writes the
+   * assignment mail to the outbox when the assignee is new and not the actor, and re-arms the
+   * reminders when the deadline changed. Call `fastify.outbox.wake()` after the commit.
+   */
+  taskWritten(trx: Executor, change: { before: TaskFacts | null; after: TaskFacts; actor: Actor }): Promise<void>;
+  /** Writes every due reminder to the outbox; the number of tasks handled. */
+  scanReminders(): Promise<number>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    taskMail: TaskMail;
+  }
+}
+
+/**
+ * The mail rules of the team board. Assignment: one mail to a new assignee who is not the
+ * person making the change, linking the task for an address with an account and the sign-up
+ * page (address prefilled) otherwise. Reminders: each open task keeps the time of its next
+ * reminder in `tasks.next_reminder_at` (deadline − 24 h, then the deadline); a scan in every
+ * instance, on the app's clock, writes "due soon" and "overdue" mails for the rows that are due
+ * and moves their schedule on in the same transaction, so each goes out once per deadline. A
+ * new deadline re-arms both. Optional mails honour the recipient's settings and carry a
+ * one-click unsubscribe link and headers (RFC 8058).
+ */
+export default fp(
+  (fastify, _opts, done) => {
+    const { clock } = fastify;
+    const { config, outbox, outboxRepository: repo, mailSettingsRepository: settings, usersRepository: users } = fastify;
+    const origin = config.appOrigin;
+
+    const unsubscribe = (email: string, kind: MailKind) => {
+      const token = signUnsubscribeToken(config.sessionSecret, email, kind);
+      return {
+        url: `${origin}/unsubscribe?token=${token}`,
+        headers: {
+          'List-Unsubscribe': `<${origin}/api/unsubscribe?token=${token}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+      };
+    };
+    const linkFor = async (email: string, taskId: string, trx: Executor) => {
+      const hasAccount = (await users.findByEmail(email, trx)) !== undefined;
+      const link = hasAccount ? `${origin}/tasks/${taskId}` : `${origin}/sign-up?email=${encodeURIComponent(email)}`;
+      return { hasAccount, link };
+    };
+    const enqueue = (trx: Executor, mail: OutboxMail) => outbox.enqueue(trx, mail);
+
+    const armReminders = (trx: Executor, taskId: string, deadline: string | null) =>
+      repo.setNextReminder(taskId, deadline === null ? null : new Date(Date.parse(deadline) - REMINDER_POLICY.dueSoonMs).toISOString(), trx);
+
+    const remind = async (trx: Executor, task: DueReminderRow, nowMs: number) => {
+      if (task.deadline === null) {
+        await repo.setNextReminder(task.id, null, trx);
+        return;
+      }
+      const deadlineMs = Date.parse(task.deadline);
+      if (deadlineMs - REMINDER_POLICY.dueSoonMs > nowMs) {
+        // Armed early (e.g. rows from before the schedule existed): wait for the real time.
+        await armReminders(trx, task.id, task.deadline);
+        return;
+      }
+      const kind = deadlineMs <= nowMs ? 'overdue' : 'due-soon';
+      const recipients =
+        task.assigneeEmail === task.creatorEmail
+          ? [{ email: task.assigneeEmail, role: 'both' as const }]
+          : [
+              { email: task.assigneeEmail, role: 'assignee' as const },
+              { email: task.creatorEmail, role: 'creator' as const },
+            ];
+      for (const { email, role } of recipients) {
+        if (!(await settings.get(email, trx)).notifyReminders) continue;
+        const { link } = await linkFor(email, task.id, trx);
+        const off = unsubscribe(email, 'reminders');
+        const content = reminderMail({
+          appOrigin: origin,
+          kind,
+          taskTitle: task.taskTitle,
+          deadline: task.deadline,
+          assigneeEmail: task.assigneeEmail,
+          link,
+          role,
+          unsubscribeUrl: off.url,
+        });
+        await enqueue(trx, { ...content, kind, to: email, headers: off.headers, dedupeKey: `${kind}:${task.id}:${task.deadline}:${email}` });
+      }
+      await repo.setNextReminder(task.id, kind === 'overdue' ? null : task.deadline, trx);
+    };
+
+    const taskMail: TaskMail = {
+      async taskWritten(trx, { before, after, actor }) {
+        const newAssignee = before?.assigneeEmail !== after.assigneeEmail;
+        if (newAssignee && after.assigneeEmail !== actor.email && (await settings.get(after.assigneeEmail, trx)).notifyAssigned) {
+          const { hasAccount, link } = await linkFor(after.assigneeEmail, after.id, trx);
+          const off = unsubscribe(after.assigneeEmail, 'assigned');
+          const content = assignedMail({
+            appOrigin: origin,
+            assignorName: actor.fullName,
+            taskTitle: after.taskTitle,
+            workTitle: after.workTitle,
+            priority: after.priority,
+            deadline: after.deadline,
+            link,
+            hasAccount,
+            unsubscribeUrl: off.url,
+          });
+          await enqueue(trx, { ...content, kind: 'assigned', to: after.assigneeEmail, headers: off.headers });
+        }
+        if (before === null ? after.deadline !== null : before.deadline !== after.deadline) {
+          await armReminders(trx, after.id, after.deadline);
+        }
+      },
+
+      async scanReminders() {
+        let handled = 0;
+        for (;;) {
+          const now = clock.now();
+          const count = await fastify.db.transaction().execute(async (trx) => {
+            const due = await repo.dueReminders(now.toISOString(), REMINDER_POLICY.batchSize, trx);
+            for (const task of due) await remind(trx, task, now.getTime());
+            return due.length;
+          });
+          handled += count;
+          if (count > 0) outbox.wake();
+          if (count < REMINDER_POLICY.batchSize) return handled;
+        }
+      },
+    };
+    fastify.decorate('taskMail', taskMail);
+
+    let timer: NodeJS.Timeout | undefined;
+    let scanning: Promise<unknown> | null = null;
+    const scan = () => {
+      if (scanning !== null) return;
+      scanning = taskMail
+        .scanReminders()
+        .catch((error: unknown) => {
+          fastify.log.warn({ err: error }, 'Reminder scan failed; the next one tries again');
+        })
+        .finally(() => {
+          scanning = null;
+        });
+    };
+    fastify.addHook('onReady', (next) => {
+      scan();
+      timer = setInterval(scan, REMINDER_POLICY.scanMs);
+      timer.unref();
+      next();
+    });
+    fastify.addHook('preClose', async () => {
+      clearInterval(timer);
+      if (scanning !== null) await scanning;
+    });
+    done();
+  },
+  { name: 'task-mail', dependencies: ['config', 'repositories', 'outbox'] },
+);

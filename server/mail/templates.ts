@@ -1,0 +1,232 @@
+import { OTP_POLICY, type Priority } from '#shared/constants.ts';
+
+/**
+ * Every mail Taskwise sends, in one place: a subject that says what happened, and the same
+ * content as plain text and as simple HTML (inline styles only, no images, no web fonts; the
+ * colours are declared for both light and dark clients, and text stays readable when a client
+ * drops the styles). Each body names the product, says what happened, why the person got it,
+ * and carries the one action link.
+ */
+
+const PRODUCT = 'Taskwise';
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+interface Layout {
+  subject: string;
+  /** The first sentence: what happened. */
+  lead: string;
+  /** Label/value lines (task details). */
+  details?: [string, string][];
+  /** A code shown on its own line (text) and large (HTML). */
+  code?: string;
+  /** Paragraphs after the details. */
+  paragraphs?: string[];
+  action?: { label: string; url: string };
+  /** Why this person got the mail. */
+  reason: string;
+  /** Where to turn this kind of mail off (optional mails only). */
+  unsubscribeUrl?: string;
+  appOrigin: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function renderText(m: Layout): string {
+  const lines = ['Hello,', '', m.lead, ''];
+  if (m.details !== undefined && m.details.length > 0) {
+    for (const [label, value] of m.details) lines.push(`${label}: ${value}`);
+    lines.push('');
+  }
+  if (m.code !== undefined) lines.push(m.code, '');
+  for (const p of m.paragraphs ?? []) lines.push(p, '');
+  if (m.action !== undefined) lines.push(`${m.action.label}: ${m.action.url}`, '');
+  lines.push('--', m.reason);
+  if (m.unsubscribeUrl !== undefined) lines.push(`Turn these mails off: ${m.unsubscribeUrl}`);
+  lines.push(`${PRODUCT} - ${m.appOrigin}`, '');
+  return lines.join('\n');
+}
+
+const FONT = 'font-family:-apple-system,BlinkMacSystemFont,Segoe UI,Roboto,Helvetica,Arial,sans-serif';
+
+function renderHtml(m: Layout): string {
+  const p = (text: string) => `<p style="margin:0 0 16px;${FONT};font-size:16px;line-height:1.5">${escapeHtml(text)}</p>`;
+  const parts: string[] = [];
+  parts.push(`<p style="margin:0 0 8px;${FONT};font-size:14px;font-weight:bold;letter-spacing:.04em">${PRODUCT}</p>`);
+  parts.push(p(m.lead));
+  if (m.details !== undefined && m.details.length > 0) {
+    const rows = m.details
+      .map(
+        ([label, value]) =>
+          `<tr><th scope="row" style="text-align:left;padding:4px 16px 4px 0;${FONT};font-size:15px;font-weight:bold;vertical-align:top">${escapeHtml(label)}</th>` +
+          `<td style="padding:4px 0;${FONT};font-size:15px">${escapeHtml(value)}</td></tr>`,
+      )
+      .join('');
+    parts.push(`<table role="presentation" style="border-collapse:collapse;margin:0 0 16px">${rows}</table>`);
+  }
+  if (m.code !== undefined) {
+    parts.push(
+      `<p style="margin:0 0 16px;font-family:Consolas,Menlo,monospace;font-size:28px;font-weight:bold;letter-spacing:.2em">${escapeHtml(m.code)}</p>`,
+    );
+  }
+  for (const text of m.paragraphs ?? []) parts.push(p(text));
+  if (m.action !== undefined) {
+    const url = escapeHtml(m.action.url);
+    parts.push(
+      `<p style="margin:0 0 24px"><a href="${url}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:#1d4ed8;color:#ffffff;${FONT};font-size:16px;font-weight:bold;text-decoration:underline">${escapeHtml(m.action.label)}</a></p>`,
+      p(`Or open this address: ${m.action.url}`),
+    );
+  }
+  const small = `margin:0 0 8px;${FONT};font-size:13px;line-height:1.5`;
+  parts.push(`<hr style="border:none;border-top:1px solid #888888;margin:24px 0 16px">`);
+  parts.push(`<p style="${small}">${escapeHtml(m.reason)}</p>`);
+  if (m.unsubscribeUrl !== undefined) {
+    parts.push(`<p style="${small}"><a href="${escapeHtml(m.unsubscribeUrl)}" style="color:inherit;text-decoration:underline">Turn these mails off</a></p>`);
+  }
+  parts.push(`<p style="${small}">${PRODUCT} - ${escapeHtml(m.appOrigin)}</p>`);
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">',
+    `<title>${escapeHtml(m.subject)}</title></head>`,
+    // No background or text colour of our own on the body: each client's light or dark theme
+    // applies, so nothing becomes dark-on-dark. Only the button sets both of its colours.
+    `<body style="margin:0;padding:24px"><div style="max-width:560px;margin:0 auto">${parts.join('')}</div></body></html>`,
+  ].join('');
+}
+
+function render(m: Layout): MailContent {
+  return { subject: m.subject, text: renderText(m), html: renderHtml(m) };
+}
+
+/** A deadline as people read it in a mail (the reader's time zone is unknown: UTC, said so). */
+export function formatDeadline(iso: string): string {
+  return `${new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'UTC',
+  }).format(new Date(iso))} UTC`;
+}
+
+const PRIORITY_LABEL: Record<Priority, string> = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' };
+const CODE_MINUTES = OTP_POLICY.ttlMs / 60_000;
+
+export function signUpCodeMail(appOrigin: string, code: string): MailContent {
+  return render({
+    appOrigin,
+    subject: `Your ${PRODUCT} sign-up code`,
+    lead: `Your ${PRODUCT} sign-up code is:`,
+    code,
+    paragraphs: [`It expires in ${CODE_MINUTES} minutes and works once.`],
+    reason: 'You got this mail because someone asked for a sign-up code for this address. If it was not you, ignore it.',
+  });
+}
+
+export function accountExistsMail(appOrigin: string): MailContent {
+  return render({
+    appOrigin,
+    subject: `Your ${PRODUCT} account`,
+    lead: `Someone (hopefully you) asked for a sign-up code for this address, but it already has a ${PRODUCT} account.`,
+    action: { label: 'Sign in', url: `${appOrigin}/login` },
+    paragraphs: ['Forgot your password? Use "Forgot password?" on the sign-in page.'],
+    reason: 'You got this mail because someone asked for a sign-up code for this address. If it was not you, ignore it.',
+  });
+}
+
+export function passwordResetCodeMail(appOrigin: string, code: string): MailContent {
+  return render({
+    appOrigin,
+    subject: `Your ${PRODUCT} password reset code`,
+    lead: `Your ${PRODUCT} password reset code is:`,
+    code,
+    paragraphs: [
+      `Enter it on the reset page with your new password. It expires in ${CODE_MINUTES} minutes and works once. Every signed-in device will be signed out.`,
+    ],
+    action: { label: 'Reset your password', url: `${appOrigin}/reset-password` },
+    reason: 'You got this mail because someone asked to reset the password of this account. If it was not you, ignore it: your password stays as it is.',
+  });
+}
+
+export function passwordResetNoAccountMail(appOrigin: string, email: string): MailContent {
+  return render({
+    appOrigin,
+    subject: `No ${PRODUCT} account for this address`,
+    lead: `Someone (hopefully you) asked to reset a ${PRODUCT} password for ${email}, but there is no account with this address.`,
+    action: { label: 'Create an account', url: `${appOrigin}/sign-up?email=${encodeURIComponent(email)}` },
+    reason: 'You got this mail because someone entered this address on the password reset page. If it was not you, ignore it.',
+  });
+}
+
+export interface AssignedMailInput {
+  appOrigin: string;
+  assignorName: string;
+  taskTitle: string;
+  workTitle: string;
+  priority: Priority;
+  deadline: string | null;
+  link: string;
+  hasAccount: boolean;
+  unsubscribeUrl: string;
+}
+
+export function assignedMail(m: AssignedMailInput): MailContent {
+  const details: [string, string][] = [['Task', m.taskTitle]];
+  if (m.workTitle !== '') details.push(['Work', m.workTitle]);
+  details.push(['Assigned by', m.assignorName], ['Priority', PRIORITY_LABEL[m.priority]]);
+  if (m.deadline !== null) details.push(['Deadline', formatDeadline(m.deadline)]);
+  return render({
+    appOrigin: m.appOrigin,
+    subject: `${m.assignorName} assigned you: ${m.taskTitle}`,
+    lead: `${m.assignorName} assigned you a task on ${PRODUCT}.`,
+    details,
+    ...(m.hasAccount ? {} : { paragraphs: [`Create a ${PRODUCT} account with this address to see and complete it.`] }),
+    action: m.hasAccount ? { label: 'Open the task', url: m.link } : { label: 'Create your account', url: m.link },
+    reason: 'You got this mail because a task was assigned to this address.',
+    unsubscribeUrl: m.unsubscribeUrl,
+  });
+}
+
+export interface ReminderMailInput {
+  appOrigin: string;
+  kind: 'due-soon' | 'overdue';
+  taskTitle: string;
+  deadline: string;
+  assigneeEmail: string;
+  link: string;
+  /** Why this person gets it: the task is assigned to them, they created it, or both. */
+  role: 'assignee' | 'creator' | 'both';
+  unsubscribeUrl: string;
+}
+
+export function reminderMail(m: ReminderMailInput): MailContent {
+  const when = formatDeadline(m.deadline);
+  const reason =
+    m.role === 'assignee'
+      ? 'You got this mail because this task is assigned to you.'
+      : m.role === 'creator'
+        ? 'You got this mail because you created this task.'
+        : 'You got this mail because you created this task and it is assigned to you.';
+  return render({
+    appOrigin: m.appOrigin,
+    subject: m.kind === 'due-soon' ? `Due soon: ${m.taskTitle}` : `Overdue: ${m.taskTitle}`,
+    lead: m.kind === 'due-soon' ? `A task is due within 24 hours (${when}).` : `A task is past its deadline (${when}) and still open.`,
+    details: [
+      ['Task', m.taskTitle],
+      ['Assignee', m.assigneeEmail],
+      ['Deadline', when],
+    ],
+    action: { label: 'Open the task', url: m.link },
+    reason,
+    unsubscribeUrl: m.unsubscribeUrl,
+  });
+}

@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+import type { Executor } from '../db/prepared.ts';
+import type { DB } from '../db/schema.ts';
+
+export interface MailSettings {
+  notifyAssigned: boolean;
+  notifyReminders: boolean;
+}
+
+export const DEFAULT_MAIL_SETTINGS: MailSettings = { notifyAssigned: true, notifyReminders: true };
+
+/** Per address (an assignee without an account can unsubscribe too); no row means the defaults. */
+export function createMailSettingsRepository(db: Kysely<DB>) {
+  return {
+    async get(email: string, ex: Executor = db): Promise<MailSettings> {
+      const row = await ex
+        .selectFrom('mailSettings')
+        .select(['notifyAssigned', 'notifyReminders'])
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (row === undefined) return { ...DEFAULT_MAIL_SETTINGS };
+      return { notifyAssigned: row.notifyAssigned === 1, notifyReminders: row.notifyReminders === 1 };
+    },
+
+    /** Writes the given flags (others keep their value) and returns the result. */
+    async update(email: string, changes: Partial<MailSettings>, now: string, ex: Executor = db): Promise<MailSettings> {
+      const current = await this.get(email, ex);
+      const next = { ...current, ...changes };
+      const values = {
+        notifyAssigned: next.notifyAssigned ? 1 : 0,
+        notifyReminders: next.notifyReminders ? 1 : 0,
+        updatedAt: now,
+      };
+      await ex
+        .insertInto('mailSettings')
+        .values({ email, ...values })
+        .onConflict((oc) => oc.column('email').doUpdateSet(values))
+        .execute();
+      return next;
+    },
+
+    async delete(email: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('mailSettings').where('email', '=', email).execute();
+    },
+  };
+}
+
+export type MailSettingsRepository = ReturnType<typeof createMailSettingsRepository>;

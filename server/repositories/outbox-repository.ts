@@ -1,0 +1,149 @@
+import { sql, type Kysely } from 'kysely';
+import type { Executor } from '../db/prepared.ts';
+import type { DB, OutboxTable } from '../db/schema.ts';
+
+export type OutboxRow = OutboxTable;
+
+/** A task whose next reminder is due, with what the reminder needs to say. */
+export interface DueReminderRow {
+  id: string;
+  taskTitle: string;
+  deadline: string | null;
+  assigneeEmail: string;
+  nextReminderAt: string;
+  creatorEmail: string;
+}
+
+
+/**
+ * The outbox and the reminder schedule. Claims follow the PostgreSQL job-queue pattern of
+ * graphile-worker and pg-boss: `FOR UPDATE SKIP LOCKED` picks rows no other worker holds, and
+ * the claim is a lease (`locked_until`) rather than a lock held by an open transaction, so a
+ * worker that dies leaves rows that any instance takes over once the lease runs out. SQLite
+ * has one writer at a time, so the same single UPDATE is already exclusive there.
+ * `'pending'`/`'todo'` are literals, not parameters, so both databases can prove that the
+ * queries match the partial indexes of migration 0006.
+ */
+// `tasks.next_reminder_at` exists only for the reminder schedule: it is added to the table's
+// type here ($extendTables) instead of in db/schema.ts, so no other query can depend on it.
+export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'postgres') {
+  const skipLocked = dialect === 'postgres';
+
+  return {
+    /** Adds a mail; a second row with the same dedupe key is silently dropped. */
+    async insert(row: OutboxRow, ex: Executor = db): Promise<void> {
+      await ex
+        .insertInto('outbox')
+        .values(row)
+        .onConflict((oc) => oc.column('dedupeKey').where('dedupeKey', 'is not', null).doNothing())
+        .execute();
+    },
+
+    /** Leases up to `limit` due rows to `workerId` until `lockedUntil`; spends one attempt each. */
+    async claim(workerId: string, now: string, lockedUntil: string, limit: number, ex: Executor = db): Promise<OutboxRow[]> {
+      return ex
+        .updateTable('outbox')
+        .set((eb) => ({ lockedBy: workerId, lockedUntil, attempts: eb('attempts', '+', 1) }))
+        .where('id', 'in', (eb) => {
+          let due = eb
+            .selectFrom('outbox')
+            .select('id')
+            .where('status', '=', sql.lit('pending'))
+            .where('runAt', '<=', now)
+            .where((w) => w.or([w('lockedUntil', 'is', null), w('lockedUntil', '<=', now)]))
+            .orderBy('runAt')
+            .limit(limit);
+          if (skipLocked) due = due.forUpdate().skipLocked();
+          return due;
+        })
+        .returningAll()
+        .execute();
+    },
+
+    async markSent(id: string, workerId: string, now: string, ex: Executor = db): Promise<void> {
+      await ex
+        .updateTable('outbox')
+        .set({ status: 'sent', sentAt: now, lockedBy: null, lockedUntil: null, lastError: null })
+        .where('id', '=', id)
+        .where('lockedBy', '=', workerId)
+        .execute();
+    },
+
+    /** Back to pending at `runAt`, or `failed` for good when `runAt` is null. */
+    async markFailed(id: string, workerId: string, error: string, runAt: string | null, ex: Executor = db): Promise<void> {
+      await ex
+        .updateTable('outbox')
+        .set(
+          runAt === null
+            ? { status: 'failed', lockedBy: null, lockedUntil: null, lastError: error }
+            : { runAt, lockedBy: null, lockedUntil: null, lastError: error },
+        )
+        .where('id', '=', id)
+        .where('lockedBy', '=', workerId)
+        .execute();
+    },
+
+    /** Gives claimed rows back untouched (shutdown): due at once, the attempt not counted. */
+    async release(ids: string[], workerId: string, ex: Executor = db): Promise<void> {
+      if (ids.length === 0) return;
+      await ex
+        .updateTable('outbox')
+        .set((eb) => ({ lockedBy: null, lockedUntil: null, attempts: eb('attempts', '-', 1) }))
+        .where('id', 'in', ids)
+        .where('lockedBy', '=', workerId)
+        .where('status', '=', 'pending')
+        .execute();
+    },
+
+    async countPending(ex: Executor = db): Promise<number> {
+      const row = await ex
+        .selectFrom('outbox')
+        .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
+        .where('status', '=', sql.lit('pending'))
+        .executeTakeFirstOrThrow();
+      return row.count;
+    },
+
+    /** Housekeeping: delivered or abandoned rows older than `before`. */
+    async deleteFinishedBefore(before: string, ex: Executor = db): Promise<number> {
+      const result = await ex
+        .deleteFrom('outbox')
+        .where('status', 'in', ['sent', 'failed'])
+        .where('createdAt', '<', before)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** Sets when the task's next reminder is due (null: none ahead). */
+    async setNextReminder(taskId: string, at: string | null, ex: Executor = db): Promise<void> {
+      await ex
+        .$extendTables<{ tasks: { nextReminderAt: string | null } }>()
+        .updateTable('tasks')
+        .set({ nextReminderAt: at })
+        .where('id', '=', taskId)
+        .execute();
+    },
+
+    /**
+     * Open tasks whose next reminder is due, read through the partial index on open tasks'
+     * `next_reminder_at`. On PostgreSQL the rows stay locked (skipping ones another instance
+     * holds) until the caller's transaction moves their schedule on.
+     */
+    async dueReminders(now: string, limit: number, ex: Executor = db): Promise<DueReminderRow[]> {
+      let q = ex
+        .$extendTables<{ tasks: { nextReminderAt: string | null } }>()
+        .selectFrom('tasks as t')
+        .innerJoin('users as u', 'u.id', 't.createdBy')
+        .select(['t.id', 't.taskTitle', 't.deadline', 't.assigneeEmail', 't.nextReminderAt', 'u.email as creatorEmail'])
+        .where('t.status', '=', sql.lit('todo'))
+        .where('t.nextReminderAt', 'is not', null)
+        .where('t.nextReminderAt', '<=', now)
+        .orderBy('t.nextReminderAt')
+        .limit(limit);
+      if (skipLocked) q = q.forUpdate('t').skipLocked();
+      return (await q.execute()) as DueReminderRow[];
+    },
+  };
+}
+
+export type OutboxRepository = ReturnType<typeof createOutboxRepository>;

@@ -1,0 +1,99 @@
+import { parse as parseQueryString } from 'node:querystring';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
+import { MailSettingsEnvelope, UnsubscribeEnvelope, UnsubscribeQuery, UpdateMailSettingsBody } from '#shared/schemas/account.ts';
+import { validationFailed } from '../../errors.ts';
+import { verifyUnsubscribeToken } from '../../mail/unsubscribe-tokens.ts';
+import { currentUser } from '../../plugins/session.ts';
+import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+
+/** The one-click unsubscribe of RFC 8058, in a context of its own (see the form parser). */
+const oneClickUnsubscribe: FastifyPluginAsyncTypebox = (fastify) => {
+  const { clock } = fastify;
+  const settings = fastify.mailSettingsRepository;
+  // Mail clients send the RFC 8058 one-click POST as `List-Unsubscribe=One-Click`, form-encoded.
+  // This plugin is encapsulated, so the form parser exists for this route only: everywhere
+  // else, bodies stay JSON-only (plugins/security.ts). What the body says does not matter —
+  // the signed token in the URL is the whole authorization, and no session is needed.
+  fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
+    done(null, parseQueryString(body as string));
+  });
+
+  fastify.post(
+    '/unsubscribe',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'One-click unsubscribe (RFC 8058): turns one kind of mail off for the address in the token',
+        description:
+          'The link of every assignment and reminder mail. No session needed; accepts the form-encoded ' +
+          '`List-Unsubscribe=One-Click` body mail clients send, a JSON body, or none.',
+        querystring: UnsubscribeQuery,
+        response: { 200: serializable(UnsubscribeEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const verified = verifyUnsubscribeToken(fastify.config.sessionSecret, request.query.token);
+      if (verified === null) {
+        throw validationFailed([{ field: 'token', message: ACCOUNT_MESSAGES.invalidUnsubscribeToken }]);
+      }
+      const { email, kind } = verified;
+      const change = kind === 'assigned' ? { notifyAssigned: false } : { notifyReminders: false };
+      await settings.update(email, change, clock.now().toISOString());
+      request.log.info({ kind }, 'Unsubscribed by one-click link');
+      return { status: 'success', message: ACCOUNT_MESSAGES.unsubscribed[kind], data: { email, kind } } as const;
+    },
+  );
+
+  return Promise.resolve();
+};
+
+/** Notification settings of the signed-in person, and the one-click unsubscribe of RFC 8058. */
+const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { clock } = fastify;
+  const settings = fastify.mailSettingsRepository;
+
+  fastify.get(
+    '/users/me/settings',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Which optional mails I get (both true until changed)',
+        security: sessionSecurity,
+        response: { 200: serializable(MailSettingsEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const current = await settings.get(currentUser(request).email);
+      return { status: 'success', data: { settings: current } } as const;
+    },
+  );
+
+  fastify.patch(
+    '/users/me/settings',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Turn assignment or reminder mails on or off',
+        security: sessionSecurity,
+        body: UpdateMailSettingsBody,
+        response: { 200: serializable(MailSettingsEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { notifyAssigned, notifyReminders } = request.body;
+      const changes = {
+        ...(notifyAssigned === undefined ? {} : { notifyAssigned }),
+        ...(notifyReminders === undefined ? {} : { notifyReminders }),
+      };
+      const next = await settings.update(currentUser(request).email, changes, clock.now().toISOString());
+      return { status: 'success', message: ACCOUNT_MESSAGES.settingsSaved, data: { settings: next } } as const;
+    },
+  );
+
+  await fastify.register(oneClickUnsubscribe);
+};
+
+export default mailSettings;
