@@ -3,7 +3,7 @@
  * seconds per case, writes bench/.tmp/RESULTS.quick.md; proves the benchmarks still run and
  * never fails on a number).
  *
- * Builds the web app when dist/web is missing or older than its sources, then runs every
+ * Builds the web app when dist/web is missing or was built from other sources, then runs every
  * `bench/suites/*.ts` in file-name order (each exports `suite: BenchSuite`, see suite.ts).
  * PostgreSQL cases run when TEST_DATABASE_URL is set; browser cases when Chromium is found
  * (CHROME_PATH or /usr/bin/chromium). Exit code: 1 when a suite could not run, else 0 —
@@ -14,8 +14,8 @@
  * lib/results-file.ts); --keep
  * keeps the scratch directory (databases, server logs) in bench/.tmp/run-<pid>/.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ensureWebBuild } from '../scripts/lib/web-build.ts';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -40,29 +40,13 @@ const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 
 // ---------------------------------------------------------------------------------------------
-// The web app build
+// The web app build: the same freshness check as `npm start` (scripts/lib/web-build.ts)
 
-function newestMtime(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) {
-    if (entry === 'node_modules' || entry.startsWith('.')) continue;
-    newest = Math.max(newest, newestMtime(join(path, entry)));
-  }
-  return newest;
-}
-
-function ensureWebBuild(): string {
-  const index = join(repoRoot, 'dist/web/index.html');
-  const sources = ['web', 'shared', 'package-lock.json'].map((p) => newestMtime(join(repoRoot, p)));
-  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
-  if (built > Math.max(...sources)) return 'dist/web is up to date';
-  say(built === 0 ? '[bench] dist/web is missing: building the web app…' : '[bench] dist/web is older than its sources: rebuilding…');
-  const result = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`vite build failed (exit ${String(result.status ?? result.signal)})`);
-  return 'dist/web was (re)built for this run';
+function webBuild(): string {
+  const state = ensureWebBuild((found) => {
+    say(found === 'missing' ? '[bench] dist/web is missing: building the web app…' : '[bench] dist/web was built from other sources: rebuilding…');
+  });
+  return state === 'fresh' ? 'dist/web is up to date' : 'dist/web was (re)built for this run';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +119,7 @@ async function main(): Promise<number> {
   const postgresUrl = rawPostgresUrl === undefined || rawPostgresUrl === '' ? undefined : rawPostgresUrl;
   const loadStart = loadAverage();
   say(`[bench] ${quick ? 'quick' : 'full'} run; load average ${loadStart}; PostgreSQL: ${postgresUrl === undefined ? 'skipped (TEST_DATABASE_URL unset)' : 'yes'}; Chromium: ${chromePath ?? 'not found, browser cases skipped'}`);
-  const buildNote = ensureWebBuild();
+  const buildNote = webBuild();
   const suites = await loadSuites();
   const opts: BenchOptions = {
     quick,

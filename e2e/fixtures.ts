@@ -28,7 +28,9 @@ export const baseURL = (): string => requireEnv(ENV.baseURL);
 /** Signs `user` in through the API and returns a storage state holding its session. */
 export async function signedInState(user: TestUser): Promise<StorageState> {
   const origin = baseURL();
-  const api = await request.newContext({ baseURL: origin });
+  // An empty storage state of its own: inside a test, request.newContext() would otherwise start
+  // from the test's (a signed-in page's cookie), and this sign-in would end that session.
+  const api = await request.newContext({ baseURL: origin, storageState: { cookies: [], origins: [] } });
   try {
     const res = await api.post('/api/users/login', { data: { email: user.email, password: user.password } });
     if (res.status() !== 200) throw new Error(`Fast sign-in of ${user.email} failed: HTTP ${res.status()} ${await res.text()}`);

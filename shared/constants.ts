@@ -22,6 +22,12 @@ export const LIMITS = {
   taskTitleMin: 3,
   taskTitleMax: 200,
   workTitleMax: 100,
+  descriptionMax: 5000,
+  commentMin: 1,
+  commentMax: 2000,
+  /** `q` of `GET /api/tasks`: a substring of at least this many characters uses the text index. */
+  searchMin: 1,
+  searchMax: 100,
   /** The seed's client rule: trimmed assignee shorter than this is rejected before sending. */
   assigneeMin: 3,
   otpLength: 6,
@@ -54,6 +60,18 @@ export const SESSION_POLICY = {
   /** last_seen_at / expires_at are refreshed at most this often, to keep the per-request check a read. */
   touchIntervalMs: 5 * MINUTE,
 } as const;
+
+/** `view` of `GET /api/tasks`: whose tasks to list (all means every task the user can see). */
+export const TASK_VIEWS = ['all', 'assigned-to-me', 'created-by-me'] as const;
+export type TaskView = (typeof TASK_VIEWS)[number];
+export const DEFAULT_VIEW: TaskView = 'all';
+
+/** `sort` of `GET /api/tasks`: newest first; deadline soonest first (none last); priority urgent → low. */
+export const TASK_SORTS = ['newest', 'deadline', 'priority'] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+export const DEFAULT_SORT: TaskSort = 'newest';
+/** Order of `sort=priority`. */
+export const PRIORITY_RANK: Readonly<Record<Priority, number>> = { urgent: 0, high: 1, normal: 2, low: 3 };
 
 /** localStorage key of the seed's session flag. */
 export const LOGGED_IN_FLAG = 'isLoggedIn';

@@ -52,6 +52,21 @@ export function checkWorkTitle(raw: string | null | undefined): Checked<string> 
     : ok(title);
 }
 
+/** Plain text (never HTML), trimmed; empty means none. */
+export function checkDescription(raw: string): Checked<string> {
+  const text = raw.trim();
+  return text.length > LIMITS.descriptionMax
+    ? fail(`Description must be at most ${LIMITS.descriptionMax} characters.`)
+    : ok(text);
+}
+
+export function checkCommentBody(raw: string): Checked<string> {
+  const body = raw.trim();
+  if (body.length < LIMITS.commentMin) return fail('Comment cannot be empty.');
+  if (body.length > LIMITS.commentMax) return fail(`Comment must be at most ${LIMITS.commentMax} characters.`);
+  return ok(body);
+}
+
 const OFFSET_RE = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[zZ]|[+-]\d{2}:?\d{2})?$/;
 

@@ -173,6 +173,7 @@ export class TaskFactory {
       deadline,
       priority,
       status: fields.status ?? (r() < 0.3 ? 'done' : 'todo'),
+      description: '',
       createdAt,
       updatedAt: createdAt,
     };

@@ -96,18 +96,20 @@ async function start(kind: RunningServer['kind'], script: string, opts: StartOpt
   const baseUrl = `http://127.0.0.1:${port}`;
   const logPath = join(opts.dir, `${opts.name}.log`);
   const log = openSync(logPath, 'a');
+  // The environment an operator's `npm start` sees: what the shell has, plus the settings an
+  // operator gives. Logging and NODE_ENV stay at their defaults (info level, request log on),
+  // whatever the shell running the benchmark has set.
+  const { LOG_LEVEL: _level, LOG_FORMAT: _format, NODE_ENV: _env, ...inherited } = process.env;
   const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), script], {
     cwd: repoRoot,
     env: {
-      ...process.env,
-      NODE_ENV: 'development',
+      ...inherited,
       HOST: '127.0.0.1',
       PORT: String(port),
       DATABASE_URL: opts.databaseUrl,
       APP_ORIGIN: baseUrl,
       // Given explicitly so the server does not write one into ./data/.
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      LOG_LEVEL: 'warn',
       ...opts.env,
     },
     stdio: ['ignore', log, log],
@@ -131,12 +133,15 @@ async function start(kind: RunningServer['kind'], script: string, opts: StartOpt
   };
 }
 
-/** `node server/server.ts`, as `npm start` runs it after its build step. */
+/**
+ * `node server/server.ts`, as `npm start` runs it once its build check has passed (the runner
+ * makes the same check first, scripts/lib/web-build.ts): default log level, request log on.
+ */
 export function startTaskwise(opts: StartOptions): Promise<RunningServer> {
   return start('taskwise', 'server/server.ts', opts);
 }
 
-/** `node bench/baseline-server.ts`: node:http, the same driver and SQL, no framework. */
+/** `node bench/baseline-server.ts`: node:http + node:sqlite / pg, its own SQL, no framework, no log. */
 export function startBaseline(opts: StartOptions): Promise<RunningServer> {
   return start('baseline', 'bench/baseline-server.ts', opts);
 }

@@ -83,3 +83,32 @@ export const alertWith = (scope: Page | Locator, text: string): Locator => scope
 
 /** An in-page status message (`role="status"`) carrying `text`. */
 export const statusWith = (scope: Page | Locator, text: string): Locator => scope.getByRole('status').filter({ hasText: text });
+
+/** The board's second row: whose tasks, the search box and the sort order. */
+export const boardControls = (page: Page) => ({
+  view: (name: 'All' | 'Assigned to me' | 'Created by me') =>
+    page.getByRole('group', { name: 'Show tasks' }).getByRole('button', { name, exact: true }),
+  search: page.getByRole('searchbox', { name: 'Search tasks' }),
+  sort: page.getByRole('combobox', { name: 'Sort by' }),
+  overdue: page.getByTestId('overdue-count'),
+  reopen: (card: Locator) => card.getByRole('button', { name: /^Reopen/ }),
+});
+
+/** The task page (a panel over the board on wide screens, a page of its own on narrow ones). */
+export const taskPage = (page: Page) => {
+  const comments = page.getByRole('region', { name: /^Comments/ });
+  return {
+    /** The panel's heading (h2 in the dialog) or the page's (h1). */
+    heading: (title: string | RegExp) => page.getByRole('heading', { name: title }).first(),
+    panel: page.getByRole('dialog'),
+    close: page.getByRole('button', { name: 'Close task' }),
+    editDescription: page.getByRole('button', { name: 'Edit description' }),
+    description: page.getByRole('textbox', { name: 'Description' }),
+    saveDescription: page.getByRole('button', { name: /^Sav(e description|ing)/ }),
+    activity: page.getByRole('region', { name: 'Activity' }),
+    comments,
+    newComment: comments.getByRole('textbox', { name: 'Add a comment' }),
+    postComment: comments.getByRole('button', { name: /^Post(ing)? comment|^Posting/ }),
+    comment: (author: string) => comments.getByRole('article', { name: `Comment by ${author}` }),
+  };
+};

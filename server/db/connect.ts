@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { constants as sqliteConstants, DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import {
   CamelCasePlugin,
   CompiledQuery,
@@ -44,31 +44,56 @@ export interface Database {
 /** Upper bound of cached statements; our SQL texts are a small fixed set, this only guards mistakes. */
 const STATEMENT_CACHE_MAX = 500;
 
-/** Kysely's statement shape over a node:sqlite statement (Kysely passes parameters as one array). */
-function kyselyStatement(statement: StatementSync): SqliteStatement {
-  return {
-    reader: statement.columns().length > 0,
-    all: (parameters) => statement.all(...(parameters as SQLInputValue[])),
-    run: (parameters) => statement.run(...(parameters as SQLInputValue[])),
-    iterate: (parameters) => statement.iterate(...(parameters as SQLInputValue[])),
-  };
+/** What SQLite compiled on one connection (see `sqliteStatementStats`). */
+export interface StatementStats {
+  /** Statements prepared: one per distinct SQL text while it stays in the cache. */
+  prepared: number;
+  /** Runs of a cached statement during which SQLite compiled it again (re-prepared it). */
+  reprepared: number;
+  /** SQL text of the last statement re-prepared, for the message of a failing check. */
+  lastReprepared: string | null;
 }
 
 /**
  * Node's built-in node:sqlite behind Kysely's SQLite dialect. Kysely's driver calls `prepare()`
  * for every query; memoizing by SQL text means a hot query is parsed and planned once per
- * process, and stays so: node:sqlite rebinds parameters without clearing them, so SQLite never
- * re-prepares a cached statement (docs/performance.md, "SQLite re-prepared statements on every
- * call": better-sqlite3, the former driver, did on almost every run of a join).
+ * process, and with `+?` parameters (below) it stays so.
+ *
+ * Re-prepares are counted, not guessed: SQLite calls the authorizer only while it compiles a
+ * statement, so authorizer calls during a run of a cached statement mean SQLite re-prepared it.
+ * Set before the first statement is prepared (setting one later would expire them all); it
+ * costs one callback per compiled name, i.e. nothing once the statements are compiled.
  */
-function memoizedPrepare(sqlite: DatabaseSync): SqliteDatabase {
+function memoizedPrepare(sqlite: DatabaseSync, stats: StatementStats): SqliteDatabase {
+  let compiling = 0;
+  sqlite.setAuthorizer(() => {
+    compiling += 1;
+    return sqliteConstants.SQLITE_OK;
+  });
+  const counted = <T>(sqlText: string, run: () => T): T => {
+    const before = compiling;
+    const result = run();
+    if (compiling !== before) {
+      stats.reprepared += 1;
+      stats.lastReprepared = sqlText;
+    }
+    return result;
+  };
   const cache = new Map<string, SqliteStatement>();
   return {
     prepare(sqlText) {
       let statement = cache.get(sqlText);
       if (statement === undefined) {
         if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
-        statement = kyselyStatement(sqlite.prepare(sqlText));
+        const prepared = sqlite.prepare(sqlText);
+        stats.prepared += 1;
+        statement = {
+          // Kysely passes the parameters as one array.
+          reader: prepared.columns().length > 0,
+          all: (parameters) => counted(sqlText, () => prepared.all(...(parameters as SQLInputValue[]))),
+          run: (parameters) => counted(sqlText, () => prepared.run(...(parameters as SQLInputValue[]))),
+          iterate: (parameters) => prepared.iterate(...(parameters as SQLInputValue[])),
+        };
         cache.set(sqlText, statement);
       }
       return statement;
@@ -80,15 +105,14 @@ function memoizedPrepare(sqlite: DatabaseSync): SqliteDatabase {
   };
 }
 
-const connections = new WeakMap<Kysely<DB>, DatabaseSync>();
+const statementStats = new WeakMap<Kysely<DB>, StatementStats>();
 
 /**
- * The node:sqlite connection under a SQLite `db` (undefined on PostgreSQL), for probes that count
- * what SQLite does (server/test/db-statements.test.ts, bench/profile.ts). Not for queries: SQL
- * goes through the repositories.
+ * How many statements SQLite compiled for a SQLite `db`, and re-compiled (undefined on
+ * PostgreSQL): server/test/db-statements.test.ts checks the hot calls re-prepare nothing.
  */
-export function sqliteConnection(db: Kysely<DB>): DatabaseSync | undefined {
-  return connections.get(db);
+export function sqliteStatementStats(db: Kysely<DB>): Readonly<StatementStats> | undefined {
+  return statementStats.get(db);
 }
 
 /**
@@ -115,7 +139,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
  * for index lookups), but the planner does not look through it at bound values, so no mark is
  * set and a cached statement stays compiled: the plan is the one the first prepare made, as with
  * SQLite's query-planner stability guarantee. docs/performance.md has the evidence;
- * server/test/db-statements.test.ts counts compilations so this cannot silently come back.
+ * server/test/db-statements.test.ts counts re-prepares so this cannot silently come back.
  */
 class StablePlanSqliteQueryCompiler extends SqliteQueryCompiler {
   protected override getCurrentParameterPlaceholder(): string {
@@ -143,6 +167,7 @@ class TaskwiseSqliteDialect extends SqliteDialect {
 function openSqlite(file: string): Database {
   mkdirSync(dirname(file), { recursive: true });
   const sqlite = new DatabaseSync(file);
+  const stats: StatementStats = { prepared: 0, reprepared: 0, lastReprepared: null };
   sqlite.exec('pragma journal_mode = WAL');
   // WAL + synchronous=NORMAL already survives a killed process (committed transactions sit in
   // the WAL file, which the OS keeps), but may lose the last commits on power loss or an OS
@@ -153,10 +178,10 @@ function openSqlite(file: string): Database {
   // A second process (e.g. `npm run db:migrate`, a backup) may hold the write lock briefly.
   sqlite.exec('pragma busy_timeout = 5000');
   const db = new Kysely<DB>({
-    dialect: new TaskwiseSqliteDialect({ database: memoizedPrepare(sqlite) }),
+    dialect: new TaskwiseSqliteDialect({ database: memoizedPrepare(sqlite, stats) }),
     plugins: [new CamelCasePlugin()],
   });
-  connections.set(db, sqlite);
+  statementStats.set(db, stats);
   return { db, dialect: 'sqlite' };
 }
 

@@ -47,6 +47,8 @@ export interface TasksTable {
   deadline: string | null;
   priority: Priority;
   status: TaskStatus;
+  /** Plain text, `""` when none. */
+  description: string;
   createdAt: string;
   updatedAt: string;
   /** 1 on create, +1 on every successful change. */
@@ -81,6 +83,35 @@ export interface LoginFailuresTable {
 export interface ThrottleLocksTable {
   key: string;
   touchedAt: string;
+}
+
+/** Rows carry the author's name and e-mail so they outlive the account (authorId becomes null). */
+export interface CommentsTable {
+  /** Insertion order (integer identity); never in the API. */
+  seq: Generated<number>;
+  id: string;
+  taskId: string;
+  authorId: string | null;
+  authorName: string;
+  authorEmail: string;
+  body: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type ActivityType = 'created' | 'updated' | 'completed' | 'reopened' | 'commented';
+
+export interface TaskActivityTable {
+  seq: Generated<number>;
+  id: string;
+  taskId: string;
+  type: ActivityType;
+  actorId: string | null;
+  actorName: string;
+  actorEmail: string;
+  at: string;
+  /** JSON text `{field: {from, to}}` for `updated`, else null. */
+  changes: string | null;
 }
 
 /** One mail to deliver (server/mail/outbox-worker.ts). `headers` is a JSON object of extra headers. */
@@ -120,6 +151,8 @@ export interface DB {
   throttleLocks: ThrottleLocksTable;
   events: EventsTable;
   eventStreamLeases: EventStreamLeasesTable;
+  comments: CommentsTable;
+  taskActivity: TaskActivityTable;
   outbox: OutboxTable;
   mailSettings: MailSettingsTable;
 }

@@ -44,6 +44,12 @@ export function createSessionsRepository(db: Kysely<DB>) {
       await ex.deleteFrom('sessions').where('tokenHash', '=', tokenHash).execute();
     },
 
+    /** Signs the user out everywhere; returns how many sessions ended. */
+    async deleteAllForUser(userId: string, ex: Executor = db): Promise<number> {
+      const result = await ex.deleteFrom('sessions').where('userId', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** Housekeeping: every session that has run out. */
     async deleteExpired(now: string, ex: Executor = db): Promise<number> {
       const result = await ex.deleteFrom('sessions').where('expiresAt', '<=', now).executeTakeFirst();

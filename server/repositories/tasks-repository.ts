@@ -1,50 +1,24 @@
 import type { Kysely } from 'kysely';
-import type { Priority, TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { Dialect } from '../db/connect.ts';
+import { prepare, slot, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
+import {
+  createTaskListQueries,
+  TASK_COLUMNS,
+  type ListOptions,
+  type RawTaskRow,
+  type TaskCounts,
+  type TaskFilter,
+  type Viewer,
+} from './task-list-queries.ts';
 
-/** Who is asking: visibility is "created by me" or "assigned to my e-mail". */
-export interface Viewer {
-  userId: string;
-  email: string;
-}
-
-export interface ListFilter {
-  status?: TaskStatus | undefined;
-  priority?: Priority | undefined;
-  /** Keyset position: rows strictly older than this (created_at, id) pair. */
-  after?: { createdAt: string; id: string } | undefined;
-  /** Maximum rows; absent means all. */
-  limit?: number | undefined;
-}
-
-type ListArgs = Record<string, unknown>;
+export type { ListOptions, TaskFilter, Viewer } from './task-list-queries.ts';
 
 interface FindArgs extends Record<string, unknown> {
   id: string;
   userId: string;
   email: string;
-}
-
-/**
- * A task row joined with its creator, as the database names its columns (task queries skip
- * CamelCasePlugin and map rows themselves, see `toTaskJson`).
- */
-interface RawTaskRow {
-  id: string;
-  work_title: string;
-  task_title: string;
-  assignee_email: string;
-  deadline: string | null;
-  priority: Priority;
-  status: TaskStatus;
-  created_at: string;
-  updated_at: string;
-  version: number;
-  assignor: string;
-  assignor_email: string;
 }
 
 /**
@@ -63,98 +37,15 @@ function toTaskJson(row: RawTaskRow): Task {
     deadline: row.deadline,
     priority: row.priority,
     status: row.status,
+    description: row.description,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     version: row.version,
   };
 }
 
-const TASK_COLUMNS = [
-  'id',
-  'workTitle',
-  'taskTitle',
-  'assigneeEmail',
-  'createdBy',
-  'deadline',
-  'priority',
-  'status',
-  'createdAt',
-  'updatedAt',
-  'version',
-] as const;
-
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
-  /**
-   * The visible set as two index range scans merged with UNION ALL (created by me, and assigned
-   * to me but created by someone else, so nothing appears twice) instead of an OR that would
-   * force a scan of the table. With a limit, each branch is already ordered and cut by its
-   * index, so a page reads at most 2 × limit rows.
-   */
-  function visibleBranch(mine: boolean, filter: { status: boolean; priority: boolean; after: boolean; limit: boolean }) {
-    let q = db.selectFrom('tasks').select(TASK_COLUMNS);
-    q = mine
-      ? q.where('createdBy', '=', slot('userId'))
-      : q.where('assigneeEmail', '=', slot('email')).where('createdBy', '<>', slot('userId'));
-    if (filter.status) q = q.where('status', '=', slot('status'));
-    if (filter.priority) q = q.where('priority', '=', slot('priority'));
-    if (filter.after) {
-      q = q.where((eb) => eb(eb.refTuple('createdAt', 'id'), '<', eb.tuple(slot('afterCreatedAt'), slot('afterId'))));
-    }
-    if (filter.limit) q = q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(slot('limit'));
-    return q;
-  }
-
-  function buildList(filter: { status: boolean; priority: boolean; after: boolean; limit: boolean }) {
-    const union = db
-      .selectFrom(visibleBranch(true, filter).as('mine'))
-      .selectAll()
-      .unionAll(db.selectFrom(visibleBranch(false, filter).as('assigned')).selectAll());
-    let q = db
-      .selectFrom(union.as('t'))
-      .innerJoin('users as u', 'u.id', 't.createdBy')
-      .select([...TASK_COLUMNS.map((c) => `t.${c}` as const), 'u.fullName as assignor', 'u.email as assignorEmail'])
-      .orderBy('t.createdAt', 'desc')
-      .orderBy('t.id', 'desc');
-    if (filter.limit) q = q.limit(slot('limit'));
-    return prepare<ListArgs, RawTaskRow>(q, { rawRows: true });
-  }
-
-  // Each filter combination is compiled once, on first use.
-  const listQueries = new Map<string, Prepared<ListArgs, RawTaskRow>>();
-  function listQuery(filter: ListFilter): Prepared<ListArgs, RawTaskRow> {
-    const shape = {
-      status: filter.status !== undefined,
-      priority: filter.priority !== undefined,
-      after: filter.after !== undefined,
-      limit: filter.limit !== undefined,
-    };
-    const key = `${+shape.status}${+shape.priority}${+shape.after}${+shape.limit}`;
-    let query = listQueries.get(key);
-    if (query === undefined) {
-      query = buildList(shape);
-      listQueries.set(key, query);
-    }
-    return query;
-  }
-
-  function buildCounts(byPriority: boolean) {
-    const branch = (mine: boolean) => {
-      let q = db.selectFrom('tasks').select('status');
-      q = mine
-        ? q.where('createdBy', '=', slot('userId'))
-        : q.where('assigneeEmail', '=', slot('email')).where('createdBy', '<>', slot('userId'));
-      if (byPriority) q = q.where('priority', '=', slot('priority'));
-      return q;
-    };
-    return prepare<ListArgs, { status: TaskStatus; count: number }>(
-      db
-        .selectFrom(branch(true).unionAll(branch(false)).as('t'))
-        .select((eb) => ['t.status', eb.cast<number>(eb.fn.countAll(), 'integer').as('count')])
-        .groupBy('t.status'),
-    );
-  }
-  const countsAll = buildCounts(false);
-  const countsByPriority = buildCounts(true);
+  const listQueries = createTaskListQueries(db, dialect);
 
   const withCreator = () =>
     db
@@ -172,28 +63,14 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const findById = prepare<{ id: string }, RawTaskRow>(withCreator(), { rawRows: true });
 
   return {
-    /** The visible tasks, newest first, already in the API's shape. */
-    async list(viewer: Viewer, filter: ListFilter, ex: Executor = db): Promise<Task[]> {
-      const args: ListArgs = { userId: viewer.userId, email: viewer.email };
-      if (filter.status !== undefined) args.status = filter.status;
-      if (filter.priority !== undefined) args.priority = filter.priority;
-      if (filter.after !== undefined) {
-        args.afterCreatedAt = filter.after.createdAt;
-        args.afterId = filter.after.id;
-      }
-      if (filter.limit !== undefined) args.limit = filter.limit;
-      const { rows } = await listQuery(filter).execute(ex, args);
-      return rows.map(toTaskJson);
+    /** The visible tasks matching the filters, in the sort's order, already in the API's shape. */
+    async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<Task[]> {
+      return (await listQueries.list(viewer, options, ex)).map(toTaskJson);
     },
 
-    async counts(viewer: Viewer, priority: Priority | undefined, ex: Executor = db): Promise<Record<TaskStatus, number>> {
-      const { rows } =
-        priority === undefined
-          ? await countsAll.execute(ex, { userId: viewer.userId, email: viewer.email })
-          : await countsByPriority.execute(ex, { userId: viewer.userId, email: viewer.email, priority });
-      const counts: Record<TaskStatus, number> = { todo: 0, done: 0 };
-      for (const row of rows) counts[row.status] = row.count;
-      return counts;
+    /** To do, done and overdue (open, deadline before `now`) among the filtered tasks. */
+    counts(viewer: Viewer, filter: TaskFilter, now: string, ex: Executor = db): Promise<TaskCounts> {
+      return listQueries.counts(viewer, filter, now, ex);
     },
 
     async findVisible(id: string, viewer: Viewer, ex: Executor = db): Promise<Task | undefined> {

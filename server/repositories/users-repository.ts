@@ -16,6 +16,20 @@ export function createUsersRepository(db: Kysely<DB>) {
     async insert(user: UsersTable, ex: Executor = db): Promise<void> {
       await ex.insertInto('users').values(user).execute();
     },
+
+    /** Every account, oldest first (the admin command's list). */
+    async listAll(ex: Executor = db) {
+      return ex.selectFrom('users').select(['id', 'email', 'fullName', 'createdAt']).orderBy('createdAt').orderBy('email').execute();
+    },
+
+    async countAll(ex: Executor = db): Promise<number> {
+      const row = await ex.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async updatePasswordHash(id: string, passwordHash: string, updatedAt: string, ex: Executor = db): Promise<void> {
+      await ex.updateTable('users').set({ passwordHash, updatedAt }).where('id', '=', id).execute();
+    },
   };
 }
 

@@ -31,7 +31,7 @@ export interface TaskChange {
  */
 export type TaskWriteHook = (trx: Executor, change: TaskChange) => Promise<void>;
 
-export type EditableFields = Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status'>>;
+export type EditableFields = Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description'>>;
 
 export interface TaskWrites {
   create(actor: Actor, fields: Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'updatedAt' | 'version'>): Promise<Task>;

@@ -79,6 +79,7 @@ export interface TaskInput {
   workTitle?: string | null;
   deadline?: string | null;
   priority?: Priority;
+  description?: string;
 }
 
 /** Creates a task through the API as the cookie's user; unique title, assigned to a fresh address by default. */

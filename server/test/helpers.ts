@@ -106,7 +106,7 @@ export interface ApiJson {
     tasks: Task[];
     nextCursor: string | null;
     user: { fullName: string; email: string };
-    counts: { todo: number; done: number };
+    counts: { todo: number; done: number; overdue: number };
     database: string;
   };
   openapi: string;

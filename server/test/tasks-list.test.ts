@@ -145,14 +145,14 @@ describe('GET /api/tasks/counts', () => {
 
     const all = await t.request('GET', '/api/tasks/counts', { cookie: alice.cookie });
     expect(all.status).toBe(200);
-    expect(all.json).toEqual({ status: 'success', data: { counts: { todo: 2, done: 1 } } });
+    expect(all.json).toEqual({ status: 'success', data: { counts: { todo: 2, done: 1, overdue: 0 } } });
     const urgent = await t.request('GET', '/api/tasks/counts?priority=urgent', { cookie: alice.cookie });
-    expect(urgent.json.data.counts).toEqual({ todo: 1, done: 1 });
+    expect(urgent.json.data.counts).toEqual({ todo: 1, done: 1, overdue: 0 });
     const everything = await t.request('GET', '/api/tasks/counts?priority=', { cookie: alice.cookie });
-    expect(everything.json.data.counts).toEqual({ todo: 2, done: 1 });
+    expect(everything.json.data.counts).toEqual({ todo: 2, done: 1, overdue: 0 });
 
     const stranger = await createSignedInUser(t);
-    expect((await t.request('GET', '/api/tasks/counts', { cookie: stranger.cookie })).json.data.counts).toEqual({ todo: 0, done: 0 });
+    expect((await t.request('GET', '/api/tasks/counts', { cookie: stranger.cookie })).json.data.counts).toEqual({ todo: 0, done: 0, overdue: 0 });
   });
 
   it('refuses an unknown priority, and answers 401 without a session', async () => {

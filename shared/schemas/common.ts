@@ -8,8 +8,11 @@ type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLitera
  * `Type.Union(values.map(Type.Literal))` builds the same JSON Schema but its static type is
  * `never`, because the mapped array is not a tuple.)
  */
-export function literalUnion<const T extends readonly string[]>(values: T): TUnion<Literals<T>> {
-  return Type.Union(values.map((value) => Type.Literal(value))) as unknown as TUnion<Literals<T>>;
+export function literalUnion<const T extends readonly string[]>(values: T, options: { description?: string } = {}): TUnion<Literals<T>> {
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  ) as unknown as TUnion<Literals<T>>;
 }
 
 const ErrorCodeField = literalUnion(ERROR_CODES);

@@ -1,9 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { LIMITS, PRIORITIES, STATUSES } from '../constants.ts';
+import { LIMITS, PRIORITIES, STATUSES, TASK_SORTS, TASK_VIEWS } from '../constants.ts';
 import { EmailInput, literalUnion } from './common.ts';
 
 export const PriorityField = literalUnion(PRIORITIES);
 export const StatusField = literalUnion(STATUSES);
+
+const DescriptionInput = Type.String({
+  maxLength: LIMITS.descriptionMax * 2,
+  description: `Plain text, trimmed; at most ${LIMITS.descriptionMax} characters.`,
+});
 
 /** `""` or `null` mean "no deadline"; otherwise ISO 8601 (no offset = UTC). */
 const DeadlineInput = Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
@@ -20,6 +25,7 @@ export const TaskSchema = Type.Object({
   deadline: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   priority: PriorityField,
   status: StatusField,
+  description: Type.String({ description: 'Plain text (never HTML); "" when none.' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   version: Type.Integer({ minimum: 1, description: '1 on create, +1 on every successful change.' }),
@@ -40,6 +46,8 @@ export const CreateTaskBody = Type.Object({
     }),
   ),
   assignor: Type.Optional(Type.Unknown({ description: 'Ignored: the server sets the assignor.' })),
+  description: Type.Optional(DescriptionInput),
+  status: Type.Optional(StatusField),
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 
@@ -55,6 +63,7 @@ export const UpdateTaskBody = Type.Object({
   status: Type.Optional(StatusField),
   workTitle: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
   version: Type.Optional(TaskVersion),
+  description: Type.Optional(DescriptionInput),
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
 
@@ -73,10 +82,26 @@ export type ConflictEnvelope = Static<typeof ConflictEnvelope>;
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export type TaskParams = Static<typeof TaskParams>;
 
-export const ListTasksQuery = Type.Object({
+/** The filters `GET /api/tasks` and `GET /api/tasks/counts` share. */
+const taskFilters = {
   /** `""` is what the seed client sends for "All Tasks". */
   priority: Type.Optional(Type.Union([PriorityField, Type.Literal('')])),
   status: Type.Optional(StatusField),
+  view: Type.Optional(literalUnion(TASK_VIEWS, { description: 'Whose tasks: all (default), assigned-to-me, created-by-me.' })),
+  q: Type.Optional(
+    Type.String({
+      minLength: LIMITS.searchMin,
+      maxLength: LIMITS.searchMax,
+      description: 'Case-insensitive substring of the task title, work title, description or assignee.',
+    }),
+  ),
+};
+
+export const ListTasksQuery = Type.Object({
+  ...taskFilters,
+  sort: Type.Optional(
+    literalUnion(TASK_SORTS, { description: 'newest (default); deadline: soonest first, none last; priority: urgent to low.' }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: LIMITS.pageMin, maximum: LIMITS.pageMax })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page.' })),
 });
@@ -89,6 +114,13 @@ export const TaskEnvelope = Type.Object({
 });
 export type TaskEnvelope = Static<typeof TaskEnvelope>;
 
+/** `GET /api/tasks/:id`. */
+export const TaskDataEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  data: Type.Object({ task: TaskSchema }),
+});
+export type TaskDataEnvelope = Static<typeof TaskDataEnvelope>;
+
 export const TaskListEnvelope = Type.Object({
   status: Type.Literal('success'),
   results: Type.Integer(),
@@ -100,13 +132,17 @@ export const TaskListEnvelope = Type.Object({
 });
 export type TaskListEnvelope = Static<typeof TaskListEnvelope>;
 
-export const TaskCountsQuery = Type.Object({
-  priority: Type.Optional(Type.Union([PriorityField, Type.Literal('')])),
-});
+export const TaskCountsQuery = Type.Object(taskFilters);
 export type TaskCountsQuery = Static<typeof TaskCountsQuery>;
 
 export const TaskCountsEnvelope = Type.Object({
   status: Type.Literal('success'),
-  data: Type.Object({ counts: Type.Object({ todo: Type.Integer(), done: Type.Integer() }) }),
+  data: Type.Object({
+    counts: Type.Object({
+      todo: Type.Integer(),
+      done: Type.Integer(),
+      overdue: Type.Integer({ description: 'Open tasks whose deadline has passed.' }),
+    }),
+  }),
 });
 export type TaskCountsEnvelope = Static<typeof TaskCountsEnvelope>;

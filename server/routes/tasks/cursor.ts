@@ -1,25 +1,46 @@
+import { PRIORITIES, type Priority, type TaskSort } from '#shared/constants.ts';
 import { validationFailed } from '../../errors.ts';
+import type { SortPosition } from '../../repositories/task-list-queries.ts';
 
 /**
- * Keyset cursor: the (created_at, id) of the last task of a page, opaque to clients
- * (base64url of `createdAt|id`). The next page holds the tasks strictly before it.
+ * Keyset cursor: the sort key of the last task of a page, opaque to clients (base64url). The
+ * next page holds the tasks strictly after it in the same order. Every order ends with
+ * (created_at, id), so positions are unique:
+ * - newest:   `createdAt|id`
+ * - deadline: `d|<deadline or empty for none>|createdAt|id`
+ * - priority: `p|<priority>|createdAt|id`
+ * A cursor made for another order is refused.
  */
-export interface CursorPosition {
-  createdAt: string;
-  id: string;
-}
+export type CursorPosition = SortPosition;
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
-export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(`${position.createdAt}|${position.id}`, 'utf8').toString('base64url');
+const invalid = () =>
+  validationFailed([{ field: 'cursor', message: 'The cursor is invalid; start again from the first page.' }]);
+
+export function encodeCursor(sort: TaskSort, position: CursorPosition): string {
+  const tail = `${position.createdAt}|${position.id}`;
+  const text =
+    sort === 'deadline' ? `d|${position.deadline ?? ''}|${tail}` : sort === 'priority' ? `p|${position.priority ?? ''}|${tail}` : tail;
+  return Buffer.from(text, 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string): CursorPosition {
-  const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !ISO_RE.test(createdAt) || !ID_RE.test(id)) {
-    throw validationFailed([{ field: 'cursor', message: 'The cursor is invalid; start again from the first page.' }]);
+export function decodeCursor(sort: TaskSort, cursor: string): CursorPosition {
+  const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const expected = sort === 'newest' ? 2 : 4;
+  if (parts.length !== expected) throw invalid();
+  const [createdAt = '', id = ''] = parts.slice(-2);
+  if (!ISO_RE.test(createdAt) || !ID_RE.test(id)) throw invalid();
+  if (sort === 'deadline') {
+    const [tag, deadline = ''] = parts;
+    if (tag !== 'd' || (deadline !== '' && !ISO_RE.test(deadline))) throw invalid();
+    return { createdAt, id, deadline: deadline === '' ? null : deadline };
+  }
+  if (sort === 'priority') {
+    const [tag, priority = ''] = parts;
+    if (tag !== 'p' || !(PRIORITIES as readonly string[]).includes(priority)) throw invalid();
+    return { createdAt, id, priority: priority as Priority };
   }
   return { createdAt, id };
 }

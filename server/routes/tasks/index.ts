@@ -1,5 +1,5 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DEFAULT_PRIORITY, DEFAULT_STATUS, type Priority, type TaskStatus } from '#shared/constants.ts';
+import { DEFAULT_PRIORITY, DEFAULT_SORT, DEFAULT_STATUS, DEFAULT_VIEW, type Priority, type TaskStatus } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import {
   ConflictEnvelope,
@@ -8,16 +8,18 @@ import {
   ListTasksQuery,
   TaskCountsEnvelope,
   TaskCountsQuery,
+  TaskDataEnvelope,
   TaskEnvelope,
   TaskListEnvelope,
   TaskParams,
   UpdateTaskBody,
   type Task,
 } from '#shared/schemas/tasks.ts';
-import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
+import { checkDeadline, checkDescription, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import { AppError, validationFailed } from '../../errors.ts';
 import type { TaskFacts } from '../../mail/task-mail.ts';
 import { currentUser } from '../../plugins/session.ts';
+import type { TaskFilter } from '../../repositories/tasks-repository.ts';
 import type { Actor, EditableFields } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
@@ -30,6 +32,16 @@ const existingId = (id: string): string => {
   if (!ID_RE.test(id)) throw taskNotFound();
   return id;
 };
+/** The filters the list and the counts share, from the query string. */
+function filterOf(query: TaskCountsQuery): TaskFilter {
+  return {
+    view: query.view ?? DEFAULT_VIEW,
+    status: query.status,
+    priority: query.priority === '' ? undefined : query.priority,
+    q: query.q,
+  };
+}
+
 /** Any instant parses against this "now": used to read a deadline without the past check. */
 const BEGINNING_OF_TIME = new Date(-8.64e15);
 
@@ -104,6 +116,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         assignee: checkEmail(body.assignee),
         workTitle: checkWorkTitle(body.workTitle),
         deadline: checkDeadline(body.deadline, now),
+        description: checkDescription(body.description ?? ''),
       });
       const task = await writes.create(viewer, {
         workTitle: fields.workTitle,
@@ -111,7 +124,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         assigneeEmail: fields.assignee,
         deadline: fields.deadline?.toISOString() ?? null,
         priority: body.priority ?? DEFAULT_PRIORITY,
-        status: DEFAULT_STATUS,
+        status: body.status ?? DEFAULT_STATUS,
+        description: fields.description,
       });
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.taskCreated, data: { task } });
     },
@@ -138,22 +152,25 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request) => {
       const viewer = viewerOf(request);
-      const { priority, status, limit, cursor } = request.query;
-      const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(cursor);
-      const filter = {
-        status,
-        priority: priority === '' ? undefined : priority,
+      const { limit, cursor } = request.query;
+      const sort = request.query.sort ?? DEFAULT_SORT;
+      const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(sort, cursor);
+      const rows = await repo.list(viewer, {
+        ...filterOf(request.query),
+        sort,
         after,
         // One extra row tells whether there is a next page.
         limit: limit === undefined ? undefined : limit + 1,
-      };
-      const rows = await repo.list(viewer, filter);
+      });
       if (limit === undefined) {
         return { status: 'success', results: rows.length, data: { tasks: rows } } as const;
       }
       const page = rows.length > limit ? rows.slice(0, limit) : rows;
       const last = page.at(-1);
-      const nextCursor = rows.length > limit && last !== undefined ? encodeCursor({ createdAt: last.createdAt, id: last._id }) : null;
+      const nextCursor =
+        rows.length > limit && last !== undefined
+          ? encodeCursor(sort, { createdAt: last.createdAt, id: last._id, deadline: last.deadline, priority: last.priority })
+          : null;
       return { status: 'success', results: page.length, data: { tasks: page, nextCursor } } as const;
     },
   );
@@ -163,17 +180,34 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
     {
       schema: {
         tags: ['tasks'],
-        summary: 'How many of my visible tasks are to do and done (for the column badges)',
+        summary: 'How many of my visible tasks are to do, done and overdue (for the column badges)',
+        description: 'Takes the filters of `GET /api/tasks`. Overdue: open tasks whose deadline has passed.',
         security: sessionSecurity,
         querystring: TaskCountsQuery,
         response: { 200: serializable(TaskCountsEnvelope), ...errorResponses },
       },
     },
     async (request) => {
-      const viewer = viewerOf(request);
-      const priority = request.query.priority;
-      const counts = await repo.counts(viewer, priority === '' ? undefined : priority);
+      const counts = await repo.counts(viewerOf(request), filterOf(request.query), clock.now().toISOString());
       return { status: 'success', data: { counts } } as const;
+    },
+  );
+
+  fastify.get(
+    '/tasks/:id',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary: 'One task I can see',
+        security: sessionSecurity,
+        params: TaskParams,
+        response: { 200: serializable(TaskDataEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const task = await repo.findVisible(existingId(request.params.id), viewerOf(request));
+      if (task === undefined) throw taskNotFound();
+      return { status: 'success', data: { task } } as const;
     },
   );
 
@@ -202,11 +236,13 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       if (body.assignee !== undefined) checks.assignee = checkEmail(body.assignee);
       if (body.workTitle !== undefined) checks.workTitle = checkWorkTitle(body.workTitle);
       if (body.deadline !== undefined) checks.deadline = checkDeadline(body.deadline, BEGINNING_OF_TIME);
+      if (body.description !== undefined) checks.description = checkDescription(body.description);
       const fields = checkFields(checks) as {
         taskTitle?: string;
         assignee?: string;
         workTitle?: string;
         deadline?: Date | null;
+        description?: string;
       };
       const version = expectedVersion(body.version, request.headers['if-match']);
       const task = await writes.update(viewer, existingId(request.params.id), version, (current) => {
@@ -214,6 +250,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         if (fields.taskTitle !== undefined && fields.taskTitle !== current.taskTitle) changes.taskTitle = fields.taskTitle;
         if (fields.assignee !== undefined && fields.assignee !== current.assignee) changes.assigneeEmail = fields.assignee;
         if (fields.workTitle !== undefined && fields.workTitle !== current.workTitle) changes.workTitle = fields.workTitle;
+        if (fields.description !== undefined && fields.description !== current.description) changes.description = fields.description;
         if (fields.deadline !== undefined) {
           const deadline = fields.deadline?.toISOString() ?? null;
           if (deadline !== current.deadline) {

@@ -96,7 +96,7 @@ describe('access control matrix: task calls × callers', () => {
         continue;
       }
       expect(res.status, who).toBe(200);
-      expect(res.json.data.counts, who).toEqual({ todo: who === 'stranger' ? 0 : 1, done: 0 });
+      expect(res.json.data.counts, who).toEqual({ todo: who === 'stranger' ? 0 : 1, done: 0, overdue: 0 });
     }
   });
 

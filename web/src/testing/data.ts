@@ -16,6 +16,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     deadline: null,
     priority: 'normal',
     status: 'todo',
+    description: '',
     createdAt: now,
     updatedAt: now,
     version: 1,

@@ -32,7 +32,7 @@ export function Timestamp({ iso, now }: { iso: string; now: Date }) {
 }
 
 function DescriptionEditor({ task, onDone }: { task: TaskWithDescription; onDone: () => void }) {
-  const [text, setText] = useState(task.description ?? '');
+  const [text, setText] = useState(task.description);
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateTask();
   const textRef = useRef<HTMLTextAreaElement>(null);
@@ -47,7 +47,7 @@ function DescriptionEditor({ task, onDone }: { task: TaskWithDescription; onDone
       setError(`The description can be at most ${DESCRIPTION_MAX.toLocaleString('en-US')} characters.`);
       return;
     }
-    if (text === (task.description ?? '')) {
+    if (text === (task.description)) {
       onDone();
       return;
     }
@@ -118,7 +118,7 @@ export function TaskDetails({ task }: { task: TaskWithDescription }) {
     }
   }, [editing]);
   const done = task.status === 'done';
-  const description = task.description ?? '';
+  const description = task.description;
 
   const onStatus = () => {
     setStatusError(null);

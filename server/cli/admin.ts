@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { checkEmail, checkFullName, checkPassword, type Checked } from '#shared/validation.ts';
+import { systemClock } from '../clock.ts';
+import { newId } from '../db/ids.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createSessionsRepository } from '../repositories/sessions-repository.ts';
+import { createUsersRepository } from '../repositories/users-repository.ts';
+import { hashPassword } from '../services/passwords.ts';
+import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase } from './common.ts';
+
+/**
+ * `npm run admin -- COMMAND`: account chores for the person with shell access, on the database
+ * the server uses. Passwords follow the sign-up rules; a generated one is printed once.
+ */
+const USAGE =
+  'Usage: npm run admin -- users:list | users:create --email E --name N [--password-stdin] | ' +
+  'users:reset-password --email E [--password-stdin] | sessions:revoke --email E';
+
+const valueOf = <T>(checked: Checked<T>, what: string): T => {
+  if (!checked.ok) throw new CommandError(`${what}: ${checked.message}`);
+  return checked.value;
+};
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  // `echo secret | …` adds one line break; it is not part of the password.
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+/** The password from standard input (--password-stdin), else a generated one that is printed. */
+async function newPassword(email: string, fromStdin: boolean): Promise<{ password: string; generated: boolean }> {
+  if (fromStdin) return { password: valueOf(checkPassword(await readStdin(), email), 'Password'), generated: false };
+  return { password: randomBytes(12).toString('base64url'), generated: true };
+}
+
+await runCommand(async () => {
+  const [command, ...rest] = process.argv.slice(2);
+  const args = parseCommandArgs(
+    { args: rest, options: { email: { type: 'string' }, name: { type: 'string' }, 'password-stdin': { type: 'boolean', default: false } } },
+    USAGE,
+  ).values;
+  const email = () => valueOf(checkEmail(args.email ?? ''), '--email');
+  const config = readConfig();
+
+  return withDatabase(config, async ({ db, dialect }) => {
+    // The same schema the server would create on start, so this works before its first start too.
+    await migrateToLatest(db as Kysely<unknown>, dialect);
+    const users = createUsersRepository(db);
+    const sessions = createSessionsRepository(db);
+    const existing = async (address: string) => {
+      const user = await users.findByEmail(address);
+      if (user === undefined) throw new CommandError(`There is no account with the e-mail ${address}.`);
+      return user;
+    };
+
+    switch (command) {
+      case 'users:list': {
+        const all = await users.listAll();
+        if (all.length === 0) return 'No accounts yet.';
+        return all.map((u) => `${u.email}\t${u.fullName}\t${u.createdAt.slice(0, 10)}`).join('\n');
+      }
+      case 'users:create': {
+        const address = email();
+        const fullName = valueOf(checkFullName(args.name ?? ''), '--name');
+        if ((await users.findByEmail(address)) !== undefined) throw new CommandError(`An account with the e-mail ${address} already exists.`);
+        const { password, generated } = await newPassword(address, args['password-stdin']);
+        const now = systemClock.now().toISOString();
+        await users.insert({ id: newId(), email: address, fullName, passwordHash: await hashPassword(password), createdAt: now, updatedAt: now });
+        return generated
+          ? `Created ${address}; one-time password: ${password} (pass it on privately; they should change it after signing in).`
+          : `Created ${address}.`;
+      }
+      case 'users:reset-password': {
+        const user = await existing(email());
+        const { password, generated } = await newPassword(user.email, args['password-stdin']);
+        const passwordHash = await hashPassword(password);
+        const ended = await db.transaction().execute(async (trx) => {
+          await users.updatePasswordHash(user.id, passwordHash, systemClock.now().toISOString(), trx);
+          return sessions.deleteAllForUser(user.id, trx);
+        });
+        return `New password for ${user.email}${generated ? `: ${password}` : ''}; ${ended} session(s) ended.`;
+      }
+      case 'sessions:revoke': {
+        const user = await existing(email());
+        return `Ended ${await sessions.deleteAllForUser(user.id)} session(s) of ${user.email}.`;
+      }
+      default:
+        throw new CommandError(command === undefined ? USAGE : `Unknown command "${command}". ${USAGE}`);
+    }
+  });
+});

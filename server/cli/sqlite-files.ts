@@ -1,0 +1,49 @@
+import { existsSync, readdirSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { CamelCasePlugin, Kysely, SqliteDialect } from 'kysely';
+import type { DB } from '../db/schema.ts';
+
+/** A SQLite file opened read-only (nothing about it changes, not even its journal mode). */
+export function openSqliteReadOnly(file: string): Kysely<DB> {
+  return new Kysely<DB>({
+    dialect: new SqliteDialect({ database: new BetterSqlite3(file, { readonly: true, fileMustExist: true }) }),
+    plugins: [new CamelCasePlugin()],
+  });
+}
+
+/** The file and the WAL mode companions SQLite keeps next to it. */
+export const sqliteFiles = (file: string): string[] => [file, `${file}-wal`, `${file}-shm`];
+
+/**
+ * PIDs of other processes that have the database (or its -wal/-shm) open, read from /proc
+ * (Linux). A running server keeps all three open; an empty list elsewhere means "unknown".
+ */
+export function processesUsing(file: string): number[] {
+  if (!existsSync('/proc/self/fd')) return [];
+  const targets = new Set(sqliteFiles(file));
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(join('/proc', entry, 'fd'));
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    for (const fd of fds) {
+      let link: string;
+      try {
+        link = readlinkSync(join('/proc', entry, 'fd', fd));
+      } catch {
+        continue;
+      }
+      if (targets.has(link)) {
+        found.push(pid);
+        break;
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,351 @@
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { PRIORITY_RANK, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
+import type { Dialect } from '../db/connect.ts';
+import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
+import type { DB } from '../db/schema.ts';
+
+/**
+ * The board's list and count queries: visibility, `view`, filters, text search, three sort
+ * orders and keyset paging, compiled once per shape (db/prepared.ts).
+ *
+ * Visibility is two index range scans merged with UNION ALL (created by me; assigned to me but
+ * created by someone else, so nothing appears twice) instead of an OR that would scan the
+ * table. Each branch is ordered and cut by the page size, so a page reads at most 2 × limit rows
+ * when the order is the index's (newest); other orders sort the viewer's rows only, which does
+ * not grow with the table.
+ *
+ * Text search (`q`, a case-insensitive substring of title, work title, description or assignee):
+ * - PostgreSQL: `ILIKE '%q%'` per column, served by the pg_trgm GIN index; the planner picks
+ *   between it and the viewer's index ranges by estimated selectivity. Below 3 characters a
+ *   trigram index cannot help, so `strpos(lower(…))` is tested on the viewer's rows only.
+ * - SQLite: the FTS5 trigram index first counts the matches in the whole table (stopping
+ *   early). Few matches (≤ FTS_MAX_HITS): the query starts from the index and keeps the visible
+ *   ones. Many matches, or fewer than 3 characters: the text is tested on the viewer's rows
+ *   only (their index ranges), which is cheaper than visiting every match in the table. Both
+ *   paths test the same `instr(lower(…))` condition, so they answer the same rows; SQLite's
+ *   `lower()` folds ASCII letters only.
+ * Never a `LIKE '%…%'` over the whole table.
+ */
+
+/** A board row as the database names its columns (the list query skips CamelCasePlugin). */
+export interface RawTaskRow {
+  id: string;
+  work_title: string;
+  task_title: string;
+  assignee_email: string;
+  description: string;
+  deadline: string | null;
+  priority: Priority;
+  status: TaskStatus;
+  created_at: string;
+  updated_at: string;
+  version: number;
+  assignor: string;
+  assignor_email: string;
+}
+
+export const TASK_COLUMNS = [
+  'id',
+  'workTitle',
+  'taskTitle',
+  'assigneeEmail',
+  'createdBy',
+  'deadline',
+  'priority',
+  'status',
+  'description',
+  'createdAt',
+  'updatedAt',
+  'version',
+] as const;
+
+/** Who is asking: visibility is "created by me" or "assigned to my e-mail". */
+export interface Viewer {
+  userId: string;
+  email: string;
+}
+
+export interface TaskFilter {
+  view: TaskView;
+  status?: TaskStatus | undefined;
+  priority?: Priority | undefined;
+  /** Search text, 1–100 characters. */
+  q?: string | undefined;
+}
+
+/** A keyset position: the sort key of the last row of the previous page. */
+export interface SortPosition {
+  createdAt: string;
+  id: string;
+  /** sort=deadline: the row's deadline (null: it had none). */
+  deadline?: string | null;
+  /** sort=priority: the row's priority. */
+  priority?: Priority;
+}
+
+export interface ListOptions extends TaskFilter {
+  sort: TaskSort;
+  after?: SortPosition | undefined;
+  /** Maximum rows; absent means all. */
+  limit?: number | undefined;
+}
+
+export interface TaskCounts {
+  todo: number;
+  done: number;
+  overdue: number;
+}
+
+/** Above this many matches in the whole table, SQLite tests the text on the viewer's rows instead. */
+export const FTS_MAX_HITS = 2000;
+/** Shorter text has no trigram, so no text index can find it. */
+const TRIGRAM = 3;
+
+type Args = Record<string, unknown>;
+type Columns = readonly (typeof TASK_COLUMNS)[number][];
+const COUNT_COLUMNS = ['status', 'deadline'] as const;
+/** How the text condition is evaluated (see the comment at the top). */
+type TextMode = 'none' | 'scan' | 'trigram' | 'fts';
+interface Shape {
+  view: TaskView;
+  status: boolean;
+  priority: boolean;
+  text: TextMode;
+}
+interface ListShape extends Shape {
+  sort: TaskSort;
+  after: 'none' | 'value' | 'null';
+  limit: boolean;
+}
+
+const SEARCHED = ['taskTitle', 'workTitle', 'description', 'assigneeEmail'] as const;
+const PRIORITY_RANK_SQL = (ref: RawBuilder<unknown>) =>
+  sql<number>`(case ${ref} when 'urgent' then 0 when 'high' then 1 when 'normal' then 2 else 3 end)`;
+
+/** `%`, `_` and the escape character itself, escaped for a LIKE pattern (PostgreSQL's default escape is `\`). */
+const likePattern = (q: string) => `%${q.replaceAll(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** The text as one FTS5 phrase: with the trigram tokenizer, a substring match. */
+const ftsPhrase = (q: string) => `"${q.replaceAll('"', '""')}"`;
+
+export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
+  const col = (prefix: string, name: string) => sql.ref(prefix === '' ? name : `${prefix}.${name}`);
+
+  function textCondition(prefix: string, mode: TextMode): Expression<SqlBool> {
+    const tests = SEARCHED.map((name) => {
+      const ref = col(prefix, name);
+      if (mode === 'trigram') return sql<SqlBool>`${ref} ilike ${slot('pattern')}`;
+      return dialect === 'postgres'
+        ? sql<SqlBool>`strpos(lower(${ref}), lower(${slot('q')})) > 0`
+        : sql<SqlBool>`instr(lower(${ref}), lower(${slot('q')})) > 0`;
+    });
+    return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
+  }
+
+  /** Filters every query shape shares, on the columns of `prefix` ('' inside a branch). */
+  function filters(prefix: string, shape: Shape): Expression<SqlBool>[] {
+    const out: Expression<SqlBool>[] = [];
+    if (shape.status) out.push(sql<SqlBool>`${col(prefix, 'status')} = ${slot('status')}`);
+    if (shape.priority) out.push(sql<SqlBool>`${col(prefix, 'priority')} = ${slot('priority')}`);
+    if (shape.text !== 'none') out.push(textCondition(prefix, shape.text));
+    return out;
+  }
+
+  /** The ORDER BY terms of a sort, on the columns of `prefix`. */
+  function orderTerms(prefix: string, sort: TaskSort): RawBuilder<unknown>[] {
+    const tail = [sql`${col(prefix, 'createdAt')} desc`, sql`${col(prefix, 'id')} desc`];
+    if (sort === 'deadline') {
+      return [sql`(case when ${col(prefix, 'deadline')} is null then 1 else 0 end)`, sql`${col(prefix, 'deadline')} asc`, ...tail];
+    }
+    if (sort === 'priority') return [PRIORITY_RANK_SQL(col(prefix, 'priority')), ...tail];
+    return tail;
+  }
+
+  /** Rows strictly after the keyset position, in the sort's order. */
+  function afterCondition(prefix: string, shape: ListShape): Expression<SqlBool> | undefined {
+    if (shape.after === 'none') return undefined;
+    const older = sql<SqlBool>`(${col(prefix, 'createdAt')}, ${col(prefix, 'id')}) < (${slot('afterCreatedAt')}, ${slot('afterId')})`;
+    if (shape.sort === 'deadline') {
+      const deadline = col(prefix, 'deadline');
+      return shape.after === 'null'
+        ? sql<SqlBool>`(${deadline} is null and ${older})`
+        : sql<SqlBool>`(${deadline} is null or ${deadline} > ${slot('afterDeadline')} or (${deadline} = ${slot('afterDeadline')} and ${older}))`;
+    }
+    if (shape.sort === 'priority') {
+      const rank = PRIORITY_RANK_SQL(col(prefix, 'priority'));
+      return sql<SqlBool>`(${rank} > ${slot('afterRank')} or (${rank} = ${slot('afterRank')} and ${older}))`;
+    }
+    return older;
+  }
+
+  /** One branch of the visible set, as its own derived table. */
+  function branch(which: 'mine' | 'assigned' | 'assignedOnly', shape: Shape, columns: Columns, list?: ListShape) {
+    let q = db.selectFrom('tasks').select(columns);
+    if (which === 'mine') q = q.where('createdBy', '=', slot('userId'));
+    else q = q.where('assigneeEmail', '=', slot('email'));
+    if (which === 'assignedOnly') q = q.where('createdBy', '<>', slot('userId'));
+    for (const condition of filters('', shape)) q = q.where(condition);
+    if (list !== undefined) {
+      const after = afterCondition('', list);
+      if (after !== undefined) q = q.where(after);
+      if (list.limit) {
+        for (const term of orderTerms('', list.sort)) q = q.orderBy(term);
+        q = q.limit(slot('limit'));
+      }
+    }
+    return q;
+  }
+
+  /** The visible set for a view: one branch, or two merged without duplicates. */
+  function visible(shape: Shape, columns: Columns, list?: ListShape) {
+    if (shape.view === 'created-by-me') return db.selectFrom(branch('mine', shape, columns, list).as('b')).selectAll();
+    if (shape.view === 'assigned-to-me') return db.selectFrom(branch('assigned', shape, columns, list).as('b')).selectAll();
+    return db
+      .selectFrom(branch('mine', shape, columns, list).as('mine'))
+      .selectAll()
+      .unionAll(db.selectFrom(branch('assignedOnly', shape, columns, list).as('assigned')).selectAll());
+  }
+
+  /** SQLite, few matches: start from the FTS5 index, keep the visible rows. */
+  function ftsDriven(shape: Shape) {
+    const visibility =
+      shape.view === 'created-by-me'
+        ? sql<SqlBool>`t.created_by = ${slot('userId')}`
+        : shape.view === 'assigned-to-me'
+          ? sql<SqlBool>`t.assignee_email = ${slot('email')}`
+          : sql<SqlBool>`(t.created_by = ${slot('userId')} or t.assignee_email = ${slot('email')})`;
+    // CROSS JOIN fixes the join order in SQLite: index matches first, then their rows.
+    let q = db
+      .$extendTables<{ tasksFts: { rowid: number }; taskSearchKeys: { key: number; taskId: string } }>()
+      .selectFrom('tasksFts')
+      .crossJoin('taskSearchKeys as k')
+      .crossJoin('tasks as t')
+      .where(sql<SqlBool>`tasks_fts match ${slot('fts')}`)
+      .whereRef('k.key', '=', 'tasksFts.rowid')
+      .whereRef('t.id', '=', 'k.taskId')
+      .where(visibility);
+    for (const condition of filters('t', shape)) q = q.where(condition);
+    return q;
+  }
+
+  const selectTask = [...TASK_COLUMNS.map((c) => `t.${c}` as const), 'u.fullName as assignor', 'u.email as assignorEmail'] as const;
+
+  function buildList(shape: ListShape): Prepared<Args, RawTaskRow> {
+    let q =
+      shape.text === 'fts'
+        ? db
+            .selectFrom(ftsDriven(shape).select(TASK_COLUMNS.map((c) => `t.${c}` as const)).as('t'))
+            .innerJoin('users as u', 'u.id', 't.createdBy')
+            .select(selectTask)
+        : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(selectTask);
+    if (shape.text === 'fts') {
+      const after = afterCondition('t', shape);
+      if (after !== undefined) q = q.where(after);
+    }
+    for (const term of orderTerms('t', shape.sort)) q = q.orderBy(term);
+    if (shape.limit) q = q.limit(slot('limit'));
+    return prepare<Args, RawTaskRow>(q, { rawRows: true });
+  }
+
+  function buildCounts(shape: Shape): Prepared<Args, { status: TaskStatus; count: number; overdue: number }> {
+    // Both sources have the same two columns; only their builders' table types differ.
+    const source =
+      shape.text === 'fts'
+        ? (db.selectFrom(ftsDriven(shape).select(['t.status', 't.deadline']).as('c')).selectAll() as unknown as ReturnType<typeof visible>)
+        : visible(shape, COUNT_COLUMNS);
+    return prepare(
+      db
+        .selectFrom(source.as('t'))
+        .select([
+          't.status',
+          sql<number>`cast(count(*) as integer)`.as('count'),
+          sql<number>`cast(coalesce(sum(case when t.deadline < ${slot('now')} then 1 else 0 end), 0) as integer)`.as('overdue'),
+        ])
+        .groupBy('t.status'),
+    );
+  }
+
+  const lists = new Map<string, Prepared<Args, RawTaskRow>>();
+  const counts = new Map<string, Prepared<Args, { status: TaskStatus; count: number; overdue: number }>>();
+  const ftsHits = prepare<Args, { hits: number }>(
+    db
+      .selectFrom(sql`(select rowid from tasks_fts where tasks_fts match ${slot('fts')} limit ${FTS_MAX_HITS + 1})`.as('m'))
+      .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('hits')),
+  );
+
+  /** The parameters of a filter and how its text is matched (may ask the FTS5 index first). */
+  async function plan(viewer: Viewer, filter: TaskFilter, ex: Executor): Promise<{ shape: Shape; args: Args }> {
+    const args: Args = { userId: viewer.userId, email: viewer.email };
+    let text: TextMode = 'none';
+    if (filter.q !== undefined) {
+      args.q = filter.q;
+      // Trigrams are of code points (FTS5 and pg_trgm alike), not UTF-16 units.
+      const long = Array.from(filter.q).length >= TRIGRAM;
+      if (dialect === 'postgres') {
+        text = long ? 'trigram' : 'scan';
+        if (long) args.pattern = likePattern(filter.q);
+      } else {
+        text = 'scan';
+        if (long) {
+          args.fts = ftsPhrase(filter.q);
+          const { rows } = await ftsHits.execute(ex, { fts: args.fts });
+          if ((rows[0]?.hits ?? 0) <= FTS_MAX_HITS) text = 'fts';
+        }
+      }
+    }
+    if (filter.status !== undefined) args.status = filter.status;
+    if (filter.priority !== undefined) args.priority = filter.priority;
+    return {
+      shape: { view: filter.view, status: filter.status !== undefined, priority: filter.priority !== undefined, text },
+      args,
+    };
+  }
+
+  const keyOf = (shape: object) => JSON.stringify(shape);
+
+  return {
+    async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<RawTaskRow[]> {
+      const { shape, args } = await plan(viewer, options, ex);
+      const after = options.after;
+      const listShape: ListShape = {
+        ...shape,
+        sort: options.sort,
+        after: after === undefined ? 'none' : options.sort === 'deadline' && after.deadline === null ? 'null' : 'value',
+        limit: options.limit !== undefined,
+      };
+      if (after !== undefined) {
+        args.afterCreatedAt = after.createdAt;
+        args.afterId = after.id;
+        if (listShape.sort === 'deadline' && after.deadline !== null && after.deadline !== undefined) args.afterDeadline = after.deadline;
+        if (listShape.sort === 'priority') args.afterRank = PRIORITY_RANK[after.priority ?? 'low'];
+      }
+      if (options.limit !== undefined) args.limit = options.limit;
+      const key = keyOf(listShape);
+      let query = lists.get(key);
+      if (query === undefined) {
+        query = buildList(listShape);
+        lists.set(key, query);
+      }
+      return (await query.execute(ex, args)).rows;
+    },
+
+    /** To do, done and overdue (open with a deadline before `now`) among the filtered tasks. */
+    async counts(viewer: Viewer, filter: TaskFilter, now: string, ex: Executor = db): Promise<TaskCounts> {
+      const { shape, args } = await plan(viewer, filter, ex);
+      args.now = now;
+      const key = keyOf(shape);
+      let query = counts.get(key);
+      if (query === undefined) {
+        query = buildCounts(shape);
+        counts.set(key, query);
+      }
+      const result: TaskCounts = { todo: 0, done: 0, overdue: 0 };
+      for (const row of (await query.execute(ex, args)).rows) {
+        result[row.status] = row.count;
+        if (row.status === 'todo') result.overdue = row.overdue;
+      }
+      return result;
+    },
+  };
+}
+
+export type TaskListQueries = ReturnType<typeof createTaskListQueries>;

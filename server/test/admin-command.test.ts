@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { runCommand } from './commands.ts';
+import { signIn, uniqueEmail } from './factories.ts';
+import { useTestApp } from './helpers.ts';
+
+/** `npm run admin` against the database the (in-process) app uses. */
+const t = useTestApp();
+const env = () => ({
+  DATABASE_URL: t.config.database.kind === 'sqlite' ? `file:${t.config.database.file}` : t.config.database.url,
+});
+const admin = (args: string[], stdin?: string) => runCommand('admin', args, { env: env(), cwd: process.cwd(), ...(stdin === undefined ? {} : { stdin }) });
+const me = (cookie: string) => t.request('GET', '/api/users/me', { cookie });
+
+describe('npm run admin', () => {
+  it('users:create prints a one-time password that signs in, or takes one from standard input', async () => {
+    const generated = uniqueEmail('admin');
+    const created = await admin(['users:create', '--email', generated.toUpperCase(), '--name', ' Ada Admin ']);
+    expect(created.code, created.stderr).toBe(0);
+    const password = /one-time password: (\S+) /.exec(created.stdout)?.[1] ?? '';
+    expect(created.stdout.trim().split('\n')).toHaveLength(1);
+    const cookie = await signIn(t, { email: generated, password });
+    expect((await me(cookie)).json.data.user).toEqual({ email: generated, fullName: 'Ada Admin' });
+
+    const chosen = uniqueEmail('admin');
+    const withStdin = await admin(['users:create', '--email', chosen, '--name', 'Bo', '--password-stdin'], 'a chosen password\n');
+    expect(withStdin).toEqual({ code: 0, stdout: `Created ${chosen}.\n`, stderr: '' });
+    await signIn(t, { email: chosen, password: 'a chosen password' });
+  });
+
+  it('users:create refuses a taken e-mail, a bad one, a short password, and changes nothing', async () => {
+    const email = uniqueEmail('admin');
+    expect((await admin(['users:create', '--email', email, '--name', 'First'])).code).toBe(0);
+    const cases: [string[], string | undefined, RegExp][] = [
+      [['users:create', '--email', email, '--name', 'Second'], undefined, /already exists/],
+      [['users:create', '--email', 'not-an-email', '--name', 'X'], undefined, /^--email: /],
+      [['users:create', '--email', uniqueEmail('x'), '--name', '   '], undefined, /^--name: /],
+      [['users:create', '--email', uniqueEmail('x'), '--name', 'X', '--password-stdin'], 'short\n', /^Password: /],
+    ];
+    for (const [args, stdin, message] of cases) {
+      const res = await admin(args, stdin);
+      expect(res.code, args.join(' ')).toBe(1);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(message);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    const list = await admin(['users:list']);
+    expect(list.stdout).not.toContain('not-an-email');
+    expect(list.stdout).toContain(`${email}\tFirst\t`);
+    expect(list.stdout).not.toContain('Second');
+  });
+
+  it('users:list prints one line per account: e-mail, full name, created date', async () => {
+    const email = uniqueEmail('listed');
+    await admin(['users:create', '--email', email, '--name', 'Listed Person']);
+    const res = await admin(['users:list']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toMatch(new RegExp(`^${email.replace(/[.+]/g, '\\$&')}\tListed Person\t\\d{4}-\\d{2}-\\d{2}$`, 'm'));
+  });
+
+  it('users:reset-password sets a new password and ends every session of the user', async () => {
+    const email = uniqueEmail('reset');
+    await admin(['users:create', '--email', email, '--name', 'Reset Me', '--password-stdin'], 'the old password');
+    const cookies = [await signIn(t, { email, password: 'the old password' }), await signIn(t, { email, password: 'the old password' })];
+
+    const res = await admin(['users:reset-password', '--email', email]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/; 2 session\(s\) ended\.\n$/);
+    for (const cookie of cookies) expect((await me(cookie)).status).toBe(401);
+    const old = await t.request('POST', '/api/users/login', { body: { email, password: 'the old password' } });
+    expect(old.status).toBe(401);
+    await signIn(t, { email, password: /New password for \S+: (\S+);/.exec(res.stdout)?.[1] ?? '' });
+
+    const chosen = await admin(['users:reset-password', '--email', email, '--password-stdin'], 'another password\n');
+    expect(chosen.stdout).toBe(`New password for ${email}; 1 session(s) ended.\n`);
+    await signIn(t, { email, password: 'another password' });
+  });
+
+  it('sessions:revoke ends every session of that user only', async () => {
+    const [email, other] = [uniqueEmail('revoke'), uniqueEmail('keep')];
+    for (const address of [email, other]) await admin(['users:create', '--email', address, '--name', 'R', '--password-stdin'], 'revoke password');
+    const mine = await signIn(t, { email, password: 'revoke password' });
+    const theirs = await signIn(t, { email: other, password: 'revoke password' });
+
+    const res = await admin(['sessions:revoke', '--email', email]);
+    expect(res).toEqual({ code: 0, stdout: `Ended 1 session(s) of ${email}.\n`, stderr: '' });
+    expect((await me(mine)).status).toBe(401);
+    expect((await me(theirs)).status).toBe(200);
+  });
+
+  it('says what is wrong in one line, exit 1, for an unknown account, command or option', async () => {
+    for (const args of [['sessions:revoke', '--email', uniqueEmail('nobody')], ['users:delete'], ['users:list', '--all'], []]) {
+      const res = await admin(args);
+      expect(res.code, args.join(' ')).toBe(1);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      expect(res.stderr).toMatch(/There is no account|Usage: npm run admin/);
+    }
+  });
+});

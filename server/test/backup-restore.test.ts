@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCommand } from './commands.ts';
+import { http, onPostgres, scratchDatabase, startServer, taskIdOf, type ChildServer, type ScratchDatabase } from './security/child-server.ts';
+
+/**
+ * `npm run backup` and `npm run restore` as an operator runs them, next to the real server
+ * (`node server/server.ts`) taking writes, on a database of their own.
+ */
+const USER = { email: 'backup@example.test', password: 'a backup password' };
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+async function database(): Promise<ScratchDatabase> {
+  const db = await scratchDatabase();
+  cleanups.push(() => db.drop());
+  return db;
+}
+async function server(db: ScratchDatabase): Promise<ChildServer> {
+  const started = await startServer({ DATABASE_URL: db.url }, db.dir);
+  cleanups.push(() => started.stop('SIGTERM'));
+  return started;
+}
+const command = (name: 'backup' | 'restore' | 'admin', args: string[], db: ScratchDatabase, stdin?: string) =>
+  runCommand(name, args, { env: { DATABASE_URL: db.url }, cwd: db.dir, ...(stdin === undefined ? {} : { stdin }) });
+
+async function signIn(target: ChildServer): Promise<string> {
+  const res = await http(`${target.url}/api/users/login`, { method: 'POST', body: USER, headers: { origin: target.url } });
+  expect(res.status, res.body).toBe(200);
+  return ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]?.split(';')[0] ?? '';
+}
+
+/** Task ids in a database, read straight from it (the server is not involved). */
+async function taskIds(db: ScratchDatabase): Promise<Set<string>> {
+  if (!onPostgres) {
+    const sqlite = new BetterSqlite3(db.url.slice('file:'.length), { readonly: true });
+    try {
+      expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+      return new Set((sqlite.prepare('select id from tasks').all() as { id: string }[]).map((r) => r.id));
+    } finally {
+      sqlite.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    return new Set((await client.query<{ id: string }>('select id from tasks')).rows.map((r) => r.id));
+  } finally {
+    await client.end();
+  }
+}
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+describe('npm run backup, then npm run restore', () => {
+  it('a backup taken while the server takes writes restores every write acknowledged before it began', async () => {
+    const source = await database();
+    expect((await command('admin', ['users:create', '--email', USER.email, '--name', 'Bea Backup', '--password-stdin'], source, USER.password)).code).toBe(0);
+    const live = await server(source);
+    const cookie = await signIn(live);
+
+    // Eight writers create tasks until the backup has finished and a few more writes followed.
+    const acknowledged: string[] = [];
+    const failures: string[] = [];
+    const state = { backupDone: false, afterBackup: 0 };
+    const running = (): boolean => !state.backupDone || state.afterBackup < 20;
+    let sequence = 0;
+    const writer = async () => {
+      while (running()) {
+        const res = await http(`${live.url}/api/tasks`, {
+          method: 'POST',
+          body: { taskTitle: `Backed-up task ${++sequence}`, assignee: 'someone@example.test' },
+          headers: { cookie, origin: live.url },
+        });
+        if (res.status !== 201) failures.push(`${res.status} ${res.body}`);
+        else acknowledged.push(taskIdOf(res));
+        if (state.backupDone) state.afterBackup += 1;
+      }
+    };
+    const writers = Promise.all(Array.from({ length: 8 }, writer));
+    while (acknowledged.length < 100 && failures.length === 0) await new Promise((r) => setTimeout(r, 20));
+    const beforeBackup = [...acknowledged];
+    const out = join(source.dir, 'snapshot.backup');
+    const backup = await command('backup', ['--out', out], source);
+    state.backupDone = true;
+    await writers;
+    expect(failures).toEqual([]);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(new RegExp(`^Backup written to ${out.replace(/[.]/g, '\\.')} \\(.+\\)\\.\\n$`));
+    expect(acknowledged.length).toBeGreaterThan(beforeBackup.length);
+
+    // Restored into a database of its own, which then holds every write acknowledged before.
+    const target = await database();
+    const restored = await command('restore', [out], target);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(/^Restored .+\.\n$/);
+    const ids = await taskIds(target);
+    expect(beforeBackup.filter((id) => !ids.has(id))).toEqual([]);
+    // Nothing appears that the server did not acknowledge (all writes here were acknowledged).
+    expect([...ids].filter((id) => !acknowledged.includes(id))).toEqual([]);
+
+    // The restored database serves: the user signs in and sees the restored tasks.
+    const revived = await server(target);
+    const list = await http(`${revived.url}/api/tasks?limit=1`, { headers: { cookie: await signIn(revived) } });
+    expect(list.status).toBe(200);
+  }, 120_000);
+
+  it('restore refuses to replace a database that holds data unless --force, and changes nothing', async () => {
+    const source = await database();
+    await command('admin', ['users:create', '--email', 'one@example.test', '--name', 'One'], source);
+    const out = join(source.dir, 'one.backup');
+    expect((await command('backup', ['--out', out], source)).code).toBe(0);
+
+    const target = await database();
+    await command('admin', ['users:create', '--email', 'two@example.test', '--name', 'Two'], target);
+    const refused = await command('restore', [out], target);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/holds data \(1 accounts\); nothing changed\. Add --force to replace it\.\n$/);
+    expect((await command('admin', ['users:list'], target)).stdout).toMatch(/^two@example\.test\tTwo\t/);
+
+    const forced = await command('restore', [out, '--force'], target);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((await command('admin', ['users:list'], target)).stdout).toMatch(/^one@example\.test\tOne\t\S+\n$/);
+  }, 60_000);
+
+  it('refuses to write over an existing file or to restore something that is not a backup', async () => {
+    const db = await database();
+    await command('admin', ['users:list'], db);
+    const taken = join(db.dir, 'taken.backup');
+    writeFileSync(taken, 'not a backup');
+    const backup = await command('backup', ['--out', taken], db);
+    expect(backup).toEqual({ code: 1, stdout: '', stderr: `${taken} already exists; choose another --out.\n` });
+    expect(readFileSync(taken, 'utf8')).toBe('not a backup');
+
+    const restore = await command('restore', [taken, '--force'], db);
+    expect(restore.code).toBe(1);
+    expect(restore.stderr.trim().split('\n')).toHaveLength(1);
+    expect((await command('restore', [], db)).stderr).toMatch(/^Name one backup file\. Usage: npm run restore -- FILE \[--force\]\n$/);
+  }, 60_000);
+
+  it(onPostgres ? 'says so when pg_dump is not installed' : 'refuses to restore while a server has the SQLite database open', async () => {
+    const db = await database();
+    if (onPostgres) {
+      // PATH with node only: pg_dump cannot be found.
+      const res = await runCommand('backup', [], { env: { DATABASE_URL: db.url, PATH: join(process.execPath, '..') }, cwd: db.dir });
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/^pg_dump is not installed: install the PostgreSQL client tools/);
+      expect(res.stderr.trim().split('\n')).toHaveLength(1);
+      return;
+    }
+    await command('admin', ['users:create', '--email', 'open@example.test', '--name', 'Open'], db);
+    const out = join(db.dir, 'open.backup');
+    expect((await command('backup', ['--out', out], db)).code).toBe(0);
+    const live = await server(db);
+    const file = db.url.slice('file:'.length);
+    const before = sha256(file);
+    const res = await command('restore', [out, '--force'], db);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(new RegExp(`is open in process ${String(live.process.pid)}.*stop it, then restore again; nothing changed\\.\\n$`));
+    expect(sha256(file)).toBe(before);
+    expect(existsSync(`${file}-wal`)).toBe(true);
+  }, 60_000);
+});

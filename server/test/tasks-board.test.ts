@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '#shared/constants.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { createSignedInUser, createTask, uniqueEmail } from './factories.ts';
+import { DAY, HOUR, MINUTE, SECOND, useTestApp } from './helpers.ts';
+
+const t = useTestApp();
+
+const list = (cookie: string, query = '') => t.request('GET', `/api/tasks${query}`, { cookie });
+const counts = (cookie: string, query = '') => t.request('GET', `/api/tasks/counts${query}`, { cookie });
+const patch = (cookie: string, id: string, body: unknown) => t.request('PATCH', `/api/tasks/${id}`, { cookie, body });
+const ids = (tasks: Task[]) => tasks.map((task) => task._id);
+const isoIn = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString();
+
+/** Every page of a query, following nextCursor with the given page size. */
+async function allPages(cookie: string, query: string, limit: number): Promise<Task[]> {
+  const out: Task[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page += 1) {
+    const sep = query === '' ? '?' : '&';
+    const res = await list(cookie, `${query}${sep}limit=${limit}${cursor === null ? '' : `&cursor=${cursor}`}`);
+    expect(res.status, res.body).toBe(200);
+    expect(res.json.results).toBeLessThanOrEqual(limit);
+    out.push(...res.json.data.tasks);
+    cursor = res.json.data.nextCursor;
+    if (cursor === null) return out;
+  }
+  throw new Error('paging did not end');
+}
+
+describe('description', () => {
+  it('is "" by default, set on create and by PATCH, trimmed, plain text kept as sent', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const plain = await createTask(t, cookie);
+    expect(plain.description).toBe('');
+    const text = 'Line one\n<b>not html</b> & https://example.test/x';
+    const res = await t.request('POST', '/api/tasks', {
+      cookie,
+      body: { taskTitle: 'With text', assignee: uniqueEmail(), description: `  ${text}\n ` },
+    });
+    expect(res.status, res.body).toBe(201);
+    expect(res.json.data.task.description).toBe(text);
+    const updated = await patch(cookie, plain._id, { description: 'Now described' });
+    expect(updated.status).toBe(200);
+    expect(updated.json.data.task.description).toBe('Now described');
+    expect((await t.request('GET', `/api/tasks/${plain._id}`, { cookie })).json.data.task.description).toBe('Now described');
+  });
+
+  it(`refuses more than ${LIMITS.descriptionMax} characters, and accepts exactly that many`, async () => {
+    const { cookie } = await createSignedInUser(t);
+    const task = await createTask(t, cookie);
+    const tooLong = await patch(cookie, task._id, { description: 'x'.repeat(LIMITS.descriptionMax + 1) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.json.errors).toEqual([{ field: 'description', message: expect.stringContaining('5000') as string }]);
+    const exact = await patch(cookie, task._id, { description: 'x'.repeat(LIMITS.descriptionMax) });
+    expect(exact.status).toBe(200);
+    expect(exact.json.data.task.description).toHaveLength(LIMITS.descriptionMax);
+  });
+});
+
+describe('status on create', () => {
+  it('takes todo or done, and refuses any other value with 400 naming the field, storing nothing', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const done = await t.request('POST', '/api/tasks', { cookie, body: { taskTitle: 'Already done', assignee: uniqueEmail(), status: 'done' } });
+    expect(done.status).toBe(201);
+    expect(done.json.data.task.status).toBe('done');
+    const archived = await t.request('POST', '/api/tasks', { cookie, body: { taskTitle: 'Archived', assignee: uniqueEmail(), status: 'archived' } });
+    expect(archived.status).toBe(400);
+    expect(archived.json.errors.map((e) => e.field)).toEqual(['status']);
+    expect(ids((await list(cookie)).json.data.tasks)).toEqual([done.json.data.task._id]);
+  });
+});
+
+describe('GET /api/tasks/:id', () => {
+  it('answers the task to its creator and assignee, 404 to anyone else and for a missing id', async () => {
+    const alice = await createSignedInUser(t);
+    const bob = await createSignedInUser(t);
+    const stranger = await createSignedInUser(t);
+    const task = await createTask(t, alice.cookie, { assignee: bob.user.email });
+    for (const who of [alice, bob]) {
+      const res = await t.request('GET', `/api/tasks/${task._id}`, { cookie: who.cookie });
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ status: 'success', data: { task } });
+    }
+    const hidden = await t.request('GET', `/api/tasks/${task._id}`, { cookie: stranger.cookie });
+    const missing = await t.request('GET', '/api/tasks/AAAAAAAAAAAAAAAAAAAAAA', { cookie: stranger.cookie });
+    expect(hidden.status).toBe(404);
+    expect(hidden.json).toEqual(missing.json);
+    expect((await t.request('GET', `/api/tasks/${task._id}`)).status).toBe(401);
+  });
+});
+
+describe('reopen', () => {
+  it('sets a done task back to todo', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const task = await createTask(t, cookie);
+    expect((await patch(cookie, task._id, { status: 'done' })).json.data.task.status).toBe('done');
+    const reopened = await patch(cookie, task._id, { status: 'todo' });
+    expect(reopened.status).toBe(200);
+    expect(reopened.json.data.task.status).toBe('todo');
+    expect(ids((await list(cookie, '?status=todo')).json.data.tasks)).toEqual([task._id]);
+  });
+});
+
+describe('GET /api/tasks?view=', () => {
+  it('all (default), assigned-to-me (including my own for myself) and created-by-me', async () => {
+    const alice = await createSignedInUser(t);
+    const bob = await createSignedInUser(t);
+    const mineForOther = await createTask(t, alice.cookie);
+    t.clock.advance(SECOND);
+    const mineForMe = await createTask(t, alice.cookie, { assignee: alice.user.email });
+    t.clock.advance(SECOND);
+    const bobsForMe = await createTask(t, bob.cookie, { assignee: alice.user.email });
+    expect(ids((await list(alice.cookie)).json.data.tasks)).toEqual([bobsForMe._id, mineForMe._id, mineForOther._id]);
+    expect(ids((await list(alice.cookie, '?view=all')).json.data.tasks)).toEqual([bobsForMe._id, mineForMe._id, mineForOther._id]);
+    expect(ids((await list(alice.cookie, '?view=assigned-to-me')).json.data.tasks)).toEqual([bobsForMe._id, mineForMe._id]);
+    expect(ids((await list(alice.cookie, '?view=created-by-me')).json.data.tasks)).toEqual([mineForMe._id, mineForOther._id]);
+    expect(ids((await list(bob.cookie, '?view=assigned-to-me')).json.data.tasks)).toEqual([]);
+    const bad = await list(alice.cookie, '?view=everyone');
+    expect(bad.status).toBe(400);
+    expect(bad.json.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('GET /api/tasks?q=', () => {
+  it('matches a case-insensitive substring of task title, work title, description or assignee', async () => {
+    const alice = await createSignedInUser(t);
+    const stranger = await createSignedInUser(t);
+    const byTitle = await createTask(t, alice.cookie, { taskTitle: 'Pay the INVOICE batch' });
+    const byWork = await createTask(t, alice.cookie, { workTitle: 'Invoices Q3' });
+    const byDescription = await createTask(t, alice.cookie, { description: 'see the attached invoice' });
+    const byAssignee = await createTask(t, alice.cookie, { assignee: uniqueEmail('invoice-desk') });
+    await createTask(t, alice.cookie, { taskTitle: 'Something else', workTitle: 'Other' });
+    await createTask(t, stranger.cookie, { taskTitle: 'Stranger invoice' });
+
+    const found = (await list(alice.cookie, '?q=InVoIcE')).json.data.tasks;
+    expect(new Set(ids(found))).toEqual(new Set([byTitle._id, byWork._id, byDescription._id, byAssignee._id]));
+    // Short text (no trigram) and a substring inside a word.
+    expect(ids((await list(alice.cookie, '?q=q3')).json.data.tasks)).toEqual([byWork._id]);
+    expect(ids((await list(alice.cookie, '?q=TACH')).json.data.tasks)).toEqual([byDescription._id]);
+    expect((await list(alice.cookie, '?q=zzzz')).json.results).toBe(0);
+    // It combines with the other filters and with the counts.
+    await patch(alice.cookie, byTitle._id, { status: 'done' });
+    expect(ids((await list(alice.cookie, '?q=invoice&status=done')).json.data.tasks)).toEqual([byTitle._id]);
+    expect((await counts(alice.cookie, '?q=invoice')).json.data.counts).toEqual({ todo: 3, done: 1, overdue: 0 });
+    expect((await counts(alice.cookie, '?q=invoice&view=created-by-me&status=todo')).json.data.counts).toEqual({
+      todo: 3,
+      done: 0,
+      overdue: 0,
+    });
+  });
+
+  it('follows an edit: the old text no longer matches, the new one does', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const task = await createTask(t, cookie, { taskTitle: 'Alpha title' });
+    await patch(cookie, task._id, { taskTitle: 'Bravo title' });
+    expect((await list(cookie, '?q=alpha')).json.results).toBe(0);
+    expect(ids((await list(cookie, '?q=bravo')).json.data.tasks)).toEqual([task._id]);
+    await t.request('DELETE', `/api/tasks/${task._id}`, { cookie });
+    expect((await list(cookie, '?q=bravo')).json.results).toBe(0);
+  });
+
+  it('treats %, _, quotes and backslashes as text', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const percent = await createTask(t, cookie, { taskTitle: 'Raise 50% now' });
+    const quoted = await createTask(t, cookie, { taskTitle: 'The "big" one \\ here' });
+    await createTask(t, cookie, { taskTitle: 'Raise 500 now' });
+    expect(ids((await list(cookie, `?q=${encodeURIComponent('0% n')}`)).json.data.tasks)).toEqual([percent._id]);
+    expect(ids((await list(cookie, `?q=${encodeURIComponent('%')}`)).json.data.tasks)).toEqual([percent._id]);
+    expect((await list(cookie, `?q=${encodeURIComponent('_')}`)).json.results).toBe(0);
+    expect(ids((await list(cookie, `?q=${encodeURIComponent('"big"')}`)).json.data.tasks)).toEqual([quoted._id]);
+    expect(ids((await list(cookie, `?q=${encodeURIComponent(' \\ ')}`)).json.data.tasks)).toEqual([quoted._id]);
+  });
+
+  it(`refuses an empty q and one longer than ${LIMITS.searchMax} characters`, async () => {
+    const { cookie } = await createSignedInUser(t);
+    for (const q of ['', 'x'.repeat(LIMITS.searchMax + 1)]) {
+      const res = await list(cookie, `?q=${q}`);
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe('VALIDATION_FAILED');
+      expect((await counts(cookie, `?q=${q}`)).status).toBe(400);
+    }
+    expect((await list(cookie, `?q=${'x'.repeat(LIMITS.searchMax)}`)).status).toBe(200);
+  });
+});
+
+describe('GET /api/tasks?sort=', () => {
+  /** Tasks with every kind of sort key, ties included, created a second apart. */
+  async function board() {
+    const { cookie } = await createSignedInUser(t);
+    const specs = [
+      { priority: 'low', deadline: isoIn(3 * DAY) },
+      { priority: 'urgent', deadline: null },
+      { priority: 'normal', deadline: isoIn(DAY) },
+      { priority: 'high', deadline: isoIn(3 * DAY) },
+      { priority: 'urgent', deadline: isoIn(2 * DAY) },
+      { priority: 'normal', deadline: null },
+      { priority: 'low', deadline: isoIn(DAY) },
+    ] as const;
+    const tasks: Task[] = [];
+    for (const spec of specs) {
+      tasks.push(await createTask(t, cookie, spec));
+      t.clock.advance(SECOND);
+    }
+    return { cookie, tasks };
+  }
+  const RANK = { urgent: 0, high: 1, normal: 2, low: 3 } as const;
+  const newestFirst = (a: Task, b: Task) => b.createdAt.localeCompare(a.createdAt) || b._id.localeCompare(a._id);
+
+  it('newest (default), deadline (soonest first, none last) and priority (urgent to low), each paged by keyset', async () => {
+    const { cookie, tasks } = await board();
+    const expected = {
+      newest: [...tasks].sort(newestFirst),
+      deadline: [...tasks].sort(
+        (a, b) =>
+          Number(a.deadline === null) - Number(b.deadline === null) ||
+          (a.deadline ?? '').localeCompare(b.deadline ?? '') ||
+          newestFirst(a, b),
+      ),
+      priority: [...tasks].sort((a, b) => RANK[a.priority] - RANK[b.priority] || newestFirst(a, b)),
+    };
+    for (const [sort, want] of Object.entries(expected)) {
+      const query = sort === 'newest' ? '' : `?sort=${sort}`;
+      expect(ids((await list(cookie, query)).json.data.tasks), sort).toEqual(ids(want));
+      for (const limit of [1, 2, 3]) {
+        expect(ids(await allPages(cookie, query, limit)), `${sort} by ${limit}`).toEqual(ids(want));
+      }
+    }
+    expect((await list(cookie, '?sort=oldest')).status).toBe(400);
+  });
+
+  it('pages with every filter combined', async () => {
+    const { cookie, tasks } = await board();
+    const urgent = tasks.filter((task) => task.priority === 'urgent');
+    const paged = await allPages(cookie, '?sort=deadline&priority=urgent&status=todo&view=created-by-me&q=task', 1);
+    expect(ids(paged)).toEqual(ids([urgent[1]!, urgent[0]!]));
+  });
+
+  it('refuses a cursor made for another order, or a forged one', async () => {
+    const { cookie } = await board();
+    const first = await list(cookie, '?sort=priority&limit=2');
+    const cursor = first.json.data.nextCursor ?? '';
+    for (const query of [`?limit=2&cursor=${cursor}`, `?sort=deadline&limit=2&cursor=${cursor}`, '?sort=priority&limit=2&cursor=bm9wZQ']) {
+      const res = await list(cookie, query);
+      expect(res.status, query).toBe(400);
+      expect(res.json.errors[0]?.field).toBe('cursor');
+    }
+  });
+});
+
+describe('GET /api/tasks/counts overdue', () => {
+  it('counts open tasks whose deadline has passed on the app clock, with the same filters', async () => {
+    const alice = await createSignedInUser(t);
+    const bob = await createSignedInUser(t);
+    const soon = await createTask(t, alice.cookie, { deadline: isoIn(HOUR), priority: 'high' });
+    const later = await createTask(t, bob.cookie, { assignee: alice.user.email, deadline: isoIn(DAY) });
+    const doneSoon = await createTask(t, alice.cookie, { deadline: isoIn(HOUR) });
+    await createTask(t, alice.cookie);
+    await patch(alice.cookie, doneSoon._id, { status: 'done' });
+    expect((await counts(alice.cookie)).json.data.counts).toEqual({ todo: 3, done: 1, overdue: 0 });
+    t.clock.advance(HOUR + MINUTE);
+    expect((await counts(alice.cookie)).json.data.counts).toEqual({ todo: 3, done: 1, overdue: 1 });
+    expect((await counts(alice.cookie, '?priority=normal')).json.data.counts.overdue).toBe(0);
+    t.clock.advance(DAY);
+    expect((await counts(alice.cookie)).json.data.counts.overdue).toBe(2);
+    expect((await counts(alice.cookie, '?view=assigned-to-me')).json.data.counts).toEqual({ todo: 1, done: 0, overdue: 1 });
+    expect((await counts(alice.cookie, '?view=created-by-me')).json.data.counts).toEqual({ todo: 2, done: 1, overdue: 1 });
+    await patch(alice.cookie, soon._id, { status: 'done' });
+    await patch(alice.cookie, later._id, { status: 'done' });
+    expect((await counts(alice.cookie)).json.data.counts.overdue).toBe(0);
+  });
+});
