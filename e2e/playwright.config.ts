@@ -14,7 +14,8 @@ export default defineConfig({
   fullyParallel: true,
   // Two cores shared with other work: two workers at most.
   workers: Number(process.env.E2E_WORKERS ?? 2),
-  retries: process.env.CI === 'true' ? 1 : 0,
+  // Never retried: a test that fails once has found a bug (in the app or in the test) to fix.
+  retries: 0,
   // Generous: the machine's two cores are shared with other builds and test runs.
   timeout: 60_000,
   expect: { timeout: 10_000 },

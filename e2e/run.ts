@@ -1,7 +1,8 @@
 /**
  * `npm run test:e2e` (and the browser step of `npm test`): the Playwright suite in Debian's
  * Chromium. Without Chromium it fails under CI=true and is skipped loudly elsewhere, writing a
- * Playwright-shaped report either way so `scripts/test.ts` can count it. Exit code = Playwright's.
+ * Playwright-shaped report either way so `scripts/test.ts` can count it. Exit code: Playwright's,
+ * and 1 when any test was reported flaky (passed only on a retry): a flake is a failure here.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -89,4 +90,6 @@ if (stats) {
 } else {
   say(`\n[e2e] Playwright wrote no report at ${reportPath} (exit ${result.status ?? result.signal})`);
 }
-process.exit(result.status ?? 1);
+const flaky = stats?.flaky ?? 0;
+if (flaky > 0) say(`[e2e] FAILED: ${flaky} test(s) passed only on a retry; a flaky test is a failing test.`);
+process.exit(flaky > 0 ? 1 : (result.status ?? 1));

@@ -20,6 +20,7 @@ import security, { securityHeaders } from './plugins/security.ts';
 import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
+import account from './routes/account/index.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
@@ -118,6 +119,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(tasks);
         await api.register(eventsRoute);
         await api.register(mailSettings);
+        await api.register(account);
       },
       { prefix: '/api' },
     );

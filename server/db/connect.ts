@@ -60,20 +60,25 @@ export interface StatementStats {
  * process, and with `+?` parameters (below) it stays so.
  *
  * Re-prepares are counted, not guessed: SQLite calls the authorizer only while it compiles a
- * statement, so authorizer calls during a run of a cached statement mean SQLite re-prepared it.
- * Set before the first statement is prepared (setting one later would expire them all); it
- * costs one callback per compiled name, i.e. nothing once the statements are compiled.
+ * statement. A statement's first prepare leaves a trail of authorizer calls; when the same trail
+ * shows up again while the cached statement runs, SQLite re-prepared it. (Other compiling during
+ * a run, such as FTS5 preparing its internal statements on a commit, leaves other trails.) Set
+ * before the first statement is prepared (setting one later would expire them all), it costs a
+ * callback per compiled name, and nothing once the statements are compiled.
  */
 function memoizedPrepare(sqlite: DatabaseSync, stats: StatementStats): SqliteDatabase {
-  let compiling = 0;
-  sqlite.setAuthorizer(() => {
-    compiling += 1;
+  let compiled = 0;
+  const trail: string[] = [];
+  sqlite.setAuthorizer((action, ...names) => {
+    compiled += 1;
+    trail.push(`${action} ${names.join(' ')}`);
     return sqliteConstants.SQLITE_OK;
   });
-  const counted = <T>(sqlText: string, run: () => T): T => {
-    const before = compiling;
+  const counted = <T>(sqlText: string, firstTrail: string, run: () => T): T => {
+    const before = compiled;
+    trail.length = 0;
     const result = run();
-    if (compiling !== before) {
+    if (compiled !== before && trail.join('\n').includes(firstTrail)) {
       stats.reprepared += 1;
       stats.lastReprepared = sqlText;
     }
@@ -85,13 +90,15 @@ function memoizedPrepare(sqlite: DatabaseSync, stats: StatementStats): SqliteDat
       let statement = cache.get(sqlText);
       if (statement === undefined) {
         if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
+        trail.length = 0;
         const prepared = sqlite.prepare(sqlText);
+        const firstTrail = trail.join('\n');
         stats.prepared += 1;
         statement = {
           // Kysely passes the parameters as one array.
           reader: prepared.columns().length > 0,
-          all: (parameters) => counted(sqlText, () => prepared.all(...(parameters as SQLInputValue[]))),
-          run: (parameters) => counted(sqlText, () => prepared.run(...(parameters as SQLInputValue[]))),
+          all: (parameters) => counted(sqlText, firstTrail, () => prepared.all(...(parameters as SQLInputValue[]))),
+          run: (parameters) => counted(sqlText, firstTrail, () => prepared.run(...(parameters as SQLInputValue[]))),
           iterate: (parameters) => prepared.iterate(...(parameters as SQLInputValue[])),
         };
         cache.set(sqlText, statement);

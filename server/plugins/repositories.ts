@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
+import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
 import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
 import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
 import { createOutboxRepository, type OutboxRepository } from '../repositories/outbox-repository.ts';
@@ -18,6 +19,7 @@ declare module 'fastify' {
     throttleLocksRepository: ThrottleLocksRepository;
     outboxRepository: OutboxRepository;
     mailSettingsRepository: MailSettingsRepository;
+    accountRepository: AccountRepository;
   }
 }
 
@@ -32,6 +34,7 @@ export default fp(
     fastify.decorate('throttleLocksRepository', createThrottleLocksRepository(fastify.db));
     fastify.decorate('outboxRepository', createOutboxRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('mailSettingsRepository', createMailSettingsRepository(fastify.db));
+    fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

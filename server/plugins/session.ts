@@ -20,6 +20,13 @@ export interface SessionService {
   start(request: FastifyRequest, reply: FastifyReply, userId: string, alsoInTransaction?: (trx: Executor) => Promise<void>): Promise<void>;
   /** Deletes the request's session, if any, and clears the cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * Ends every session of the user, in `trx` when given. With `keep`, that request's own session
+   * survives (a password change signs out the other devices only).
+   */
+  endAllOf(userId: string, options?: { keep?: FastifyRequest; trx?: Executor }): Promise<void>;
+  /** Clears the session cookie on the answer (after `endAllOf` ended this session too). */
+  clearCookie(reply: FastifyReply): void;
 }
 
 declare module 'fastify' {
@@ -94,6 +101,15 @@ export default fp(
       async end(request, reply) {
         const token = readToken(request);
         if (token !== undefined) await repo.delete(hashToken(token));
+        clearCookie(reply);
+      },
+
+      async endAllOf(userId, { keep, trx } = {}) {
+        const kept = keep === undefined ? undefined : readToken(keep);
+        await repo.deleteForUser(userId, kept === undefined ? null : hashToken(kept), trx);
+      },
+
+      clearCookie(reply) {
         clearCookie(reply);
       },
     } satisfies SessionService);

@@ -44,6 +44,13 @@ export function createSessionsRepository(db: Kysely<DB>) {
       await ex.deleteFrom('sessions').where('tokenHash', '=', tokenHash).execute();
     },
 
+    /** Every session of the user, except the one with `exceptTokenHash` when given. */
+    async deleteForUser(userId: string, exceptTokenHash: string | null, ex: Executor = db): Promise<void> {
+      let q = ex.deleteFrom('sessions').where('userId', '=', userId);
+      if (exceptTokenHash !== null) q = q.where('tokenHash', '<>', exceptTokenHash);
+      await q.execute();
+    },
+
     /** Signs the user out everywhere; returns how many sessions ended. */
     async deleteAllForUser(userId: string, ex: Executor = db): Promise<number> {
       const result = await ex.deleteFrom('sessions').where('userId', '=', userId).executeTakeFirst();

@@ -17,6 +17,14 @@ export function createUsersRepository(db: Kysely<DB>) {
       await ex.insertInto('users').values(user).execute();
     },
 
+    async findById(id: string, ex: Executor = db) {
+      return ex.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'createdAt']).where('id', '=', id).executeTakeFirst();
+    },
+
+    async update(id: string, changes: Partial<Pick<UsersTable, 'email' | 'fullName' | 'passwordHash' | 'updatedAt'>>, ex: Executor = db): Promise<void> {
+      await ex.updateTable('users').set(changes).where('id', '=', id).execute();
+    },
+
     /** Every account, oldest first (the admin command's list). */
     async listAll(ex: Executor = db) {
       return ex.selectFrom('users').select(['id', 'email', 'fullName', 'createdAt']).orderBy('createdAt').orderBy('email').execute();

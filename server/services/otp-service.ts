@@ -4,19 +4,22 @@ import { OTP_POLICY } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
-import { accountExistsMail, signUpCodeMail } from '../mail/templates.ts';
+import { accountExistsMail, passwordResetCodeMail, passwordResetNoAccountMail, signUpCodeMail, type MailContent } from '../mail/templates.ts';
 
-/** Codes are bound to what they are for; password reset (a later issue) gets its own purpose. */
-export type OtpPurpose = 'register';
+/** Codes are bound to what they are for: a sign-up code cannot reset a password, nor the reverse. */
+export type OtpPurpose = 'register' | 'reset';
 
 export interface OtpService {
-  /** Issues a code for `email` and mails it (or mails "you already have an account"). */
-  request(email: string, ip: string): Promise<void>;
+  /**
+   * Issues a code for `email` and mails it. Sign-up: a code, or "you already have an account";
+   * reset: a code, or "there is no account". Sent at once (the caller waits), never suppressed.
+   */
+  request(email: string, ip: string, purpose?: OtpPurpose): Promise<void>;
   /**
    * Checks a code without using it up; every check spends one of the code's 5 tries, the right
    * one included. Returns the id of the code to consume in the transaction of the work it allows.
    */
-  check(email: string, code: string): Promise<{ ok: true; codeId: string } | { ok: false }>;
+  check(email: string, code: string, purpose?: OtpPurpose): Promise<{ ok: true; codeId: string } | { ok: false }>;
 }
 
 declare module 'fastify' {
@@ -26,7 +29,6 @@ declare module 'fastify' {
 }
 
 const HOUR = 60 * 60_000;
-const PURPOSE: OtpPurpose = 'register';
 
 /**
  * One-time codes (SPEC section 3): 6 CSPRNG digits, stored only as an HMAC-SHA256 keyed with
@@ -38,11 +40,20 @@ export default fp(
   (fastify, _opts, done) => {
     const { clock, config, otpCodesRepository: codes, usersRepository: users, throttleLocksRepository: locks, mailer, rateLimits } = fastify;
 
-    const hashCode = (email: string, code: string) =>
-      createHmac('sha256', config.sessionSecret).update(`${PURPOSE}\n${email}\n${code}`).digest('hex');
+    const hashCode = (purpose: OtpPurpose, email: string, code: string) =>
+      createHmac('sha256', config.sessionSecret).update(`${purpose}\n${email}\n${code}`).digest('hex');
+    // Who gets a code: a sign-up code only goes to a new address, a reset code only to an account.
+    const mailFor = (purpose: OtpPurpose, email: string, hasAccount: boolean, code: string): { content: MailContent; usable: boolean } => {
+      if (purpose === 'register') {
+        return hasAccount ? { content: accountExistsMail(config.appOrigin), usable: false } : { content: signUpCodeMail(config.appOrigin, code), usable: true };
+      }
+      return hasAccount
+        ? { content: passwordResetCodeMail(config.appOrigin, code), usable: true }
+        : { content: passwordResetNoAccountMail(config.appOrigin, email), usable: false };
+    };
 
     const service: OtpService = {
-      async request(email, ip) {
+      async request(email, ip, purpose = 'register') {
         const ipWait = rateLimits.otpPerIp.hit(ip);
         if (ipWait > 0) throw rateLimited(ipWait);
 
@@ -53,12 +64,13 @@ export default fp(
         // Existing accounts get the same answer and the same throttling; only the mail differs.
         const hasAccount = (await users.findByEmail(email)) !== undefined;
         const code = String(randomInt(0, 10 ** 6)).padStart(6, '0');
+        const { content, usable } = mailFor(purpose, email, hasAccount, code);
         const id = newId();
         await fastify.db.transaction().execute(async (trx) => {
           // Check and insert under the address's lock, so concurrent requests (or instances)
           // cannot all pass the cooldown before any of them has written its row.
           await locks.take(`otp:${email}`, nowIso, trx);
-          const stats = await codes.statsSince(email, PURPOSE, hourAgo, trx);
+          const stats = await codes.statsSince(email, purpose, hourAgo, trx);
           if (stats.newest !== null) {
             const sinceNewest = nowMs - Date.parse(stats.newest);
             if (sinceNewest < OTP_POLICY.resendCooldownMs) throw rateLimited(OTP_POLICY.resendCooldownMs - sinceNewest);
@@ -66,24 +78,23 @@ export default fp(
           if (stats.count >= OTP_POLICY.maxPerEmailPerHour && stats.oldest !== null) {
             throw rateLimited(Date.parse(stats.oldest) + HOUR - nowMs);
           }
-          await codes.deleteOlderThan(email, PURPOSE, hourAgo, trx);
+          await codes.deleteOlderThan(email, purpose, hourAgo, trx);
           await codes.insert(
             {
               id,
               email,
-              purpose: PURPOSE,
-              // With an account there is no usable code: the row only counts for throttling.
-              codeHash: hashCode(email, code),
+              purpose,
+              // A mail without a code: the row only counts for throttling.
+              codeHash: hashCode(purpose, email, code),
               expiresAt: new Date(nowMs + OTP_POLICY.ttlMs).toISOString(),
               attempts: 0,
-              consumedAt: hasAccount ? nowIso : null,
+              consumedAt: usable ? null : nowIso,
               createdAt: nowIso,
             },
             trx,
           );
         });
 
-        const content = hasAccount ? accountExistsMail(config.appOrigin) : signUpCodeMail(config.appOrigin, code);
         const sent = await mailer.send({ to: email, ...content });
         if (!sent.ok) {
           // Nothing was delivered, so nothing should count against the cooldown.
@@ -91,16 +102,16 @@ export default fp(
           throw new AppError(503, 'SERVICE_UNAVAILABLE', SERVER_MESSAGES.serviceUnavailable);
         }
         // Only now does the new code replace the old one (check() also only ever reads the newest).
-        await codes.retireActiveExcept(email, PURPOSE, id, nowIso);
+        await codes.retireActiveExcept(email, purpose, id, nowIso);
       },
 
-      async check(email, code) {
-        const latest = await codes.latest(email, PURPOSE);
+      async check(email, code, purpose = 'register') {
+        const latest = await codes.latest(email, purpose);
         if (latest === undefined) return { ok: false };
         // The try is spent before comparing, atomically: a burst of guesses gets 5 comparisons.
         if (!(await codes.spendTry(latest.id, clock.now().toISOString(), OTP_POLICY.maxWrongTries))) return { ok: false };
         const expected = Buffer.from(latest.codeHash, 'hex');
-        const actual = Buffer.from(hashCode(email, code), 'hex');
+        const actual = Buffer.from(hashCode(purpose, email, code), 'hex');
         if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { ok: false };
         return { ok: true, codeId: latest.id };
       },

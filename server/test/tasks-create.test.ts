@@ -119,14 +119,13 @@ describe('POST /api/tasks', () => {
   });
 
   it('lists every invalid field at once, and writes nothing', async () => {
-    const { user, cookie } = await createSignedInUser(t);
+    const { cookie } = await createSignedInUser(t);
     const res = await create(cookie, { taskTitle: 'x', assignee: uniqueEmail(), workTitle: 'w'.repeat(101), deadline: isoIn(-DAY) });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(SERVER_MESSAGES.validationFailed);
     expect(res.json.errors.map((e: { field: string }) => e.field).sort()).toEqual(['deadline', 'taskTitle', 'workTitle']);
     const list = await t.request('GET', '/api/tasks', { cookie });
     expect(list.json.results).toBe(0);
-    expect(user.id).toBeTruthy();
   });
 
   it('answers 401 without a session', async () => {

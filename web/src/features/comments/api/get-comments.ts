@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { LIMITS } from '#shared/constants.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
 /** A comment as the API returns it. */
@@ -11,9 +12,8 @@ export interface Comment {
   updatedAt: string;
 }
 
-/** Trimmed length bounds of a comment's body. */
-export const COMMENT_MIN = 1;
-export const COMMENT_MAX = 2000;
+/** Trimmed length bound of a comment's body. */
+export const COMMENT_MAX = LIMITS.commentMax;
 
 export const commentKeys = {
   all: ['comments'] as const,

@@ -1,17 +1,13 @@
-import { PRIORITIES, type Priority } from '#shared/constants.ts';
+import { DEFAULT_SORT, DEFAULT_VIEW, LIMITS, PRIORITIES, TASK_SORTS, TASK_VIEWS, type Priority, type TaskSort, type TaskView } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 
 /** "" is the seed's "All Tasks". */
 export type PriorityFilter = Priority | '';
 
-export const TASK_VIEWS = ['all', 'assigned-to-me', 'created-by-me'] as const;
-export type TaskView = (typeof TASK_VIEWS)[number];
-
-export const TASK_SORTS = ['newest', 'deadline', 'priority'] as const;
-export type TaskSort = (typeof TASK_SORTS)[number];
+export type { TaskSort, TaskView };
 
 /** The API's bounds on `q`: longer text is cut, empty text is no search. */
-export const SEARCH_MAX_LENGTH = 100;
+export const SEARCH_MAX_LENGTH = LIMITS.searchMax;
 
 /**
  * What the board shows: every part lives in the URL (`?priority=&view=&q=&sort=`), so a
@@ -25,7 +21,7 @@ export interface BoardFilter {
   sort: TaskSort;
 }
 
-export const DEFAULT_FILTER: BoardFilter = { priority: '', view: 'all', q: '', sort: 'newest' };
+export const DEFAULT_FILTER: BoardFilter = { priority: '', view: DEFAULT_VIEW, q: '', sort: DEFAULT_SORT };
 
 const pick = <T extends string>(values: readonly T[], raw: string | null, fallback: T): T =>
   values.includes(raw as T) ? (raw as T) : fallback;
@@ -43,9 +39,9 @@ export function normalizeSearch(raw: string | null): string {
 export function parseBoardFilter(params: URLSearchParams): BoardFilter {
   return {
     priority: parsePriorityFilter(params.get('priority')),
-    view: pick(TASK_VIEWS, params.get('view'), 'all'),
+    view: pick(TASK_VIEWS, params.get('view'), DEFAULT_VIEW),
     q: normalizeSearch(params.get('q')),
-    sort: pick(TASK_SORTS, params.get('sort'), 'newest'),
+    sort: pick(TASK_SORTS, params.get('sort'), DEFAULT_SORT),
   };
 }
 
@@ -63,9 +59,9 @@ export function withFilter(params: URLSearchParams, change: Partial<BoardFilter>
 export function filterQuery(filter: BoardFilter): Record<string, string | undefined> {
   return {
     priority: filter.priority || undefined,
-    view: filter.view === 'all' ? undefined : filter.view,
+    view: filter.view === DEFAULT_VIEW ? undefined : filter.view,
     q: filter.q || undefined,
-    sort: filter.sort === 'newest' ? undefined : filter.sort,
+    sort: filter.sort === DEFAULT_SORT ? undefined : filter.sort,
   };
 }
 

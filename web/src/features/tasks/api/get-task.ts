@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TaskEnvelope } from '#shared/schemas/tasks.ts';
+import type { TaskDataEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { taskKeys } from './query-keys.ts';
 
 /** `GET /api/tasks/:id`: one task the user can see (404 for any other id). */
 export async function getTask(id: string, signal?: AbortSignal) {
-  const envelope = await apiRequest<Omit<TaskEnvelope, 'message'>>(`/tasks/${encodeURIComponent(id)}`, { signal });
+  const envelope = await apiRequest<TaskDataEnvelope>(`/tasks/${encodeURIComponent(id)}`, { signal });
   return envelope.data.task;
 }
 

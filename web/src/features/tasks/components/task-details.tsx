@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
-import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
+import { LIMITS } from '#shared/constants.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { TextAreaField } from '#web/components/field.tsx';
@@ -13,10 +14,7 @@ import { PriorityBadge } from './priority.tsx';
 import './task-details.css';
 
 /** The description's limit (plain text, never rendered as HTML). */
-export const DESCRIPTION_MAX = 5000;
-
-/** The description travels with the task; a server that predates it sends none. */
-type TaskWithDescription = Task & { description?: string };
+const DESCRIPTION_MAX = LIMITS.descriptionMax;
 
 function errorText(error: unknown): string {
   return isApiError(error) ? error.message : String(error);
@@ -31,7 +29,7 @@ export function Timestamp({ iso, now }: { iso: string; now: Date }) {
   );
 }
 
-function DescriptionEditor({ task, onDone }: { task: TaskWithDescription; onDone: () => void }) {
+function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void }) {
   const [text, setText] = useState(task.description);
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateTask();
@@ -47,14 +45,13 @@ function DescriptionEditor({ task, onDone }: { task: TaskWithDescription; onDone
       setError(`The description can be at most ${DESCRIPTION_MAX.toLocaleString('en-US')} characters.`);
       return;
     }
-    if (text === (task.description)) {
+    if (text === task.description) {
       onDone();
       return;
     }
     setError(null);
-    const changes: UpdateTaskBody & { description: string } = { description: text };
     update.mutate(
-      { task, changes },
+      { task, changes: { description: text } },
       {
         onSuccess: onDone,
         onError: (failure) => {
@@ -104,7 +101,7 @@ function DescriptionEditor({ task, onDone }: { task: TaskWithDescription; onDone
  * Every field of one task, its description (editable) and the complete / reopen action. The
  * title is the page's or panel's heading, so it is not repeated here.
  */
-export function TaskDetails({ task }: { task: TaskWithDescription }) {
+export function TaskDetails({ task }: { task: Task }) {
   const now = useNow(30_000);
   const [editing, setEditing] = useState(false);
   const status = useUpdateTask();

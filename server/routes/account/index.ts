@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
+import {
+  ChangePasswordBody,
+  DeleteAccountBody,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
+  ProfileEnvelope,
+  UpdateProfileBody,
+} from '#shared/schemas/account.ts';
+import { MessageEnvelope } from '#shared/schemas/common.ts';
+import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/validation.ts';
+import { AppError, validationFailed } from '../../errors.ts';
+import { currentUser } from '../../plugins/session.ts';
+import { hashPassword, verifyPassword } from '../../services/passwords.ts';
+import { checkFields } from '../field-checks.ts';
+import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+
+const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
+const wrongPassword = (field: string) => validationFailed([{ field, message: ACCOUNT_MESSAGES.wrongPassword }]);
+
+/**
+ * What a person can do with their own account: reset a forgotten password with a mailed code,
+ * change their name and password, sign out everywhere, download their data, delete the account.
+ */
+const account: FastifyPluginAsyncTypebox = (fastify) => {
+  const { clock, usersRepository: users, otpCodesRepository: codes, otpService, sessions } = fastify;
+
+  /** The signed-in user's row, with the password hash (the session only carries id, email, name). */
+  const me = async (request: Parameters<typeof currentUser>[0]) => {
+    const row = await users.findById(currentUser(request).id);
+    if (row === undefined) throw new AppError(401, 'NOT_AUTHENTICATED', SERVER_MESSAGES.notAuthenticated);
+    return row;
+  };
+
+  fastify.post(
+    '/password-resets',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Mail a password reset code',
+        description:
+          'Always 201 for a valid address: an account gets a 6-digit code, an unknown address a mail saying there is ' +
+          'no account. The same limits as sign-up codes (per address and per IP): 429 with Retry-After.',
+        body: PasswordResetBody,
+        response: { 201: serializable(MessageEnvelope), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { email } = checkFields({ email: checkEmail(request.body.email) });
+      await otpService.request(email, request.ip, 'reset');
+      return reply.code(201).send({ status: 'success', message: ACCOUNT_MESSAGES.resetRequested });
+    },
+  );
+
+  fastify.post(
+    '/password-resets/confirm',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Set a new password with the mailed code; every session of the account ends',
+        description: 'A wrong, expired, used or dead code answers 400 INVALID_CODE.',
+        body: PasswordResetConfirmBody,
+        response: { 200: serializable(MessageEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const { email, otp, password } = checkFields({
+        email: checkEmail(body.email),
+        otp: checkOtp(body.otp),
+        password: checkPassword(body.password, body.email),
+      });
+      const checked = await otpService.check(email, otp, 'reset');
+      if (!checked.ok) throw invalidCode();
+      const passwordHash = await hashPassword(password);
+      const now = clock.now().toISOString();
+      await fastify.db.transaction().execute(async (trx) => {
+        const user = await users.findByEmail(email, trx);
+        if (user === undefined || !(await codes.consume(checked.codeId, now, trx))) throw invalidCode();
+        await users.update(user.id, { passwordHash, updatedAt: now }, trx);
+        await sessions.endAllOf(user.id, { trx });
+      });
+      return { status: 'success', message: ACCOUNT_MESSAGES.passwordReset } as const;
+    },
+  );
+
+  fastify.patch(
+    '/users/me',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Change my name',
+        security: sessionSecurity,
+        body: UpdateProfileBody,
+        response: { 200: serializable(ProfileEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { fullName } = checkFields({ fullName: checkFullName(request.body.fullName) });
+      await users.update(user.id, { fullName, updatedAt: clock.now().toISOString() });
+      return { status: 'success', message: ACCOUNT_MESSAGES.profileSaved, data: { user: { fullName, email: user.email } } } as const;
+    },
+  );
+
+  fastify.post(
+    '/users/me/password',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Change my password; my other sessions end, this one stays',
+        description: 'A wrong current password answers 400 and changes nothing.',
+        security: sessionSecurity,
+        body: ChangePasswordBody,
+        response: { 200: serializable(MessageEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await me(request);
+      const { newPassword } = checkFields({ newPassword: checkPassword(request.body.newPassword, user.email) });
+      if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) throw wrongPassword('currentPassword');
+      const passwordHash = await hashPassword(newPassword);
+      await fastify.db.transaction().execute(async (trx) => {
+        await users.update(user.id, { passwordHash, updatedAt: clock.now().toISOString() }, trx);
+        await sessions.endAllOf(user.id, { keep: request, trx });
+      });
+      return { status: 'success', message: ACCOUNT_MESSAGES.passwordChanged } as const;
+    },
+  );
+
+  fastify.post(
+    '/users/logout-all',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Sign out on every device, this one included',
+        security: sessionSecurity,
+        response: { 200: serializable(MessageEnvelope), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await sessions.endAllOf(currentUser(request).id);
+      sessions.clearCookie(reply);
+      return { status: 'success', message: ACCOUNT_MESSAGES.loggedOutEverywhere } as const;
+    },
+  );
+
+  fastify.get(
+    '/users/me/export',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Download my data as JSON: my account, every task I created or am assigned, every comment I wrote',
+        security: sessionSecurity,
+        response: { 200: Type.Unknown({ description: 'A JSON file (Content-Disposition: attachment).' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = await me(request);
+      const settings = await fastify.mailSettingsRepository.get(user.email);
+      const tasks = await fastify.tasksRepository.list({ userId: user.id, email: user.email }, { view: 'all', sort: 'newest' });
+      const comments = await fastify.accountRepository.commentsBy(user.id);
+      const now = clock.now().toISOString();
+      const data = {
+        exportedAt: now,
+        user: { fullName: user.fullName, email: user.email, createdAt: user.createdAt },
+        settings,
+        tasks,
+        comments,
+      };
+      void reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="taskwise-export-${now.slice(0, 10)}.json"`)
+        .header('cache-control', 'no-store');
+      return reply.send(JSON.stringify(data, null, 2));
+    },
+  );
+
+  fastify.delete(
+    '/users/me',
+    {
+      onRequest: fastify.authenticate,
+      schema: {
+        tags: ['users'],
+        summary: 'Delete my account (confirmed with my password): 204',
+        description:
+          'Sessions, codes and settings go; tasks only I could see are deleted; tasks I created for other people, and my ' +
+          'comments on them, stay under my name. The address may register again. A wrong password answers 400.',
+        security: sessionSecurity,
+        body: DeleteAccountBody,
+        response: { 204: Type.Null({ description: 'Deleted; no body.' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const user = await me(request);
+      if (!(await verifyPassword(user.passwordHash, request.body.password))) throw wrongPassword('password');
+      const now = clock.now().toISOString();
+      await fastify.db.transaction().execute(async (trx) => {
+        await fastify.accountRepository.deletePrivateTasks(user.id, user.email, trx);
+        await fastify.accountRepository.deleteAddressRecords(user.email, trx);
+        await fastify.mailSettingsRepository.delete(user.email, trx);
+        await sessions.endAllOf(user.id, { trx });
+        // The row stays as a nameplate for what remains under the person's name (tasks they
+        // created for others, their comments): its address is released for a new sign-up and
+        // nobody can sign in to it (no password hash verifies against "!").
+        await users.update(
+          user.id,
+          { email: `deleted-${randomBytes(9).toString('base64url')}@deleted.invalid`, passwordHash: '!', updatedAt: now },
+          trx,
+        );
+      });
+      sessions.clearCookie(reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  return Promise.resolve();
+};
+
+export default account;
