@@ -26,6 +26,7 @@ import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
+import taskComments from './routes/tasks/comments.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
 import otpService from './services/otp-service.ts';
@@ -117,6 +118,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(otps);
         await api.register(users);
         await api.register(tasks);
+        await api.register(taskComments);
         await api.register(eventsRoute);
         await api.register(mailSettings);
         await api.register(account);

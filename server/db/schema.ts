@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { ActivityType } from '#shared/schemas/comments.ts';
 import type { Priority, TaskStatus } from '#shared/constants.ts';
 
 /**
@@ -98,8 +99,6 @@ export interface CommentsTable {
   createdAt: string;
   updatedAt: string;
 }
-
-export type ActivityType = 'created' | 'updated' | 'completed' | 'reopened' | 'commented';
 
 export interface TaskActivityTable {
   seq: Generated<number>;

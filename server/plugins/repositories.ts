@@ -1,4 +1,6 @@
 import fp from 'fastify-plugin';
+import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
+import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
 import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
 import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
@@ -19,6 +21,8 @@ declare module 'fastify' {
     throttleLocksRepository: ThrottleLocksRepository;
     outboxRepository: OutboxRepository;
     mailSettingsRepository: MailSettingsRepository;
+    commentsRepository: CommentsRepository;
+    activityRepository: ActivityRepository;
     accountRepository: AccountRepository;
   }
 }
@@ -34,6 +38,8 @@ export default fp(
     fastify.decorate('throttleLocksRepository', createThrottleLocksRepository(fastify.db));
     fastify.decorate('outboxRepository', createOutboxRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('mailSettingsRepository', createMailSettingsRepository(fastify.db));
+    fastify.decorate('commentsRepository', createCommentsRepository(fastify.db));
+    fastify.decorate('activityRepository', createActivityRepository(fastify.db));
     fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     done();
   },

@@ -21,6 +21,7 @@ import type { TaskFacts } from '../../mail/task-mail.ts';
 import { currentUser } from '../../plugins/session.ts';
 import type { TaskFilter } from '../../repositories/tasks-repository.ts';
 import type { Actor, EditableFields } from '../../services/task-writes.ts';
+import { activityFor } from '../../services/task-activity.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -88,6 +89,10 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       fastify.outbox.wake();
     },
   );
+  // The activity log entries of a write commit with it too.
+  writes.addHook(async (trx, change) => {
+    await fastify.activityRepository.insert(activityFor(change), trx);
+  });
   const viewerOf = (request: Parameters<typeof currentUser>[0]): Actor => {
     const user = currentUser(request);
     return { userId: user.id, email: user.email, fullName: user.fullName };

@@ -1,0 +1,55 @@
+import type { Kysely } from 'kysely';
+import type { Activity, ActivityType } from '#shared/schemas/comments.ts';
+import { prepare, slot, type Executor } from '../db/prepared.ts';
+import type { DB, TaskActivityTable } from '../db/schema.ts';
+
+export type NewActivity = Omit<TaskActivityTable, 'seq'>;
+
+interface ActivityRow {
+  id: string;
+  type: ActivityType;
+  actorName: string;
+  actorEmail: string;
+  at: string;
+  changes: string | null;
+}
+
+/**
+ * A task's activity log, oldest first (insertion order). Entries are written by the write that
+ * causes them, in its transaction. The actor's current name and e-mail come from `users`; the
+ * copies on the row speak for a deleted account.
+ */
+export function createActivityRepository(db: Kysely<DB>) {
+  const listForTask = prepare<{ taskId: string }, ActivityRow>(
+    db
+      .selectFrom('taskActivity as a')
+      .leftJoin('users as u', 'u.id', 'a.actorId')
+      .select((eb) => [
+        'a.id',
+        'a.type',
+        eb.fn.coalesce('u.fullName', 'a.actorName').as('actorName'),
+        eb.fn.coalesce('u.email', 'a.actorEmail').as('actorEmail'),
+        'a.at',
+        'a.changes',
+      ])
+      .where('a.taskId', '=', slot('taskId'))
+      .orderBy('a.seq'),
+  );
+
+  return {
+    async listForTask(taskId: string, ex: Executor = db): Promise<Activity[]> {
+      const { rows } = await listForTask.execute(ex, { taskId });
+      return rows.map((row) => {
+        const entry: Activity = { _id: row.id, type: row.type, by: { fullName: row.actorName, email: row.actorEmail }, at: row.at };
+        if (row.changes !== null) entry.changes = JSON.parse(row.changes) as NonNullable<Activity['changes']>;
+        return entry;
+      });
+    },
+
+    async insert(entries: readonly NewActivity[], ex: Executor = db): Promise<void> {
+      if (entries.length > 0) await ex.insertInto('taskActivity').values([...entries]).execute();
+    },
+  };
+}
+
+export type ActivityRepository = ReturnType<typeof createActivityRepository>;

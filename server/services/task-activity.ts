@@ -1,0 +1,43 @@
+import { TRACKED_FIELDS, type TrackedField } from '#shared/schemas/comments.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { newId } from '../db/ids.ts';
+import type { NewActivity } from '../repositories/activity-repository.ts';
+
+/** A task write as the activity log sees it. */
+export interface ActivityChange {
+  kind: 'created' | 'updated' | 'deleted';
+  before: Pick<Task, TrackedField | 'status'> | undefined;
+  after: (Pick<Task, TrackedField | 'status'> & { _id: string }) | undefined;
+  actor: { userId: string; email: string; fullName: string };
+  now: Date;
+}
+
+/**
+ * The activity entries of one task write: `created`; `updated` with `{field: {from, to}}` for
+ * each tracked field that changed; `completed` / `reopened` for a status change (an edit that
+ * does both writes both entries, the update first). A deletion writes nothing: the log goes
+ * with its task.
+ */
+export function activityFor(change: ActivityChange): NewActivity[] {
+  const { before, after, actor } = change;
+  if (after === undefined) return [];
+  const entry = (type: NewActivity['type'], changes: string | null = null): NewActivity => ({
+    id: newId(),
+    taskId: after._id,
+    type,
+    actorId: actor.userId,
+    actorName: actor.fullName,
+    actorEmail: actor.email,
+    at: change.now.toISOString(),
+    changes,
+  });
+  if (before === undefined) return [entry('created')];
+  const entries: NewActivity[] = [];
+  const changes: Partial<Record<TrackedField, { from: string | null; to: string | null }>> = {};
+  for (const field of TRACKED_FIELDS) {
+    if (before[field] !== after[field]) changes[field] = { from: before[field], to: after[field] };
+  }
+  if (Object.keys(changes).length > 0) entries.push(entry('updated', JSON.stringify(changes)));
+  if (before.status !== after.status) entries.push(entry(after.status === 'done' ? 'completed' : 'reopened'));
+  return entries;
+}

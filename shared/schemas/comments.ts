@@ -1,0 +1,72 @@
+import { Type, type Static } from 'typebox';
+import { LIMITS } from '../constants.ts';
+import { literalUnion } from './common.ts';
+
+/** A person as other people see them. */
+export const PersonSchema = Type.Object({ fullName: Type.String(), email: Type.String() });
+export type Person = Static<typeof PersonSchema>;
+
+export const CommentSchema = Type.Object({
+  _id: Type.String({ description: 'Opaque identifier.' }),
+  taskId: Type.String(),
+  body: Type.String({ description: 'Plain text (never HTML).' }),
+  author: PersonSchema,
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+export type Comment = Static<typeof CommentSchema>;
+
+export const CommentBody = Type.Object({
+  body: Type.String({
+    maxLength: LIMITS.commentMax * 2,
+    description: `Plain text, trimmed; ${LIMITS.commentMin} to ${LIMITS.commentMax} characters.`,
+  }),
+});
+export type CommentBody = Static<typeof CommentBody>;
+
+export const CommentParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  commentId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+export type CommentParams = Static<typeof CommentParams>;
+
+export const CommentEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  message: Type.String(),
+  data: Type.Object({ comment: CommentSchema }),
+});
+export type CommentEnvelope = Static<typeof CommentEnvelope>;
+
+export const CommentListEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  data: Type.Object({ comments: Type.Array(CommentSchema) }),
+});
+export type CommentListEnvelope = Static<typeof CommentListEnvelope>;
+
+export const ACTIVITY_TYPES = ['created', 'updated', 'completed', 'reopened', 'commented'] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+/** The fields an `updated` entry reports, in this order. */
+export const TRACKED_FIELDS = ['taskTitle', 'workTitle', 'description', 'assignee', 'priority', 'deadline'] as const;
+export type TrackedField = (typeof TRACKED_FIELDS)[number];
+
+const Change = Type.Object({
+  from: Type.Union([Type.String(), Type.Null()]),
+  to: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const ActivitySchema = Type.Object({
+  _id: Type.String(),
+  type: literalUnion(ACTIVITY_TYPES),
+  by: PersonSchema,
+  at: Type.String({ format: 'date-time' }),
+  changes: Type.Optional(
+    Type.Record(Type.String(), Change, { description: '`updated` only: {field: {from, to}} for each changed field.' }),
+  ),
+});
+export type Activity = Static<typeof ActivitySchema>;
+
+export const ActivityListEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  data: Type.Object({ activity: Type.Array(ActivitySchema) }),
+});
+export type ActivityListEnvelope = Static<typeof ActivityListEnvelope>;
