@@ -41,24 +41,26 @@ interface Db {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Task JSON. The app's columns under their API names; any column added later (e.g. a version
-// counter) is passed through camelCased, so the baseline keeps answering like the app.
+// Task JSON: the columns the API shows, under their API names. `description` and `version` are
+// columns the app may have (added by later migrations); they are shown when present, so the
+// baseline keeps answering like the app. Internal columns (creator id, schedules) are not read.
 
-const KNOWN: Record<string, string> = {
+const API_NAMES: Record<string, string> = {
   id: '_id',
   work_title: 'workTitle',
   task_title: 'taskTitle',
+  description: 'description',
   assignee_email: 'assignee',
   deadline: 'deadline',
   priority: 'priority',
   status: 'status',
   created_at: 'createdAt',
   updated_at: 'updatedAt',
+  version: 'version',
 };
-const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 function taskMapper(columns: readonly string[]): (row: Row, assignor: string, assignorEmail: string) => Row {
-  const fields = columns.filter((c) => c !== 'created_by').map((c) => [c, KNOWN[c] ?? camel(c)] as const);
+  const fields = columns.map((c) => [c, API_NAMES[c]!] as const);
   return (row, assignor, assignorEmail) => {
     const task: Row = { assignor, assignorEmail };
     for (const [column, key] of fields) task[key] = row[column];
@@ -105,7 +107,7 @@ function statements(taskColumns: readonly string[], hasVersion: boolean): Record
 function openSqlite(file: string): { db: Db; columns: string[] } {
   const sqlite = new DatabaseSync(file);
   sqlite.exec('pragma journal_mode = wal; pragma synchronous = full; pragma foreign_keys = on; pragma busy_timeout = 5000');
-  const columns = (sqlite.prepare('select name from pragma_table_info(?1)').all('tasks') as { name: string }[]).map((r) => r.name);
+  const columns = (sqlite.prepare('select name from pragma_table_info(?1)').all('tasks') as { name: string }[]).map((r) => r.name).filter((c) => c in API_NAMES);
   const prepared = new Map<string, StatementSync>();
   for (const [name, text] of Object.entries(statements(columns, columns.includes('version')))) {
     prepared.set(name, sqlite.prepare(text.replaceAll(/\$(\d+)/g, '?$1')));
@@ -138,7 +140,7 @@ async function openPostgres(url: string): Promise<{ db: Db; columns: string[] }>
   const { rows } = await pool.query<{ column_name: string }>(
     "select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'tasks' order by ordinal_position",
   );
-  const columns = rows.map((r) => r.column_name);
+  const columns = rows.map((r) => r.column_name).filter((c) => c in API_NAMES);
   const texts = statements(columns, columns.includes('version'));
   // Named statements: parsed and planned once per connection.
   const run = async (client: pg.Pool | pg.PoolClient, name: string, values: unknown[]) => (await client.query({ name, text: texts[name]!, values })).rows as Row[];

@@ -9,10 +9,11 @@
  * - `readLatestCode(email)`: the 6-digit code of the newest mail caught for that address.
  */
 import AxeBuilder from '@axe-core/playwright';
+import { setTimeout as delay } from 'node:timers/promises';
 import { request, test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { LOGGED_IN_FLAG } from '../shared/constants.ts';
 import { insertTask, insertUser, newUserData, openDb, type SeedTask, type TestUser } from './support/db.ts';
-import { mailsTo, waitForCode } from './support/mail-store.ts';
+import { codeIn, readCaughtMails, type CaughtMail } from '../server/test/mail-catcher.ts';
 import { ENV, requireEnv } from './support/paths.ts';
 
 export { expect };
@@ -46,13 +47,32 @@ export async function newSignedInContext(browser: Browser, user: TestUser): Prom
   return browser.newContext({ baseURL: baseURL(), locale: 'en-US', timezoneId: 'Europe/Berlin', storageState: await signedInState(user) });
 }
 
-export function readLatestCode(email: string, options: { after?: number; timeoutMs?: number } = {}): Promise<string> {
-  return waitForCode(requireEnv(ENV.mailDir), email, options);
+const mailsTo = (email: string): CaughtMail[] => {
+  const address = email.trim().toLowerCase();
+  return readCaughtMails(requireEnv(ENV.mailDir)).filter((m) => m.to.includes(address));
+};
+
+/**
+ * Polls the caught mails until one to `email`, newer than the first `after` of them, carries a
+ * code, and returns the newest such code.
+ */
+export async function readLatestCode(email: string, options: { after?: number; timeoutMs?: number } = {}): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = mailsTo(email).slice(options.after ?? 0);
+    const code = mails.map(codeIn).findLast((c) => c !== undefined);
+    if (code !== undefined) return code;
+    if (Date.now() > deadline) {
+      throw new Error(`No mail with a 6-digit code reached ${email} within ${timeoutMs} ms (${mails.length} new mail(s) without one).`);
+    }
+    await delay(100);
+  }
 }
 
 /** How many mails have been caught for `email` so far (pass it as `after` to wait for a newer one). */
 export function mailCount(email: string): number {
-  return mailsTo(requireEnv(ENV.mailDir), email).length;
+  return mailsTo(email).length;
 }
 
 /** Runs axe with the WCAG 2.0/2.1/2.2 A and AA rules and fails on serious or critical violations. */

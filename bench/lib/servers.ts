@@ -4,12 +4,10 @@
  * each on a free port of 127.0.0.1. Every started process is tracked, so the runner can stop
  * whatever a failing suite left behind (`stopAllServers`), by PID, never by name.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { freePort, running, stopChild } from '../../scripts/lib/processes.ts';
+import { freePort, running, startServerProcess, type ServerProcess } from '../../scripts/lib/processes.ts';
 import { repoRoot } from './env.ts';
 
 export interface RunningServer {
@@ -23,13 +21,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-const live = new Set<ChildProcess>();
+const live = new Set<ServerProcess>();
 
 export { freePort };
 
-async function stopTracked(child: ChildProcess): Promise<void> {
-  await stopChild(child, 15_000);
-  live.delete(child);
+async function stopTracked(server: ServerProcess): Promise<void> {
+  await server.stop('SIGTERM', 15_000);
+  live.delete(server);
 }
 
 /** Stops every child process a benchmark started and did not stop (runner clean-up). */
@@ -39,8 +37,8 @@ export async function stopAllServers(): Promise<void> {
 
 /** Synchronous last resort on process exit: SIGKILL whatever is still running. */
 export function killAllServersNow(): void {
-  for (const child of live) {
-    if (running(child)) child.kill('SIGKILL');
+  for (const server of live) {
+    if (running(server.process)) server.process.kill('SIGKILL');
   }
 }
 
@@ -52,32 +50,6 @@ export function rssOf(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-function tail(path: string, lines = 30): string {
-  try {
-    return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-async function waitForHealth(baseUrl: string, child: ChildProcess, logPath: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    if (!running(child)) throw new Error(`server exited (${String(child.exitCode ?? child.signalCode)}) before it was healthy. Log:\n${tail(logPath)}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-      last = `HTTP ${res.status}`;
-    } catch (error) {
-      last = String(error);
-    }
-    await delay(100);
-  }
-  throw new Error(`${baseUrl}/api/health did not answer 200 within ${timeoutMs} ms (last: ${last}). Log:\n${tail(logPath)}`);
 }
 
 export interface StartOptions {
@@ -92,44 +64,33 @@ export interface StartOptions {
 }
 
 async function start(kind: RunningServer['kind'], script: string, opts: StartOptions): Promise<RunningServer> {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
   const logPath = join(opts.dir, `${opts.name}.log`);
-  const log = openSync(logPath, 'a');
   // The environment an operator's `npm start` sees: what the shell has, plus the settings an
   // operator gives. Logging and NODE_ENV stay at their defaults (info level, request log on),
   // whatever the shell running the benchmark has set.
   const { LOG_LEVEL: _level, LOG_FORMAT: _format, NODE_ENV: _env, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...(opts.nodeFlags ?? []), script], {
+  const server = await startServerProcess({
+    script,
     cwd: repoRoot,
+    baseEnv: inherited,
+    logFile: logPath,
+    ...(opts.nodeFlags === undefined ? {} : { nodeFlags: opts.nodeFlags }),
     env: {
-      ...inherited,
-      HOST: '127.0.0.1',
-      PORT: String(port),
       DATABASE_URL: opts.databaseUrl,
-      APP_ORIGIN: baseUrl,
       // Given explicitly so the server does not write one into ./data/.
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ...opts.env,
     },
-    stdio: ['ignore', log, log],
   });
-  closeSync(log);
-  live.add(child);
-  try {
-    await waitForHealth(baseUrl, child, logPath, 60_000);
-  } catch (error) {
-    await stopTracked(child);
-    throw error;
-  }
-  const pid = child.pid ?? 0;
+  live.add(server);
+  const pid = server.process.pid ?? 0;
   return {
     kind,
-    baseUrl,
+    baseUrl: server.url,
     pid,
     logPath,
     rss: () => rssOf(pid),
-    stop: () => stopTracked(child),
+    stop: () => stopTracked(server),
   };
 }
 

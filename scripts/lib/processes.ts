@@ -1,10 +1,12 @@
 /**
- * Child-process and browser helpers shared by the browser tests (e2e/) and the benchmarks
- * (bench/), which both start the real server and Debian's Chromium.
+ * Child-process and browser helpers shared by the API tests (server/test/), the browser tests
+ * (e2e/) and the benchmarks (bench/), which all start the real server, and Debian's Chromium.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 
 /** Flags Chromium needs on this machine's closed network (never a downloaded browser). */
 export const chromeArgs = [
@@ -51,4 +53,107 @@ export async function stopChild(child: ChildProcess, graceMs: number): Promise<v
     child.kill('SIGKILL');
     await exited(child);
   }
+}
+
+export interface ServerProcess {
+  readonly url: string;
+  readonly port: number;
+  readonly process: ChildProcess;
+  /** What it printed so far: captured in memory, or the end of its log file. */
+  output(): string;
+  /** Resolves once the process has ended. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends `signal` (SIGTERM: the server drains first), SIGKILL after `graceMs`, waits for the exit. */
+  stop(signal?: NodeJS.Signals, graceMs?: number): Promise<void>;
+}
+
+export interface ServerProcessOptions {
+  /** Added to the environment (after HOST, PORT and APP_ORIGIN, so it may override them). */
+  env: Record<string, string>;
+  /** The environment to start from (e.g. `process.env`); default PATH only. */
+  baseEnv?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Default `server/server.ts`, what `npm start` runs after its build step. */
+  script?: string;
+  nodeFlags?: string[];
+  /** Append stdout and stderr to this file; without it they are kept in memory. */
+  logFile?: string;
+  /** How long to wait for `GET /api/health` to answer 200. */
+  startTimeoutMs?: number;
+}
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+function tailOf(path: string, lines = 40): string {
+  try {
+    return readFileSync(path, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+/**
+ * Starts a server script (the real `node server/server.ts` by default) on 127.0.0.1 and a free
+ * port, configured by environment only, and resolves once `/api/health` answers 200. The one
+ * way tests, browser tests and benchmarks run a server as a child process.
+ */
+export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const log = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), options.script ?? 'server/server.ts'], {
+    cwd: options.cwd ?? repoRoot,
+    env: {
+      ...(options.baseEnv ?? { PATH: process.env.PATH ?? '' }),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      APP_ORIGIN: url,
+      ...options.env,
+    },
+    stdio: ['ignore', log ?? 'pipe', log ?? 'pipe'],
+  });
+  if (log !== undefined) closeSync(log);
+  let captured = '';
+  child.stdout?.on('data', (c: Buffer) => (captured += c.toString('utf8')));
+  child.stderr?.on('data', (c: Buffer) => (captured += c.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      resolve({ code, signal });
+    });
+  });
+  const output = () => (options.logFile === undefined ? captured : tailOf(options.logFile));
+  const server: ServerProcess = {
+    url,
+    port,
+    process: child,
+    output,
+    exited,
+    async stop(signal = 'SIGTERM', graceMs = 10_000) {
+      if (running(child)) child.kill(signal);
+      await Promise.race([exited, delay(graceMs, undefined, { ref: false })]);
+      if (running(child)) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+
+  const timeoutMs = options.startTimeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (!running(child)) {
+      await exited;
+      throw new Error(`The server exited (${String(child.exitCode ?? child.signalCode)}) before it was healthy:\n${output()}`);
+    }
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      await res.arrayBuffer();
+      if (res.status === 200) return server;
+      last = `HTTP ${res.status}`;
+    } catch (error) {
+      last = String(error);
+    }
+    await delay(100);
+  }
+  await server.stop('SIGKILL');
+  throw new Error(`${url}/api/health did not answer 200 within ${timeoutMs} ms (last: ${last}):\n${output()}`);
 }

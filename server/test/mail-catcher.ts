@@ -1,4 +1,12 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
+
+/**
+ * The one SMTP catcher of the tests: a real SMTP server (smtp-server, no auth, no STARTTLS) on
+ * 127.0.0.1 that keeps every mail in memory and, given a directory, also writes each one there
+ * as a JSON file, so other processes (the Playwright workers) can read them (`readCaughtMails`).
+ */
 
 export interface CaughtMail {
   to: string[];
@@ -86,9 +94,11 @@ function parseMail(raw: string, to: string[]): CaughtMail {
   };
 }
 
-/** A real SMTP server on 127.0.0.1 that keeps every mail in memory (SPEC section 7). */
-export async function startMailCatcher(): Promise<MailCatcher> {
+/** Starts the catcher on a free port; with `dir`, every mail also lands there as `<time>-<seq>.json`. */
+export async function startMailCatcher(options: { dir?: string } = {}): Promise<MailCatcher> {
   const mails: CaughtMail[] = [];
+  const { dir } = options;
+  if (dir !== undefined) mkdirSync(dir, { recursive: true });
   const state = { refuse: false };
   const server = new SMTPServer({
     authOptional: true,
@@ -109,7 +119,14 @@ export async function startMailCatcher(): Promise<MailCatcher> {
       stream.on('error', callback);
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), to));
+        const raw = Buffer.concat(chunks).toString('utf8');
+        mails.push(parseMail(raw, to));
+        if (dir !== undefined) {
+          const name = `${String(Date.now()).padStart(15, '0')}-${String(mails.length).padStart(6, '0')}.json`;
+          // Written, then renamed: a reader never sees half a file.
+          writeFileSync(join(dir, `.${name}.part`), JSON.stringify({ to, raw }));
+          renameSync(join(dir, `.${name}.part`), join(dir, name));
+        }
         callback();
       });
     },
@@ -147,9 +164,28 @@ export async function startMailCatcher(): Promise<MailCatcher> {
   };
 }
 
-/** The six-digit code on its own line of a sign-up mail. */
+/** Every mail a catcher started with `dir` has written there, oldest first. */
+export function readCaughtMails(dir: string): CaughtMail[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
+  } catch {
+    return [];
+  }
+  return names.sort().map((n) => {
+    const { to, raw } = JSON.parse(readFileSync(join(dir, n), 'utf8')) as { to: string[]; raw: string };
+    return parseMail(raw, to);
+  });
+}
+
+/** The six-digit code on its own line of a sign-up mail, if there is one. */
+export function codeIn(mail: CaughtMail): string | undefined {
+  return /^[ \t]*(\d{6})[ \t]*$/m.exec(mail.text)?.[1];
+}
+
+/** The six-digit code of a sign-up mail; fails the test when there is none. */
 export function codeFrom(mail: CaughtMail): string {
-  const code = /^(\d{6})$/m.exec(mail.text)?.[1];
+  const code = codeIn(mail);
   if (code === undefined) throw new Error(`No code in the mail:\n${mail.text}`);
   return code;
 }

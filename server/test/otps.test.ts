@@ -132,8 +132,8 @@ describe('POST /api/otps', () => {
     expect((await requestCode(email)).status).toBe(201);
   });
 
-  it('prints the mail to the log, code on its own line, when SMTP_URL is unset', async () => {
-    await t.rebuild({ SMTP_URL: '' });
+  it('prints the mail as a block, code on its own line, when SMTP_URL is unset (pretty log; JSON: logging.test.ts)', async () => {
+    await t.rebuild({ SMTP_URL: '', LOG_FORMAT: 'pretty' });
     const printed: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       printed.push(String(chunk));

@@ -1,35 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest, type Agent } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { startServerProcess, type ServerProcess } from '../../../scripts/lib/processes.ts';
 
 /**
- * Runs the real `node server/server.ts` as a child process (what `npm start` runs after the
- * build), on 127.0.0.1 and a free port, for the durability and shutdown tests.
+ * The real `node server/server.ts` as a child process (what `npm start` runs after the build),
+ * started by the shared helper of scripts/lib/processes.ts, and scratch databases for it.
  */
 const SERVER_ENTRY = fileURLToPath(new URL('../../server.ts', import.meta.url));
 const TEST_DB = process.env.TEST_DB ?? 'sqlite';
 export const onPostgres = TEST_DB.startsWith('postgres');
 export const onSqlite = !onPostgres;
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 export interface HttpAnswer {
   status: number;
@@ -80,72 +65,16 @@ export function http(
   });
 }
 
-export interface ChildServer {
-  readonly port: number;
-  readonly url: string;
-  readonly process: ChildProcess;
-  /** Everything the server printed (stdout and stderr). */
-  output(): string;
-  /** Resolves with the exit code and signal once the process has ended. */
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Kills it (by PID) if it still runs, and waits for the exit. */
-  stop(signal?: NodeJS.Signals): Promise<void>;
-}
+export type ChildServer = ServerProcess;
 
-/** Starts the server and resolves once /api/health answers 200 (or rejects with its output). */
-export async function startServer(env: Record<string, string>, cwd: string): Promise<ChildServer> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+/** Starts `node server/server.ts` in `cwd` and resolves once /api/health answers 200. */
+export function startServer(env: Record<string, string>, cwd: string): Promise<ChildServer> {
+  return startServerProcess({
+    script: SERVER_ENTRY,
     cwd,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SESSION_SECRET: 'child-secret-child-secret-child-secret-01',
-      APP_ORIGIN: `http://127.0.0.1:${port}`,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { NODE_ENV: 'test', SESSION_SECRET: 'child-secret-child-secret-child-secret-01', LOG_LEVEL: 'warn', ...env },
+    startTimeoutMs: 30_000,
   });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('exit', (code, signal) => {
-      resolve({ code, signal });
-    });
-  });
-  const state = { ended: false };
-  void exited.then(() => (state.ended = true));
-  const url = `http://127.0.0.1:${port}`;
-  const server: ChildServer = {
-    port,
-    url,
-    process: child,
-    output: () => output,
-    exited,
-    async stop(signal = 'SIGKILL') {
-      if (!state.ended && child.pid !== undefined) process.kill(child.pid, signal);
-      await exited;
-    },
-  };
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (state.ended) throw new Error(`The server exited during start-up:\n${output}`);
-    try {
-      const res = await http(`${url}/api/health`, { timeoutMs: 2000 });
-      if (res.status === 200) return server;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await server.stop();
-      throw new Error(`The server did not become healthy within 20 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 export interface ScratchDatabase {
