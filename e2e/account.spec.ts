@@ -5,7 +5,7 @@
  */
 import { ACCOUNT_MESSAGES } from '../shared/account-messages.ts';
 import { apiCreateTask, expect, expectAccessible, mailCount, readLatestCode, test } from './fixtures.ts';
-import { mailsTo, textParts } from './support/mail-store.ts';
+import { readCaughtMails } from '../server/test/mail-catcher.ts';
 import { ENV, requireEnv } from './support/paths.ts';
 import { randomSuffix } from './support/db.ts';
 
@@ -15,8 +15,9 @@ test.describe.configure({ timeout: 120_000 });
 async function linkInMail(email: string, pattern: RegExp): Promise<string> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    for (const mail of mailsTo(requireEnv(ENV.mailDir), email).reverse()) {
-      const match = textParts(mail.raw).map((text) => pattern.exec(text)).find((m) => m !== null);
+    const mails = readCaughtMails(requireEnv(ENV.mailDir)).filter((m) => m.to.includes(email));
+    for (const mail of mails.reverse()) {
+      const match = pattern.exec(mail.text);
       if (match?.[1] !== undefined) return match[1];
     }
     if (Date.now() > deadline) throw new Error(`No mail to ${email} matched ${String(pattern)}`);
