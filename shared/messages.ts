@@ -32,6 +32,10 @@ export const SERVER_MESSAGES = {
   taskCreated: 'Task created successfully.',
   taskUpdated: 'Task updated successfully.',
   taskNotFound: 'Task not found.',
+  taskConflict: 'Someone else changed this task in the meantime. Nothing was saved; here is the current version.',
+  versionMismatch: 'The version in the body and in If-Match differ.',
+  ifMatchInvalid: 'If-Match must be a task version in quotes, like "3".',
+  tooManyStreams: 'Too many open live connections for this account. Close a tab and try again.',
   commentNotFound: 'Comment not found.',
   commentAdded: 'Comment added.',
   commentUpdated: 'Comment updated.',
@@ -45,4 +49,29 @@ export const SERVER_MESSAGES = {
   serviceUnavailable: 'The service is temporarily unavailable. Please try again shortly.',
   internalError: 'Something went wrong on our side. Please try again.',
   routeNotFound: 'There is nothing at this address.',
+} as const;
+
+/**
+ * What the board's polite live region says when someone else changes a task ("Ada Lovelace
+ * completed “Send the invoice”"). `who` is the full name of the person who made the change.
+ */
+export const LIVE_MESSAGES = {
+  created: (who: string, title: string) => `${who} created “${title}”`,
+  assignedToYou: (who: string, title: string) => `${who} assigned “${title}” to you`,
+  completed: (who: string, title: string) => `${who} completed “${title}”`,
+  reopened: (who: string, title: string) => `${who} reopened “${title}”`,
+  reassigned: (who: string, title: string, to: string) => `${who} assigned “${title}” to ${to}`,
+  edited: (who: string, title: string) => `${who} edited “${title}”`,
+  removed: (who: string, title: string) => `${who} removed “${title}” from your board`,
+  removedUnknown: (who: string) => `${who} removed a task from your board`,
+} as const;
+
+/** The conflict dialog, shown when a save meets a newer version of the task. */
+export const CONFLICT_MESSAGES = {
+  title: 'This task changed while you were working on it',
+  changedBy: (who: string) => `${who} saved a change to this task before you did.`,
+  changedBySomeone: 'Someone else saved a change to this task before you did.',
+  deleteNote: 'You tried to delete it.',
+  applyMine: 'Apply mine on top',
+  keepTheirs: 'Keep theirs',
 } as const;

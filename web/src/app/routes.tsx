@@ -1,7 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { Navigate, Outlet, useLocation, useMatch, useRoutes, type RouteObject } from 'react-router';
-import { preloadBoard } from '#web/features/tasks/api/preload-board.ts';
+import { lazy, Suspense } from 'react';
+import { Navigate, Outlet, useMatch, useRoutes, type RouteObject } from 'react-router';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { RequireAuth, RequireGuest } from './guards.tsx';
 import { PageLoading, RootLayout } from './root-layout.tsx';
@@ -18,13 +16,16 @@ const LandingPage = lazy(() => import('./routes/landing.tsx').then((m) => ({ def
 const TasksPage = lazy(() => import('./routes/tasks.tsx').then((m) => ({ default: m.TasksPage })));
 const LoginPage = lazy(() => import('./routes/login.tsx').then((m) => ({ default: m.LoginPage })));
 const TaskPage = lazy(() => import('./routes/task.tsx').then((m) => ({ default: m.TaskPage })));
+const AccountPage = lazy(() => import('./routes/account.tsx').then((m) => ({ default: m.AccountPage })));
+const ResetPasswordPage = lazy(() => import('./routes/reset-password.tsx').then((m) => ({ default: m.ResetPasswordPage })));
+const UnsubscribePage = lazy(() => import('./routes/unsubscribe.tsx').then((m) => ({ default: m.UnsubscribePage })));
 const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ default: m.SignUpPage })));
 
 /** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */
 const WIDE_SCREEN_QUERY = '(min-width: 56.25rem)';
 
 /**
- * /tasks: the board's data is requested while its chunk loads (in parallel, not after).
+ * /tasks: the board asks for its data itself, once its session is confirmed (RequireAuth).
  * /tasks/:id: on a wide screen the task is a panel over the board (the board renders it as
  * its outlet); on a narrow one the task page alone.
  */
@@ -35,12 +36,6 @@ function TasksRoute() {
 }
 
 function BoardRoute() {
-  const queryClient = useQueryClient();
-  const { search } = useLocation();
-  const [initialSearch] = useState(search);
-  useEffect(() => {
-    preloadBoard(queryClient, initialSearch);
-  }, [queryClient, initialSearch]);
   return (
     <Suspense fallback={<PageLoading />}>
       <TasksPage />
@@ -56,6 +51,7 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           { index: true, element: <LandingPage /> },
+          { path: 'account', element: <AccountPage /> },
           {
             path: 'tasks',
             element: <TasksRoute />,
@@ -79,6 +75,9 @@ export const routes: RouteObject[] = [
           { path: 'sign-up', element: <SignUpPage /> },
         ],
       },
+      // Reached from mails: open whether or not someone is signed in.
+      { path: 'reset-password', element: <ResetPasswordPage /> },
+      { path: 'unsubscribe', element: <UnsubscribePage /> },
       // The landing page once linked to /signup; keep that address working (SPEC section 8).
       { path: 'signup', element: <Navigate to="/sign-up" replace /> },
       { path: '*', element: <NotFoundPage /> },

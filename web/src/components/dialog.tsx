@@ -23,6 +23,11 @@ export interface DialogProps {
   initialFocusRef?: RefObject<HTMLElement | null>;
   /** Where focus goes on close when the opener no longer exists (e.g. a deleted card). */
   fallbackFocus?: () => HTMLElement | null;
+  /**
+   * Asked first on close: an element to focus instead of the opener (e.g. the opener is about
+   * to go, as the card of a task just deleted). `null`: back to the opener as usual.
+   */
+  returnFocus?: () => HTMLElement | null;
   /** Hides the close button (a confirm box has its own Cancel). */
   hideCloseButton?: boolean;
   closeLabel?: string;
@@ -60,6 +65,7 @@ function DialogSurface({
   role = 'dialog',
   initialFocusRef,
   fallbackFocus,
+  returnFocus,
   hideCloseButton = false,
   closeLabel = 'Close',
   footer,
@@ -74,9 +80,11 @@ function DialogSurface({
   // The latest callbacks, read by the mount-only effect below without re-running it.
   const onCloseRef = useRef(onClose);
   const fallbackFocusRef = useRef(fallbackFocus);
+  const returnFocusRef = useRef(returnFocus);
   useEffect(() => {
     onCloseRef.current = onClose;
     fallbackFocusRef.current = fallbackFocus;
+    returnFocusRef.current = returnFocus;
   });
 
   // Layout effect: inert and focus must be in place before the browser paints or announces.
@@ -111,8 +119,9 @@ function DialogSurface({
       document.body.style.overflow = previousOverflow;
       // After this commit has finished: the opener may be removed in the same commit.
       const fallback = fallbackFocusRef.current;
+      const instead = returnFocusRef.current;
       queueMicrotask(() => {
-        const back = opener?.isConnected ? opener : fallback?.();
+        const back = instead?.() ?? (opener?.isConnected ? opener : fallback?.());
         back?.focus();
       });
     };

@@ -16,12 +16,14 @@ export class ApiError extends Error {
   readonly errors: readonly { field: string; message: string }[];
   /** Seconds from a 429's `Retry-After` header, when the server sent one. */
   readonly retryAfter: number | null;
+  /** The `data` of a failure envelope (a 409 carries the current task there). */
+  readonly data: unknown;
 
   constructor(
     status: number,
     code: string,
     message: string,
-    extra: { errors?: readonly { field: string; message: string }[]; retryAfter?: number | null } = {},
+    extra: { errors?: readonly { field: string; message: string }[]; retryAfter?: number | null; data?: unknown } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -29,6 +31,7 @@ export class ApiError extends Error {
     this.code = code;
     this.errors = extra.errors ?? [];
     this.retryAfter = extra.retryAfter ?? null;
+    this.data = extra.data;
   }
 
   get isNetworkError(): boolean {
@@ -94,6 +97,7 @@ interface Envelope {
   code?: unknown;
   message?: unknown;
   errors?: unknown;
+  data?: unknown;
 }
 
 async function readJson(response: Response): Promise<unknown> {
@@ -142,6 +146,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const error = new ApiError(response.status, code, message, {
     errors,
     retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
+    data: envelope.data,
   });
   if (response.status === 401 && authenticated) unauthorizedHandler?.();
   throw error;

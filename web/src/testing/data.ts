@@ -6,8 +6,9 @@ let sequence = 0;
 export function makeTask(overrides: Partial<Task> = {}): Task {
   sequence++;
   const now = new Date().toISOString();
-  return {
+  const task: Task & { version: number } = {
     _id: `task-${sequence}`,
+    version: 1,
     workTitle: '',
     taskTitle: `Task number ${sequence}`,
     assignee: 'bob@example.com',
@@ -19,8 +20,8 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     description: '',
     createdAt: now,
     updatedAt: now,
-    ...overrides,
   };
+  return { ...task, ...overrides };
 }
 
 export const ADA = { fullName: 'Ada Lovelace', email: 'ada@example.com' };

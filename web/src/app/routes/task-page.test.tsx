@@ -68,14 +68,14 @@ describe('the task page', () => {
     expect(box).toHaveFocus();
     await user.type(box, 'Line one{Enter}Line two');
     api.on('PATCH', `/tasks/${task._id}`, (call) => {
-      state.task = { ...state.task, ...(call.body as object) };
+      state.task = { ...state.task, ...(call.body as object), ...{ version: 2 } };
       return json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: state.task } });
     });
     await user.click(screen.getByRole('button', { name: 'Save description' }));
     await waitFor(() => {
       expect(screen.queryByRole('textbox', { name: 'Description' })).not.toBeInTheDocument();
     });
-    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ description: 'Line one\nLine two' });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ description: 'Line one\nLine two', version: 1 });
     expect(document.querySelector('.task-details__text')?.textContent).toBe('Line one\nLine two');
     expect(screen.getByRole('button', { name: 'Edit description' })).toHaveFocus();
   });
@@ -90,7 +90,7 @@ describe('the task page', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Reopen' }));
     expect(await screen.findByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
-    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'todo' });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'todo', version: 1 });
   });
 
   it('says "Task not found" for a task the user cannot see', async () => {

@@ -14,6 +14,26 @@ describe('session start-up (/users/me)', () => {
     expect(api.calls).toHaveLength(0);
   });
 
+  it('shows "Guest" but asks for no board data until /users/me has confirmed the session', async () => {
+    let confirm: (response: Response) => void = () => undefined;
+    const api = mockFetch()
+      .on('GET', '/users/me', () => new Promise<Response>((resolve) => (confirm = resolve)))
+      .always('GET', '/tasks', json(200, listAnswer([])))
+      .always('GET', '/tasks/counts', json(200, countsAnswer(0, 0)));
+    renderApp('/tasks', { signedIn: true });
+    expect(screen.getByText(/Welcome,/)).toHaveTextContent('Welcome, Guest');
+    expect(await screen.findByText('Loading…')).toBeInTheDocument();
+    expect(api.calls.map((c) => c.path)).toEqual(['/api/users/me']);
+
+    confirm(json(200, meAnswer()));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tasks' })).toBeInTheDocument();
+    expect(screen.getByText(/Welcome,/)).toHaveTextContent('Welcome, Ada Lovelace');
+    await waitFor(() => {
+      expect(api.callsTo('GET', '/tasks')).toHaveLength(2);
+    });
+    expect(api.calls[0]?.path).toBe('/api/users/me');
+  });
+
   it('signs out quietly with the session-expired notice on 401', async () => {
     mockFetch().on('GET', '/users/me', json(401, { status: 'fail', code: 'NOT_AUTHENTICATED', message: 'Please sign in to continue.' }));
     renderApp('/tasks', { signedIn: true });

@@ -1,17 +1,53 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTaskBody, Task, TaskEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { applyTaskChange } from './task-cache.ts';
+import { useLiveBoard } from './live-board-context.ts';
+import { cancelListFetches, findCachedTask, newPendingId, writeTask } from './task-cache.ts';
+import { TASK_WRITES } from './update-task.ts';
 
 export async function createTask(body: CreateTaskBody): Promise<{ task: Task; message: string }> {
   const envelope = await apiRequest<TaskEnvelope>('/tasks', { method: 'POST', body });
   return { task: envelope.data.task, message: envelope.message };
 }
 
+/**
+ * The new card shows at once (its actions wait for the server's id); the server's task then
+ * takes its place, or it goes again on failure (the form keeps the input and says why).
+ */
 export function useCreateTask() {
   const queryClient = useQueryClient();
+  const live = useLiveBoard();
   return useMutation({
+    scope: TASK_WRITES,
     mutationFn: createTask,
-    onSuccess: ({ task }) => applyTaskChange(queryClient, null, task),
+    onMutate: async (body) => {
+      await cancelListFetches(queryClient);
+      const now = new Date().toISOString();
+      const pending: Task & { version: number } = {
+        _id: newPendingId(),
+        version: 0,
+        description: '',
+        workTitle: body.workTitle ?? '',
+        taskTitle: body.taskTitle,
+        assignee: body.assignee,
+        assignor: live.viewer.fullName,
+        assignorEmail: live.viewer.email,
+        deadline: body.deadline === '' ? null : (body.deadline ?? null),
+        priority: body.priority ?? 'normal',
+        status: 'todo',
+        createdAt: now,
+        updatedAt: now,
+      };
+      writeTask(queryClient, null, pending, live.viewer);
+      return { pending };
+    },
+    onSuccess: ({ task }, _body, context) => {
+      // The live event may have brought the real task first: then only the stand-in goes.
+      if (findCachedTask(queryClient, task._id)) writeTask(queryClient, context.pending, null, live.viewer);
+      else writeTask(queryClient, context.pending, task, live.viewer);
+    },
+    onError: (_error, _body, context) => {
+      if (context) writeTask(queryClient, context.pending, null, live.viewer);
+    },
   });
 }

@@ -3,12 +3,12 @@ import type { TaskStatus } from '#shared/constants.ts';
 import type { TaskCountsEnvelope, TaskListEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { filterQuery, type BoardFilter } from './board-filter.ts';
+import { isLiveStreamOpen } from './live-events.ts';
 import { taskKeys, type TaskPage } from './query-keys.ts';
 
 /*
- * The board's fetchers and query options, without React hooks: the app shell imports these
- * to start the board's requests early (preload-board.ts) without pulling the query observers
- * into every page's bundle. The hooks live in get-tasks.ts and get-task-counts.ts.
+ * The board's fetchers and query options; the hooks live in get-tasks.ts and
+ * get-task-counts.ts. How the data flows after a fetch: see task-cache.ts.
  */
 
 /** Cards per request: a screenful or two, small enough to answer fast on a 20,000-task board. */
@@ -40,15 +40,19 @@ export async function getTasksPage(params: {
   return { tasks: envelope.data.tasks, nextCursor: envelope.data.nextCursor ?? null };
 }
 
-// Prefetches share these options and their 401s go to the session handler like any other:
-// a visible query that joins an in-flight prefetch gets that prefetch's answer, so a 401 left
-// unhandled there showed "Couldn't load" instead of signing out.
+/**
+ * Fresh while the live stream is open (every change is written into the cache as it happens);
+ * without it, stale at once, so a list shown again is asked again.
+ */
+const staleTime = () => (isLiveStreamOpen() ? Infinity : 0);
+
 export function taskColumnQueryOptions(status: TaskStatus, filter: BoardFilter) {
   return infiniteQueryOptions({
     queryKey: taskKeys.list(status, filter),
     queryFn: ({ pageParam, signal }) => getTasksPage({ status, filter, cursor: pageParam, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
+    staleTime,
   });
 }
 
@@ -64,5 +68,6 @@ export function taskCountsQueryOptions(filter: BoardFilter) {
   return queryOptions({
     queryKey: taskKeys.counts(filter),
     queryFn: ({ signal }) => getTaskCounts(filter, signal),
+    staleTime,
   });
 }

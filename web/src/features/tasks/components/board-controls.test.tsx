@@ -126,7 +126,7 @@ describe('reopen and the task link on cards', () => {
     });
     await user.click(within(card).getByRole('button', { name: 'Reopen' }));
     expect(await within(todoColumn()).findByRole('article', { name: 'Done already' })).toBeInTheDocument();
-    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'todo' });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'todo', version: 1 });
   });
 
   it('links each card title to its task page, keeping the board filters', async () => {

@@ -9,16 +9,7 @@ const OPTIONS: readonly { value: Filter; label: string }[] = [
 ];
 
 /** Toggle buttons (`aria-pressed`), one pressed at a time: the seed's priority filter. */
-export function PriorityFilter({
-  value,
-  onChange,
-  onIntent,
-}: {
-  value: Filter;
-  onChange: (value: Filter) => void;
-  /** The pointer or focus is on an option: a good moment to fetch it ahead. */
-  onIntent?: (value: Filter) => void;
-}) {
+export function PriorityFilter({ value, onChange }: { value: Filter; onChange: (value: Filter) => void }) {
   return (
     <div className="priority-filter" role="group" aria-label="Filter by priority">
       {OPTIONS.map((option) => (
@@ -30,8 +21,6 @@ export function PriorityFilter({
           onClick={() => {
             onChange(option.value);
           }}
-          onPointerEnter={() => onIntent?.(option.value)}
-          onFocus={() => onIntent?.(option.value)}
         >
           {option.value ? <PriorityIcon priority={option.value} /> : null}
           {option.label}

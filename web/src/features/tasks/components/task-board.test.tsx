@@ -140,7 +140,7 @@ describe('task board', () => {
     });
   });
 
-  it('marks a task complete with PATCH {status: "done"} and refreshes', async () => {
+  it('marks a task complete with PATCH {status: "done", version}, moving the card at once', async () => {
     const task = makeTask({ taskTitle: 'Ship it' });
     const { api, state } = board({ todo: [task] });
     const { user } = await openBoard();
@@ -152,7 +152,7 @@ describe('task board', () => {
     });
     await user.click(within(card).getByRole('button', { name: 'Mark complete' }));
     expect(await within(column('Completed')).findByRole('article', { name: 'Ship it' })).toBeInTheDocument();
-    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'done' });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'done', version: 1 });
     expect(within(column('Tasks To Do')).queryByRole('article')).not.toBeInTheDocument();
   });
 });
@@ -183,7 +183,7 @@ describe('editing a task', () => {
     await waitFor(() => {
       expect(within(column('Tasks To Do')).getByRole('article', { name: 'Second task' })).toHaveTextContent('carol@example.com');
     });
-    expect(api.callsTo('PATCH', `/tasks/${second._id}`)[0]?.body).toEqual({ assignee: 'carol@example.com', priority: 'high' });
+    expect(api.callsTo('PATCH', `/tasks/${second._id}`)[0]?.body).toEqual({ assignee: 'carol@example.com', priority: 'high', version: 1 });
     const card = within(column('Tasks To Do')).getByRole('article', { name: 'Second task' });
     expect(card).toHaveTextContent('High priority');
     expect(within(card).getByRole('button', { name: 'Edit' })).toHaveFocus();
@@ -200,17 +200,27 @@ describe('editing a task', () => {
     expect(api.calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
   });
 
-  it('shows the server message when saving fails and stays in edit mode', async () => {
+  it('shows the change at once, then rolls it back with the server message when saving fails', async () => {
     const task = makeTask({ taskTitle: 'Tricky one' });
     const { api } = board({ todo: [task] });
     const { user } = await openBoard();
     const card = await within(column('Tasks To Do')).findByRole('article', { name: 'Tricky one' });
     await user.click(within(card).getByRole('button', { name: 'Edit' }));
     await user.selectOptions(within(card).getByLabelText('Priority'), 'Urgent');
-    api.on('PATCH', `/tasks/${task._id}`, json(404, { status: 'fail', code: 'NOT_FOUND', message: SERVER_MESSAGES.taskNotFound }));
+    let answer: (response: Response) => void = () => undefined;
+    api.on('PATCH', `/tasks/${task._id}`, () => new Promise<Response>((resolve) => (answer = resolve)));
     await user.click(within(card).getByRole('button', { name: 'Save' }));
-    expect(await within(card).findByRole('alert')).toHaveTextContent(SERVER_MESSAGES.taskNotFound);
-    expect(within(card).getByLabelText('Priority')).toHaveValue('urgent');
+    // Before the server answers: the form is gone and the card shows the new priority.
+    expect(within(card).queryByLabelText('Priority')).not.toBeInTheDocument();
+    const shown = () => within(column('Tasks To Do')).getByRole('article', { name: 'Tricky one' });
+    await waitFor(() => {
+      expect(shown()).toHaveTextContent('Urgent priority');
+    });
+    answer(json(500, { status: 'error', code: 'INTERNAL', message: SERVER_MESSAGES.internalError }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`Couldn’t save “Tricky one”. ${SERVER_MESSAGES.internalError}`);
+    await waitFor(() => {
+      expect(shown()).toHaveTextContent('Normal priority');
+    });
   });
 
   it('refuses an assignee that is not an e-mail address', async () => {
@@ -247,7 +257,7 @@ describe('deleting a task', () => {
     expect(within(screen.getByRole('article', { name: 'Keep me' })).getByRole('button', { name: 'Delete' })).toHaveFocus();
   });
 
-  it('deletes on 204 and refreshes the board', async () => {
+  it('removes the card at once and sends DELETE with the version', async () => {
     const task = makeTask({ taskTitle: 'Remove me' });
     const { api, state, user, dialog } = await askToDelete(task);
     api.on('DELETE', `/tasks/${task._id}`, () => {
@@ -259,17 +269,28 @@ describe('deleting a task', () => {
       expect(screen.queryByRole('article', { name: 'Remove me' })).not.toBeInTheDocument();
     });
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-    expect(screen.getByText('Deleted “Remove me”.')).toHaveAttribute('role', 'status');
+    expect(await screen.findByText('Deleted “Remove me”.')).toHaveAttribute('role', 'status');
+    expect(api.callsTo('DELETE', `/tasks/${task._id}`)[0]?.query.get('version')).toBe('1');
     expect(screen.getByRole('heading', { level: 1, name: 'Tasks' })).toHaveFocus();
   });
 
-  it('shows the message of a non-204 answer', async () => {
+  it('takes the card off and says so when the task is already gone (404)', async () => {
     const task = makeTask({ taskTitle: 'Not yours' });
     const { api, user, dialog } = await askToDelete(task);
     api.on('DELETE', `/tasks/${task._id}`, json(404, { status: 'fail', code: 'NOT_FOUND', message: SERVER_MESSAGES.taskNotFound }));
     await user.click(within(dialog).getByRole('button', { name: 'Delete task' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(SERVER_MESSAGES.taskNotFound);
-    expect(screen.getByRole('article', { name: 'Not yours' })).toBeInTheDocument();
+    expect(screen.queryByRole('article', { name: 'Not yours' })).not.toBeInTheDocument();
+  });
+
+  it('brings the card back with the message when the delete fails', async () => {
+    const task = makeTask({ taskTitle: 'Still here' });
+    const { api, user, dialog } = await askToDelete(task);
+    api.on('DELETE', `/tasks/${task._id}`, json(500, { status: 'error', code: 'INTERNAL', message: SERVER_MESSAGES.internalError }));
+    await user.click(within(dialog).getByRole('button', { name: 'Delete task' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(SERVER_MESSAGES.internalError);
+    expect(await within(column('Tasks To Do')).findByRole('article', { name: 'Still here' })).toBeInTheDocument();
+    expect(within(column('Tasks To Do')).getByText('1')).toBeInTheDocument();
   });
 
   it('shows "Error deleting task" when a non-204 answer has no message', async () => {

@@ -1,7 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { PRIORITY_FILTER_ORDER } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
@@ -9,8 +7,7 @@ import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { parseBoardFilter, withFilter, type BoardFilter, type PriorityFilter as Filter } from '../api/board-filter.ts';
-import { taskCountsQueryOptions, useTaskCounts } from '../api/get-task-counts.ts';
-import { taskColumnQueryOptions } from '../api/get-tasks.ts';
+import { useTaskCounts } from '../api/get-task-counts.ts';
 import { OverdueCount, SearchBox, SortSelect, ViewSwitch } from './board-toolbar.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
@@ -18,22 +15,6 @@ import { PriorityFilter } from './priority-filter.tsx';
 import type { EditDraft } from './task-card.tsx';
 import { TaskColumn } from './task-column.tsx';
 import './task-board.css';
-
-const FILTERS: readonly Filter[] = ['', ...PRIORITY_FILTER_ORDER];
-
-/** Run `work` when the browser is idle (soon anyway); returns the cancel function. */
-function whenIdle(work: () => void): () => void {
-  if (typeof requestIdleCallback === 'function') {
-    const id = requestIdleCallback(work, { timeout: 1500 });
-    return () => {
-      cancelIdleCallback(id);
-    };
-  }
-  const id = window.setTimeout(work, 200);
-  return () => {
-    window.clearTimeout(id);
-  };
-}
 
 /**
  * The board: a header with "Create Task", the priority filter (kept in the URL, so a reload
@@ -51,27 +32,6 @@ export function TaskBoard() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const counts = useTaskCounts(filter);
   const now = useNow(30_000);
-  const queryClient = useQueryClient();
-
-  // The first page of each column and the counts of a filter, fetched ahead (skipped while
-  // the cached copy is fresh), so switching filters shows cards at once.
-  const prefetchFilter = useCallback(
-    (next: Filter) => {
-      const ignore = () => undefined; // a failed prefetch just means a normal fetch later
-      const other = { ...filter, priority: next };
-      queryClient.infiniteQuery(taskColumnQueryOptions('todo', other)).catch(ignore);
-      queryClient.infiniteQuery(taskColumnQueryOptions('done', other)).catch(ignore);
-      queryClient.query(taskCountsQueryOptions(other)).catch(ignore);
-    },
-    [queryClient, filter],
-  );
-  const boardLoaded = counts.isSuccess;
-  useEffect(() => {
-    if (!boardLoaded) return;
-    return whenIdle(() => {
-      for (const other of FILTERS) if (other !== priority) prefetchFilter(other);
-    });
-  }, [boardLoaded, priority, prefetchFilter]);
 
   const changeFilter = useCallback(
     (change: Partial<BoardFilter>) => {
@@ -82,15 +42,6 @@ export function TaskBoard() {
   const onFilter = (next: Filter) => {
     changeFilter({ priority: next });
   };
-
-  // Every filter change asks the server again; counts cached for that filter show meanwhile.
-  const { refetch: refetchCounts } = counts;
-  const countsFilter = useRef(filter);
-  useEffect(() => {
-    if (countsFilter.current === filter) return;
-    countsFilter.current = filter;
-    void refetchCounts({ cancelRefetch: false });
-  }, [filter, refetchCounts]);
 
   useShortcuts({
     n: () => {
@@ -143,7 +94,7 @@ export function TaskBoard() {
       </header>
 
       <div className="board__toolbar">
-        <PriorityFilter value={priority} onChange={onFilter} onIntent={prefetchFilter} />
+        <PriorityFilter value={priority} onChange={onFilter} />
       </div>
       <div className="board__controls">
         <ViewSwitch

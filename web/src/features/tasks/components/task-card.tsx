@@ -3,12 +3,11 @@ import { Link, useLocation } from 'react-router';
 import { PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { checkEmail } from '#shared/validation.ts';
-import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { SelectField, TextField } from '#web/components/field.tsx';
-import { useNotices } from '#web/components/notices.tsx';
-import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
+import { useTaskHighlight } from '../api/live-board-context.ts';
+import { isPendingTask } from '../api/task-cache.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PRIORITY_LABELS, PriorityBadge } from './priority.tsx';
@@ -95,7 +94,6 @@ function TaskEditForm({
 }) {
   const update = useUpdateTask();
   const [fieldError, setFieldError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
   const assigneeRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -112,22 +110,13 @@ function TaskEditForm({
       return;
     }
     setFieldError(null);
-    setFormError(null);
     if (email.value === task.assignee && draft.priority === task.priority) {
       onEditEnd(false);
       return;
     }
-    update.mutate(
-      { task, changes: { assignee: email.value, priority: draft.priority } },
-      {
-        onSuccess: () => {
-          onEditEnd(true);
-        },
-        onError: (error) => {
-          if (!isUnauthorized(error)) setFormError(isApiError(error) ? error.message : String(error));
-        },
-      },
-    );
+    // Shown at once; a failure rolls the card back and says why, a conflict opens its dialog.
+    update.mutate({ task, changes: { assignee: email.value, priority: draft.priority } });
+    onEditEnd(true);
   };
 
   return (
@@ -143,7 +132,6 @@ function TaskEditForm({
         }
       }}
     >
-      {formError ? <Alert tone="error">{formError}</Alert> : null}
       <div className="task-edit__fields">
         <TextField
           ref={assigneeRef}
@@ -174,8 +162,8 @@ function TaskEditForm({
         </SelectField>
       </div>
       <div className="task-edit__actions">
-        <Button type="submit" variant="primary" size="sm" busy={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save'}
+        <Button type="submit" variant="primary" size="sm">
+          Save
         </Button>
         <Button
           size="sm"
@@ -205,7 +193,8 @@ export const TaskCard = memo(function TaskCard({
   const titleId = useId();
   const done = task.status === 'done';
   const complete = useUpdateTask();
-  const { notify } = useNotices();
+  const highlighted = useTaskHighlight(task._id);
+  const pending = isPendingTask(task);
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocusToEdit = useRef(false);
   const editing = draft !== null;
@@ -218,20 +207,20 @@ export const TaskCard = memo(function TaskCard({
   }, [editing]);
 
   const onStatus = () => {
-    complete.mutate(
-      { task, changes: { status: done ? 'todo' : 'done' } },
-      {
-        onError: (error) => {
-          if (!isUnauthorized(error)) notify('error', isApiError(error) ? error.message : String(error));
-        },
-      },
-    );
+    complete.mutate({ task, changes: { status: done ? 'todo' : 'done' } });
   };
 
   return (
     <article
-      className={cx('task-card', `priority--${task.priority}`, done && 'task-card--done', editing && 'task-card--editing')}
+      className={cx(
+        'task-card',
+        `priority--${task.priority}`,
+        done && 'task-card--done',
+        editing && 'task-card--editing',
+        highlighted && 'task-card--changed',
+      )}
       aria-labelledby={titleId}
+      aria-busy={pending || undefined}
       {...position}
     >
       <div className="task-card__top">
@@ -277,12 +266,12 @@ export const TaskCard = memo(function TaskCard({
       ) : (
         <div className="task-card__actions">
           {done ? (
-            <Button size="sm" variant="secondary" icon={<ReopenIcon />} busy={complete.isPending} onClick={onStatus}>
-              {complete.isPending ? 'Reopening…' : 'Reopen'}
+            <Button size="sm" variant="secondary" icon={<ReopenIcon />} disabled={pending} onClick={onStatus}>
+              Reopen
             </Button>
           ) : (
-            <Button size="sm" variant="secondary" icon={<CheckIcon />} busy={complete.isPending} onClick={onStatus}>
-              {complete.isPending ? 'Completing…' : 'Mark complete'}
+            <Button size="sm" variant="secondary" icon={<CheckIcon />} disabled={pending} onClick={onStatus}>
+              Mark complete
             </Button>
           )}
           <span className="task-card__spacer" />
@@ -291,6 +280,7 @@ export const TaskCard = memo(function TaskCard({
             size="sm"
             variant="ghost"
             icon={<PencilIcon />}
+            disabled={pending}
             onClick={() => {
               onEdit(task);
             }}
@@ -301,6 +291,7 @@ export const TaskCard = memo(function TaskCard({
             size="sm"
             variant="danger-ghost"
             icon={<TrashIcon />}
+            disabled={pending}
             onClick={() => {
               onDelete(task);
             }}

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -10,7 +9,6 @@ import { isApiError } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
-import { taskKeys, trimPages } from '../api/query-keys.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
 import { TaskCard, type EditDraft } from './task-card.tsx';
 
@@ -93,20 +91,6 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
   const { data, error, isPending, isError, isFetching, isFetchingNextPage, isPlaceholderData, hasNextPage, fetchNextPage, refetch } = query;
   const tasks = useMemo(() => data?.pages.flatMap((page) => page.tasks) ?? [], [data]);
   const updating = isFetching && !isPending && !isFetchingNextPage;
-
-  // Every filter change asks the server again (SPEC section 4). Cards cached for that filter
-  // (prefetched, or seen before) stay on screen meanwhile; a deep list is cut back first so
-  // the refetch is one or a few requests. It runs through this observer, so the query keeps
-  // the visible board's options from here on (a prefetch's 401 is left to this fetch).
-  const queryClient = useQueryClient();
-  // (`filter` keeps its identity until a part of it changes: the board memoizes it.)
-  const shownFilter = useRef(filter);
-  useEffect(() => {
-    if (shownFilter.current === filter) return;
-    shownFilter.current = filter;
-    trimPages(queryClient, taskKeys.list(status, filter));
-    void refetch({ cancelRefetch: false }); // joins a fetch already under way
-  }, [filter, status, refetch, queryClient]);
 
   // Load the next page once the end of the list is near (600 px ahead of the edge).
   const canLoadMore = hasNextPage && !isFetchingNextPage && !isError;

@@ -32,7 +32,7 @@ export function Timestamp({ iso, now }: { iso: string; now: Date }) {
 function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void }) {
   const [text, setText] = useState(task.description);
   const [error, setError] = useState<string | null>(null);
-  const update = useUpdateTask();
+  const update = useUpdateTask({ quiet: true });
   const textRef = useRef<HTMLTextAreaElement>(null);
   // The editor opens on the person's request: take them straight to the text.
   useEffect(() => {
@@ -104,7 +104,7 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
 export function TaskDetails({ task }: { task: Task }) {
   const now = useNow(30_000);
   const [editing, setEditing] = useState(false);
-  const status = useUpdateTask();
+  const status = useUpdateTask({ quiet: true });
   const [statusError, setStatusError] = useState<string | null>(null);
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);

@@ -1,0 +1,111 @@
+import { createContext, use, useSyncExternalStore } from 'react';
+import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
+import type { Viewer } from './task-cache.ts';
+
+/**
+ * Per-tab state of the live board, shared by the board, its cards and the task mutations:
+ * who is looking, which cards just changed (highlighted for a moment), who last changed a task
+ * (named in the conflict dialog), and the conflicts waiting for the person's decision.
+ */
+
+/** How long a card changed by someone else stays highlighted. */
+export const HIGHLIGHT_MS = 2_500;
+
+/** A save the server refused with 409: the task changed since the client last saw it. */
+export interface Conflict {
+  kind: 'update' | 'delete';
+  /** The copy the change was based on. */
+  base: Task;
+  /** The task as it is now on the server. */
+  theirs: Task;
+  /** What this person tried (empty for a delete). */
+  mine: UpdateTaskBody;
+}
+
+type Listener = () => void;
+
+function createEmitter() {
+  const listeners = new Set<Listener>();
+  return {
+    subscribe: (listener: Listener) => {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    emit: () => {
+      for (const listener of listeners) listener();
+    },
+  };
+}
+
+export function createLiveBoardState(viewer: Viewer) {
+  const highlightEmitter = createEmitter();
+  const highlighted = new Map<string, ReturnType<typeof setTimeout>>();
+  const conflictEmitter = createEmitter();
+  let conflicts: readonly Conflict[] = [];
+  const editors = new Map<string, Viewer>();
+
+  return {
+    viewer,
+    highlights: {
+      subscribe: highlightEmitter.subscribe,
+      has: (id: string) => highlighted.has(id),
+      flash(id: string) {
+        clearTimeout(highlighted.get(id));
+        highlighted.set(
+          id,
+          setTimeout(() => {
+            highlighted.delete(id);
+            highlightEmitter.emit();
+          }, HIGHLIGHT_MS),
+        );
+        highlightEmitter.emit();
+      },
+      clear() {
+        for (const timer of highlighted.values()) clearTimeout(timer);
+        highlighted.clear();
+      },
+    },
+    conflicts: {
+      subscribe: conflictEmitter.subscribe,
+      current: () => conflicts[0] ?? null,
+      add(conflict: Conflict) {
+        // One decision per task: a newer conflict about the same task replaces the older one.
+        conflicts = [...conflicts.filter((c) => c.base._id !== conflict.base._id), conflict];
+        conflictEmitter.emit();
+      },
+      resolve(conflict: Conflict) {
+        conflicts = conflicts.filter((c) => c !== conflict);
+        conflictEmitter.emit();
+      },
+    },
+    /** The last person other than the viewer whose change to a task arrived live. */
+    editors: {
+      get: (id: string) => editors.get(id),
+      set: (id: string, by: Viewer) => editors.set(id, by),
+    },
+  };
+}
+
+export type LiveBoardState = ReturnType<typeof createLiveBoardState>;
+
+export const LiveBoardContext = createContext<LiveBoardState | null>(null);
+
+export function useLiveBoard(): LiveBoardState {
+  const state = use(LiveBoardContext);
+  if (!state) throw new Error('useLiveBoard() needs a <LiveBoardProvider>.');
+  return state;
+}
+
+/** Whether the card of task `id` is highlighted right now. */
+export function useTaskHighlight(id: string): boolean {
+  const { highlights } = useLiveBoard();
+  return useSyncExternalStore(highlights.subscribe, () => highlights.has(id));
+}
+
+/** The conflict the person should decide first, if any. */
+export function useCurrentConflict(): Conflict | null {
+  const { conflicts } = useLiveBoard();
+  return useSyncExternalStore(conflicts.subscribe, conflicts.current);
+}

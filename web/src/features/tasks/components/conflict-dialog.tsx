@@ -1,0 +1,165 @@
+import { CONFLICT_MESSAGES } from '#shared/messages.ts';
+import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
+import { Button } from '#web/components/button.tsx';
+import { Dialog } from '#web/components/dialog.tsx';
+import { useNotices } from '#web/components/notices.tsx';
+import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { useDeleteTask } from '../api/delete-task.ts';
+import { useCurrentConflict, useLiveBoard, type Conflict } from '../api/live-board-context.ts';
+import { useUpdateTask } from '../api/update-task.ts';
+import { formatDeadlineFull } from '../utils/deadline.ts';
+import { PRIORITY_LABELS } from './priority.tsx';
+import './conflict-dialog.css';
+
+/** The fields a person can change, in the order the dialog lists them. */
+const FIELDS = [
+  ['taskTitle', 'Task title'],
+  ['workTitle', 'Work title'],
+  ['description', 'Description'],
+  ['assignee', 'Assignee'],
+  ['priority', 'Priority'],
+  ['status', 'Status'],
+  ['deadline', 'Deadline'],
+] as const;
+
+type Field = (typeof FIELDS)[number][0];
+
+function valueOf(task: Task, field: Field): string | null {
+  const value = task[field];
+  return value === '' ? null : value;
+}
+
+/** What `mine` sets `field` to, as the server would store it (`undefined`: not touched). */
+function mineOf(mine: UpdateTaskBody, field: Field): string | null | undefined {
+  const value = mine[field];
+  if (value === undefined) return undefined;
+  return value === '' ? null : value;
+}
+
+function shown(field: Field, value: string | null): string {
+  if (value === null) return field === 'deadline' ? 'No deadline' : 'Empty';
+  if (field === 'priority') return PRIORITY_LABELS[value as Task['priority']];
+  if (field === 'status') return value === 'done' ? 'Completed' : 'To do';
+  if (field === 'deadline') {
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? value : formatDeadlineFull(date);
+  }
+  return value;
+}
+
+interface Row {
+  field: Field;
+  label: string;
+  theirs: string | null;
+  /** What it was before they changed it (`undefined`: they did not). */
+  was: string | null | undefined;
+  /** What this person tried (`undefined`: they did not touch it). */
+  mine: string | null | undefined;
+}
+
+/** Every field the other person changed, and every field this person tried to change. */
+export function conflictRows(conflict: Conflict): Row[] {
+  const rows: Row[] = [];
+  for (const [field, label] of FIELDS) {
+    const base = valueOf(conflict.base, field);
+    const theirs = valueOf(conflict.theirs, field);
+    const mine = mineOf(conflict.mine, field);
+    const theyChanged = base !== theirs;
+    const iChanged = mine !== undefined && mine !== base;
+    if (theyChanged || iChanged) rows.push({ field, label, theirs, was: theyChanged ? base : undefined, mine: iChanged ? mine : undefined });
+  }
+  return rows;
+}
+
+/**
+ * The answer to a 409: the other person's version beside what this person tried, field by
+ * field, and the choice between "Apply mine on top" (sent again with the server's current
+ * version) and "Keep theirs" (the board already shows their version). Esc and the close
+ * button keep theirs too: nothing is sent that the person did not choose.
+ */
+export function ConflictDialog() {
+  const conflict = useCurrentConflict();
+  const live = useLiveBoard();
+  const update = useUpdateTask();
+  const remove = useDeleteTask();
+  const { notify } = useNotices();
+
+  const onFailure = (error: unknown) => {
+    if (!isUnauthorized(error) && !(isApiError(error) && error.status === 409)) notify('error', isApiError(error) ? error.message : String(error));
+  };
+
+  if (!conflict) return null;
+  const keepTheirs = () => {
+    live.conflicts.resolve(conflict);
+  };
+  const applyMine = () => {
+    live.conflicts.resolve(conflict);
+    if (conflict.kind === 'delete') remove.mutate(conflict.theirs, { onError: onFailure });
+    else update.mutate({ task: conflict.theirs, changes: conflict.mine }, { onError: onFailure });
+  };
+  const editor = live.editors.get(conflict.base._id);
+  const rows = conflictRows(conflict);
+
+  return (
+    <Dialog
+      key={`${conflict.base._id}:${conflict.theirs.updatedAt}`}
+      open
+      onClose={keepTheirs}
+      variant="center"
+      role="alertdialog"
+      title={CONFLICT_MESSAGES.title}
+      description={
+        <>
+          “{conflict.theirs.taskTitle}”: {editor ? CONFLICT_MESSAGES.changedBy(editor.fullName) : CONFLICT_MESSAGES.changedBySomeone}
+          {conflict.kind === 'delete' ? ` ${CONFLICT_MESSAGES.deleteNote}` : null}
+        </>
+      }
+      fallbackFocus={() => document.getElementById('main')}
+      closeLabel={`Close (${CONFLICT_MESSAGES.keepTheirs})`}
+      footer={
+        <>
+          <Button onClick={keepTheirs}>{CONFLICT_MESSAGES.keepTheirs}</Button>
+          <Button variant="primary" onClick={applyMine}>
+            {CONFLICT_MESSAGES.applyMine}
+          </Button>
+        </>
+      }
+    >
+      <ul className="conflict" aria-label="Changes">
+        {rows.map((row) => (
+          <li key={row.field} className="conflict__row">
+            <h3 className="conflict__field">{row.label}</h3>
+            <dl className="conflict__values">
+              <div className="conflict__value conflict__value--theirs">
+                <dt>Theirs</dt>
+                <dd>
+                  {shown(row.field, row.theirs)}
+                  {row.was !== undefined ? <span className="conflict__was"> (was {shown(row.field, row.was)})</span> : null}
+                </dd>
+              </div>
+              <div className="conflict__value conflict__value--mine">
+                <dt>Yours</dt>
+                <dd>{row.mine !== undefined ? shown(row.field, row.mine) : <span className="conflict__untouched">Not changed by you</span>}</dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+        {conflict.kind === 'delete' ? (
+          <li className="conflict__row">
+            <h3 className="conflict__field">Task</h3>
+            <dl className="conflict__values">
+              <div className="conflict__value conflict__value--theirs">
+                <dt>Theirs</dt>
+                <dd>Kept, with the changes above</dd>
+              </div>
+              <div className="conflict__value conflict__value--mine">
+                <dt>Yours</dt>
+                <dd>Deleted</dd>
+              </div>
+            </dl>
+          </li>
+        ) : null}
+      </ul>
+    </Dialog>
+  );
+}

@@ -1,0 +1,45 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { createLiveBoardState, LiveBoardContext } from '../api/live-board-context.ts';
+import { connectLiveEvents } from '../api/live-events.ts';
+import type { Viewer } from '../api/task-cache.ts';
+import { ConflictDialog } from './conflict-dialog.tsx';
+
+/**
+ * Everything a signed-in tab needs to keep its board live: the one event stream (opened on
+ * mount, closed on unmount — that is, on sign-out), the polite live region that says who did
+ * what, and the conflict dialog. Mount it only once the session is confirmed.
+ *
+ * Changes the viewer made themselves (in this tab or another) are applied without a word or a
+ * highlight: they know what they did, and this tab already shows it.
+ */
+export function LiveBoardProvider({ viewer, children }: { viewer: Viewer; children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [state] = useState(() => createLiveBoardState(viewer));
+  const [announcement, setAnnouncement] = useState<{ id: number; text: string } | null>(null);
+
+  useEffect(() => {
+    let sequence = 0;
+    const close = connectLiveEvents(queryClient, state.viewer, (change) => {
+      if (change.own) return;
+      state.editors.set(change.taskId, change.by);
+      if (change.shown) state.highlights.flash(change.taskId);
+      setAnnouncement({ id: ++sequence, text: change.message });
+    });
+    return () => {
+      close();
+      state.highlights.clear();
+    };
+  }, [queryClient, state]);
+
+  return (
+    <LiveBoardContext value={state}>
+      {children}
+      <ConflictDialog />
+      {/* Always in the page, so a message added later is read out; a new node per message. */}
+      <div className="visually-hidden" aria-live="polite" data-testid="live-activity">
+        {announcement ? <p key={announcement.id}>{announcement.text}</p> : null}
+      </div>
+    </LiveBoardContext>
+  );
+}
