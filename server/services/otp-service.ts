@@ -54,7 +54,7 @@ export default fp(
 
     const service: OtpService = {
       async request(email, ip, purpose = 'register') {
-        const ipWait = rateLimits.otpPerIp.hit(ip);
+        const ipWait = await rateLimits.otpPerIp.hit(ip);
         if (ipWait > 0) throw rateLimited(ipWait);
 
         const now = clock.now();

@@ -77,7 +77,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const ipWait = rateLimits.loginPerIp.hit(request.ip);
+      const ipWait = await rateLimits.loginPerIp.hit(request.ip);
       if (ipWait > 0) throw rateLimited(ipWait);
 
       const email = normalizeEmail(request.body.email);
