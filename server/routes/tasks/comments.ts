@@ -75,6 +75,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: "A task's comments, oldest first",
+        description: 'Comments of a task I can see; 404 NOT_FOUND for a task I cannot see.',
         security: sessionSecurity,
         params: TaskParams,
         response: { 200: serializable(CommentListEnvelope), ...errorResponses },
@@ -92,6 +93,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Comment on a task',
+        description: '201 with the comment. Anyone who can see the task may comment; the change reaches the other people on the task as a live event.',
         security: sessionSecurity,
         params: TaskParams,
         body: CommentBody,
@@ -124,6 +126,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Change my comment',
+        description: 'Only the comment\'s author may change it (404 NOT_FOUND otherwise).',
         security: sessionSecurity,
         params: CommentParams,
         body: CommentBody,
@@ -152,6 +155,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Delete my comment: 204 with an empty body',
+        description: 'Only the comment\'s author may delete it (404 NOT_FOUND otherwise).',
         security: sessionSecurity,
         params: CommentParams,
         response: { 204: Type.Null({ description: 'Deleted; no body.' }), ...errorResponses },

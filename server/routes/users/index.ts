@@ -121,6 +121,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'The signed-in user',
+        description: 'The user of the session cookie: full name and e-mail. 401 NOT_AUTHENTICATED without a live session.',
         security: sessionSecurity,
         response: { 200: serializable(UserEnvelope), ...errorResponses },
       },
@@ -134,6 +135,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
   const logoutSchema = {
     tags: ['users'],
     summary: 'Sign out: deletes the session and clears the cookie (200 even without one)',
+    description: 'Ends the request\'s session, if any, and clears the cookie. POST is the one to use; GET stays for older clients.',
     response: { 200: serializable(MessageEnvelope), ...errorResponses },
   };
   const logout = async (request: Parameters<typeof sessions.end>[0], reply: Parameters<typeof sessions.end>[1]) => {
