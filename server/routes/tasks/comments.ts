@@ -15,6 +15,7 @@ import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/prepared.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
+import { appendEvent, taskAudience, type EventType } from '../../repositories/events-repository.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
@@ -26,8 +27,9 @@ const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * A task's comments and activity log. Every call answers 404 for a task the user cannot see,
  * exactly as for a missing one; only a comment's author may change or delete it (403 for the
- * other person who can see the task). A new comment also writes a `commented` activity entry in
- * the same transaction.
+ * other person who can see the task). A new comment also writes a `commented` activity entry,
+ * and every change appends its `comment.*` event for the task's audience, in the same
+ * transaction (run by `fastify.events`, which wakes this instance's streams after the commit).
  */
 const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
@@ -59,7 +61,13 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     return stored.comment;
   }
 
-  const transaction = <T>(fn: (trx: Executor) => Promise<T>): Promise<T> => fastify.db.transaction().execute(fn);
+  /** `{taskId, comment, by}` to everyone who can see the task (its creator and assignee). */
+  const publish = (trx: Executor, type: EventType, task: Task, comment: Comment | { _id: string }, by: { fullName: string; email: string }, at: string) =>
+    appendEvent(trx, { type, taskId: task._id, audience: taskAudience(task), data: { taskId: task._id, comment, by }, at });
+  const personOf = (request: Parameters<typeof currentUser>[0]) => {
+    const { fullName, email } = currentUser(request);
+    return { fullName, email };
+  };
 
   fastify.get(
     '/tasks/:id/comments',
@@ -94,7 +102,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const actor = actorOf(request);
       const now = clock.now().toISOString();
-      const comment = await transaction(async (trx) => {
+      const comment = await fastify.events.transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
         const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, createdAt: now, updatedAt: now };
         await repo.insert(row, trx);
@@ -103,6 +111,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
           trx,
         );
         const created: Comment = { _id: row.id, taskId: task._id, body, author: { fullName: actor.fullName, email: actor.email }, createdAt: now, updatedAt: now };
+        await publish(trx, 'comment.created', task, created, created.author, now);
         return created;
       });
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.commentAdded, data: { comment } });
@@ -124,12 +133,13 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const now = clock.now().toISOString();
-      const comment = await transaction(async (trx) => {
+      const comment = await fastify.events.transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
         const current = await ownComment(request, task._id, request.params.commentId, trx);
         if (current.body === body) return current;
         await repo.updateBody(current._id, body, now, trx);
         const updated: Comment = { ...current, body, updatedAt: now };
+        await publish(trx, 'comment.updated', task, updated, personOf(request), now);
         return updated;
       });
       return { status: 'success', message: SERVER_MESSAGES.commentUpdated, data: { comment } } as const;
@@ -148,10 +158,11 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request, reply) => {
-      await transaction(async (trx) => {
+      await fastify.events.transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
         const current = await ownComment(request, task._id, request.params.commentId, trx);
         await repo.delete(current._id, trx);
+        await publish(trx, 'comment.deleted', task, { _id: current._id }, personOf(request), clock.now().toISOString());
       });
       return reply.code(204).send(null);
     },
