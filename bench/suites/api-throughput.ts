@@ -193,7 +193,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
       }
     }
 
-    // Login: at most 100 attempts per IP per 15 minutes (SPEC; server/plugins/rate-limit.ts has
+    // Login: at most 100 attempts per IP per 15 minutes (server/plugins/rate-limit.ts has
     // no configuration knob). A full run therefore measures each connection count on a freshly
     // started Taskwise process and stays within that budget: `loginAmount` sign-ins, never a 429.
     // (--quick reuses the running servers: 3 sign-ins so far + 10.) For a like-for-like start, a

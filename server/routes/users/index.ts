@@ -140,7 +140,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
     await sessions.end(request, reply);
     return { status: 'success', message: SERVER_MESSAGES.loggedOut } as const;
   };
-  // GET because the seed's client calls it so; POST for clients that prefer it.
+  // GET because older clients call it so; POST for clients that prefer it.
   fastify.get('/users/logout', { schema: logoutSchema }, logout);
   fastify.post('/users/logout', { schema: logoutSchema }, logout);
 };

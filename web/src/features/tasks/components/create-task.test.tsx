@@ -83,7 +83,7 @@ describe('the Create Task panel (dialog)', () => {
 });
 
 describe('the new-task form', () => {
-  it('has the fields of the seed, with Normal as the default priority', async () => {
+  it('has the task fields, with Normal as the default priority', async () => {
     board();
     const { dialog } = await openPanel();
     expect(within(dialog).getByLabelText('Task title')).toBeRequired();
