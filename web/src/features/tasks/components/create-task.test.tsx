@@ -18,7 +18,8 @@ function board() {
 
 async function openPanel() {
   const rendered = renderApp('/tasks', { signedIn: true });
-  const trigger = await screen.findByRole('button', { name: 'Create Task' });
+  // The first test of the file also loads the board's code (a lazy route): allow for it.
+  const trigger = await screen.findByRole('button', { name: 'Create Task' }, { timeout: 5000 });
   await rendered.user.click(trigger);
   const dialog = screen.getByRole('dialog', { name: 'Create Task' });
   return { ...rendered, trigger, dialog };
