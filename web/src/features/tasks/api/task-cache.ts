@@ -40,8 +40,8 @@ interface KeyFilter {
   sort?: string;
 }
 
-/** A task's version (the server counts every change; 0 for a task not yet saved). */
-export const versionOf = (task: Task): number => (task as Task & { version?: number }).version ?? 0;
+/** A task's version (the server counts every change). */
+export const versionOf = (task: Task): number => task.version;
 
 /** Ids of tasks shown before the server has answered their creation. */
 const PENDING_PREFIX = 'pending-';
