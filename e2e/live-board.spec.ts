@@ -121,7 +121,7 @@ test('a save that meets someone else\'s change opens the conflict dialog; both c
     const priorityRow = dialog.getByRole('listitem').filter({ has: alicePage.getByRole('heading', { name: 'Priority' }) });
     await expect(priorityRow).toContainText('TheirsLow (was Normal)');
     await expect(priorityRow).toContainText('YoursUrgent');
-    await expect(dialog.getByRole('button', { name: 'Keep theirs' })).toBeFocused();
+    await expect(dialog.getByRole('button', { name: 'Keep theirs', exact: true })).toBeFocused();
     await expectAccessible(alicePage, 'the conflict dialog');
 
     // "Apply mine on top": Alice's priority wins, on both boards.

@@ -67,7 +67,8 @@ export function settleFailedWrite(
 ): void {
   const theirs = conflictingTask(error);
   if (theirs) {
-    receiveTask(queryClient, theirs, live.viewer, { isNew: false });
+    // `answer`: it also replaces the optimistic copy, which carries the version it was based on.
+    receiveTask(queryClient, theirs, live.viewer, { isNew: false, answer: true });
     live.conflicts.add({ ...conflict, theirs });
     return;
   }
