@@ -105,3 +105,83 @@ test.describe('signed in', () => {
     await expectAccessible(page, 'board at 360 px');
   });
 });
+
+/** Every page again in the dark theme, and the new board features and task page in both. */
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme} theme`, () => {
+    test.beforeEach(async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+    });
+
+    if (colorScheme === 'dark') {
+      test('signed-out pages (dark)', async ({ page }) => {
+        await page.goto('/login');
+        await expect(loginForm(page).email).toBeVisible();
+        await expectAccessible(page, 'login (dark)');
+        await page.goto('/sign-up');
+        await expect(signUpForm(page).fullName).toBeVisible();
+        await expectAccessible(page, 'sign-up (dark)');
+        await page.goto('/nothing-here');
+        await expect(page.getByRole('heading', { name: CLIENT_MESSAGES.pageNotFound })).toBeVisible();
+        await expectAccessible(page, 'not found (dark)');
+      });
+    }
+
+    test.describe('signed in', () => {
+      test.use({ signedIn: true });
+
+      test(`landing, board with every kind of card, search and the shortcuts help (${colorScheme})`, async ({ page, user, seedTask }) => {
+        await page.goto('/');
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expectAccessible(page, `landing (${colorScheme})`);
+
+        for (const priority of ['urgent', 'high', 'normal', 'low'] as const) {
+          await apiCreateTask(page.request, { taskTitle: `Theme ${priority} ${randomSuffix()}`, assignee: user.email, priority, workTitle: 'Audit', deadline: new Date(Date.now() + 3_600_000).toISOString() });
+        }
+        seedTask(user, { taskTitle: `Theme overdue ${randomSuffix()}`, assignee: user.email, deadline: new Date(Date.now() - 86_400_000) });
+        seedTask(user, { taskTitle: `Theme done ${randomSuffix()}`, assignee: user.email, status: 'done' });
+        await page.goto('/tasks');
+        const b = board(page);
+        await expect(b.cards).toHaveCount(6);
+        await expect(page.getByTestId('overdue-count')).toHaveText('1 overdue');
+        await expectAccessible(page, `full board (${colorScheme})`);
+
+        await page.getByRole('searchbox', { name: 'Search tasks' }).fill('zzz-nothing');
+        await expect(page.getByText('No tasks match “zzz-nothing”')).toBeVisible();
+        await expectAccessible(page, `board with an empty search (${colorScheme})`);
+
+        await page.getByRole('heading', { level: 1, name: 'Tasks' }).click();
+        await page.keyboard.press('Shift+?');
+        await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+        await expectAccessible(page, `shortcuts help (${colorScheme})`);
+      });
+
+      test(`task page: panel and narrow page, with description, comments and activity (${colorScheme})`, async ({ page, user }) => {
+        const title = `Theme task ${randomSuffix()}`;
+        const id = await apiCreateTask(page.request, { taskTitle: title, assignee: user.email, priority: 'urgent', workTitle: 'Audit' });
+        await page.request.patch(`/api/tasks/${id}`, { data: { description: 'Read https://example.com/a first.\nThen the rest.' } });
+        const res = await page.request.post(`/api/tasks/${id}/comments`, { data: { body: 'A comment with https://example.com/b' } });
+        expect(res.status()).toBe(201);
+
+        await page.goto(`/tasks/${id}`);
+        await expect(page.getByRole('dialog').getByRole('heading', { name: title })).toBeVisible();
+        await expect(page.getByRole('region', { name: 'Activity' }).getByRole('listitem').first()).toBeVisible();
+        await expectAccessible(page, `task panel (${colorScheme})`);
+
+        await page.getByRole('button', { name: 'Edit description' }).click();
+        await expect(page.getByRole('textbox', { name: 'Description' })).toBeFocused();
+        await expectAccessible(page, `task panel editing the description (${colorScheme})`);
+
+        await page.setViewportSize({ width: 360, height: 740 });
+        await page.goto(`/tasks/${id}`);
+        await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+        await expect(page.getByRole('region', { name: /^Comments/ }).getByRole('article')).toHaveCount(1);
+        await expectAccessible(page, `task page at 360 px (${colorScheme})`);
+
+        await page.goto('/tasks/no-such-task');
+        await expect(page.getByRole('heading', { name: 'Task not found' })).toBeVisible();
+        await expectAccessible(page, `task not found (${colorScheme})`);
+      });
+    });
+  });
+}

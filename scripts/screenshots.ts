@@ -1,6 +1,7 @@
 /**
  * `npm run screenshots`: regenerates docs/screenshots/*.png at 360×740 and 1280×800 — landing,
- * login, sign-up step 2 and a board holding tasks of every priority (one overdue, some done).
+ * login, sign-up step 2, a board holding tasks of every priority (one overdue, some done), the
+ * same board in the dark theme, and a task page with its description, comments and activity.
  * Uses the browser-test harness (e2e/support/harness.ts): a fresh SQLite database, a real SMTP
  * catcher, and the server started as `npm start` starts it, in Debian's Chromium.
  */
@@ -65,6 +66,73 @@ async function newContext(browser: Browser, harness: Harness, viewport: (typeof 
   return context;
 }
 
+const colleague: TestUser = { email: colleagues[0], fullName: 'Grace Hopper', password: 'compiler-a0-1952-grace' };
+
+/** A task with a history, made through the API so its activity and comments are real. */
+async function seedTaskPage(browser: Browser, harness: Harness): Promise<string> {
+  const db = openDb(harness.dbPath);
+  try {
+    await insertUser(db, colleague);
+  } finally {
+    db.close();
+  }
+  const as = async (user: TestUser) => {
+    const context = await browser.newContext({ baseURL: harness.baseURL });
+    const res = await context.request.post('/api/users/login', { data: { email: user.email, password: user.password } });
+    if (res.status() !== 200) throw new Error(`sign-in of ${user.email} failed: HTTP ${res.status()}`);
+    return context;
+  };
+  const call = async (context: BrowserContext, method: 'post' | 'patch', path: string, data: object) => {
+    const res = await context.request[method](path, { data });
+    if (res.status() >= 300) throw new Error(`${method.toUpperCase()} ${path}: HTTP ${res.status()} ${await res.text()}`);
+    return (await res.json()) as { data: { task?: { _id: string } } };
+  };
+  const ada = await as(owner);
+  const grace = await as(colleague);
+  try {
+    const created = await call(ada, 'post', '/api/tasks', {
+      workTitle: 'Launch',
+      taskTitle: 'Prepare the launch checklist',
+      assignee: colleague.email,
+      priority: 'normal',
+      deadline: hours(52).toISOString(),
+    });
+    const id = created.data.task?._id ?? '';
+    await call(ada, 'patch', `/api/tasks/${id}`, {
+      priority: 'high',
+      description:
+        'Everything that has to be true before we announce.\n\n1. Status page green for 24 hours\n2. Release notes merged\n3. Support macros updated\n\nDraft: https://example.com/launch/checklist',
+    });
+    await call(grace, 'post', `/api/tasks/${id}/comments`, { body: 'I will take the status page. The release notes draft is here: https://example.com/notes' });
+    await call(ada, 'post', `/api/tasks/${id}/comments`, { body: 'Thanks! Support macros are done, ticked them off.' });
+    return id;
+  } finally {
+    await ada.close();
+    await grace.close();
+  }
+}
+
+/** The task page (a panel over the board at 1280, a page at 360) and the board in dark mode. */
+async function shootTaskPageAndDarkBoard(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], taskId: string): Promise<void> {
+  const shot = { animations: 'disabled', caret: 'hide' } as const;
+  const suffix = String(viewport.width);
+  const context = await newContext(browser, harness, viewport, true);
+  try {
+    const page = await context.newPage();
+    await page.goto(`/tasks/${taskId}`);
+    await page.getByRole('region', { name: 'Activity' }).getByRole('listitem').first().waitFor();
+    await page.getByRole('region', { name: /^Comments/ }).getByRole('article').nth(1).waitFor();
+    await page.screenshot({ ...shot, path: join(outDir, `task-${suffix}.png`) });
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/tasks');
+    await page.getByRole('article').first().waitFor();
+    await page.screenshot({ ...shot, path: join(outDir, `board-dark-${suffix}.png`) });
+  } finally {
+    await context.close();
+  }
+}
+
 async function main(): Promise<void> {
   if (!existsSync(chromePath)) throw new Error(`Chromium not found at ${chromePath} (set CHROME_PATH).`);
   buildWeb();
@@ -73,7 +141,9 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: chromePath, args: chromeArgs });
   try {
     await seed(harness);
+    const taskId = await seedTaskPage(browser, harness);
     for (const viewport of viewports) {
+      await shootTaskPageAndDarkBoard(browser, harness, viewport, taskId);
       const suffix = String(viewport.width);
       const shot = { animations: 'disabled', caret: 'hide' } as const;
 
@@ -101,7 +171,7 @@ async function main(): Promise<void> {
       await out.getByLabel('One-time code', { exact: true }).waitFor();
       await out.screenshot({ ...shot, path: join(outDir, `sign-up-${suffix}.png`) });
       await signedOut.close();
-      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board`);
+      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page`);
     }
   } finally {
     await browser.close();

@@ -9,6 +9,7 @@ import type { Config } from './config.ts';
 import configPlugin from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
 import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
+import events from './plugins/events.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
 import outbox from './mail/outbox-worker.ts';
@@ -21,6 +22,7 @@ import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
+import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
@@ -29,6 +31,7 @@ import taskComments from './routes/tasks/comments.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
 import otpService from './services/otp-service.ts';
+import taskWrites from './services/task-writes.ts';
 
 export interface BuildOptions {
   /** Parsed configuration (server/config.ts `loadConfig`). */
@@ -109,6 +112,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(rateLimit);
     await app.register(session);
     await app.register(otpService);
+    await app.register(events);
+    await app.register(taskWrites);
     await app.register(swagger);
     await app.register(metrics);
 
@@ -119,6 +124,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(users);
         await api.register(tasks);
         await api.register(taskComments);
+        await api.register(eventsRoute);
         await api.register(mailSettings);
         await api.register(account);
       },

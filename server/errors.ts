@@ -12,6 +12,8 @@ export class AppError extends Error {
   readonly errors: FieldError[] | undefined;
   /** Extra response headers, e.g. `Retry-After` on 429. */
   readonly headers: Readonly<Record<string, string>>;
+  /** JSend `data` of a fail answer that carries some (409 CONFLICT: the current task). */
+  data: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     status: number,
@@ -26,6 +28,7 @@ export class AppError extends Error {
     this.code = code;
     this.errors = errors;
     this.headers = headers;
+    this.data = undefined;
   }
 }
 
@@ -45,3 +48,10 @@ export function rateLimited(retryAfterMs: number): AppError {
 
 export const notAuthenticated = (): AppError =>
   new AppError(401, 'NOT_AUTHENTICATED', SERVER_MESSAGES.notAuthenticated);
+
+/** 409 CONFLICT: the write was based on another version than the current one; nothing changed. */
+export function conflict(message: string, data: Record<string, unknown>): AppError {
+  const error = new AppError(409, 'CONFLICT', message);
+  error.data = data;
+  return error;
+}

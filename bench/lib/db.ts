@@ -98,8 +98,8 @@ export interface UserSeed {
   passwordHash: string;
 }
 
-/** A row of the tasks table, as the server's schema types it. */
-export type TaskSeed = TasksTable;
+/** A task row as the bench writes it (`version` takes its column default, 1). */
+export type TaskSeed = Omit<TasksTable, 'version'>;
 
 /** Every benchmark user signs in with this password. */
 export const BENCH_PASSWORD = 'bench-password-1234';

@@ -52,6 +52,27 @@ export interface TasksTable {
   description: string;
   createdAt: string;
   updatedAt: string;
+  /** 1 on create, +1 on every successful change. */
+  version: number;
+}
+
+export interface EventsTable {
+  /** bigint on PostgreSQL (pg hands it back as text); read through the events repository. */
+  id: Generated<string | number>;
+  type: string;
+  taskId: string;
+  /** JSON array of the lower-cased e-mails that receive the event. */
+  audience: string;
+  /** JSON text of the event's `data`. */
+  payload: string;
+  createdAt: string;
+}
+
+export interface EventStreamLeasesTable {
+  id: string;
+  userId: string;
+  instanceId: string;
+  expiresAt: string;
 }
 
 export interface LoginFailuresTable {
@@ -127,6 +148,8 @@ export interface DB {
   tasks: TasksTable;
   loginFailures: LoginFailuresTable;
   throttleLocks: ThrottleLocksTable;
+  events: EventsTable;
+  eventStreamLeases: EventStreamLeasesTable;
   comments: CommentsTable;
   taskActivity: TaskActivityTable;
   outbox: OutboxTable;

@@ -144,6 +144,7 @@ export default fp(
         code: appError.code,
         message: appError.message,
         ...(appError.errors === undefined ? {} : { errors: appError.errors }),
+        ...(appError.data === undefined ? {} : { data: appError.data }),
       });
     });
     done();

@@ -39,6 +39,7 @@ export interface RawTaskRow {
   status: TaskStatus;
   created_at: string;
   updated_at: string;
+  version: number;
   assignor: string;
   assignor_email: string;
 }
@@ -55,6 +56,7 @@ export const TASK_COLUMNS = [
   'description',
   'createdAt',
   'updatedAt',
+  'version',
 ] as const;
 
 /** Who is asking: visibility is "created by me" or "assigned to my e-mail". */

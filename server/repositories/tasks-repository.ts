@@ -15,14 +15,18 @@ import {
 
 export type { ListOptions, TaskFilter, Viewer } from './task-list-queries.ts';
 
-/** A task row with its creator's name and e-mail (read by join, never stored twice). */
-export interface TaskRow extends TasksTable {
-  assignor: string;
-  assignorEmail: string;
+interface FindArgs extends Record<string, unknown> {
+  id: string;
+  userId: string;
+  email: string;
 }
 
-/** Straight from the row to the API's task shape: one object per task on the hot path. */
-function rawToTask(row: RawTaskRow): Task {
+/**
+ * The one place a stored task becomes the API's Task JSON (lists, single reads, write answers
+ * and event payloads all go through it): one object per task, field by field, so nothing
+ * unlisted can leak into an answer.
+ */
+function toTaskJson(row: RawTaskRow): Task {
   return {
     _id: row.id,
     workTitle: row.work_title,
@@ -36,25 +40,32 @@ function rawToTask(row: RawTaskRow): Task {
     description: row.description,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    version: row.version,
   };
 }
 
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const listQueries = createTaskListQueries(db, dialect);
 
-  const findVisible = prepare<{ id: string; userId: string; email: string }, TaskRow>(
+  const withCreator = () =>
     db
       .selectFrom('tasks as t')
       .innerJoin('users as u', 'u.id', 't.createdBy')
       .select([...TASK_COLUMNS.map((c) => `t.${c}` as const), 'u.fullName as assignor', 'u.email as assignorEmail'])
-      .where('t.id', '=', slot('id'))
-      .where((eb) => eb.or([eb('t.createdBy', '=', slot('userId')), eb('t.assigneeEmail', '=', slot('email'))])),
-  );
+      .where('t.id', '=', slot('id'));
+  const visible = () =>
+    withCreator().where((eb) => eb.or([eb('t.createdBy', '=', slot('userId')), eb('t.assigneeEmail', '=', slot('email'))]));
+  const findVisible = prepare<FindArgs, RawTaskRow>(visible(), { rawRows: true });
+  // A write reads the task it changes with a row lock (PostgreSQL; SQLite has one writer at a
+  // time), so concurrent writes to one task queue up and each sees the version before it.
+  const findVisibleForWrite =
+    dialect === 'postgres' ? prepare<FindArgs, RawTaskRow>(visible().forUpdate('t'), { rawRows: true }) : findVisible;
+  const findById = prepare<{ id: string }, RawTaskRow>(withCreator(), { rawRows: true });
 
   return {
     /** The visible tasks matching the filters, in the sort's order, already in the API's shape. */
     async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<Task[]> {
-      return (await listQueries.list(viewer, options, ex)).map(rawToTask);
+      return (await listQueries.list(viewer, options, ex)).map(toTaskJson);
     },
 
     /** To do, done and overdue (open, deadline before `now`) among the filtered tasks. */
@@ -62,30 +73,49 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
       return listQueries.counts(viewer, filter, now, ex);
     },
 
-    async findVisible(id: string, viewer: Viewer, ex: Executor = db): Promise<TaskRow | undefined> {
+    async findVisible(id: string, viewer: Viewer, ex: Executor = db): Promise<Task | undefined> {
       const { rows } = await findVisible.execute(ex, { id, userId: viewer.userId, email: viewer.email });
-      return rows[0];
+      return rows[0] === undefined ? undefined : toTaskJson(rows[0]);
     },
 
-    async insert(task: TasksTable, ex: Executor = db): Promise<void> {
-      await ex.insertInto('tasks').values(task).execute();
+    /** `findVisible` for a write transaction: also locks the row until the transaction ends. */
+    async findVisibleForWrite(id: string, viewer: Viewer, trx: Executor): Promise<Task | undefined> {
+      const { rows } = await findVisibleForWrite.execute(trx, { id, userId: viewer.userId, email: viewer.email });
+      return rows[0] === undefined ? undefined : toTaskJson(rows[0]);
     },
 
+    /** Any task by id, regardless of who asks (for answers and events after a write). */
+    async findById(id: string, ex: Executor = db): Promise<Task | undefined> {
+      const { rows } = await findById.execute(ex, { id });
+      return rows[0] === undefined ? undefined : toTaskJson(rows[0]);
+    },
+
+    async insert(task: Omit<TasksTable, 'version'>, ex: Executor = db): Promise<void> {
+      await ex.insertInto('tasks').values({ ...task, version: 1 }).execute();
+    },
+
+    /**
+     * Applies `changes` and bumps the version, only if the task is still at `version`
+     * (compare-and-set in one statement). False when another write got there first.
+     */
     async update(
       id: string,
-      changes: Partial<Omit<TasksTable, 'id' | 'createdBy' | 'createdAt'>>,
+      version: number,
+      changes: Partial<Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'version'>>,
       ex: Executor = db,
-    ): Promise<void> {
-      await ex.updateTable('tasks').set(changes).where('id', '=', id).execute();
+    ): Promise<boolean> {
+      const result = await ex
+        .updateTable('tasks')
+        .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
+        .where('id', '=', id)
+        .where('version', '=', version)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
     },
 
-    /** Deletes the task if the viewer may see it; false when there was nothing to delete. */
-    async deleteVisible(id: string, viewer: Viewer, ex: Executor = db): Promise<boolean> {
-      const result = await ex
-        .deleteFrom('tasks')
-        .where('id', '=', id)
-        .where((eb) => eb.or([eb('createdBy', '=', viewer.userId), eb('assigneeEmail', '=', viewer.email)]))
-        .executeTakeFirst();
+    /** Deletes the task if it is still at `version`; false when another write got there first. */
+    async delete(id: string, version: number, ex: Executor = db): Promise<boolean> {
+      const result = await ex.deleteFrom('tasks').where('id', '=', id).where('version', '=', version).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
   };

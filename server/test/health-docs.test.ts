@@ -29,6 +29,7 @@ describe('API documentation', () => {
     expect(calls).toEqual(
       expect.arrayContaining([
         'DELETE /api/tasks/{id}',
+        'GET /api/events',
         'GET /api/health',
         'GET /api/tasks',
         'GET /api/tasks/counts',

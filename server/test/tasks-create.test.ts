@@ -32,6 +32,7 @@ describe('POST /api/tasks', () => {
           description: '',
           createdAt: now,
           updatedAt: now,
+          version: 1,
         },
       },
     });

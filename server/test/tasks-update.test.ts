@@ -20,7 +20,7 @@ describe('PATCH /api/tasks/:id', () => {
     expect(res.json).toEqual({
       status: 'success',
       message: SERVER_MESSAGES.taskUpdated,
-      data: { task: { ...task, priority: 'high', updatedAt: t.clock.now().toISOString() } },
+      data: { task: { ...task, priority: 'high', updatedAt: t.clock.now().toISOString(), version: 2 } },
     });
   });
 
@@ -60,6 +60,7 @@ describe('PATCH /api/tasks/:id', () => {
       assignor: user.fullName,
       assignorEmail: user.email,
       updatedAt: t.clock.now().toISOString(),
+      version: 2,
     });
   });
 

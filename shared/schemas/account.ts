@@ -59,3 +59,4 @@ export const ProfileEnvelope = Type.Object({
   message: Type.String(),
   data: Type.Object({ user: PublicUser }),
 });
+export type ProfileEnvelope = Static<typeof ProfileEnvelope>;

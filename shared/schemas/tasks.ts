@@ -28,6 +28,7 @@ export const TaskSchema = Type.Object({
   description: Type.String({ description: 'Plain text (never HTML); "" when none.' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  version: Type.Integer({ minimum: 1, description: '1 on create, +1 on every successful change.' }),
 });
 export type Task = Static<typeof TaskSchema>;
 
@@ -50,6 +51,9 @@ export const CreateTaskBody = Type.Object({
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 
+/** The version a write expects the task to be at; a different current version answers 409. */
+export const TaskVersion = Type.Integer({ minimum: 1, description: 'The version this change is based on (409 CONFLICT when it is not current).' });
+
 /** Any subset of the task, or the whole task as the seed client sends it. */
 export const UpdateTaskBody = Type.Object({
   taskTitle: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -58,9 +62,22 @@ export const UpdateTaskBody = Type.Object({
   priority: Type.Optional(PriorityField),
   status: Type.Optional(StatusField),
   workTitle: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  version: Type.Optional(TaskVersion),
   description: Type.Optional(DescriptionInput),
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
+
+export const DeleteTaskQuery = Type.Object({ version: Type.Optional(TaskVersion) });
+export type DeleteTaskQuery = Static<typeof DeleteTaskQuery>;
+
+/** 409: the write was based on another version; nothing changed. `data.task` is the current task. */
+export const ConflictEnvelope = Type.Object({
+  status: Type.Literal('fail'),
+  code: Type.Literal('CONFLICT'),
+  message: Type.String(),
+  data: Type.Object({ task: TaskSchema }),
+});
+export type ConflictEnvelope = Static<typeof ConflictEnvelope>;
 
 export const TaskParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export type TaskParams = Static<typeof TaskParams>;

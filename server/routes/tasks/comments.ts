@@ -9,13 +9,12 @@ import {
   CommentParams,
   type Comment,
 } from '#shared/schemas/comments.ts';
-import { TaskParams } from '#shared/schemas/tasks.ts';
+import { TaskParams, type Task } from '#shared/schemas/tasks.ts';
 import { checkCommentBody } from '#shared/validation.ts';
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/prepared.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
-import type { TaskRow } from '../../repositories/tasks-repository.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
@@ -44,7 +43,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
   };
 
   /** The task if the user may see it, else 404; read inside `ex` when given. */
-  async function visibleTask(request: Parameters<typeof currentUser>[0], id: string, ex?: Executor): Promise<TaskRow> {
+  async function visibleTask(request: Parameters<typeof currentUser>[0], id: string, ex?: Executor): Promise<Task> {
     if (!ID_RE.test(id)) throw taskNotFound();
     const task = await tasks.findVisible(id, actorOf(request), ex);
     if (task === undefined) throw taskNotFound();
@@ -75,7 +74,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request) => {
       const task = await visibleTask(request, request.params.id);
-      return { status: 'success', data: { comments: await repo.listForTask(task.id) } } as const;
+      return { status: 'success', data: { comments: await repo.listForTask(task._id) } } as const;
     },
   );
 
@@ -97,13 +96,13 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       const now = clock.now().toISOString();
       const comment = await transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
-        const row = { id: newId(), taskId: task.id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, createdAt: now, updatedAt: now };
+        const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, createdAt: now, updatedAt: now };
         await repo.insert(row, trx);
         await activity.insert(
-          [{ id: newId(), taskId: task.id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],
+          [{ id: newId(), taskId: task._id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],
           trx,
         );
-        const created: Comment = { _id: row.id, taskId: task.id, body, author: { fullName: actor.fullName, email: actor.email }, createdAt: now, updatedAt: now };
+        const created: Comment = { _id: row.id, taskId: task._id, body, author: { fullName: actor.fullName, email: actor.email }, createdAt: now, updatedAt: now };
         return created;
       });
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.commentAdded, data: { comment } });
@@ -127,7 +126,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       const now = clock.now().toISOString();
       const comment = await transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
-        const current = await ownComment(request, task.id, request.params.commentId, trx);
+        const current = await ownComment(request, task._id, request.params.commentId, trx);
         if (current.body === body) return current;
         await repo.updateBody(current._id, body, now, trx);
         const updated: Comment = { ...current, body, updatedAt: now };
@@ -151,7 +150,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       await transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
-        const current = await ownComment(request, task.id, request.params.commentId, trx);
+        const current = await ownComment(request, task._id, request.params.commentId, trx);
         await repo.delete(current._id, trx);
       });
       return reply.code(204).send(null);
@@ -174,7 +173,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request) => {
       const task = await visibleTask(request, request.params.id);
-      return { status: 'success', data: { activity: await activity.listForTask(task.id) } } as const;
+      return { status: 'success', data: { activity: await activity.listForTask(task._id) } } as const;
     },
   );
 

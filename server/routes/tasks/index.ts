@@ -2,7 +2,9 @@ import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typ
 import { DEFAULT_PRIORITY, DEFAULT_SORT, DEFAULT_STATUS, DEFAULT_VIEW, type Priority, type TaskStatus } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import {
+  ConflictEnvelope,
   CreateTaskBody,
+  DeleteTaskQuery,
   ListTasksQuery,
   TaskCountsEnvelope,
   TaskCountsQuery,
@@ -14,32 +16,15 @@ import {
   type Task,
 } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkDescription, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
-import { newId } from '../../db/ids.ts';
-import type { TasksTable } from '../../db/schema.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, validationFailed } from '../../errors.ts';
+import type { TaskFacts } from '../../mail/task-mail.ts';
 import { currentUser } from '../../plugins/session.ts';
+import type { TaskFilter } from '../../repositories/tasks-repository.ts';
+import type { Actor, EditableFields } from '../../services/task-writes.ts';
 import { activityFor } from '../../services/task-activity.ts';
-import type { TaskFilter, TaskRow, Viewer } from '../../repositories/tasks-repository.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-
-export function toTask(row: TaskRow): Task {
-  return {
-    _id: row.id,
-    workTitle: row.workTitle,
-    taskTitle: row.taskTitle,
-    assignee: row.assigneeEmail,
-    assignor: row.assignor,
-    assignorEmail: row.assignorEmail,
-    deadline: row.deadline,
-    priority: row.priority,
-    status: row.status,
-    description: row.description,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
 
 const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
 /** Ids are base64url (ours) or UUIDs; anything else cannot exist and answers 404 without a query. */
@@ -61,10 +46,54 @@ function filterOf(query: TaskCountsQuery): TaskFilter {
 /** Any instant parses against this "now": used to read a deadline without the past check. */
 const BEGINNING_OF_TIME = new Date(-8.64e15);
 
+/** What the mail rules read of a task. */
+const taskFacts = (task: Task): TaskFacts => ({
+  id: task._id,
+  taskTitle: task.taskTitle,
+  workTitle: task.workTitle,
+  assigneeEmail: task.assignee,
+  priority: task.priority,
+  deadline: task.deadline,
+  status: task.status,
+});
+
+/** `If-Match: "3"` (also weak `W/"3"`) → 3; `*` or absent → undefined; anything else → 400. */
+function versionFromIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"([1-9]\d{0,14})"\s*$/.exec(header);
+  if (match?.[1] === undefined) throw validationFailed([{ field: 'If-Match', message: SERVER_MESSAGES.ifMatchInvalid }]);
+  return Number(match[1]);
+}
+
+/** The version a write expects: from the body or query, or If-Match; both must agree. */
+function expectedVersion(given: number | undefined, ifMatch: string | string[] | undefined): number | undefined {
+  const header = versionFromIfMatch(Array.isArray(ifMatch) ? ifMatch.join(',') : ifMatch);
+  if (given !== undefined && header !== undefined && given !== header) {
+    throw validationFailed([{ field: 'version', message: SERVER_MESSAGES.versionMismatch }]);
+  }
+  return given ?? header;
+}
+
 const tasks: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
   const repo = fastify.tasksRepository;
-  const viewerOf = (request: Parameters<typeof currentUser>[0]): Viewer & { fullName: string } => {
+  const writes = fastify.taskWrites;
+  // Mail's rows (the assignment mail, the reminder schedule) commit with every task write; the
+  // outbox worker is woken once the write has committed.
+  writes.addHook(
+    async (trx, { before, after, actor }) => {
+      if (after === undefined) return;
+      await fastify.taskMail.taskWritten(trx, { before: before === undefined ? null : taskFacts(before), after: taskFacts(after), actor });
+    },
+    () => {
+      fastify.outbox.wake();
+    },
+  );
+  // The activity log entries of a write commit with it too.
+  writes.addHook(async (trx, change) => {
+    await fastify.activityRepository.insert(activityFor(change), trx);
+  });
+  const viewerOf = (request: Parameters<typeof currentUser>[0]): Actor => {
     const user = currentUser(request);
     return { userId: user.id, email: user.email, fullName: user.fullName };
   };
@@ -94,27 +123,15 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         deadline: checkDeadline(body.deadline, now),
         description: checkDescription(body.description ?? ''),
       });
-      const nowIso = now.toISOString();
-      const row: TasksTable = {
-        id: newId(),
+      const task = await writes.create(viewer, {
         workTitle: fields.workTitle,
         taskTitle: fields.taskTitle,
         assigneeEmail: fields.assignee,
-        createdBy: viewer.userId,
         deadline: fields.deadline?.toISOString() ?? null,
         priority: body.priority ?? DEFAULT_PRIORITY,
         status: body.status ?? DEFAULT_STATUS,
         description: fields.description,
-        createdAt: nowIso,
-        updatedAt: nowIso,
-      };
-      const task = toTask({ ...row, assignor: viewer.fullName, assignorEmail: viewer.email });
-      await fastify.db.transaction().execute(async (trx) => {
-        await repo.insert(row, trx);
-        await fastify.taskMail.taskWritten(trx, { before: null, after: row, actor: viewer });
-        await fastify.activityRepository.insert(activityFor({ kind: 'created', before: undefined, after: task, actor: viewer, now }), trx);
       });
-      fastify.outbox.wake();
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.taskCreated, data: { task } });
     },
   );
@@ -193,9 +210,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request) => {
-      const row = await repo.findVisible(existingId(request.params.id), viewerOf(request));
-      if (row === undefined) throw taskNotFound();
-      return { status: 'success', data: { task: toTask(row) } } as const;
+      const task = await repo.findVisible(existingId(request.params.id), viewerOf(request));
+      if (task === undefined) throw taskNotFound();
+      return { status: 'success', data: { task } } as const;
     },
   );
 
@@ -207,11 +224,13 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'Change any subset of a task, or send the whole task back',
         description:
           '`_id`, `assignor`, `assignorEmail`, `createdAt`, `updatedAt` and unknown fields are ignored. ' +
-          'A deadline is checked against the current minute only when it changes.',
+          'A deadline is checked against the current minute only when it changes. With `version` ' +
+          '(or `If-Match: "<version>"`) and another current version: 409 CONFLICT with the current ' +
+          'task, and nothing changes.',
         security: sessionSecurity,
         params: TaskParams,
         body: UpdateTaskBody,
-        response: { 200: serializable(TaskEnvelope), ...errorResponses },
+        response: { 200: serializable(TaskEnvelope), 409: serializable(ConflictEnvelope), ...errorResponses },
       },
     },
     async (request) => {
@@ -230,14 +249,11 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         deadline?: Date | null;
         description?: string;
       };
-      const now = clock.now();
-
-      const task = await fastify.db.transaction().execute(async (trx) => {
-        const current = await repo.findVisible(existingId(request.params.id), viewer, trx);
-        if (current === undefined) throw taskNotFound();
-        const changes: Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description'>> = {};
+      const version = expectedVersion(body.version, request.headers['if-match']);
+      const task = await writes.update(viewer, existingId(request.params.id), version, (current) => {
+        const changes: EditableFields = {};
         if (fields.taskTitle !== undefined && fields.taskTitle !== current.taskTitle) changes.taskTitle = fields.taskTitle;
-        if (fields.assignee !== undefined && fields.assignee !== current.assigneeEmail) changes.assigneeEmail = fields.assignee;
+        if (fields.assignee !== undefined && fields.assignee !== current.assignee) changes.assigneeEmail = fields.assignee;
         if (fields.workTitle !== undefined && fields.workTitle !== current.workTitle) changes.workTitle = fields.workTitle;
         if (fields.description !== undefined && fields.description !== current.description) changes.description = fields.description;
         if (fields.deadline !== undefined) {
@@ -245,7 +261,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
           if (deadline !== current.deadline) {
             // The whole-task PATCH of the seed's client sends the old deadline back, which may be
             // past by now; only a deadline that is set or changed must not be in the past.
-            const fresh = checkDeadline(body.deadline, now);
+            const fresh = checkDeadline(body.deadline, clock.now());
             if (!fresh.ok) checkFields({ deadline: fresh });
             changes.deadline = deadline;
           }
@@ -254,15 +270,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         const status: TaskStatus | undefined = body.status;
         if (priority !== undefined && priority !== current.priority) changes.priority = priority;
         if (status !== undefined && status !== current.status) changes.status = status;
-        if (Object.keys(changes).length === 0) return toTask(current);
-        const updatedAt = now.toISOString();
-        await repo.update(current.id, { ...changes, updatedAt }, trx);
-        await fastify.taskMail.taskWritten(trx, { before: current, after: { ...current, ...changes }, actor: viewer });
-        const after = toTask({ ...current, ...changes, updatedAt });
-        await fastify.activityRepository.insert(activityFor({ kind: 'updated', before: toTask(current), after, actor: viewer, now }), trx);
-        return after;
+        return changes;
       });
-      fastify.outbox.wake();
       return { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task } } as const;
     },
   );
@@ -273,14 +282,16 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['tasks'],
         summary: 'Delete a task: 204 with an empty body',
+        description: 'With `version` (or `If-Match`) and another current version: 409 CONFLICT with the current task.',
         security: sessionSecurity,
         params: TaskParams,
-        response: { 204: Type.Null({ description: 'Deleted; no body.' }), ...errorResponses },
+        querystring: DeleteTaskQuery,
+        response: { 204: Type.Null({ description: 'Deleted; no body.' }), 409: serializable(ConflictEnvelope), ...errorResponses },
       },
     },
     async (request, reply) => {
-      const deleted = await repo.deleteVisible(existingId(request.params.id), viewerOf(request));
-      if (!deleted) throw taskNotFound();
+      const version = expectedVersion(request.query.version, request.headers['if-match']);
+      await writes.remove(viewerOf(request), existingId(request.params.id), version);
       return reply.code(204).send(null);
     },
   );

@@ -52,6 +52,11 @@ export function NavBar() {
                   Tasks
                 </NavLink>
               </li>
+              <li>
+                <NavLink to="/account" className="nav__link">
+                  Account
+                </NavLink>
+              </li>
             </ul>
             <p className="nav__welcome">
               Welcome, <strong>{session.user.fullName}</strong>

@@ -16,6 +16,9 @@ const LandingPage = lazy(() => import('./routes/landing.tsx').then((m) => ({ def
 const TasksPage = lazy(() => import('./routes/tasks.tsx').then((m) => ({ default: m.TasksPage })));
 const LoginPage = lazy(() => import('./routes/login.tsx').then((m) => ({ default: m.LoginPage })));
 const TaskPage = lazy(() => import('./routes/task.tsx').then((m) => ({ default: m.TaskPage })));
+const AccountPage = lazy(() => import('./routes/account.tsx').then((m) => ({ default: m.AccountPage })));
+const ResetPasswordPage = lazy(() => import('./routes/reset-password.tsx').then((m) => ({ default: m.ResetPasswordPage })));
+const UnsubscribePage = lazy(() => import('./routes/unsubscribe.tsx').then((m) => ({ default: m.UnsubscribePage })));
 const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ default: m.SignUpPage })));
 
 /** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */
@@ -48,6 +51,7 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           { index: true, element: <LandingPage /> },
+          { path: 'account', element: <AccountPage /> },
           {
             path: 'tasks',
             element: <TasksRoute />,
@@ -71,6 +75,9 @@ export const routes: RouteObject[] = [
           { path: 'sign-up', element: <SignUpPage /> },
         ],
       },
+      // Reached from mails: open whether or not someone is signed in.
+      { path: 'reset-password', element: <ResetPasswordPage /> },
+      { path: 'unsubscribe', element: <UnsubscribePage /> },
       // The landing page once linked to /signup; keep that address working (SPEC section 8).
       { path: 'signup', element: <Navigate to="/sign-up" replace /> },
       { path: '*', element: <NotFoundPage /> },

@@ -25,6 +25,9 @@ export function LoginPage() {
       }
     >
       <LoginForm initialEmail={emailFromState(location.state)} />
+      <p className="auth-card__footer">
+        <Link to="/reset-password">Forgot password?</Link>
+      </p>
     </AuthLayout>
   );
 }

@@ -1,10 +1,12 @@
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { SignUpForm } from '#web/features/auth/components/sign-up-form.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { AuthLayout } from './auth-layout.tsx';
 
 export function SignUpPage() {
   useDocumentTitle('Sign up');
+  // Mails to an address without an account link here with `?email=` (the address they went to).
+  const [params] = useSearchParams();
   return (
     <AuthLayout
       title="Create your account"
@@ -15,7 +17,7 @@ export function SignUpPage() {
         </>
       }
     >
-      <SignUpForm />
+      <SignUpForm initialEmail={params.get('email') ?? ''} />
     </AuthLayout>
   );
 }

@@ -36,10 +36,10 @@ function otpErrorText(error: unknown): string {
  * limited by the server; its `Retry-After` (or the known 60 s policy after a send) drives a
  * visible countdown on "Resend code".
  */
-export function SignUpForm() {
+export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
   const [step, setStep] = useState<Step>('details');
   const [fullName, setFullName] = useState('');
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail);
   const [otp, setOtp] = useState('');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CommentEnvelope } from '#shared/schemas/comments.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { commentKeys, commentsPath, type Comment } from './get-comments.ts';
 
@@ -9,12 +10,12 @@ import { commentKeys, commentsPath, type Comment } from './get-comments.ts';
  */
 
 export async function createComment(taskId: string, body: string): Promise<Comment> {
-  const envelope = await apiRequest<{ data: { comment: Comment } }>(commentsPath(taskId), { method: 'POST', body: { body } });
+  const envelope = await apiRequest<CommentEnvelope>(commentsPath(taskId), { method: 'POST', body: { body } });
   return envelope.data.comment;
 }
 
 export async function updateComment(taskId: string, commentId: string, body: string): Promise<Comment> {
-  const envelope = await apiRequest<{ data: { comment: Comment } }>(`${commentsPath(taskId)}/${encodeURIComponent(commentId)}`, {
+  const envelope = await apiRequest<CommentEnvelope>(`${commentsPath(taskId)}/${encodeURIComponent(commentId)}`, {
     method: 'PATCH',
     body: { body },
   });

@@ -1,16 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { LIMITS } from '#shared/constants.ts';
+import type { Comment, CommentListEnvelope } from '#shared/schemas/comments.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
-/** A comment as the API returns it. */
-export interface Comment {
-  _id: string;
-  taskId: string;
-  body: string;
-  author: { fullName: string; email: string };
-  createdAt: string;
-  updatedAt: string;
-}
+export type { Comment };
 
 /** Trimmed length bound of a comment's body. */
 export const COMMENT_MAX = LIMITS.commentMax;
@@ -24,7 +17,7 @@ export const commentsPath = (taskId: string) => `/tasks/${encodeURIComponent(tas
 
 /** `GET /api/tasks/:id/comments`: oldest first. */
 export async function getComments(taskId: string, signal?: AbortSignal): Promise<Comment[]> {
-  const envelope = await apiRequest<{ data: { comments: Comment[] } }>(commentsPath(taskId), { signal });
+  const envelope = await apiRequest<CommentListEnvelope>(commentsPath(taskId), { signal });
   return envelope.data.comments;
 }
 

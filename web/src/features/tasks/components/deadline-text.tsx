@@ -1,5 +1,6 @@
 import { cx } from '#web/lib/cx.ts';
 import { deadlineState, formatDeadline, formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
+import './deadline-text.css';
 
 /**
  * A deadline in the viewer's locale and time zone with a relative hint; an overdue task says

@@ -41,7 +41,10 @@ function showValue(field: ActivityField, value: unknown, now: Date): string {
 }
 
 function Changes({ changes, now }: { changes: NonNullable<ActivityEntry['changes']>; now: Date }) {
-  const fields = (Object.keys(changes) as ActivityField[]).filter((field) => field in FIELD_LABELS);
+  // In a fixed order (the labels' order), whatever order the object has. The labels are typed
+  // against the tracked fields (shared/schemas/comments.ts) without importing that module's
+  // runtime (TypeBox) into the page.
+  const fields = (Object.keys(FIELD_LABELS) as ActivityField[]).filter((field) => field in changes);
   if (fields.length === 0) return null;
   return (
     <ul className="activity__changes">

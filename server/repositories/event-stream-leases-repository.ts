@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Executor } from '../db/prepared.ts';
+import type { DB, EventStreamLeasesTable } from '../db/schema.ts';
+
+/**
+ * One row per open event stream, so the per-user cap holds across instances. Rows are renewed
+ * while their stream lives and expire when an instance dies without removing them.
+ */
+export function createEventStreamLeasesRepository(db: Kysely<DB>) {
+  return {
+    async countLive(userId: string, now: string, ex: Executor = db): Promise<number> {
+      const row = await ex
+        .selectFrom('eventStreamLeases')
+        .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
+        .where('userId', '=', userId)
+        .where('expiresAt', '>', now)
+        .executeTakeFirst();
+      return row?.n ?? 0;
+    },
+
+    async insert(lease: EventStreamLeasesTable, ex: Executor = db): Promise<void> {
+      await ex.insertInto('eventStreamLeases').values(lease).execute();
+    },
+
+    async delete(id: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('eventStreamLeases').where('id', '=', id).execute();
+    },
+
+    /** Pushes out the expiry of every lease of one instance (its streams are alive). */
+    async renewInstance(instanceId: string, expiresAt: string, ex: Executor = db): Promise<void> {
+      await ex.updateTable('eventStreamLeases').set({ expiresAt }).where('instanceId', '=', instanceId).execute();
+    },
+
+    async deleteInstance(instanceId: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('eventStreamLeases').where('instanceId', '=', instanceId).execute();
+    },
+
+    /** Housekeeping: leases of streams whose instance stopped renewing them. */
+    async deleteExpired(now: string, ex: Executor = db): Promise<number> {
+      const result = await ex.deleteFrom('eventStreamLeases').where('expiresAt', '<=', now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type EventStreamLeasesRepository = ReturnType<typeof createEventStreamLeasesRepository>;

@@ -1,0 +1,198 @@
+import pg from 'pg';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { Executor } from '../db/prepared.ts';
+import type { DB } from '../db/schema.ts';
+
+/** Event names of the live stream (`event:` line). */
+export type EventType =
+  | 'task.created'
+  | 'task.updated'
+  | 'task.deleted'
+  | 'comment.created'
+  | 'comment.updated'
+  | 'comment.deleted';
+
+/** One event to append to the log. */
+export interface NewEvent {
+  type: EventType;
+  /** The task the event is about (comment events too). */
+  taskId: string;
+  /**
+   * Who receives it: lower-cased e-mails. A task's audience is its creator's and its
+   * assignee's e-mail (`taskAudience`), which is exactly who can see it.
+   */
+  audience: readonly string[];
+  /** The event's JSON `data` (written to the stream as is). */
+  data: Readonly<Record<string, unknown>>;
+  /** ISO 8601 instant from the app's clock (retention is measured against it). */
+  at: string;
+}
+
+/** A stored event as the streams read it. */
+export interface LoggedEvent {
+  id: number;
+  type: EventType;
+  audience: string[];
+  /** JSON text of `data`. */
+  payload: string;
+}
+
+/** Who can see a task: its creator and its assignee (one entry when they are the same person). */
+export function taskAudience(task: { assignorEmail: string; assignee: string }): string[] {
+  return task.assignorEmail === task.assignee ? [task.assignorEmail] : [task.assignorEmail, task.assignee];
+}
+
+const isPostgres = (ex: Executor) => ex.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Appends one event to the durable log, inside the caller's write transaction (`trx`), so the
+ * event commits with the change or not at all. Call it as the last statement before commit.
+ *
+ * Ordering: readers resume with "id greater than the last one seen", which is only safe if ids
+ * become visible in id order. A sequence alone does not give that on PostgreSQL (a transaction
+ * holding a smaller id can commit after one holding a larger id). So the append first takes a
+ * transaction-scoped advisory lock (one per schema) and only then draws the id: appenders queue
+ * up from their append to their commit, which makes commit order = id order. The NOTIFY (the
+ * new id, delivered at commit) wakes every instance's listener; streams then read the rows.
+ * SQLite has a single writer (transactions begin IMMEDIATE), so commit order is id order already.
+ * The cost of the lock is measured in bench/RESULTS.md and argued in docs/decisions.md.
+ */
+export async function appendEvent(trx: Executor, event: NewEvent): Promise<number> {
+  const values = {
+    type: event.type,
+    taskId: event.taskId,
+    audience: JSON.stringify(event.audience),
+    payload: JSON.stringify(event.data),
+    createdAt: event.at,
+  };
+  if (!isPostgres(trx)) {
+    const row = await trx.insertInto('events').values(values).returning('id').executeTakeFirstOrThrow();
+    return Number(row.id);
+  }
+  // One round trip: lock, insert, notify (the CTE chain orders them).
+  const { rows } = await sql<{ id: string }>`
+    with ordered as (select pg_advisory_xact_lock(hashtext('taskwise.events.' || current_schema())))
+    , inserted as (
+      insert into events (type, task_id, audience, payload, created_at)
+      select ${values.type}, ${values.taskId}, ${values.audience}, ${values.payload}, ${values.createdAt} from ordered
+      returning id
+    )
+    select id, pg_notify('taskwise_events_' || md5(current_schema()), id::text) from inserted`.execute(trx);
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('appendEvent: the insert returned no id');
+  return Number(id);
+}
+
+export function createEventsRepository(db: Kysely<DB>) {
+  return {
+    /** Events after `afterId`, oldest first, at most `limit`. */
+    async listAfter(afterId: number, limit: number, ex: Executor = db): Promise<LoggedEvent[]> {
+      const rows = await ex
+        .selectFrom('events')
+        .select(['id', 'type', 'audience', 'payload'])
+        .where('id', '>', afterId)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({
+        id: Number(row.id),
+        type: row.type as EventType,
+        audience: JSON.parse(row.audience) as string[],
+        payload: row.payload,
+      }));
+    },
+
+    /** The smallest and largest id still in the log (both 0 when it is empty). */
+    async bounds(ex: Executor = db): Promise<{ min: number; max: number }> {
+      const row = await ex
+        .selectFrom('events')
+        .select((eb) => [eb.fn.min('id').as('min'), eb.fn.max('id').as('max')])
+        .executeTakeFirst();
+      return { min: Number(row?.min ?? 0), max: Number(row?.max ?? 0) };
+    },
+
+    /**
+     * Housekeeping: deletes the events older than `before`, always as a prefix of the log (so a
+     * resume either finds every event after its id or gets a reset) and always keeping the
+     * newest row (so a known id stays recognisable even after a long quiet spell).
+     */
+    async pruneBefore(before: string, ex: Executor = db): Promise<number> {
+      const result = await ex
+        .deleteFrom('events')
+        .where((eb) =>
+          eb(
+            'id',
+            '<',
+            eb.fn.coalesce(
+              eb.selectFrom('events').select((s) => s.fn.min('id').as('m')).where('createdAt', '>=', before),
+              eb.selectFrom('events').select((s) => s.fn.max('id').as('m')),
+            ),
+          ),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /**
+     * The LISTEN/NOTIFY channel of this schema (appendEvent notifies the same name). Channels
+     * are global to a database while the tables are per schema, hence the schema in the name
+     * (hashed: a channel name is at most 63 bytes).
+     */
+    async channel(ex: Executor = db): Promise<string> {
+      const { rows } = await sql<{ name: string }>`select 'taskwise_events_' || md5(current_schema()) as name`.execute(ex);
+      const name = rows[0]?.name;
+      if (name === undefined) throw new Error('No current schema');
+      return name;
+    },
+  };
+}
+
+export type EventsRepository = ReturnType<typeof createEventsRepository>;
+
+/**
+ * The one listening connection of an instance (PostgreSQL): a dedicated client outside the
+ * pool, since a pooled one would be handed to queries and lose its LISTEN. Calls `onNotify` for
+ * every notification and `onLost` once when the connection errors or ends; the owner then
+ * opens a new one (with back-off) and catches up from the log.
+ */
+export async function listen(
+  url: string,
+  channel: string,
+  handlers: { onNotify: () => void; onLost: (error: Error | undefined) => void },
+): Promise<{ close(): Promise<void>; pid: number }> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  let lost = false;
+  let closing = false;
+  let pid: number;
+  const lose = (error: Error | undefined) => {
+    if (lost || closing) return;
+    lost = true;
+    handlers.onLost(error);
+  };
+  client.on('notification', () => {
+    handlers.onNotify();
+  });
+  client.on('error', (error) => {
+    lose(error);
+  });
+  client.on('end', () => {
+    lose(undefined);
+  });
+  try {
+    await client.connect();
+    pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0;
+    // Last statement on purpose: pg_stat_activity then shows this connection as `listen "…"`.
+    await client.query(`listen ${client.escapeIdentifier(channel)}`);
+  } catch (error) {
+    closing = true;
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return {
+    pid,
+    async close() {
+      closing = true;
+      await client.end().catch(() => undefined);
+    },
+  };
+}

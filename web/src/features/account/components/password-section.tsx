@@ -1,0 +1,76 @@
+import { useState, type SubmitEvent } from 'react';
+import { CLIENT_MESSAGES } from '#shared/messages.ts';
+import { checkPassword } from '#shared/validation.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { TextField } from '#web/components/field.tsx';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { useChangePassword } from '../api/change-password.ts';
+
+interface Errors {
+  currentPassword?: string;
+  newPassword?: string;
+  confirm?: string;
+}
+
+/** Password change: the current password, the new one twice; other devices are signed out. */
+export function PasswordSection({ email }: { email: string }) {
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const change = useChangePassword();
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setDone(null);
+    setFormError(null);
+    const next: Errors = {};
+    if (currentPassword === '') next.currentPassword = 'Enter your current password.';
+    const checked = checkPassword(newPassword, email);
+    if (!checked.ok) next.newPassword = checked.message;
+    else if (confirm !== newPassword) next.confirm = CLIENT_MESSAGES.passwordMismatch;
+    setErrors(next);
+    if (Object.keys(next).length > 0) return;
+    change.mutate(
+      { currentPassword, newPassword },
+      {
+        onSuccess: (answer) => {
+          setCurrent('');
+          setNew('');
+          setConfirm('');
+          setDone(answer.message);
+        },
+        onError: (failure) => {
+          if (isApiError(failure) && failure.errors.length > 0) {
+            setErrors(Object.fromEntries(failure.errors.map((f) => [f.field, f.message])));
+          } else {
+            setFormError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="account-section" aria-labelledby="account-password">
+      <h2 id="account-password" className="account-section__title">
+        Password
+      </h2>
+      <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Change password">
+        {formError !== null ? <Alert tone="error">{formError}</Alert> : null}
+        <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" required value={currentPassword} error={errors.currentPassword} onChange={(e) => { setCurrent(e.target.value); }} />
+        <TextField label="New password" type="password" name="newPassword" autoComplete="new-password" hint="8 to 128 characters." required value={newPassword} error={errors.newPassword} onChange={(e) => { setNew(e.target.value); }} />
+        <TextField label="Confirm new password" type="password" name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirm} onChange={(e) => { setConfirm(e.target.value); }} />
+        <div className="account-form__actions">
+          <Button type="submit" variant="primary" busy={change.isPending}>
+            Change password
+          </Button>
+        </div>
+        {done !== null ? <Alert tone="success">{done}</Alert> : null}
+      </form>
+    </section>
+  );
+}

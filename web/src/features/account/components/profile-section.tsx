@@ -1,0 +1,61 @@
+import { useState, type SubmitEvent } from 'react';
+import { checkFullName } from '#shared/validation.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { TextField } from '#web/components/field.tsx';
+import { useSession } from '#web/features/auth/components/session-provider.tsx';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { useUpdateProfile } from '../api/update-profile.ts';
+
+/** Name: saved with a confirmation; the navigation bar shows the new name at once. */
+export function ProfileSection({ fullName, email }: { fullName: string; email: string }) {
+  const [name, setName] = useState(fullName);
+  const [error, setError] = useState<string | undefined>();
+  const [done, setDone] = useState<string | null>(null);
+  const update = useUpdateProfile();
+  const { signIn } = useSession();
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setDone(null);
+    const checked = checkFullName(name);
+    if (!checked.ok) {
+      setError(checked.message);
+      return;
+    }
+    setError(undefined);
+    update.mutate(
+      { fullName: checked.value },
+      {
+        onSuccess: (answer) => {
+          signIn(answer.data.user);
+          setName(answer.data.user.fullName);
+          setDone(answer.message);
+        },
+        onError: (failure) => {
+          setError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="account-section" aria-labelledby="account-profile">
+      <h2 id="account-profile" className="account-section__title">
+        Profile
+      </h2>
+      <p className="account-section__text">
+        Signed in as <strong>{email}</strong>.
+      </p>
+      <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Profile">
+        <TextField label="Full name" name="fullName" autoComplete="name" required value={name} error={error} onChange={(e) => { setName(e.target.value); }} />
+        <div className="account-form__actions">
+          <Button type="submit" variant="primary" busy={update.isPending}>
+            Save name
+          </Button>
+        </div>
+        {done !== null ? <Alert tone="success">{done}</Alert> : null}
+      </form>
+    </section>
+  );
+}

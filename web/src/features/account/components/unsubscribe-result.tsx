@@ -1,0 +1,48 @@
+import { useEffect, useRef } from 'react';
+import { Link } from 'react-router';
+import { Alert } from '#web/components/alert.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { useUnsubscribe } from '../api/unsubscribe.ts';
+import './account.css';
+
+/** Posts the token of the mail's link once, and says what was turned off. */
+export function UnsubscribeResult({ token }: { token: string }) {
+  const unsubscribe = useUnsubscribe();
+  const sent = useRef(false);
+  const { mutate } = unsubscribe;
+
+  useEffect(() => {
+    if (sent.current || token === '') return;
+    sent.current = true;
+    mutate(token);
+  }, [mutate, token]);
+
+  if (token === '') {
+    return <Alert tone="error">This page needs the link from one of our mails. Turn mails off on your account page instead.</Alert>;
+  }
+  if (unsubscribe.isSuccess) {
+    const { message, data } = unsubscribe.data;
+    return (
+      <>
+        <Alert tone="success">{message}</Alert>
+        <p className="account-section__text">
+          This applies to <strong>{data.email}</strong>. Codes for signing up and resetting a password are always sent.
+        </p>
+        <p className="account-section__text">
+          Changed your mind? Turn it back on from your <Link className="account-link" to="/account">account page</Link>.
+        </p>
+      </>
+    );
+  }
+  if (unsubscribe.isError) {
+    const error = unsubscribe.error;
+    const text = isApiError(error) ? (error.errors[0]?.message ?? error.message) : NETWORK_ERROR_MESSAGE;
+    return <Alert tone="error">{text}</Alert>;
+  }
+  return (
+    <p role="status">
+      <Spinner /> Turning these mails off…
+    </p>
+  );
+}
