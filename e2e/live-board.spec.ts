@@ -2,7 +2,7 @@
  * The live board: two people in two browser contexts, each change showing in the other's board
  * without a reload, and the conflict dialog when both edit the same task.
  */
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, newSignedInContext, test, type TestUser } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';
 import { board, cardActions, countText } from './support/pages.ts';
@@ -18,7 +18,7 @@ async function openLiveBoard(page: Page) {
 
 const liveMessage = (page: Page, text: string) => page.getByTestId('live-activity').getByText(text, { exact: true });
 
-async function twoPeople(browser: Parameters<Parameters<typeof test>[1]>[0]['browser'], createUser: (o?: Partial<TestUser>) => Promise<TestUser>) {
+async function twoPeople(browser: Browser, createUser: (o?: Partial<TestUser>) => Promise<TestUser>) {
   const alice = await createUser({ fullName: `Alice ${randomSuffix()}` });
   const bob = await createUser({ fullName: `Bob ${randomSuffix()}` });
   const aliceContext = await newSignedInContext(browser, alice);

@@ -23,7 +23,7 @@ export function useCreateTask() {
     onMutate: async (body) => {
       await cancelListFetches(queryClient);
       const now = new Date().toISOString();
-      const pending: Task & { version: number } = {
+      const pending: Task = {
         _id: newPendingId(),
         version: 0,
         description: '',

@@ -64,7 +64,7 @@ function isTaskEventData(value: unknown): value is TaskEventData {
  */
 export function applyTaskEvent(queryClient: QueryClient, type: TaskEventType, data: TaskEventData, viewer: Viewer): LiveChange | null {
   const id = data.task._id;
-  const version = (data.task as { version?: number }).version ?? 0;
+  const version = data.task.version;
   const before =
     type === 'task.deleted'
       ? receiveRemoval(queryClient, id, version, viewer)

@@ -41,7 +41,7 @@ interface KeyFilter {
 }
 
 /** A task's version (the server counts every change; 0 for a task not yet saved). */
-export const versionOf = (task: Task): number => (task as Task & { version?: number }).version ?? 0;
+export const versionOf = (task: Task): number => task.version;
 
 /** Ids of tasks shown before the server has answered their creation. */
 const PENDING_PREFIX = 'pending-';
