@@ -124,6 +124,23 @@ for (const colorScheme of ['light', 'dark'] as const) {
         await page.goto('/nothing-here');
         await expect(page.getByRole('heading', { name: CLIENT_MESSAGES.pageNotFound })).toBeVisible();
         await expectAccessible(page, 'not found (dark)');
+        await page.goto('/reset-password');
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expectAccessible(page, 'reset password (dark)');
+        await page.goto('/unsubscribe?token=not-a-real-token');
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expectAccessible(page, 'unsubscribe with a bad link (dark)');
+      });
+
+      test.describe('signed in', () => {
+        test.use({ signedIn: true });
+
+        test('account page (dark)', async ({ page }) => {
+          await page.goto('/account');
+          await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+          await expect(page.getByRole('checkbox').first()).toBeVisible();
+          await expectAccessible(page, 'account (dark)');
+        });
       });
     }
 

@@ -4,9 +4,7 @@
  * mail's link opens. axe checks each new page.
  */
 import { ACCOUNT_MESSAGES } from '../shared/account-messages.ts';
-import { apiCreateTask, expect, expectAccessible, mailCount, readLatestCode, test } from './fixtures.ts';
-import { readCaughtMails } from '../server/test/mail-catcher.ts';
-import { ENV, requireEnv } from './support/paths.ts';
+import { apiCreateTask, expect, expectAccessible, mailCount, mailsTo, readLatestCode, test } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';
 
 test.describe.configure({ timeout: 120_000 });
@@ -15,8 +13,7 @@ test.describe.configure({ timeout: 120_000 });
 async function linkInMail(email: string, pattern: RegExp): Promise<string> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const mails = readCaughtMails(requireEnv(ENV.mailDir)).filter((m) => m.to.includes(email));
-    for (const mail of mails.reverse()) {
+    for (const mail of mailsTo(email).reverse()) {
       const match = pattern.exec(mail.text);
       if (match?.[1] !== undefined) return match[1];
     }

@@ -1,4 +1,4 @@
-/** SPEC section 4, session and login: sign in, failures, logout, expired sessions. */
+/** Session and login: sign in, failures, logout, expired sessions. */
 import { LOGGED_IN_FLAG } from '../shared/constants.ts';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '../shared/messages.ts';
 import { expect, test } from './fixtures.ts';

@@ -1,4 +1,4 @@
-/** SPEC section 4, the board: create, filter, edit, complete, delete, count badges, cards. */
+/** The board: create, filter, edit, complete, delete, count badges, cards. */
 import type { Page, Request } from '@playwright/test';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '../shared/messages.ts';
 import { apiCreateTask, expect, test } from './fixtures.ts';

@@ -47,7 +47,8 @@ export async function newSignedInContext(browser: Browser, user: TestUser): Prom
   return browser.newContext({ baseURL: baseURL(), locale: 'en-US', timezoneId: 'Europe/Berlin', storageState: await signedInState(user) });
 }
 
-const mailsTo = (email: string): CaughtMail[] => {
+/** Every caught mail to `email`, oldest first. */
+export const mailsTo = (email: string): CaughtMail[] => {
   const address = email.trim().toLowerCase();
   return readCaughtMails(requireEnv(ENV.mailDir)).filter((m) => m.to.includes(address));
 };

@@ -1,4 +1,4 @@
-/** SPEC section 4: keyboard-only use, and the side panel as a real modal dialog. */
+/** Keyboard-only use, and the side panel as a real modal dialog. */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';

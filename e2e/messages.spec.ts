@@ -1,5 +1,5 @@
 /**
- * The seed's error catalogue (section 8), shown in accessible in-page alerts: failures the real
+ * The error messages of shared/messages.ts, shown in accessible in-page alerts: failures the real
  * server rarely produces are injected per test with `page.route`, everything else is real.
  */
 import type { Page } from '@playwright/test';

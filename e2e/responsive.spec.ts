@@ -1,4 +1,4 @@
-/** SPEC section 4: responsive down to 360 px wide — no page scrolls sideways at that width. */
+/** Responsive down to 360 px wide — no page scrolls sideways at that width. */
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, test } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';

@@ -1,4 +1,4 @@
-/** SPEC section 4, routes: every guard and redirect, the navigation bar, the landing page, not-found. */
+/** Routes: every guard and redirect, the navigation bar, the landing page, not-found. */
 import { CLIENT_MESSAGES } from '../shared/messages.ts';
 import { expect, test } from './fixtures.ts';
 import { loginForm, nav } from './support/pages.ts';

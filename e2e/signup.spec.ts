@@ -39,7 +39,7 @@ test('sign-up with the e-mailed code: wrong code, password mismatch, then succes
   await expect(alertWith(page, SERVER_MESSAGES.invalidCode)).toBeVisible();
   await expect(page).toHaveURL((url) => url.pathname === '/sign-up');
 
-  // Password and confirmation differ: the seed's message, and nothing is sent.
+  // Password and confirmation differ: the message, and nothing is sent.
   const registerCalls: string[] = [];
   page.on('request', (req) => {
     if (req.url().includes('/api/users/register')) registerCalls.push(req.url());

@@ -1,4 +1,4 @@
-/** SPEC section 3, task visibility, seen through two browsers at once. */
+/** Task visibility, seen through two browsers at once. */
 import { apiCreateTask, expect, newSignedInContext, test } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';
 import { board, cardActions } from './support/pages.ts';

@@ -156,6 +156,9 @@ async function main(): Promise<void> {
       await page.goto('/tasks');
       await page.getByRole('article').first().waitFor();
       await page.screenshot({ ...shot, path: join(outDir, `board-${suffix}.png`) });
+      await page.goto('/account');
+      await page.getByRole('checkbox').first().waitFor();
+      await page.screenshot({ ...shot, fullPage: true, path: join(outDir, `account-${suffix}.png`) });
       await signedIn.close();
 
       const signedOut = await newContext(browser, harness, viewport, false);
@@ -171,7 +174,7 @@ async function main(): Promise<void> {
       await out.getByLabel('One-time code', { exact: true }).waitFor();
       await out.screenshot({ ...shot, path: join(outDir, `sign-up-${suffix}.png`) });
       await signedOut.close();
-      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page`);
+      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account`);
     }
   } finally {
     await browser.close();

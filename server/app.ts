@@ -28,6 +28,7 @@ import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
 import taskComments from './routes/tasks/comments.ts';
+import { buildValidator } from './validator-compiler.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
 import otpService from './services/otp-service.ts';
@@ -74,6 +75,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     frameworkErrors: (_error, _request, reply) => {
       void sendApiNotFound(reply.headers(headers));
     },
+    // JSON bodies are validated without type coercion; query strings and parameters keep it.
+    schemaController: { compilersFactory: { buildValidator } },
     ajv: {
       // Report every invalid field at once (bodies are at most 16 KB, so this stays cheap).
       customOptions: { allErrors: true },

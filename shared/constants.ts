@@ -1,6 +1,6 @@
 /**
  * Business constants shared by the server and the web app. No Node and no DOM APIs here.
- * Numbers come from SPEC.md section 3; change them there first.
+ * The product's numbers (limits, lifetimes, policies) in one place; server and web read them here.
  */
 
 export const PRIORITIES = ['normal', 'low', 'high', 'urgent'] as const;
@@ -28,7 +28,7 @@ export const LIMITS = {
   /** `q` of `GET /api/tasks`: a substring of at least this many characters uses the text index. */
   searchMin: 1,
   searchMax: 100,
-  /** The seed's client rule: trimmed assignee shorter than this is rejected before sending. */
+  /** The client rule older clients keep: a trimmed assignee shorter than this is rejected before sending. */
   assigneeMin: 3,
   otpLength: 6,
   /** Request bodies above this many bytes are answered 413. */
@@ -73,5 +73,5 @@ export const DEFAULT_SORT: TaskSort = 'newest';
 /** Order of `sort=priority`. */
 export const PRIORITY_RANK: Readonly<Record<Priority, number>> = { urgent: 0, high: 1, normal: 2, low: 3 };
 
-/** localStorage key of the seed's session flag. */
+/** localStorage key of the "signed in" flag (the name older clients use). */
 export const LOGGED_IN_FLAG = 'isLoggedIn';

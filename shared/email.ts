@@ -8,7 +8,7 @@ import { LIMITS } from './constants.ts';
 const EMAIL_RE =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-/** Trim and lower-case, as SPEC requires before any use or storage. */
+/** Trim and lower-case, before any use or storage: one address, one account. */
 export function normalizeEmail(raw: string): string {
   return raw.trim().toLowerCase();
 }

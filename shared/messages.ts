@@ -1,9 +1,9 @@
 /**
- * Every user-facing text that both sides need. The seed's error catalogue texts are exact;
- * do not reword them.
+ * Every user-facing text that both sides need. The error texts are exact (older clients and
+ * people know them): do not reword them.
  */
 
-/** Client-side texts from the seed's error catalogue (section 8) and SPEC section 4. */
+/** Texts the web app shows without asking the server. */
 export const CLIENT_MESSAGES = {
   passwordMismatch: 'Password does not match!',
   taskRequired: 'Task Title and Assignee are required.',

@@ -5,7 +5,8 @@
  * holds 100,000 tasks of other users, POST /api/tasks, PATCH /api/tasks/:id and
  * POST /api/users/login, at 1, 10 and 100 connections. Targets are checked at 10 connections.
  */
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
 import { BENCH_PASSWORD, dbLabel, makeTarget, type DbKind } from '../lib/db.ts';
@@ -13,6 +14,9 @@ import { seedBoardDataset, type BoardDataset } from '../lib/datasets.ts';
 import { int, loadAverage, mb, ms, table } from '../lib/env.ts';
 import { combineRounds, describeErrors, runLoad, signIn, type LoadRequest, type LoadResult } from '../lib/load.ts';
 import { startBaseline, startTaskwise, type RunningServer } from '../lib/servers.ts';
+import { summarize } from '../profile.ts';
+
+const PROFILE_SECONDS = 5;
 
 /** Taskwise / baseline req/s at 10 connections, per call (a call without one has no target). */
 const RATIO_TARGETS: Record<string, number> = {
@@ -189,7 +193,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
       }
     }
 
-    // Login: at most 100 attempts per IP per 15 minutes (SPEC; server/plugins/rate-limit.ts has
+    // Login: at most 100 attempts per IP per 15 minutes (server/plugins/rate-limit.ts has
     // no configuration knob). A full run therefore measures each connection count on a freshly
     // started Taskwise process and stays within that budget: `loginAmount` sign-ins, never a 429.
     // (--quick reuses the running servers: 3 sign-ins so far + 10.) For a like-for-like start, a
@@ -228,6 +232,43 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
       }
     }
 
+    // Where the time goes for each call that misses its target (full runs): a CPU profile of a
+    // fresh Taskwise process under the same load, summarized like `node bench/profile.ts`.
+    const profiles: string[] = [];
+    const missed = rows.filter((r) => r.connections === 10 && RATIO_TARGETS[r.call] !== undefined && ratio(r.taskwise, r.baseline) < RATIO_TARGETS[r.call]!);
+    if (!opts.quick && missed.length > 0) {
+      for (const server of servers.filter((x) => x.kind === 'taskwise')) {
+        await server.stop();
+        servers.splice(servers.indexOf(server), 1);
+      }
+      const profileDir = join(opts.tmpDir, `profiles-${kind}`);
+      mkdirSync(profileDir, { recursive: true });
+      for (const row of missed) {
+        const c = cases.find((x) => x.name === row.call)!;
+        const before = new Set(readdirSync(profileDir));
+        const profiled = await startTaskwise({ databaseUrl: target.url, dir: opts.tmpDir, name: `api-${kind}-profiled`, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+        servers.push(profiled);
+        // Sessions live in the database: the cookies of the first Taskwise process still work.
+        const cookie = cookies.get(taskwise)!.get(c.as)!;
+        const requestsFor = (n: number) => c.requests(cookie, n);
+        await runLoad({ baseUrl: profiled.baseUrl, connections: 10, pid: profiled.pid, duration: 2, requests: requestsFor(0), requestsFor });
+        const measured = await runLoad({ baseUrl: profiled.baseUrl, connections: 10, pid: profiled.pid, duration: PROFILE_SECONDS, requests: requestsFor(0), requestsFor });
+        await profiled.stop();
+        servers.splice(servers.indexOf(profiled), 1);
+        const file = readdirSync(profileDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
+        if (file === undefined) continue;
+        profiles.push(
+          `**${row.call}** (${ratio(row.taskwise, row.baseline).toFixed(2)}, wanted ${RATIO_TARGETS[row.call]!.toFixed(2)}): ${int(measured.rps)} req/s under the profiler, server CPU ${measured.cpuPerRequest.toFixed(3)} ms/req; self time of the last ${PROFILE_SECONDS} s`,
+          '',
+          '```',
+          summarize(join(profileDir, file), 15, PROFILE_SECONDS),
+          '```',
+          '',
+        );
+        opts.log(`api/${label}: profiled ${row.call}`);
+      }
+    }
+
     const markdown = [
       `Database: ${label}, ${int(data.totalTasks)} tasks in the table (${int(s.otherTasks)} of ${int(s.otherUsers)} other users), seeded in ${data.seedSeconds.toFixed(1)} s. ` +
         `Each case: ${s.warmup} s warm-up per server, then ${s.rounds} round${s.rounds === 1 ? '' : 's'} of ${s.seconds} s per server, alternating baseline and Taskwise; ` +
@@ -253,6 +294,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
       'Server CPU is the server process\'s user + system time per answered request (/proc): it does not count the client, the database server or other work on the machine, so it is the steadier comparison on a shared machine.',
       '',
       `Before measuring, the baseline's answers (status, JSON body, security headers; ids and times aside for writes) were checked to equal Taskwise's for ${checked.length} calls: ${checked.join(', ')}.`,
+      ...(profiles.length === 0 ? [] : ['', `**Where the time goes** in the calls that missed their target (Taskwise, ${dbLabel(kind)}, 10 connections, \`node --cpu-prof\`):`, '', ...profiles]),
     ].join('\n');
     return { section: { title: `API over HTTP: Taskwise vs bare baseline, ${label}`, markdown }, rows };
   } finally {

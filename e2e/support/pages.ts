@@ -1,5 +1,5 @@
 /**
- * Locators for the screens of SPEC section 4, by role and accessible name, in one place so a
+ * Locators for the app's screens, by role and accessible name, in one place so a
  * renamed control is fixed once. Names are the ones the web app renders (web/src/**).
  */
 import type { Locator, Page } from '@playwright/test';

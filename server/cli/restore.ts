@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
+import { openSqliteReadOnly } from '../db/connect.ts';
 import type { DB } from '../db/schema.ts';
 import { createMaintenanceRepository } from '../repositories/maintenance-repository.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';
 import { CommandError, parseCommandArgs, readConfig, runCommand, runPostgresTool, withDatabase } from './common.ts';
-import { openSqliteReadOnly, processesUsing, sqliteFiles } from './sqlite-files.ts';
+import { processesUsing, sqliteFiles } from './sqlite-files.ts';
 
 /**
  * `npm run restore -- FILE [--force]`: replaces the database with a snapshot of `npm run backup`.

@@ -1,16 +1,5 @@
 import { existsSync, readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { CamelCasePlugin, Kysely, SqliteDialect } from 'kysely';
-import type { DB } from '../db/schema.ts';
-
-/** A SQLite file opened read-only (nothing about it changes, not even its journal mode). */
-export function openSqliteReadOnly(file: string): Kysely<DB> {
-  return new Kysely<DB>({
-    dialect: new SqliteDialect({ database: new BetterSqlite3(file, { readonly: true, fileMustExist: true }) }),
-    plugins: [new CamelCasePlugin()],
-  });
-}
 
 /** The file and the WAL mode companions SQLite keeps next to it. */
 export const sqliteFiles = (file: string): string[] => [file, `${file}-wal`, `${file}-shm`];

@@ -192,6 +192,18 @@ function openSqlite(file: string): Database {
   return { db, dialect: 'sqlite' };
 }
 
+/**
+ * A SQLite file opened read-only, as it is (no pragma changes it, not even the journal mode):
+ * `npm run restore` inspects a backup and the database it would replace with it.
+ */
+export function openSqliteReadOnly(file: string): Kysely<DB> {
+  const sqlite = new DatabaseSync(file, { readOnly: true });
+  return new Kysely<DB>({
+    dialect: new TaskwiseSqliteDialect({ database: memoizedPrepare(sqlite, { prepared: 0, reprepared: 0, lastReprepared: null }) }),
+    plugins: [new CamelCasePlugin()],
+  });
+}
+
 const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
 
 /**

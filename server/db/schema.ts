@@ -68,6 +68,12 @@ export interface EventsTable {
   createdAt: string;
 }
 
+export interface RateLimitHitsTable {
+  id: string;
+  key: string;
+  hitAt: string;
+}
+
 export interface EventStreamLeasesTable {
   id: string;
   userId: string;
@@ -150,6 +156,7 @@ export interface DB {
   throttleLocks: ThrottleLocksTable;
   events: EventsTable;
   eventStreamLeases: EventStreamLeasesTable;
+  rateLimitHits: RateLimitHitsTable;
   comments: CommentsTable;
   taskActivity: TaskActivityTable;
   outbox: OutboxTable;

@@ -45,6 +45,8 @@ export interface OutboxMail extends MailContent {
 export interface Outbox {
   /** Writes the mail in the caller's transaction: it goes out only if that commits. */
   enqueue(trx: Executor, mail: OutboxMail): Promise<void>;
+  /** The same for many mails, in a few statements. */
+  enqueueMany(trx: Executor, mails: readonly OutboxMail[]): Promise<void>;
   /** Starts a delivery round now (call after the commit that enqueued); never waits, never throws. */
   wake(): void;
   /** Delivers every due row, and resolves once this instance has nothing due left. */
@@ -165,28 +167,33 @@ export default fp(
       });
     };
 
+    const toRow = (mail: OutboxMail, now: string): OutboxRow => ({
+      id: newId(),
+      kind: mail.kind,
+      toEmail: mail.to,
+      subject: mail.subject,
+      textBody: mail.text,
+      htmlBody: mail.html,
+      headers: JSON.stringify(mail.headers ?? {}),
+      dedupeKey: mail.dedupeKey ?? null,
+      status: 'pending',
+      attempts: 0,
+      runAt: now,
+      lockedBy: null,
+      lockedUntil: null,
+      lastError: null,
+      createdAt: now,
+      sentAt: null,
+    });
+
     const outbox: Outbox = {
       async enqueue(trx, mail) {
+        await repo.insert(toRow(mail, clock.now().toISOString()), trx);
+      },
+      async enqueueMany(trx, mails) {
         const now = clock.now().toISOString();
-        await repo.insert(
-          {
-            id: newId(),
-            kind: mail.kind,
-            toEmail: mail.to,
-            subject: mail.subject,
-            textBody: mail.text,
-            htmlBody: mail.html,
-            headers: JSON.stringify(mail.headers ?? {}),
-            dedupeKey: mail.dedupeKey ?? null,
-            status: 'pending',
-            attempts: 0,
-            runAt: now,
-            lockedBy: null,
-            lockedUntil: null,
-            lastError: null,
-            createdAt: now,
-            sentAt: null,
-          },
+        await repo.insertMany(
+          mails.map((mail) => toRow(mail, now)),
           trx,
         );
       },

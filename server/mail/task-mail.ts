@@ -82,47 +82,57 @@ export default fp(
       const link = hasAccount ? `${origin}/tasks/${taskId}` : `${origin}/sign-up?email=${encodeURIComponent(email)}`;
       return { hasAccount, link };
     };
-    const enqueue = (trx: Executor, mail: OutboxMail) => outbox.enqueue(trx, mail);
 
     const armReminders = (trx: Executor, taskId: string, deadline: string | null) =>
       repo.setNextReminder(taskId, deadline === null ? null : new Date(Date.parse(deadline) - REMINDER_POLICY.dueSoonMs).toISOString(), trx);
 
-    const remind = async (trx: Executor, task: DueReminderRow, nowMs: number) => {
-      if (task.deadline === null) {
-        await repo.setNextReminder(task.id, null, trx);
-        return;
+    /**
+     * One batch of due tasks: the recipients' settings and accounts are read in one query each,
+     * the mails written in a few multi-row inserts, and each task's schedule moved on.
+     */
+    const remindBatch = async (trx: Executor, tasks: readonly DueReminderRow[], nowMs: number) => {
+      const emails = [...new Set(tasks.flatMap((task) => [task.assigneeEmail, task.creatorEmail]))];
+      const wanted = await settings.getMany(emails, trx);
+      const accounts = await settings.withAccounts(emails, trx);
+      const mails: OutboxMail[] = [];
+      for (const task of tasks) {
+        const deadlineMs = task.deadline === null ? null : Date.parse(task.deadline);
+        if (task.deadline === null || deadlineMs === null) {
+          await repo.setNextReminder(task.id, null, trx);
+          continue;
+        }
+        if (deadlineMs - REMINDER_POLICY.dueSoonMs > nowMs) {
+          // Armed early (e.g. rows from before the schedule existed): wait for the real time.
+          await armReminders(trx, task.id, task.deadline);
+          continue;
+        }
+        const kind = deadlineMs <= nowMs ? 'overdue' : 'due-soon';
+        const recipients =
+          task.assigneeEmail === task.creatorEmail
+            ? [{ email: task.assigneeEmail, role: 'both' as const }]
+            : [
+                { email: task.assigneeEmail, role: 'assignee' as const },
+                { email: task.creatorEmail, role: 'creator' as const },
+              ];
+        for (const { email, role } of recipients) {
+          if (wanted.get(email)?.notifyReminders === false) continue;
+          const link = accounts.has(email) ? `${origin}/tasks/${task.id}` : `${origin}/sign-up?email=${encodeURIComponent(email)}`;
+          const off = unsubscribe(email, 'reminders');
+          const content = reminderMail({
+            appOrigin: origin,
+            kind,
+            taskTitle: task.taskTitle,
+            deadline: task.deadline,
+            assigneeEmail: task.assigneeEmail,
+            link,
+            role,
+            unsubscribeUrl: off.url,
+          });
+          mails.push({ ...content, kind, to: email, headers: off.headers, dedupeKey: `${kind}:${task.id}:${task.deadline}:${email}` });
+        }
+        await repo.setNextReminder(task.id, kind === 'overdue' ? null : task.deadline, trx);
       }
-      const deadlineMs = Date.parse(task.deadline);
-      if (deadlineMs - REMINDER_POLICY.dueSoonMs > nowMs) {
-        // Armed early (e.g. rows from before the schedule existed): wait for the real time.
-        await armReminders(trx, task.id, task.deadline);
-        return;
-      }
-      const kind = deadlineMs <= nowMs ? 'overdue' : 'due-soon';
-      const recipients =
-        task.assigneeEmail === task.creatorEmail
-          ? [{ email: task.assigneeEmail, role: 'both' as const }]
-          : [
-              { email: task.assigneeEmail, role: 'assignee' as const },
-              { email: task.creatorEmail, role: 'creator' as const },
-            ];
-      for (const { email, role } of recipients) {
-        if (!(await settings.get(email, trx)).notifyReminders) continue;
-        const { link } = await linkFor(email, task.id, trx);
-        const off = unsubscribe(email, 'reminders');
-        const content = reminderMail({
-          appOrigin: origin,
-          kind,
-          taskTitle: task.taskTitle,
-          deadline: task.deadline,
-          assigneeEmail: task.assigneeEmail,
-          link,
-          role,
-          unsubscribeUrl: off.url,
-        });
-        await enqueue(trx, { ...content, kind, to: email, headers: off.headers, dedupeKey: `${kind}:${task.id}:${task.deadline}:${email}` });
-      }
-      await repo.setNextReminder(task.id, kind === 'overdue' ? null : task.deadline, trx);
+      await outbox.enqueueMany(trx, mails);
     };
 
     const taskMail: TaskMail = {
@@ -142,7 +152,7 @@ export default fp(
             hasAccount,
             unsubscribeUrl: off.url,
           });
-          await enqueue(trx, { ...content, kind: 'assigned', to: after.assigneeEmail, headers: off.headers });
+          await outbox.enqueue(trx, { ...content, kind: 'assigned', to: after.assigneeEmail, headers: off.headers });
         }
         if (before === null ? after.deadline !== null : before.deadline !== after.deadline) {
           await armReminders(trx, after.id, after.deadline);
@@ -155,7 +165,7 @@ export default fp(
           const now = clock.now();
           const count = await fastify.db.transaction().execute(async (trx) => {
             const due = await repo.dueReminders(now.toISOString(), REMINDER_POLICY.batchSize, trx);
-            for (const task of due) await remind(trx, task, now.getTime());
+            await remindBatch(trx, due, now.getTime());
             return due.length;
           });
           handled += count;

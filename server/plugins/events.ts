@@ -310,6 +310,13 @@ export default fp(
       },
     };
     fastify.decorate('events', service);
+    fastify.metrics.gauge({
+      name: 'taskwise_event_streams_open',
+      help: 'Open GET /api/events streams on this instance.',
+      collect: (gauge) => {
+        gauge.set(service.openStreams);
+      },
+    });
 
     fastify.addHook('onReady', async () => {
       cursor = (await log.bounds()).max;
@@ -341,5 +348,5 @@ export default fp(
     });
     done();
   },
-  { name: 'events', dependencies: ['db', 'repositories'] },
+  { name: 'events', dependencies: ['db', 'repositories', 'metrics'] },
 );

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { LOGIN_POLICY } from '#shared/constants.ts';
 import { createEventStreamLeasesRepository } from '../repositories/event-stream-leases-repository.ts';
 import { createEventsRepository } from '../repositories/events-repository.ts';
+import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-repository.ts';
 import { EVENT_RETENTION_MS } from './events.ts';
 
 const HOUR = 60 * 60_000;
@@ -12,7 +13,7 @@ const DAY = 24 * HOUR;
  * Deletes rows no rule reads any more: expired sessions, one-time codes older than a day (the
  * longest OTP window is an hour), login failures older than the lock-out window, throttle lock
  * rows unused for a day, events older than the live stream's retention (10 minutes), expired
- * event stream leases. Idempotent, so
+ * event stream leases, per-IP rate-limit hits older than a day. Idempotent, so
  * several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance) {
@@ -24,6 +25,7 @@ export async function sweep(fastify: FastifyInstance) {
     throttleLocks: await fastify.throttleLocksRepository.deleteUntouchedSince(new Date(now - DAY).toISOString()),
     events: await createEventsRepository(fastify.db).pruneBefore(new Date(now - EVENT_RETENTION_MS).toISOString()),
     eventStreamLeases: await createEventStreamLeasesRepository(fastify.db).deleteExpired(new Date(now).toISOString()),
+    rateLimitHits: await createRateLimitHitsRepository(fastify.db).deleteBefore(new Date(now - DAY).toISOString()),
   };
 }
 

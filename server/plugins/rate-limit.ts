@@ -1,53 +1,48 @@
 import fp from 'fastify-plugin';
 import { LOGIN_POLICY, OTP_POLICY } from '#shared/constants.ts';
-import type { Clock } from '../clock.ts';
+import type { FastifyInstance } from 'fastify';
+import { newId } from '../db/ids.ts';
+import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-repository.ts';
 
 /**
  * Sliding-window attempt counter per key (an IP address), on the app's clock so tests can move
- * time. Kept in memory on purpose: per-IP limits are a per-instance flood guard, and losing
- * them on restart is harmless. The limits that must hold across instances (per e-mail OTP
- * requests, per e-mail login failures) live in the database instead.
- * (@fastify/rate-limit is not used because it reads the wall clock, not the app's clock.)
+ * time. Counted in the database, so N instances sharing it enforce one limit: each attempt takes
+ * the key's throttle lock (serializing the count-then-insert across requests and instances),
+ * counts the hits inside the window and records the new one.
+ * (@fastify/rate-limit is not used because it reads the wall clock, not the app's clock, and
+ * keeps its counts per process unless given a store.)
  */
 export class WindowCounter {
-  readonly #hits = new Map<string, number[]>();
+  readonly #name: string;
   readonly #limit: number;
   readonly #windowMs: number;
-  readonly #clock: Clock;
-  #nextSweep = 0;
+  readonly #fastify: FastifyInstance;
 
-  constructor(limit: number, windowMs: number, clock: Clock) {
+  constructor(fastify: FastifyInstance, name: string, limit: number, windowMs: number) {
+    this.#fastify = fastify;
+    this.#name = name;
     this.#limit = limit;
     this.#windowMs = windowMs;
-    this.#clock = clock;
   }
 
   /**
-   * Counts one attempt for `key`. Returns 0 when it is allowed, else the milliseconds until the
-   * oldest attempt in the window expires (a refused attempt is not counted).
+   * Counts one attempt for `key`. Resolves to 0 when it is allowed, else the milliseconds until
+   * the oldest attempt in the window expires (a refused attempt is not counted).
    */
-  hit(key: string): number {
-    const now = this.#clock.now().getTime();
-    const windowStart = now - this.#windowMs;
-    this.#sweep(now, windowStart);
-    const times = (this.#hits.get(key) ?? []).filter((t) => t > windowStart);
-    const oldest = times[0];
-    if (times.length >= this.#limit && oldest !== undefined) {
-      this.#hits.set(key, times);
-      return oldest + this.#windowMs - now;
-    }
-    times.push(now);
-    this.#hits.set(key, times);
-    return 0;
-  }
-
-  /** Forget keys whose every attempt has left the window, at most once per window. */
-  #sweep(now: number, windowStart: number): void {
-    if (now < this.#nextSweep) return;
-    this.#nextSweep = now + this.#windowMs;
-    for (const [key, times] of this.#hits) {
-      if ((times.at(-1) ?? 0) <= windowStart) this.#hits.delete(key);
-    }
+  async hit(key: string): Promise<number> {
+    const { db, clock, throttleLocksRepository: locks } = this.#fastify;
+    const hits = createRateLimitHitsRepository(db);
+    const scoped = `${this.#name}:${key}`;
+    const now = clock.now();
+    const nowMs = now.getTime();
+    const nowIso = now.toISOString();
+    return db.transaction().execute(async (trx) => {
+      await locks.take(`rate:${scoped}`, nowIso, trx);
+      const { count, oldest } = await hits.window(scoped, new Date(nowMs - this.#windowMs).toISOString(), trx);
+      if (count >= this.#limit && oldest !== null) return Math.max(1, Date.parse(oldest) + this.#windowMs - nowMs);
+      await hits.insert({ id: newId(), key: scoped, hitAt: nowIso }, trx);
+      return 0;
+    });
   }
 }
 
@@ -67,10 +62,10 @@ const HOUR = 60 * 60_000;
 export default fp(
   (fastify, _opts, done) => {
     fastify.decorate('rateLimits', {
-      otpPerIp: new WindowCounter(OTP_POLICY.maxPerIpPerHour, HOUR, fastify.clock),
-      loginPerIp: new WindowCounter(LOGIN_POLICY.maxAttemptsPerIp, LOGIN_POLICY.windowMs, fastify.clock),
+      otpPerIp: new WindowCounter(fastify, 'otp-ip', OTP_POLICY.maxPerIpPerHour, HOUR),
+      loginPerIp: new WindowCounter(fastify, 'login-ip', LOGIN_POLICY.maxAttemptsPerIp, LOGIN_POLICY.windowMs),
     });
     done();
   },
-  { name: 'rate-limit' },
+  { name: 'rate-limit', dependencies: ['db', 'repositories'] },
 );

@@ -9,7 +9,7 @@ import { AppError, validationFailed } from '../errors.ts';
 import type { Config } from '../config.ts';
 
 /**
- * The security headers of every answer (SPEC section 3), computed once by helmet from our
+ * The security headers of every answer (docs/SECURITY.md), computed once by helmet from our
  * options. (@fastify/helmet would build a new helmet middleware, re-parsing the CSP, on every
  * request; the headers are static, so we apply the same ones as a precomputed map — also to
  * answers Fastify gives before any hook runs, such as a malformed URL.)
@@ -86,7 +86,7 @@ function checkStrings(root: unknown): FieldError[] {
 }
 
 /**
- * Security headers, CORS for CORS_ORIGINS, and the CSRF rules of SPEC section 3:
+ * Security headers, CORS for CORS_ORIGINS, and the CSRF rules (docs/SECURITY.md):
  * - request bodies are JSON only: every other content type (text/plain, forms, multipart — the
  *   kinds a foreign page can send without a CORS preflight) is answered 415 by Fastify because
  *   no parser is registered for it;

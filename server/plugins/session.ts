@@ -45,7 +45,7 @@ const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * Server-side sessions (SPEC section 3): the cookie carries a random 256-bit token, the database
+ * Server-side sessions (docs/SECURITY.md): the cookie carries a random 256-bit token, the database
  * only its SHA-256. 30 days, sliding: `expires_at` is pushed forward at most every 5 minutes,
  * so the check on almost every request is one primary-key read.
  */

@@ -22,6 +22,22 @@ export function createMailSettingsRepository(db: Kysely<DB>) {
       return { notifyAssigned: row.notifyAssigned === 1, notifyReminders: row.notifyReminders === 1 };
     },
 
+    /** The settings of many addresses at once (the reminder scan's batch). */
+    async getMany(emails: readonly string[], ex: Executor = db): Promise<Map<string, MailSettings>> {
+      const found = new Map<string, MailSettings>();
+      if (emails.length === 0) return found;
+      const rows = await ex.selectFrom('mailSettings').select(['email', 'notifyAssigned', 'notifyReminders']).where('email', 'in', emails).execute();
+      for (const row of rows) found.set(row.email, { notifyAssigned: row.notifyAssigned === 1, notifyReminders: row.notifyReminders === 1 });
+      return found;
+    },
+
+    /** Which of these addresses have an account. */
+    async withAccounts(emails: readonly string[], ex: Executor = db): Promise<Set<string>> {
+      if (emails.length === 0) return new Set();
+      const rows = await ex.selectFrom('users').select('email').where('email', 'in', emails).execute();
+      return new Set(rows.map((r) => r.email));
+    },
+
     /** Writes the given flags (others keep their value) and returns the result. */
     async update(email: string, changes: Partial<MailSettings>, now: string, ex: Executor = db): Promise<MailSettings> {
       const current = await this.get(email, ex);

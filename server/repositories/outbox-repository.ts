@@ -39,6 +39,17 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
         .execute();
     },
 
+    /** Adds many mails in a few statements (the reminder scan's batch); duplicates are dropped. */
+    async insertMany(rows: readonly OutboxRow[], ex: Executor = db): Promise<void> {
+      for (let i = 0; i < rows.length; i += 100) {
+        await ex
+          .insertInto('outbox')
+          .values(rows.slice(i, i + 100))
+          .onConflict((oc) => oc.column('dedupeKey').where('dedupeKey', 'is not', null).doNothing())
+          .execute();
+      }
+    },
+
     /** Leases up to `limit` due rows to `workerId` until `lockedUntil`; spends one attempt each. */
     async claim(workerId: string, now: string, lockedUntil: string, limit: number, ex: Executor = db): Promise<OutboxRow[]> {
       return ex

@@ -15,6 +15,7 @@ const health: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['health'],
         summary: 'Is the service able to answer?',
+        description: '200 `{database:"ok"}` when the database answers `select 1` within 3 s, else 503 SERVICE_UNAVAILABLE. No session needed; for load balancers and uptime checks.',
         response: { 200: serializable(HealthEnvelope), 503: serializable(ErrorEnvelope) },
       },
     },

@@ -31,7 +31,7 @@ declare module 'fastify' {
 const HOUR = 60 * 60_000;
 
 /**
- * One-time codes (SPEC section 3): 6 CSPRNG digits, stored only as an HMAC-SHA256 keyed with
+ * One-time codes (docs/SECURITY.md): 6 CSPRNG digits, stored only as an HMAC-SHA256 keyed with
  * SESSION_SECRET (a leaked table does not reveal codes, and 10^6 candidates cannot be brute-forced
  * offline without the key), 10 minutes, single use, 5 wrong tries, the newest replaces older ones,
  * per-address cooldown and hourly cap in the database, per-IP cap in memory.
@@ -54,7 +54,7 @@ export default fp(
 
     const service: OtpService = {
       async request(email, ip, purpose = 'register') {
-        const ipWait = rateLimits.otpPerIp.hit(ip);
+        const ipWait = await rateLimits.otpPerIp.hit(ip);
         if (ipWait > 0) throw rateLimited(ipWait);
 
         const now = clock.now();

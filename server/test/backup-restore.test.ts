@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand } from './commands.ts';
@@ -39,9 +39,9 @@ async function signIn(target: ChildServer): Promise<string> {
 /** Task ids in a database, read straight from it (the server is not involved). */
 async function taskIds(db: ScratchDatabase): Promise<Set<string>> {
   if (!onPostgres) {
-    const sqlite = new BetterSqlite3(db.url.slice('file:'.length), { readonly: true });
+    const sqlite = new DatabaseSync(db.url.slice('file:'.length), { readOnly: true });
     try {
-      expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(sqlite.prepare('pragma integrity_check').all()).toEqual([{ integrity_check: 'ok' }]);
       return new Set((sqlite.prepare('select id from tasks').all() as { id: string }[]).map((r) => r.id));
     } finally {
       sqlite.close();

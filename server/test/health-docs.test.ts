@@ -50,11 +50,11 @@ describe('API documentation', () => {
     );
   });
 
-  it('describes every call: a summary and a tag on each', async () => {
+  it('describes every call: a summary, a description and a tag on each', async () => {
     const res = await t.request('GET', '/api/openapi.json');
     const undocumented = Object.entries(res.json.paths).flatMap(([path, methods]) =>
-      Object.entries(methods as Record<string, { summary?: string; tags?: string[] }>)
-        .filter(([, operation]) => !operation.summary || operation.tags?.length !== 1)
+      Object.entries(methods as Record<string, { summary?: string; description?: string; tags?: string[] }>)
+        .filter(([, operation]) => !operation.summary || !operation.description || operation.tags?.length !== 1)
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect(undocumented).toEqual([]);

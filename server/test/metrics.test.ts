@@ -54,6 +54,12 @@ describe('GET /metrics', () => {
     expect(sample(res.body, 'nodejs_heap_size_used_bytes', '')).toBeGreaterThan(0);
   });
 
+  it('reports open event streams and pending mails', async () => {
+    const res = await scrape();
+    expect(sample(res.body, 'taskwise_event_streams_open', '')).toBe(0);
+    expect(sample(res.body, 'taskwise_outbox_pending_mails', '')).toBe(0);
+  });
+
   it('reads the gauges plugins register when it is scraped', async () => {
     let value = 3;
     t.app.metrics.gauge({ name: 'test_widgets', help: 'Widgets.', collect: (gauge) => {

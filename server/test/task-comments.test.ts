@@ -1,8 +1,10 @@
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#shared/constants.ts';
 import type { Activity, Comment } from '#shared/schemas/comments.ts';
 import { createSignedInUser, createTask } from './factories.ts';
 import { SECOND, useTestApp } from './helpers.ts';
+import { openStream } from './sse-client.ts';
 
 const t = useTestApp();
 
@@ -182,5 +184,33 @@ describe('activity of task writes', () => {
     const entries = activity(await activityOf(carol.cookie, task._id));
     expect(entries.at(-1)?.changes).toEqual({ assignee: { from: bob.user.email, to: carol.user.email } });
     expect((await activityOf(bob.cookie, task._id)).status).toBe(404);
+  });
+});
+
+describe('comment events', () => {
+  it('sends comment.created, comment.updated and comment.deleted {taskId, comment, by} to creator and assignee only', async () => {
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const { alice, bob, carol, task } = await scene();
+    const streams = await Promise.all([alice, bob, carol].map((who) => openStream(base, who.cookie)));
+    const [aliceStream, bobStream, carolStream] = streams;
+    const created = comment(await post(bob.cookie, task._id, { body: 'Hello' }));
+    const edited = comment(await edit(bob.cookie, task._id, created._id, { body: 'Hello again' }));
+    expect((await remove(bob.cookie, task._id, created._id)).status).toBe(204);
+    const by = { fullName: bob.user.fullName, email: bob.user.email };
+    for (const stream of [aliceStream!, bobStream!]) {
+      const events = [await stream.next(), await stream.next(), await stream.next()];
+      expect(events.map((e) => ({ event: e.event, json: e.json }))).toEqual([
+        { event: 'comment.created', json: { taskId: task._id, comment: created, by } },
+        { event: 'comment.updated', json: { taskId: task._id, comment: edited, by } },
+        { event: 'comment.deleted', json: { taskId: task._id, comment: { _id: created._id }, by } },
+      ]);
+    }
+    // Carol's first event is about her own task: nothing about the comments came before it.
+    const own = await createTask(t, carol.cookie);
+    const first = await carolStream!.next();
+    expect(first.event).toBe('task.created');
+    expect((first.json as { task: { _id: string } }).task._id).toBe(own._id);
+    for (const stream of streams) stream.close();
   });
 });

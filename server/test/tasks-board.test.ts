@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { newId } from '../db/ids.ts';
+import { FTS_MAX_HITS } from '../repositories/task-list-queries.ts';
 import { createSignedInUser, createTask, uniqueEmail } from './factories.ts';
 import { DAY, HOUR, MINUTE, SECOND, useTestApp } from './helpers.ts';
 
@@ -158,6 +160,33 @@ describe('GET /api/tasks?q=', () => {
     expect(ids((await list(cookie, '?q=bravo')).json.data.tasks)).toEqual([task._id]);
     await t.request('DELETE', `/api/tasks/${task._id}`, { cookie });
     expect((await list(cookie, '?q=bravo')).json.results).toBe(0);
+  });
+
+  it(`answers the same with more than ${FTS_MAX_HITS} matches in the table (SQLite then tests the user's own rows)`, async () => {
+    const alice = await createSignedInUser(t);
+    const other = await createSignedInUser(t);
+    const now = t.clock.now().toISOString();
+    const row = (createdBy: string, assigneeEmail: string, taskTitle: string) => ({
+      id: newId(),
+      workTitle: '',
+      taskTitle,
+      assigneeEmail,
+      createdBy,
+      deadline: null,
+      priority: 'normal' as const,
+      status: 'todo' as const,
+      description: '',
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    });
+    const others = Array.from({ length: FTS_MAX_HITS + 50 }, (_, i) => row(other.user.id, uniqueEmail(), `Common word ${i}`));
+    await t.app.db.insertInto('tasks').values(others).execute();
+    const mine = await createTask(t, alice.cookie, { taskTitle: 'My common word task' });
+    const forMe = await createTask(t, other.cookie, { assignee: alice.user.email, description: 'a COMMON WORD here' });
+    expect(new Set(ids((await list(alice.cookie, '?q=common word')).json.data.tasks))).toEqual(new Set([mine._id, forMe._id]));
+    expect((await counts(alice.cookie, '?q=common word')).json.data.counts).toEqual({ todo: 2, done: 0, overdue: 0 });
+    expect(ids(await allPages(alice.cookie, '?q=common word&sort=priority', 1))).toHaveLength(2);
   });
 
   it('treats %, _, quotes and backslashes as text', async () => {

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import * as m0001 from './0001-initial.ts';
 import * as m0002 from './0002-throttle-locks.ts';
 import * as m0003 from './0003-task-versions-and-events.ts';
+import * as m0004 from './0004-rate-limit-hits.ts';
 import * as m0005 from './0005-board-features.ts';
 import * as m0006 from './0006-mail.ts';
 
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-throttle-locks': m0002,
   '0003-task-versions-and-events': m0003,
+  '0004-rate-limit-hits': m0004,
   '0005-board-features': m0005,
   '0006-mail': m0006,
 };

@@ -95,6 +95,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Change my name',
+        description: 'Sets the signed-in user\'s full name (trimmed, 1 to 100 characters). 400 VALIDATION_FAILED for a blank or longer name.',
         security: sessionSecurity,
         body: UpdateProfileBody,
         response: { 200: serializable(ProfileEnvelope), ...errorResponses },
@@ -141,6 +142,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Sign out on every device, this one included',
+        description: 'Deletes every session of the signed-in user and clears this cookie.',
         security: sessionSecurity,
         response: { 200: serializable(MessageEnvelope), ...errorResponses },
       },
@@ -159,6 +161,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Download my data as JSON: my account, every task I created or am assigned, every comment I wrote',
+        description: 'A JSON attachment (`Content-Disposition: attachment`) with everything stored about me.',
         security: sessionSecurity,
         response: { 200: Type.Unknown({ description: 'A JSON file (Content-Disposition: attachment).' }), ...errorResponses },
       },

@@ -60,6 +60,7 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Which optional mails I get (both true until changed)',
+        description: 'Whether assignment and reminder mails are sent to my address.',
         security: sessionSecurity,
         response: { 200: serializable(MailSettingsEnvelope), ...errorResponses },
       },
@@ -77,6 +78,7 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Turn assignment or reminder mails on or off',
+        description: 'Any subset of the two settings; the answer holds both.',
         security: sessionSecurity,
         body: UpdateMailSettingsBody,
         response: { 200: serializable(MailSettingsEnvelope), ...errorResponses },

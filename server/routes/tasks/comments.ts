@@ -15,6 +15,7 @@ import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/prepared.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
+import { appendEvent, taskAudience, type EventType } from '../../repositories/events-repository.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
@@ -26,8 +27,9 @@ const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * A task's comments and activity log. Every call answers 404 for a task the user cannot see,
  * exactly as for a missing one; only a comment's author may change or delete it (403 for the
- * other person who can see the task). A new comment also writes a `commented` activity entry in
- * the same transaction.
+ * other person who can see the task). A new comment also writes a `commented` activity entry,
+ * and every change appends its `comment.*` event for the task's audience, in the same
+ * transaction (run by `fastify.events`, which wakes this instance's streams after the commit).
  */
 const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
@@ -59,7 +61,13 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     return stored.comment;
   }
 
-  const transaction = <T>(fn: (trx: Executor) => Promise<T>): Promise<T> => fastify.db.transaction().execute(fn);
+  /** `{taskId, comment, by}` to everyone who can see the task (its creator and assignee). */
+  const publish = (trx: Executor, type: EventType, task: Task, comment: Comment | { _id: string }, by: { fullName: string; email: string }, at: string) =>
+    appendEvent(trx, { type, taskId: task._id, audience: taskAudience(task), data: { taskId: task._id, comment, by }, at });
+  const personOf = (request: Parameters<typeof currentUser>[0]) => {
+    const { fullName, email } = currentUser(request);
+    return { fullName, email };
+  };
 
   fastify.get(
     '/tasks/:id/comments',
@@ -67,6 +75,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: "A task's comments, oldest first",
+        description: 'Comments of a task I can see; 404 NOT_FOUND for a task I cannot see.',
         security: sessionSecurity,
         params: TaskParams,
         response: { 200: serializable(CommentListEnvelope), ...errorResponses },
@@ -84,6 +93,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Comment on a task',
+        description: '201 with the comment. Anyone who can see the task may comment; the change reaches the other people on the task as a live event.',
         security: sessionSecurity,
         params: TaskParams,
         body: CommentBody,
@@ -94,7 +104,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const actor = actorOf(request);
       const now = clock.now().toISOString();
-      const comment = await transaction(async (trx) => {
+      const comment = await fastify.events.transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
         const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, createdAt: now, updatedAt: now };
         await repo.insert(row, trx);
@@ -103,6 +113,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
           trx,
         );
         const created: Comment = { _id: row.id, taskId: task._id, body, author: { fullName: actor.fullName, email: actor.email }, createdAt: now, updatedAt: now };
+        await publish(trx, 'comment.created', task, created, created.author, now);
         return created;
       });
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.commentAdded, data: { comment } });
@@ -115,6 +126,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Change my comment',
+        description: 'Only the comment\'s author may change it (404 NOT_FOUND otherwise).',
         security: sessionSecurity,
         params: CommentParams,
         body: CommentBody,
@@ -124,12 +136,13 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const now = clock.now().toISOString();
-      const comment = await transaction(async (trx) => {
+      const comment = await fastify.events.transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
         const current = await ownComment(request, task._id, request.params.commentId, trx);
         if (current.body === body) return current;
         await repo.updateBody(current._id, body, now, trx);
         const updated: Comment = { ...current, body, updatedAt: now };
+        await publish(trx, 'comment.updated', task, updated, personOf(request), now);
         return updated;
       });
       return { status: 'success', message: SERVER_MESSAGES.commentUpdated, data: { comment } } as const;
@@ -142,16 +155,18 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Delete my comment: 204 with an empty body',
+        description: 'Only the comment\'s author may delete it (404 NOT_FOUND otherwise).',
         security: sessionSecurity,
         params: CommentParams,
         response: { 204: Type.Null({ description: 'Deleted; no body.' }), ...errorResponses },
       },
     },
     async (request, reply) => {
-      await transaction(async (trx) => {
+      await fastify.events.transaction(async (trx) => {
         const task = await visibleTask(request, request.params.id, trx);
         const current = await ownComment(request, task._id, request.params.commentId, trx);
         await repo.delete(current._id, trx);
+        await publish(trx, 'comment.deleted', task, { _id: current._id }, personOf(request), clock.now().toISOString());
       });
       return reply.code(204).send(null);
     },

@@ -107,6 +107,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['tasks'],
         summary: 'Create a task (the assignor is the signed-in user)',
+        description: '201 with the stored task. The assignee is any e-mail address (it need not have an account); a deadline may not be in the past. Every invalid field is reported at once (400 VALIDATION_FAILED).',
         security: sessionSecurity,
         body: CreateTaskBody,
         response: { 201: serializable(TaskEnvelope), ...errorResponses },
@@ -204,6 +205,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['tasks'],
         summary: 'One task I can see',
+        description: 'The task, if I created it or it is assigned to me; 404 NOT_FOUND otherwise (the same answer as for an id that does not exist).',
         security: sessionSecurity,
         params: TaskParams,
         response: { 200: serializable(TaskDataEnvelope), ...errorResponses },
@@ -259,7 +261,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         if (fields.deadline !== undefined) {
           const deadline = fields.deadline?.toISOString() ?? null;
           if (deadline !== current.deadline) {
-            // The whole-task PATCH of the seed's client sends the old deadline back, which may be
+            // The whole-task PATCH of older clients sends the old deadline back, which may be
             // past by now; only a deadline that is set or changed must not be in the past.
             const fresh = checkDeadline(body.deadline, clock.now());
             if (!fresh.ok) checkFields({ deadline: fresh });

@@ -77,7 +77,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const ipWait = rateLimits.loginPerIp.hit(request.ip);
+      const ipWait = await rateLimits.loginPerIp.hit(request.ip);
       if (ipWait > 0) throw rateLimited(ipWait);
 
       const email = normalizeEmail(request.body.email);
@@ -121,6 +121,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'The signed-in user',
+        description: 'The user of the session cookie: full name and e-mail. 401 NOT_AUTHENTICATED without a live session.',
         security: sessionSecurity,
         response: { 200: serializable(UserEnvelope), ...errorResponses },
       },
@@ -134,13 +135,14 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
   const logoutSchema = {
     tags: ['users'],
     summary: 'Sign out: deletes the session and clears the cookie (200 even without one)',
+    description: 'Ends the request\'s session, if any, and clears the cookie. POST is the one to use; GET stays for older clients.',
     response: { 200: serializable(MessageEnvelope), ...errorResponses },
   };
   const logout = async (request: Parameters<typeof sessions.end>[0], reply: Parameters<typeof sessions.end>[1]) => {
     await sessions.end(request, reply);
     return { status: 'success', message: SERVER_MESSAGES.loggedOut } as const;
   };
-  // GET because the seed's client calls it so; POST for clients that prefer it.
+  // GET because older clients call it so; POST for clients that prefer it.
   fastify.get('/users/logout', { schema: logoutSchema }, logout);
   fastify.post('/users/logout', { schema: logoutSchema }, logout);
 };

@@ -7,7 +7,7 @@ import { snapshot } from './db-snapshot.ts';
 
 /**
  * ASVS V4 (access control) and V3 (session management): every task call against every kind of
- * caller. The visibility rule (SPEC section 3): a user sees, edits, completes and deletes exactly
+ * caller. The visibility rule: a user sees, edits, completes and deletes exactly
  * the tasks they created or that are assigned to their e-mail; any other id answers exactly like
  * a missing one (404); a request without a live session answers 401 and changes nothing.
  */

@@ -9,7 +9,7 @@ import { hashPassword } from '../../services/passwords.ts';
 import { admin, http, onPostgres, onSqlite, scratchDatabase, startServer, taskIdOf, type ChildServer, type HttpAnswer } from './child-server.ts';
 
 /**
- * Durability (SPEC section 5: every write that answers 2xx is committed; ASVS 7.4.1, 4.1.5):
+ * Durability (every write that answers 2xx is committed; ASVS 7.4.1, 4.1.5):
  * - SQLite: the real server process is SIGKILLed in the middle of concurrent writes, three
  *   times; after each kill the file passes `PRAGMA integrity_check` and holds every task whose
  *   201 reached the client.

@@ -78,7 +78,7 @@ export const routes: RouteObject[] = [
       // Reached from mails: open whether or not someone is signed in.
       { path: 'reset-password', element: <ResetPasswordPage /> },
       { path: 'unsubscribe', element: <UnsubscribePage /> },
-      // The landing page once linked to /signup; keep that address working (SPEC section 8).
+      // The landing page once linked to /signup; keep that address working.
       { path: 'signup', element: <Navigate to="/sign-up" replace /> },
       { path: '*', element: <NotFoundPage /> },
     ],

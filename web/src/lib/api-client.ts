@@ -69,7 +69,7 @@ export interface RequestOptions {
    * answer 401 for other reasons, or not at all, and handle it themselves.
    */
   authenticated?: boolean;
-  /** Only HTTP 204 counts as success (the seed's rule for DELETE). */
+  /** Only HTTP 204 counts as success (the rule for DELETE older clients rely on). */
   expectNoContent?: boolean;
   /** Message when a failed answer carries none. */
   fallbackMessage?: string;

@@ -55,7 +55,7 @@ export function NotificationsSection() {
         <Alert tone="error">Your notification settings could not be loaded. Reload the page to try again.</Alert>
       ) : (
         <fieldset className="account-form">
-          <legend className="account-section__text">Sign-in and password-reset codes are always sent.</legend>
+          <legend className="account-section__text">Sign-up and password-reset codes are always sent.</legend>
           {OPTIONS.map((option) => (
             <label key={option.key} className="account-check">
               <input

@@ -5,8 +5,8 @@ import { apiRequest } from '#web/lib/api-client.ts';
 
 export async function logout(): Promise<MessageEnvelope> {
   return apiRequest<MessageEnvelope>('/users/logout', {
-    // POST, not the seed's GET: signing out changes state, and the server keeps GET only for
-    // the seed's client.
+    // POST, not GET: signing out changes state, and the server keeps GET only for older
+    // clients.
     method: 'POST',
     // Already signed out on the server is still a successful logout for the user.
     authenticated: false,

@@ -8,7 +8,7 @@ import { isApiError, onUnauthorized } from '#web/lib/api-client.ts';
 import { getMe } from '../api/get-me.ts';
 
 /**
- * Client session state (seed section 4). The `isLoggedIn` flag in localStorage lets a reload
+ * Client session state. The `isLoggedIn` flag in localStorage lets a reload
  * start signed in as "Guest" while `/users/me` confirms the cookie session; the server's
  * cookie is the real authority, and any 401 signs out here, in one place.
  */

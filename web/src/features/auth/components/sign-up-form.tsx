@@ -25,7 +25,7 @@ interface FieldErrors {
 
 const DEFAULT_COOLDOWN_S = OTP_POLICY.resendCooldownMs / 1000;
 
-/** The seed's OTP failure texts: "Error: " + the server's message, or the network text. */
+/** The OTP failure texts users know: "Error: " + the server's message, or the network text. */
 function otpErrorText(error: unknown): string {
   if (!isApiError(error) || error.isNetworkError) return CLIENT_MESSAGES.otpNetworkFailure;
   return `${CLIENT_MESSAGES.otpErrorPrefix}${error.message}`;

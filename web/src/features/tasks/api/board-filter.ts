@@ -1,7 +1,7 @@
 import { DEFAULT_SORT, DEFAULT_VIEW, LIMITS, PRIORITIES, TASK_SORTS, TASK_VIEWS, type Priority, type TaskSort, type TaskView } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 
-/** "" is the seed's "All Tasks". */
+/** "" is "All Tasks". */
 export type PriorityFilter = Priority | '';
 
 export type { TaskSort, TaskView };
@@ -55,7 +55,7 @@ export function withFilter(params: URLSearchParams, change: Partial<BoardFilter>
   return next;
 }
 
-/** The filter as API query parameters (defaults left out, as the seed client sends them). */
+/** The filter as API query parameters (defaults left out, as older clients send them). */
 export function filterQuery(filter: BoardFilter): Record<string, string | undefined> {
   return {
     priority: filter.priority || undefined,

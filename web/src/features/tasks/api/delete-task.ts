@@ -7,7 +7,7 @@ import { useLiveBoard } from './live-board-context.ts';
 import { cancelListFetches, removeOptimistically, restoreRemoved, versionToSend } from './task-cache.ts';
 import { settleFailedWrite, TASK_WRITES } from './update-task.ts';
 
-/** Success is exactly HTTP 204; anything else fails with its message or the seed's default. */
+/** Success is exactly HTTP 204; anything else fails with its message or the default text. */
 export async function deleteTask(id: string, version: number): Promise<void> {
   await apiRequest<undefined>(`/tasks/${encodeURIComponent(id)}`, {
     method: 'DELETE',
@@ -18,7 +18,7 @@ export async function deleteTask(id: string, version: number): Promise<void> {
 }
 
 /**
- * The card goes at once; a failure brings it back and says why (the seed's "Error deleting
+ * The card goes at once; a failure brings it back and says why (the "Error deleting
  * task" when the answer carries no message); a 409 asks the person first.
  */
 export function useDeleteTask() {

@@ -59,7 +59,7 @@ export function CreateTaskForm() {
     setFormError(null);
     setSuccess(null);
 
-    // The seed's rule, with its exact text, before anything else.
+    // The assignee rule, with its exact text, before anything else.
     if (values.taskTitle.trim() === '' || values.assignee.trim().length < LIMITS.assigneeMin) {
       setFieldErrors({});
       showFormError(CLIENT_MESSAGES.taskRequired);

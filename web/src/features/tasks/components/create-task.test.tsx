@@ -18,7 +18,8 @@ function board() {
 
 async function openPanel() {
   const rendered = renderApp('/tasks', { signedIn: true });
-  const trigger = await screen.findByRole('button', { name: 'Create Task' });
+  // The first test of the file also loads the board's code (a lazy route): allow for it.
+  const trigger = await screen.findByRole('button', { name: 'Create Task' }, { timeout: 5000 });
   await rendered.user.click(trigger);
   const dialog = screen.getByRole('dialog', { name: 'Create Task' });
   return { ...rendered, trigger, dialog };
@@ -82,7 +83,7 @@ describe('the Create Task panel (dialog)', () => {
 });
 
 describe('the new-task form', () => {
-  it('has the fields of the seed, with Normal as the default priority', async () => {
+  it('has the task fields, with Normal as the default priority', async () => {
     board();
     const { dialog } = await openPanel();
     expect(within(dialog).getByLabelText('Task title')).toBeRequired();

@@ -8,7 +8,7 @@ const OPTIONS: readonly { value: Filter; label: string }[] = [
   ...PRIORITY_FILTER_ORDER.map((p) => ({ value: p, label: PRIORITY_LABELS[p] })),
 ];
 
-/** Toggle buttons (`aria-pressed`), one pressed at a time: the seed's priority filter. */
+/** Toggle buttons (`aria-pressed`), one pressed at a time: the priority filter. */
 export function PriorityFilter({ value, onChange }: { value: Filter; onChange: (value: Filter) => void }) {
   return (
     <div className="priority-filter" role="group" aria-label="Filter by priority">

@@ -1,0 +1,148 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { build } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { newId } from '../db/ids.ts';
+import { appendEvent, createEventsRepository, type NewEvent } from '../repositories/events-repository.ts';
+import { hashPassword } from '../services/passwords.ts';
+import { useTestApp, isPostgres } from './helpers.ts';
+import { admin, http, scratchDatabase, startServer, type ChildServer } from './security/child-server.ts';
+import { openStream } from './sse-client.ts';
+
+/**
+ * PostgreSQL only: the ordering of the event log under concurrent writers, and events crossing
+ * instances through LISTEN/NOTIFY (two real server processes on one database), including a
+ * listener connection killed mid-stream.
+ */
+const t = useTestApp();
+
+const event = (n: number): NewEvent => ({
+  type: 'task.updated',
+  taskId: `race-${n}`,
+  audience: ['nobody@example.test'],
+  data: { n },
+  at: t.clock.now().toISOString(),
+});
+
+/** Resolves once the backend `pid` waits for a lock. */
+async function waitingOnLock(pid: number): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks where pid = ${pid} and not granted`.execute(t.app.db);
+    if ((rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.runIf(isPostgres)('event log ordering (PostgreSQL)', () => {
+  it('control: with a bare sequence, a larger id can commit first, so "id > last" would skip the smaller one', async () => {
+    const db = t.app.db;
+    await sql`create table if not exists race (id bigint generated always as identity primary key, n int)`.execute(db);
+    const t1 = await db.startTransaction().execute();
+    const t2 = await db.startTransaction().execute();
+    const small = (await sql<{ id: string }>`insert into race (n) values (1) returning id`.execute(t1)).rows[0]?.id;
+    const large = (await sql<{ id: string }>`insert into race (n) values (2) returning id`.execute(t2)).rows[0]?.id;
+    await t2.commit().execute();
+    // A reader now sees the larger id without the smaller one: it would move its cursor past it.
+    const seen = await sql<{ id: string }>`select id from race order by id`.execute(db);
+    await t1.commit().execute();
+    expect(Number(large)).toBeGreaterThan(Number(small));
+    expect(seen.rows.map((r) => r.id)).not.toContain(small);
+  });
+
+  it('appendEvent: a second writer draws its id only after the first commits, so the reader never skips', async () => {
+    const db = t.app.db;
+    const log = createEventsRepository(db);
+    const start = (await log.bounds()).max;
+    const t1 = await db.startTransaction().execute();
+    const t2 = await db.startTransaction().execute();
+    const pid2 = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(t2)).rows[0]?.pid ?? 0;
+    const id1 = await appendEvent(t1, event(1));
+    const second = appendEvent(t2, event(2));
+    // The second writer is held at the append (the advisory lock) while the first is open, so it
+    // cannot commit a larger id first.
+    await waitingOnLock(pid2);
+    expect(await log.listAfter(start, 10)).toEqual([]);
+    await t1.commit().execute();
+    const id2 = await second;
+    expect(id2).toBeGreaterThan(id1);
+    // The reader sees the smaller id first, then the larger one once it commits.
+    expect((await log.listAfter(start, 10)).map((e) => e.id)).toEqual([id1]);
+    await t2.commit().execute();
+    expect((await log.listAfter(start, 10)).map((e) => e.id)).toEqual([id1, id2]);
+  });
+
+  it('a rolled-back append leaves a gap that the reader passes over', async () => {
+    const db = t.app.db;
+    const log = createEventsRepository(db);
+    const start = (await log.bounds()).max;
+    const t1 = await db.startTransaction().execute();
+    await appendEvent(t1, event(3));
+    await t1.rollback().execute();
+    const kept = await db.transaction().execute((trx) => appendEvent(trx, event(4)));
+    expect((await log.listAfter(start, 10)).map((e) => e.id)).toEqual([kept]);
+  });
+});
+
+const USER = { email: 'live@example.test', password: 'a live password', fullName: 'Li Ve' };
+
+async function signIn(server: ChildServer): Promise<string> {
+  const res = await http(`${server.url}/api/users/login`, { method: 'POST', body: { email: USER.email, password: USER.password } });
+  expect(res.status, res.body).toBe(200);
+  return ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]?.split(';')[0] ?? '';
+}
+
+describe.runIf(isPostgres)('events across instances (PostgreSQL)', () => {
+  it('a change made through one instance reaches a stream on another, also after its listener was killed', { timeout: 60_000 }, async () => {
+    const database = await scratchDatabase();
+    const servers: ChildServer[] = [];
+    try {
+      const config = loadConfig({ DATABASE_URL: database.url, SESSION_SECRET: 'seed-secret-seed-secret-seed-secret-01', LOG_LEVEL: 'silent' }, database.dir);
+      const seeder = await build({ config });
+      const now = new Date().toISOString();
+      await seeder.usersRepository.insert({ id: newId(), email: USER.email, fullName: USER.fullName, passwordHash: await hashPassword(USER.password), createdAt: now, updatedAt: now });
+      await seeder.close();
+      const env = { DATABASE_URL: database.url };
+      servers.push(await startServer(env, database.dir), await startServer(env, database.dir));
+      const [a, b] = servers as [ChildServer, ChildServer];
+      const cookie = await signIn(a);
+      const stream = await openStream(b.url, cookie);
+      expect(stream.status).toBe(200);
+      await stream.position();
+
+      const create = async (title: string) => {
+        const res = await http(`${a.url}/api/tasks`, { method: 'POST', body: { taskTitle: title, assignee: 'someone@example.test' }, headers: { cookie } });
+        expect(res.status, res.body).toBe(201);
+      };
+      await create('Made on A');
+      const first = await stream.next();
+      expect(first.event).toBe('task.created');
+      expect((first.json as { task: { taskTitle: string } }).task.taskTitle).toBe('Made on A');
+
+      // Kill every listening connection of the database mid-stream, then keep writing.
+      const killed = await admin(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query ilike 'listen %' and pid <> pg_backend_pid()`,
+        [database.name],
+      );
+      expect(killed.rowCount).toBe(2);
+      const titles = ['After kill 1', 'After kill 2', 'After kill 3'];
+      for (const title of titles) await create(title);
+      const got = [await stream.next(), await stream.next(), await stream.next()];
+      expect(got.map((e) => (e.json as { task: { taskTitle: string } }).task.taskTitle)).toEqual(titles);
+      const ids = got.map((e) => Number(e.id));
+      expect(ids).toEqual([...ids].sort((x, y) => x - y));
+
+      // The listeners came back by themselves: each instance holds one again.
+      for (;;) {
+        const { rows } = await admin(`select count(*)::int as n from pg_stat_activity where datname = $1 and query ilike 'listen %'`, [database.name]);
+        if ((rows[0] as { n: number }).n === 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await create('After reconnect');
+      expect(((await stream.next()).json as { task: { taskTitle: string } }).task.taskTitle).toBe('After reconnect');
+      stream.close();
+    } finally {
+      for (const server of servers) await server.stop('SIGTERM');
+      await database.drop();
+    }
+  });
+});
