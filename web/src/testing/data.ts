@@ -6,7 +6,7 @@ let sequence = 0;
 export function makeTask(overrides: Partial<Task> = {}): Task {
   sequence++;
   const now = new Date().toISOString();
-  const task: Task & { version: number } = {
+  const task: Task = {
     _id: `task-${sequence}`,
     version: 1,
     workTitle: '',

@@ -23,7 +23,7 @@ export function useCreateTask() {
     onMutate: async (body) => {
       await cancelListFetches(queryClient);
       const now = new Date().toISOString();
-      const pending: Task & { version: number } = {
+      const pending: Task = {
         _id: newPendingId(),
         version: 0,
         description: '',
@@ -42,12 +42,14 @@ export function useCreateTask() {
       return { pending };
     },
     onSuccess: ({ task }, _body, context) => {
-      // The live event may have brought the real task first: then only the stand-in goes.
-      if (findCachedTask(queryClient, task._id)) writeTask(queryClient, context.pending, null, live.viewer);
-      else writeTask(queryClient, context.pending, task, live.viewer);
+      // The live event may have brought the real task first (then it replaced the stand-in).
+      const standIn = findCachedTask(queryClient, context.pending._id);
+      if (!findCachedTask(queryClient, task._id)) writeTask(queryClient, standIn ?? null, task, live.viewer);
+      else if (standIn) writeTask(queryClient, standIn, null, live.viewer);
     },
     onError: (_error, _body, context) => {
-      if (context) writeTask(queryClient, context.pending, null, live.viewer);
+      const standIn = context && findCachedTask(queryClient, context.pending._id);
+      if (standIn) writeTask(queryClient, standIn, null, live.viewer);
     },
   });
 }

@@ -11,7 +11,7 @@ import { settleFailedWrite, TASK_WRITES } from './update-task.ts';
 export async function deleteTask(id: string, version: number): Promise<void> {
   await apiRequest<undefined>(`/tasks/${encodeURIComponent(id)}`, {
     method: 'DELETE',
-    query: { version },
+    query: { version: version > 0 ? version : undefined },
     expectNoContent: true,
     fallbackMessage: CLIENT_MESSAGES.deleteFailedDefault,
   });

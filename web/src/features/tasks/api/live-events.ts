@@ -64,7 +64,7 @@ function isTaskEventData(value: unknown): value is TaskEventData {
  */
 export function applyTaskEvent(queryClient: QueryClient, type: TaskEventType, data: TaskEventData, viewer: Viewer): LiveChange | null {
   const id = data.task._id;
-  const version = (data.task as { version?: number }).version ?? 0;
+  const version = data.task.version;
   const before =
     type === 'task.deleted'
       ? receiveRemoval(queryClient, id, version, viewer)
@@ -85,7 +85,12 @@ export function applyTaskEvent(queryClient: QueryClient, type: TaskEventType, da
 const RETRY_MS = [2_000, 5_000, 15_000, 30_000, 60_000];
 
 /** Opens the tab's live connection; returns the function that closes it. */
-export function connectLiveEvents(queryClient: QueryClient, viewer: Viewer, onChange: (change: LiveChange) => void): () => void {
+export function connectLiveEvents(
+  queryClient: QueryClient,
+  viewer: Viewer,
+  onChange: (change: LiveChange) => void,
+  onStatus: (open: boolean) => void = () => undefined,
+): () => void {
   if (typeof EventSource === 'undefined') return () => undefined;
   let source: EventSource | null = null;
   let closed = false;
@@ -128,6 +133,7 @@ export function connectLiveEvents(queryClient: QueryClient, viewer: Viewer, onCh
     source = stream;
     stream.addEventListener('open', () => {
       streamOpen = true;
+      onStatus(true);
       failures = 0;
       if (missedEvents) {
         missedEvents = false;
@@ -136,6 +142,7 @@ export function connectLiveEvents(queryClient: QueryClient, viewer: Viewer, onCh
     });
     stream.addEventListener('error', () => {
       streamOpen = false;
+      onStatus(false);
       // CONNECTING: the browser is already reconnecting with Last-Event-ID. CLOSED: the server
       // refused the stream (signed out, too many tabs, down); try again after a pause.
       if (stream.readyState === EventSource.CLOSED && !closed) retryLater();

@@ -40,7 +40,7 @@ interface KeyFilter {
   sort?: string;
 }
 
-/** A task's version (the server counts every change). */
+/** A task's version (the server counts every change; 0 for a task not yet saved). */
 export const versionOf = (task: Task): number => task.version;
 
 /** Ids of tasks shown before the server has answered their creation. */
@@ -194,6 +194,19 @@ export function findCachedTask(queryClient: QueryClient, id: string): Task | und
   return found;
 }
 
+/** A stand-in card of this tab's create that `task` is the saved form of. */
+function pendingTwin(queryClient: QueryClient, task: Task): Task | undefined {
+  for (const [, data] of queryClient.getQueriesData<TaskPages>({ queryKey: taskKeys.lists() })) {
+    for (const page of data?.pages ?? []) {
+      const twin = page.tasks.find(
+        (t) => isPendingTask(t) && t.taskTitle === task.taskTitle && t.assignee === task.assignee && t.assignorEmail === task.assignorEmail,
+      );
+      if (twin) return twin;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Ids of tasks this board saw removed, with the version they were removed at: the removal
  * echoed back by the event stream then changes nothing, and a late copy does not resurrect it.
@@ -227,7 +240,10 @@ export function receiveTask(
   const removedAt = removedIds(queryClient).get(task._id);
   if (!cached && removedAt !== undefined && removedAt >= versionOf(task)) return false;
   removedIds(queryClient).delete(task._id);
-  writeTask(queryClient, cached ?? (isNew ? null : undefined), task, viewer);
+  // This tab's own create, echoed by the stream before the answer came: it takes the place of
+  // the stand-in card instead of showing twice.
+  const standIn = !cached && isNew ? pendingTwin(queryClient, task) : undefined;
+  writeTask(queryClient, cached ?? standIn ?? (isNew ? null : undefined), task, viewer);
   return cached ?? null;
 }
 

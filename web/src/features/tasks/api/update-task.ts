@@ -21,7 +21,9 @@ export const TASK_WRITES = { id: 'task-writes' };
 
 /** The change sent with the version it is based on; a different current version answers 409. */
 export async function updateTask(id: string, changes: UpdateTaskBody, version: number): Promise<Task> {
-  const envelope = await apiRequest<TaskEnvelope>(`/tasks/${encodeURIComponent(id)}`, { method: 'PATCH', body: { ...changes, version } });
+  // 0: a copy from a server that does not count versions; then there is nothing to compare.
+  const body = version > 0 ? { ...changes, version } : changes;
+  const envelope = await apiRequest<TaskEnvelope>(`/tasks/${encodeURIComponent(id)}`, { method: 'PATCH', body });
   return envelope.data.task;
 }
 
@@ -65,7 +67,8 @@ export function settleFailedWrite(
 ): void {
   const theirs = conflictingTask(error);
   if (theirs) {
-    receiveTask(queryClient, theirs, live.viewer, { isNew: false });
+    // `answer`: it also replaces the optimistic copy, which carries the version it was based on.
+    receiveTask(queryClient, theirs, live.viewer, { isNew: false, answer: true });
     live.conflicts.add({ ...conflict, theirs });
     return;
   }

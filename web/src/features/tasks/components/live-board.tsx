@@ -17,6 +17,7 @@ export function LiveBoardProvider({ viewer, children }: { viewer: Viewer; childr
   const queryClient = useQueryClient();
   const [state] = useState(() => createLiveBoardState(viewer));
   const [announcement, setAnnouncement] = useState<{ id: number; text: string } | null>(null);
+  const [streamOpen, setStreamOpen] = useState(false);
 
   useEffect(() => {
     let sequence = 0;
@@ -25,7 +26,7 @@ export function LiveBoardProvider({ viewer, children }: { viewer: Viewer; childr
       state.editors.set(change.taskId, change.by);
       if (change.shown) state.highlights.flash(change.taskId);
       setAnnouncement({ id: ++sequence, text: change.message });
-    });
+    }, setStreamOpen);
     return () => {
       close();
       state.highlights.clear();
@@ -36,8 +37,9 @@ export function LiveBoardProvider({ viewer, children }: { viewer: Viewer; childr
     <LiveBoardContext value={state}>
       {children}
       <ConflictDialog />
-      {/* Always in the page, so a message added later is read out; a new node per message. */}
-      <div className="visually-hidden" aria-live="polite" data-testid="live-activity">
+      {/* Always in the page, so a message added later is read out; a new node per message.
+          data-stream tells tests (and a curious developer) whether the stream is open. */}
+      <div className="visually-hidden" aria-live="polite" data-testid="live-activity" data-stream={streamOpen ? 'open' : 'closed'}>
         {announcement ? <p key={announcement.id}>{announcement.text}</p> : null}
       </div>
     </LiveBoardContext>

@@ -53,7 +53,7 @@ export function TaskBoard() {
   });
 
   const onEdit = useCallback((task: Task) => {
-    setEditing({ id: task._id, assignee: task.assignee, priority: task.priority });
+    setEditing({ id: task._id, assignee: task.assignee, priority: task.priority, base: task });
   }, []);
   const onEditEnd = useCallback(() => {
     setEditing(null);

@@ -17,6 +17,12 @@ export interface EditDraft {
   id: string;
   assignee: string;
   priority: Priority;
+  /**
+   * The task as it was when editing began: the save is based on it (its version), so a change
+   * someone else made meanwhile answers 409 and opens the conflict dialog instead of being
+   * overwritten.
+   */
+  base: Task;
 }
 
 export interface TaskCardProps {
@@ -110,12 +116,17 @@ function TaskEditForm({
       return;
     }
     setFieldError(null);
-    if (email.value === task.assignee && draft.priority === task.priority) {
+    const base = draft.base;
+    if (email.value === base.assignee && draft.priority === base.priority) {
       onEditEnd(false);
       return;
     }
     // Shown at once; a failure rolls the card back and says why, a conflict opens its dialog.
-    update.mutate({ task, changes: { assignee: email.value, priority: draft.priority } });
+    const changes = {
+      ...(email.value === base.assignee ? {} : { assignee: email.value }),
+      ...(draft.priority === base.priority ? {} : { priority: draft.priority }),
+    };
+    update.mutate({ task: base, changes });
     onEditEnd(true);
   };
 
