@@ -9,6 +9,12 @@ import { createEventStreamLeasesRepository } from '../repositories/event-stream-
 import { createEventsRepository, listen, type LoggedEvent } from '../repositories/events-repository.ts';
 import type { AuthUser } from './session.ts';
 
+/** The first and last ids the event log holds. */
+interface LogBounds {
+  min: number;
+  max: number;
+}
+
 /** Open streams per user, across all instances (the next one answers 429). */
 export const MAX_STREAMS_PER_USER = 20;
 /** A comment line goes to every stream this often (at most 30 s apart, so proxies keep them open). */
@@ -228,8 +234,7 @@ export default fp(
     };
 
     /** Replays the log after `after` to `stream`, or sends a reset when the log no longer covers it. */
-    async function catchUp(stream: Stream, after: number | undefined): Promise<void> {
-      const { min, max } = await log.bounds();
+    async function catchUp(stream: Stream, after: number | undefined, { min, max }: LogBounds): Promise<void> {
       if (after === undefined) {
         // A fresh stream starts at the current end of the log; the id lets the browser resume
         // from here (an `id:` without `data:` sets the last event id without an event).
@@ -270,16 +275,9 @@ export default fp(
         const after = lastEventIdOf(request);
         const leaseId = await takeLease(user);
         const raw = reply.raw;
-        reply.hijack();
-        raw.writeHead(200, {
-          ...(reply.getHeaders() as Record<string, string>),
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          // nginx and similar proxies would otherwise hold events back in a buffer.
-          'x-accel-buffering': 'no',
-        });
-        raw.write(`retry: ${RETRY_MS}\n\n`);
+        // The stream is registered (queueing live events) and its place in the log is read
+        // before the answer starts: a client holding the response headers may change a task at
+        // once, and that event must land after the position, not be skipped by it.
         const stream: Stream = { raw, email: user.email, lastId: 0, pending: [], closed: false };
         const started = Date.now();
         raw.once('close', () => {
@@ -290,8 +288,26 @@ export default fp(
           request.log.info({ url: request.url, ms: Date.now() - started }, 'event stream closed');
         });
         register(stream);
+        let bounds: LogBounds;
         try {
-          await catchUp(stream, after);
+          bounds = await log.bounds();
+        } catch (error) {
+          unregister(stream);
+          releaseLease(leaseId);
+          throw error;
+        }
+        reply.hijack();
+        raw.writeHead(200, {
+          ...(reply.getHeaders() as Record<string, string>),
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache, no-transform',
+          connection: 'keep-alive',
+          // nginx and similar proxies would otherwise hold events back in a buffer.
+          'x-accel-buffering': 'no',
+        });
+        raw.write(`retry: ${RETRY_MS}\n\n`);
+        try {
+          await catchUp(stream, after, bounds);
         } catch (error) {
           fastify.log.warn({ err: error }, 'Could not start an event stream');
           raw.end();

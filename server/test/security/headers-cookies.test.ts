@@ -197,6 +197,8 @@ describe('Origin check on state-changing calls (CSRF)', () => {
   it(`every state-changing call from a foreign Origin (${FOREIGN.join(', ')}) is 403 FORBIDDEN_ORIGIN and changes nothing`, async () => {
     const { user, cookie } = await createSignedInUser(t);
     const task = await createTask(t, cookie);
+    // The task's assignment mail goes out now, not in the middle of the "no mail sent" checks.
+    await t.app.outbox.drain();
     for (const origin of FOREIGN) await refusedFrom(origin, user, cookie, task._id);
     // The session survived every forged sign-out.
     expect((await t.request('GET', '/api/users/me', { cookie })).status).toBe(200);

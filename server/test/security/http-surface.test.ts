@@ -284,7 +284,7 @@ describe('methods', () => {
     const task = await createTask(t, cookie);
     const before = await snapshot(t.app.db);
     for (const method of ['PUT', 'TRACE', 'OPTIONS', 'PATCH', 'DELETE'] as const) {
-      for (const url of ['/api/tasks', `/api/tasks/${task._id}/x`, '/api/users/me', '/api/users']) {
+      for (const url of ['/api/tasks', `/api/tasks/${task._id}/x`, '/api/users/me/export', '/api/users']) {
         const res = await t.request(method, url, { cookie, headers: { 'content-type': 'application/json' }, body: '{"status":"done"}' });
         expect([404, 405], `${method} ${url}: ${res.body}`).toContain(res.status);
         expect((res.json as typeof res.json | undefined)?.status, `${method} ${url}`).toBe('fail');
