@@ -29,9 +29,13 @@ async function login(server: RunningServer, email: string, i: number): Promise<s
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms / 1000} s`)), ms);
+    timer = setTimeout(() => {
+      reject(new Error(`${what}: nothing within ${ms / 1000} s`));
+    }, ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
 }
 
 const createTask = (server: RunningServer, cookie: string, assignee: string, title: string) =>
