@@ -43,6 +43,23 @@ function valueOf(type: JsonType, good: unknown): fc.Arbitrary<unknown> {
 const ALL_TYPES: readonly JsonType[] = ['string', 'number', 'boolean', 'null', 'array', 'object'];
 
 const signedIn = async () => (await createSignedInUser(t)).cookie;
+/** A signed-in user and a task of theirs. */
+const signedInWithTask = async () => {
+  const cookie = await signedIn();
+  return { cookie, task: await createTask(t, cookie) };
+};
+
+/** A whole task body (create and update take the same fields). */
+const taskBody = (status: string) => ({ taskTitle: 'Typed task', assignee: uniqueEmail(), deadline: null, priority: 'high', workTitle: 'Work', description: 'Text', status });
+const TASK_FIELDS: WriteRoute['fields'] = {
+  taskTitle: ['string'],
+  assignee: ['string'],
+  deadline: ['string', 'null'],
+  priority: ['string'],
+  workTitle: ['string', 'null'],
+  description: ['string'],
+  status: ['string'],
+};
 
 const ROUTES: WriteRoute[] = [
   {
@@ -71,45 +88,27 @@ const ROUTES: WriteRoute[] = [
       method: 'POST',
       url: '/api/tasks',
       cookie: await signedIn(),
-      body: { taskTitle: 'Typed task', assignee: uniqueEmail(), deadline: null, priority: 'high', workTitle: 'Work', description: 'Text', status: 'todo' },
+      body: taskBody('todo'),
     }),
-    fields: {
-      taskTitle: ['string'],
-      assignee: ['string'],
-      deadline: ['string', 'null'],
-      priority: ['string'],
-      workTitle: ['string', 'null'],
-      description: ['string'],
-      status: ['string'],
-    },
+    fields: TASK_FIELDS,
   },
   {
     name: 'PATCH /api/tasks/:id',
     setup: async () => {
-      const cookie = await signedIn();
-      const task = await createTask(t, cookie);
+      const { cookie, task } = await signedInWithTask();
       return {
         method: 'PATCH',
         url: `/api/tasks/${task._id}`,
         cookie,
-        body: { taskTitle: 'Typed task', assignee: uniqueEmail(), deadline: null, priority: 'high', workTitle: 'Work', description: 'Text', status: 'done' },
+        body: taskBody('done'),
       };
     },
-    fields: {
-      taskTitle: ['string'],
-      assignee: ['string'],
-      deadline: ['string', 'null'],
-      priority: ['string'],
-      workTitle: ['string', 'null'],
-      description: ['string'],
-      status: ['string'],
-    },
+    fields: TASK_FIELDS,
   },
   {
     name: 'POST /api/tasks/:id/comments',
     setup: async () => {
-      const cookie = await signedIn();
-      const task = await createTask(t, cookie);
+      const { cookie, task } = await signedInWithTask();
       return { method: 'POST', url: `/api/tasks/${task._id}/comments`, cookie, body: { body: 'A comment' } };
     },
     fields: { body: ['string'] },
@@ -117,8 +116,7 @@ const ROUTES: WriteRoute[] = [
   {
     name: 'PATCH /api/tasks/:id/comments/:commentId',
     setup: async () => {
-      const cookie = await signedIn();
-      const task = await createTask(t, cookie);
+      const { cookie, task } = await signedInWithTask();
       const res = await t.request('POST', `/api/tasks/${task._id}/comments`, { cookie, body: { body: 'Before' } });
       const commentId = (res.json.data as unknown as { comment: { _id: string } }).comment._id;
       return { method: 'PATCH', url: `/api/tasks/${task._id}/comments/${commentId}`, cookie, body: { body: 'After' } };

@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startServerProcess, type ServerProcess } from '../../../scripts/lib/processes.ts';
+import { build } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import { newId } from '../../db/ids.ts';
+import { hashPassword } from '../../services/passwords.ts';
 
 /**
  * The real `node server/server.ts` as a child process (what `npm start` runs after the build),
@@ -117,6 +121,18 @@ export async function scratchDatabase(): Promise<ScratchDatabase> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Migrates a scratch database and adds one user, through the app itself. */
+export async function seedUser(database: Pick<ScratchDatabase, 'url' | 'dir'>, user: { email: string; password: string; fullName: string }): Promise<void> {
+  const config = loadConfig({ DATABASE_URL: database.url, SESSION_SECRET: 'seed-secret-seed-secret-seed-secret-01', LOG_LEVEL: 'silent' }, database.dir);
+  const app = await build({ config });
+  try {
+    const now = new Date().toISOString();
+    await app.usersRepository.insert({ id: newId(), email: user.email, fullName: user.fullName, passwordHash: await hashPassword(user.password), createdAt: now, updatedAt: now });
+  } finally {
+    await app.close();
+  }
 }
 
 /** Runs one statement on the shared cluster's maintenance database (TEST_DB). */

@@ -2,11 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import { build } from '../../app.ts';
-import { newId } from '../../db/ids.ts';
-import { loadConfig } from '../../config.ts';
-import { hashPassword } from '../../services/passwords.ts';
-import { admin, http, onPostgres, onSqlite, scratchDatabase, startServer, taskIdOf, type ChildServer, type HttpAnswer } from './child-server.ts';
+import { admin, http, onPostgres, onSqlite, scratchDatabase, seedUser, startServer, taskIdOf, type ChildServer, type HttpAnswer } from './child-server.ts';
 
 /**
  * Durability (every write that answers 2xx is committed; ASVS 7.4.1, 4.1.5):
@@ -23,18 +19,6 @@ import { admin, http, onPostgres, onSqlite, scratchDatabase, startServer, taskId
 const HANG_GUARD_MS = 20_000;
 
 const USER = { email: 'durable@example.test', password: 'a durable password', fullName: 'Dura Bility' };
-
-/** Migrates the scratch database and adds the user, through the app itself. */
-async function seed(databaseUrl: string, dir: string): Promise<void> {
-  const config = loadConfig({ DATABASE_URL: databaseUrl, SESSION_SECRET: 'seed-secret-seed-secret-seed-secret-01', LOG_LEVEL: 'silent' }, dir);
-  const app = await build({ config });
-  try {
-    const now = new Date().toISOString();
-    await app.usersRepository.insert({ id: newId(), email: USER.email, fullName: USER.fullName, passwordHash: await hashPassword(USER.password), createdAt: now, updatedAt: now });
-  } finally {
-    await app.close();
-  }
-}
 
 async function signIn(server: ChildServer): Promise<string> {
   const res = await http(`${server.url}/api/users/login`, { method: 'POST', body: { email: USER.email, password: USER.password } });
@@ -60,7 +44,7 @@ describe.runIf(onSqlite)('SQLite: SIGKILL in the middle of concurrent writes', (
     const acknowledged = new Set<string>();
     let cookie: string | undefined;
     try {
-      await seed(db.url, db.dir);
+      await seedUser(db, USER);
       for (let round = 1; round <= 3; round++) {
         const server = await startServer({ DATABASE_URL: db.url }, db.dir);
         try {
@@ -122,7 +106,7 @@ describe.runIf(onPostgres)('PostgreSQL: the database cut away in the middle of c
     let server: ChildServer | undefined;
     let cut = false;
     try {
-      await seed(db.url, db.dir);
+      await seedUser(db, USER);
       server = await startServer({ DATABASE_URL: db.url }, db.dir);
       const cookie = await signIn(server);
       const acknowledged = new Set<string>();

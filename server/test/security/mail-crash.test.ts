@@ -2,12 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { newId } from '../../db/ids.ts';
-import { hashPassword } from '../../services/passwords.ts';
 import { startMailCatcher, type MailCatcher } from '../mail-catcher.ts';
-import { http, onPostgres, scratchDatabase, startServer, type ChildServer, type ScratchDatabase } from './child-server.ts';
+import { http, onPostgres, scratchDatabase, seedUser, startServer, type ChildServer, type ScratchDatabase } from './child-server.ts';
 
 /**
  * A crash between commit and send loses no mail and sends none twice: the real server process
@@ -70,14 +66,7 @@ describe('outbox across a crash', () => {
   beforeAll(async () => {
     database = await scratchDatabase();
     catcher = await startMailCatcher();
-    const config = loadConfig({ DATABASE_URL: database.url, SESSION_SECRET: 'seed-secret-seed-secret-seed-secret-01', LOG_LEVEL: 'silent' }, database.dir);
-    const app = await build({ config });
-    try {
-      const now = new Date().toISOString();
-      await app.usersRepository.insert({ id: newId(), email: USER.email, fullName: USER.fullName, passwordHash: await hashPassword(USER.password), createdAt: now, updatedAt: now });
-    } finally {
-      await app.close();
-    }
+    await seedUser(database, USER);
   });
   afterAll(async () => {
     for (const server of servers) await server.stop();

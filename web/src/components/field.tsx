@@ -67,6 +67,11 @@ export function TextField({ label, hint, error, optional, fieldClassName, classN
   );
 }
 
+/** An e-mail address field: the e-mail keyboard on phones and no spell-check underlines. */
+export function EmailField(props: Omit<TextFieldProps, 'type' | 'inputMode' | 'spellCheck'>) {
+  return <TextField type="email" inputMode="email" spellCheck={false} {...props} />;
+}
+
 export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> {
   label: ReactNode;
   hint?: ReactNode;

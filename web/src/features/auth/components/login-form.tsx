@@ -1,8 +1,8 @@
 import { useRef, useState, type SubmitEvent } from 'react';
 import { checkEmail } from '#shared/validation.ts';
-import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { TextField } from '#web/components/field.tsx';
+import { FormAlert } from '#web/components/form-alert.tsx';
+import { EmailField, TextField } from '#web/components/field.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useLogin } from '../api/login.ts';
 import { useSession } from './session-provider.tsx';
@@ -62,19 +62,12 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
 
   return (
     <form className="auth-form" onSubmit={onSubmit} noValidate aria-label="Sign in">
-      {formError ? (
-        <div ref={errorRef} tabIndex={-1} className="auth-form__alert">
-          <Alert tone="error">{formError}</Alert>
-        </div>
-      ) : null}
-      <TextField
+      <FormAlert error={formError} errorRef={errorRef} className="auth-form__alert" />
+      <EmailField
         ref={emailRef}
         label="E-mail"
-        type="email"
         name="email"
         autoComplete="email"
-        inputMode="email"
-        spellCheck={false}
         required
         value={email}
         error={fieldErrors.email}

@@ -3,9 +3,9 @@ import { useNavigate } from 'react-router';
 import { LIMITS, OTP_POLICY } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/validation.ts';
-import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { TextField } from '#web/components/field.tsx';
+import { FormAlert } from '#web/components/form-alert.tsx';
+import { EmailField, TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { formatCountdown, useCooldown } from '#web/lib/use-cooldown.ts';
@@ -169,15 +169,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
     );
   };
 
-  const alert = formError ? (
-    <div ref={alertRef} tabIndex={-1} className="auth-form__alert">
-      <Alert tone="error">{formError}</Alert>
-    </div>
-  ) : info ? (
-    <Alert tone="info" className="auth-form__alert">
-      {info}
-    </Alert>
-  ) : null;
+  const alert = <FormAlert error={formError} errorRef={alertRef} note={{ tone: 'info', text: info }} className="auth-form__alert" />;
 
   if (step === 'details') {
     return (
@@ -197,14 +189,11 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
             setFullName(event.target.value);
           }}
         />
-        <TextField
+        <EmailField
           ref={emailRef}
           label="E-mail"
-          type="email"
           name="email"
           autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
           required
           maxLength={LIMITS.emailMax}
           value={email}

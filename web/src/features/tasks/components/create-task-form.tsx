@@ -1,16 +1,16 @@
 import { useRef, useState, type SubmitEvent } from 'react';
-import { DEFAULT_PRIORITY, LIMITS, PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
+import { DEFAULT_PRIORITY, LIMITS, type Priority } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import type { CreateTaskBody } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle } from '#shared/validation.ts';
-import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { SelectField, TextField } from '#web/components/field.tsx';
+import { FormAlert } from '#web/components/form-alert.tsx';
+import { EmailField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { useCreateTask } from '../api/create-task.ts';
 import { dateTimeLocalToIso, toDateTimeLocal } from '../utils/deadline.ts';
-import { PRIORITY_LABELS } from './priority.tsx';
+import { PrioritySelect } from './priority.tsx';
 
 interface Values {
   workTitle: string;
@@ -114,15 +114,7 @@ export function CreateTaskForm() {
 
   return (
     <form className="create-task" onSubmit={onSubmit} noValidate aria-label="New task">
-      {formError ? (
-        <div ref={alertRef} tabIndex={-1} className="create-task__alert">
-          <Alert tone="error">{formError}</Alert>
-        </div>
-      ) : success ? (
-        <Alert tone="success" className="create-task__alert">
-          {success}
-        </Alert>
-      ) : null}
+      <FormAlert error={formError} errorRef={alertRef} note={{ tone: 'success', text: success }} className="create-task__alert" />
       <TextField
         ref={firstFieldRef}
         label="Work title"
@@ -152,14 +144,11 @@ export function CreateTaskForm() {
           set('taskTitle', event.target.value);
         }}
       />
-      <TextField
+      <EmailField
         ref={assigneeRef}
         label="Assignee"
-        type="email"
         name="assignee"
-        inputMode="email"
         autoComplete="email"
-        spellCheck={false}
         required
         placeholder="name@company.com"
         value={values.assignee}
@@ -184,20 +173,13 @@ export function CreateTaskForm() {
             set('deadline', event.target.value);
           }}
         />
-        <SelectField
-          label="Priority"
+        <PrioritySelect
           name="priority"
           value={values.priority}
-          onChange={(event) => {
-            set('priority', event.target.value as Priority);
+          onChange={(priority) => {
+            set('priority', priority);
           }}
-        >
-          {PRIORITY_FILTER_ORDER.map((p) => (
-            <option key={p} value={p}>
-              {PRIORITY_LABELS[p]}
-            </option>
-          ))}
-        </SelectField>
+        />
       </div>
       <div className="create-task__actions">
         <Button type="submit" variant="primary" size="lg" block busy={create.isPending}>

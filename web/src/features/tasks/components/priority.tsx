@@ -1,4 +1,5 @@
-import type { Priority } from '#shared/constants.ts';
+import { PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
+import { SelectField } from '#web/components/field.tsx';
 import './priority.css';
 
 export const PRIORITY_LABELS: Record<Priority, string> = {
@@ -39,5 +40,25 @@ export function PriorityBadge({ priority }: { priority: Priority }) {
       {PRIORITY_LABELS[priority]}
       <span className="visually-hidden"> priority</span>
     </span>
+  );
+}
+
+/** The "Priority" select of the task forms, most pressing first. */
+export function PrioritySelect({ name, value, onChange }: { name?: string; value: Priority; onChange: (priority: Priority) => void }) {
+  return (
+    <SelectField
+      label="Priority"
+      name={name}
+      value={value}
+      onChange={(event) => {
+        onChange(event.target.value as Priority);
+      }}
+    >
+      {PRIORITY_FILTER_ORDER.map((p) => (
+        <option key={p} value={p}>
+          {PRIORITY_LABELS[p]}
+        </option>
+      ))}
+    </SelectField>
   );
 }

@@ -1,16 +1,16 @@
 import { memo, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
+import type { Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { checkEmail } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
-import { SelectField, TextField } from '#web/components/field.tsx';
+import { EmailField } from '#web/components/field.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskHighlight } from '../api/live-board-context.ts';
 import { isPendingTask } from '../api/task-cache.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { DeadlineText } from './deadline-text.tsx';
-import { PRIORITY_LABELS, PriorityBadge } from './priority.tsx';
+import { PriorityBadge, PrioritySelect } from './priority.tsx';
 import './task-card.css';
 
 export interface EditDraft {
@@ -144,13 +144,10 @@ function TaskEditForm({
       }}
     >
       <div className="task-edit__fields">
-        <TextField
+        <EmailField
           ref={assigneeRef}
           label="Assignee"
-          type="email"
-          inputMode="email"
           autoComplete="off"
-          spellCheck={false}
           required
           value={draft.assignee}
           error={fieldError}
@@ -158,19 +155,12 @@ function TaskEditForm({
             onDraftChange({ ...draft, assignee: event.target.value });
           }}
         />
-        <SelectField
-          label="Priority"
+        <PrioritySelect
           value={draft.priority}
-          onChange={(event) => {
-            onDraftChange({ ...draft, priority: event.target.value as Priority });
+          onChange={(priority) => {
+            onDraftChange({ ...draft, priority });
           }}
-        >
-          {PRIORITY_FILTER_ORDER.map((p) => (
-            <option key={p} value={p}>
-              {PRIORITY_LABELS[p]}
-            </option>
-          ))}
-        </SelectField>
+        />
       </div>
       <div className="task-edit__actions">
         <Button type="submit" variant="primary" size="sm">
