@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { Alert } from '#web/components/alert.tsx';
-import { Button, ButtonLink } from '#web/components/button.tsx';
+import { ButtonLink } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
+import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { TaskComments } from '#web/features/comments/components/task-comments.tsx';
 import { activityKey } from '#web/features/tasks/api/get-task-activity.ts';
@@ -83,16 +83,9 @@ export function TaskPage() {
     );
   } else if (task.isError) {
     body = (
-      <Alert
-        tone="error"
-        action={
-          <Button size="sm" onClick={() => void task.refetch()}>
-            Try again
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => void task.refetch()}>
         Couldn’t load this task. {isApiError(task.error) ? task.error.message : ''}
-      </Alert>
+      </RetryAlert>
     );
   } else {
     body = (

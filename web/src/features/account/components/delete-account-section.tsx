@@ -8,6 +8,7 @@ import { useNotices } from '#web/components/notices.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useDeleteAccount } from '../api/delete-account.ts';
+import { AccountSection } from './account-section.tsx';
 
 /** Delete the account: asked first, confirmed with the password. */
 export function DeleteAccountSection() {
@@ -48,10 +49,7 @@ export function DeleteAccountSection() {
   };
 
   return (
-    <section className="account-section account-section--danger" aria-labelledby="account-delete">
-      <h2 id="account-delete" className="account-section__title">
-        Delete account
-      </h2>
+    <AccountSection id="account-delete" title="Delete account" danger>
       <p className="account-section__text">
         Your sign-in, settings and the tasks only you can see are deleted. Tasks you created for other people, and your comments on
         them, stay with your name. You can sign up again with the same address later.
@@ -86,6 +84,6 @@ export function DeleteAccountSection() {
         </form>
       </Dialog>
       {remove.isError && !open ? <Alert tone="error">{NETWORK_ERROR_MESSAGE}</Alert> : null}
-    </section>
+    </AccountSection>
   );
 }

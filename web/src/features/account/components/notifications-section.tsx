@@ -5,6 +5,7 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useSettings } from '../api/get-settings.ts';
 import { useUpdateSettings } from '../api/update-settings.ts';
+import { AccountSection } from './account-section.tsx';
 
 const OPTIONS: { key: keyof MailSettings; label: string; hint: string }[] = [
   { key: 'notifyAssigned', label: 'Mail me when someone assigns me a task', hint: 'Never for tasks you assign to yourself.' },
@@ -43,10 +44,7 @@ export function NotificationsSection() {
   };
 
   return (
-    <section className="account-section" aria-labelledby="account-notifications">
-      <h2 id="account-notifications" className="account-section__title">
-        Notifications
-      </h2>
+    <AccountSection id="account-notifications" title="Notifications">
       {settings.isPending ? (
         <p>
           <Spinner /> Loading your settings…
@@ -75,6 +73,6 @@ export function NotificationsSection() {
         </fieldset>
       )}
       {message !== null ? <Alert tone={message.tone}>{message.text}</Alert> : null}
-    </section>
+    </AccountSection>
   );
 }

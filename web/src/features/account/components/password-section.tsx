@@ -6,6 +6,7 @@ import { Button } from '#web/components/button.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useChangePassword } from '../api/change-password.ts';
+import { AccountSection } from './account-section.tsx';
 
 interface Errors {
   currentPassword?: string;
@@ -55,10 +56,7 @@ export function PasswordSection({ email }: { email: string }) {
   };
 
   return (
-    <section className="account-section" aria-labelledby="account-password">
-      <h2 id="account-password" className="account-section__title">
-        Password
-      </h2>
+    <AccountSection id="account-password" title="Password">
       <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Change password">
         {formError !== null ? <Alert tone="error">{formError}</Alert> : null}
         <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" required value={currentPassword} error={errors.currentPassword} onChange={(e) => { setCurrent(e.target.value); }} />
@@ -71,6 +69,6 @@ export function PasswordSection({ email }: { email: string }) {
         </div>
         {done !== null ? <Alert tone="success">{done}</Alert> : null}
       </form>
-    </section>
+    </AccountSection>
   );
 }

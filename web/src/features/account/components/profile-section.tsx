@@ -6,6 +6,7 @@ import { TextField } from '#web/components/field.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
+import { AccountSection } from './account-section.tsx';
 
 /** Name: saved with a confirmation; the navigation bar shows the new name at once. */
 export function ProfileSection({ fullName, email }: { fullName: string; email: string }) {
@@ -40,10 +41,7 @@ export function ProfileSection({ fullName, email }: { fullName: string; email: s
   };
 
   return (
-    <section className="account-section" aria-labelledby="account-profile">
-      <h2 id="account-profile" className="account-section__title">
-        Profile
-      </h2>
+    <AccountSection id="account-profile" title="Profile">
       <p className="account-section__text">
         Signed in as <strong>{email}</strong>.
       </p>
@@ -56,6 +54,6 @@ export function ProfileSection({ fullName, email }: { fullName: string; email: s
         </div>
         {done !== null ? <Alert tone="success">{done}</Alert> : null}
       </form>
-    </section>
+    </AccountSection>
   );
 }

@@ -6,6 +6,7 @@ import { useNotices } from '#web/components/notices.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { API_BASE, isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useLogoutAll } from '../api/logout-all.ts';
+import { AccountSection } from './account-section.tsx';
 
 /** Sign out everywhere (asked first), and the download of everything the account holds. */
 export function SessionsAndDataSection() {
@@ -31,10 +32,7 @@ export function SessionsAndDataSection() {
 
   return (
     <>
-      <section className="account-section" aria-labelledby="account-sessions">
-        <h2 id="account-sessions" className="account-section__title">
-          Devices
-        </h2>
+      <AccountSection id="account-sessions" title="Devices">
         <p className="account-section__text">Lost a phone, or signed in on a shared computer? Sign out on every device at once, this one included.</p>
         <div className="account-form__actions">
           <Button
@@ -47,11 +45,8 @@ export function SessionsAndDataSection() {
           </Button>
         </div>
         {error !== null ? <Alert tone="error">{error}</Alert> : null}
-      </section>
-      <section className="account-section" aria-labelledby="account-data">
-        <h2 id="account-data" className="account-section__title">
-          Your data
-        </h2>
+      </AccountSection>
+      <AccountSection id="account-data" title="Your data">
         <p className="account-section__text">
           One JSON file with your account, every task you created or are assigned, and every comment you wrote.
         </p>
@@ -60,7 +55,7 @@ export function SessionsAndDataSection() {
             Download my data
           </a>
         </div>
-      </section>
+      </AccountSection>
       <Dialog
         open={confirming}
         onClose={() => {

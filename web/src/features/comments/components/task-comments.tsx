@@ -4,6 +4,7 @@ import { Button } from '#web/components/button.tsx';
 import { TextAreaField } from '#web/components/field.tsx';
 import { LinkedText } from '#web/components/linked-text.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
+import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useChangeComment } from '../api/change-comments.ts';
 import { COMMENT_MAX, useComments, type Comment } from '../api/get-comments.ts';
@@ -228,16 +229,9 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
           <Spinner size={16} /> Loading comments…
         </p>
       ) : comments.isError ? (
-        <Alert
-          tone="error"
-          action={
-            <Button size="sm" onClick={() => void comments.refetch()}>
-              Try again
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={() => void comments.refetch()}>
           Couldn’t load the comments. {errorText(comments.error)}
-        </Alert>
+        </RetryAlert>
       ) : comments.data.length === 0 ? (
         <p className="comments__empty">No comments yet.</p>
       ) : (

@@ -1,7 +1,6 @@
 import type { Priority } from '#shared/constants.ts';
-import { Alert } from '#web/components/alert.tsx';
-import { Button } from '#web/components/button.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
+import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { useTaskActivity, type ActivityEntry, type ActivityField } from '../api/get-task-activity.ts';
@@ -77,16 +76,9 @@ export function TaskActivity({ taskId }: { taskId: string }) {
           <Spinner size={16} /> Loading activity…
         </p>
       ) : activity.isError ? (
-        <Alert
-          tone="error"
-          action={
-            <Button size="sm" onClick={() => void activity.refetch()}>
-              Try again
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={() => void activity.refetch()}>
           Couldn’t load the activity. {isApiError(activity.error) ? activity.error.message : ''}
-        </Alert>
+        </RetryAlert>
       ) : activity.data.length === 0 ? (
         <p className="task-details__none">No activity yet.</p>
       ) : (

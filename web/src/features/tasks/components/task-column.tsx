@@ -1,10 +1,10 @@
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { VirtualFeed } from '#web/components/virtual-feed.tsx';
+import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
@@ -141,32 +141,17 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
             <SkeletonCards />
           </>
         ) : isError && tasks.length === 0 ? (
-          <Alert
-            tone="error"
-            action={
-              <Button size="sm" onClick={() => void refetch()}>
-                Try again
-              </Button>
-            }
-          >
+          <RetryAlert onRetry={() => void refetch()}>
             <strong>Couldn’t load these tasks.</strong> {errorText}
-          </Alert>
+          </RetryAlert>
         ) : tasks.length === 0 ? (
           <EmptyState status={status} filter={filter} />
         ) : (
           <>
             {isError && !isFetchingNextPage ? (
-              <Alert
-                tone="error"
-                className="column__banner"
-                action={
-                  <Button size="sm" onClick={() => void (hasNextPage ? fetchNextPage() : refetch())}>
-                    Try again
-                  </Button>
-                }
-              >
+              <RetryAlert className="column__banner" onRetry={() => void (hasNextPage ? fetchNextPage() : refetch())}>
                 {errorText}
-              </Alert>
+              </RetryAlert>
             ) : null}
             <VirtualFeed
               items={tasks}
