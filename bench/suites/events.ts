@@ -13,10 +13,29 @@ import { int, ms, table } from '../lib/env.ts';
 const settings = (quick: boolean) => (quick ? { users: 10, tabs: 2, rounds: 5, writeMs: 1000 } : { users: 200, tabs: 5, rounds: 50, writeMs: 5000 });
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
 
-async function login(server: RunningServer, email: string): Promise<string> {
-  const res = await fetch(`${server.baseUrl}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: BENCH_PASSWORD }) });
+/**
+ * Signs in user number `i`. The servers run behind a trusted proxy (TRUST_PROXY=127.0.0.1) and
+ * every 50 sign-ins come from another client address, so the 100 sign-ins per address per
+ * 15 minutes limit is not reached (as in load-soak.ts).
+ */
+async function login(server: RunningServer, email: string, i: number): Promise<string> {
+  const headers = { 'content-type': 'application/json', 'x-forwarded-for': `10.0.${Math.floor(i / 50) % 256}.1` };
+  const res = await fetch(`${server.baseUrl}/api/users/login`, { method: 'POST', headers, body: JSON.stringify({ email, password: BENCH_PASSWORD }) });
   if (res.status !== 200) throw new Error(`login ${email}: ${res.status}`);
   return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+}
+
+/** `promise`, or a clear failure after `ms` (a stream that never starts would hang the run). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`${what}: nothing within ${ms / 1000} s`));
+    }, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
 }
 
 const createTask = (server: RunningServer, cookie: string, assignee: string, title: string) =>
@@ -53,11 +72,11 @@ async function runCase(kind: DbKind, instances: 1 | 2, opts: BenchOptions): Prom
     const seeder = await openSeeder(target);
     await seeder.insertUsers(users);
     await seeder.close();
-    for (let i = 0; i < instances; i++) servers.push(await startTaskwise({ databaseUrl: target.url, dir: opts.tmpDir, name: `events-${kind}-${instances}-${i}` }));
+    for (let i = 0; i < instances; i++) servers.push(await startTaskwise({ databaseUrl: target.url, dir: opts.tmpDir, name: `events-${kind}-${instances}-${i}`, env: { TRUST_PROXY: '127.0.0.1' } }));
     const writer = servers[0]!;
     const reader = servers[instances - 1]!;
     const cookies: string[] = [];
-    for (const u of users) cookies.push(await login(writer, u.email));
+    for (const [i, u] of users.entries()) cookies.push(await login(writer, u.email, i));
     const rate0 = await writeRate(writer, cookies[0]!, s.writeMs);
     const rssBefore = reader.rss();
     const byUser: SseStream[][] = users.map(() => []);
@@ -69,7 +88,7 @@ async function runCase(kind: DbKind, instances: 1 | 2, opts: BenchOptions): Prom
         byUser[i]!.push(stream);
       }
     }
-    await Promise.all(streams.map((x) => x.position()));
+    await within(Promise.all(streams.map((x) => x.position())), 60_000, `the opening event (id:) of ${int(streams.length)} streams`);
     const perStream = (reader.rss() - rssBefore) / streams.length;
     const latencies: number[] = [];
     for (let r = 0; r < s.rounds; r++) {
@@ -79,7 +98,7 @@ async function runCase(kind: DbKind, instances: 1 | 2, opts: BenchOptions): Prom
       const start = performance.now();
       const arrived = watching.map((x) => x.nextOf('task.created').then(() => performance.now() - start));
       await createTask(writer, cookies[a]!, users[b]!.email, `Live ${r}`);
-      latencies.push(...(await Promise.all(arrived)));
+      latencies.push(...(await within(Promise.all(arrived), 60_000, `task.created on ${watching.length} streams`)));
     }
     const rate1 = await writeRate(writer, cookies[0]!, s.writeMs);
     const where = `${dbLabel(kind)}, ${instances === 1 ? 'one instance' : 'streams on a second instance'}`;
