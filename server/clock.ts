@@ -7,6 +7,12 @@ export interface Clock {
   now(): Date;
 }
 
+/** Durations in milliseconds, for the rules that read the clock. */
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
 export const systemClock: Clock = { now: () => new Date() };
 
 declare module 'fastify' {

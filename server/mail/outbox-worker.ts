@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import fp from 'fastify-plugin';
+import { HOUR, MINUTE, SECOND } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { OutboxRow } from '../repositories/outbox-repository.ts';
 import type { MailContent } from './templates.ts';
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
 
 /** How the outbox worker behaves; exported so the tests and docs name the same numbers. */
 export const OUTBOX_POLICY = {

@@ -1,13 +1,11 @@
 import fp from 'fastify-plugin';
 import type { Priority, TaskStatus } from '#shared/constants.ts';
+import { HOUR, SECOND } from '../clock.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DueReminderRow } from '../repositories/outbox-repository.ts';
 import type { OutboxMail } from './outbox-worker.ts';
 import { assignedMail, reminderMail } from './templates.ts';
 import { signUnsubscribeToken, type MailKind } from './unsubscribe-tokens.ts';
-
-const SECOND = 1000;
-const HOUR = 60 * 60 * SECOND;
 
 export const REMINDER_POLICY = {
   /** "Due soon" goes out when the deadline is less than this far away. */

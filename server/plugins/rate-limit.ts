@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { LOGIN_POLICY, OTP_POLICY } from '#shared/constants.ts';
 import type { FastifyInstance } from 'fastify';
+import { HOUR } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-repository.ts';
 
@@ -56,8 +57,6 @@ declare module 'fastify' {
     rateLimits: RateLimits;
   }
 }
-
-const HOUR = 60 * 60_000;
 
 export default fp(
   (fastify, _opts, done) => {

@@ -2,6 +2,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { OTP_POLICY } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { HOUR } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
 import { accountExistsMail, passwordResetCodeMail, passwordResetNoAccountMail, signUpCodeMail, type MailContent } from '../mail/templates.ts';
@@ -27,8 +28,6 @@ declare module 'fastify' {
     otpService: OtpService;
   }
 }
-
-const HOUR = 60 * 60_000;
 
 /**
  * One-time codes (docs/SECURITY.md): 6 CSPRNG digits, stored only as an HMAC-SHA256 keyed with

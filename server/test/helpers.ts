@@ -34,10 +34,7 @@ export class ManualClock implements Clock {
 /** Matches any string inside toEqual(). */
 export const anyString = expect.any(String) as string;
 
-export const SECOND = 1000;
-export const MINUTE = 60 * SECOND;
-export const HOUR = 60 * MINUTE;
-export const DAY = 24 * HOUR;
+export { DAY, HOUR, MINUTE, SECOND } from '../clock.ts';
 
 /** An isolated database for one test file: a temp SQLite file, or a fresh PostgreSQL schema. */
 interface TestDatabase {

@@ -6,6 +6,14 @@ const t = useTestApp();
 
 const patch = (cookie: string, id: string, body: unknown) => t.request('PATCH', `/api/tasks/${id}`, { cookie, body });
 
+/** A new user creates a task assigned to `to`; the mail `to` then receives. */
+async function assignNewTaskTo(to: string) {
+  const { cookie } = await createSignedInUser(t);
+  await createTask(t, cookie, { assignee: to });
+  await t.app.outbox.drain();
+  return t.mail.last(to);
+}
+
 describe('assignment mail', () => {
   it('tells a new assignee with an account: subject, task details and a link to the task', async () => {
     const { user: ada, cookie } = await createSignedInUser(t, { fullName: 'Ada Lovelace' });
@@ -32,21 +40,15 @@ describe('assignment mail', () => {
   });
 
   it('links an address without an account to sign-up with the address prefilled', async () => {
-    const { cookie } = await createSignedInUser(t);
     const stranger = uniqueEmail('stranger');
-    await createTask(t, cookie, { assignee: stranger });
-    await t.app.outbox.drain();
-    const mail = t.mail.last(stranger);
+    const mail = await assignNewTaskTo(stranger);
     expect(mail.text).toContain(`${TEST_ORIGIN}/sign-up?email=${encodeURIComponent(stranger)}`);
     expect(mail.text).not.toContain('/tasks/');
   });
 
   it('carries a one-click unsubscribe link and the RFC 8058 headers', async () => {
-    const { cookie } = await createSignedInUser(t);
     const to = uniqueEmail('to');
-    await createTask(t, cookie, { assignee: to });
-    await t.app.outbox.drain();
-    const mail = t.mail.last(to);
+    const mail = await assignNewTaskTo(to);
     const token = /\/unsubscribe\?token=([\w.-]+)/.exec(mail.text)?.[1];
     expect(token).toBeDefined();
     expect(mail.header('List-Unsubscribe')).toBe(`<${TEST_ORIGIN}/api/unsubscribe?token=${token}>`);

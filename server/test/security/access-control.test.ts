@@ -69,17 +69,26 @@ function expectNotSignedIn(res: Response, who: Actor) {
   expect(res.json, who).toEqual(NOT_SIGNED_IN);
 }
 
+/** GETs `url` as every caller: 401 to those without a live session; the 200 answers of the signed-in ones. */
+async function signedInReads(c: Cast, url: string): Promise<[Actor, Response][]> {
+  const answers: [Actor, Response][] = [];
+  for (const who of ACTORS) {
+    const res = await t.request('GET', url, { cookie: c.cookies[who] });
+    if (!SIGNED_IN.includes(who)) {
+      expectNotSignedIn(res, who);
+      continue;
+    }
+    expect(res.status, who).toBe(200);
+    answers.push([who, res]);
+  }
+  return answers;
+}
+
 describe('access control matrix: task calls × callers', () => {
   it('GET /api/tasks lists the task to its creator and assignee only; 401 without a live session', async () => {
     const c = await cast();
     const task = await taskOf(c);
-    for (const who of ACTORS) {
-      const res = await t.request('GET', '/api/tasks', { cookie: c.cookies[who] });
-      if (!SIGNED_IN.includes(who)) {
-        expectNotSignedIn(res, who);
-        continue;
-      }
-      expect(res.status, who).toBe(200);
+    for (const [who, res] of await signedInReads(c, '/api/tasks')) {
       const ids = (res.json.data.tasks as { _id: string }[]).map((x) => x._id);
       expect(ids.includes(task._id), who).toBe(who !== 'stranger');
       expect(res.json.results, who).toBe(ids.length);
@@ -89,13 +98,7 @@ describe('access control matrix: task calls × callers', () => {
   it('GET /api/tasks/counts counts the task for its creator and assignee only; 401 without a live session', async () => {
     const c = await cast();
     await taskOf(c);
-    for (const who of ACTORS) {
-      const res = await t.request('GET', '/api/tasks/counts?priority=high', { cookie: c.cookies[who] });
-      if (!SIGNED_IN.includes(who)) {
-        expectNotSignedIn(res, who);
-        continue;
-      }
-      expect(res.status, who).toBe(200);
+    for (const [who, res] of await signedInReads(c, '/api/tasks/counts?priority=high')) {
       expect(res.json.data.counts, who).toEqual({ todo: who === 'stranger' ? 0 : 1, done: 0, overdue: 0 });
     }
   });
