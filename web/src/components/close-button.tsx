@@ -1,4 +1,6 @@
 import type { ButtonHTMLAttributes } from 'react';
+import { cx } from '#web/lib/cx.ts';
+import './close-button.css';
 
 /** The cross, drawn for each size the app uses so its stroke stays crisp. */
 const CROSS = {
@@ -13,10 +15,10 @@ interface CloseButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement>,
 }
 
 /** An icon-only × button, as in a dialog's header or a notification. */
-export function CloseButton({ label, size, ...button }: CloseButtonProps) {
+export function CloseButton({ label, size, className, ...button }: CloseButtonProps) {
   const cross = CROSS[size];
   return (
-    <button type="button" aria-label={label} {...button}>
+    <button type="button" className={cx('close-button', className)} aria-label={label} {...button}>
       <svg viewBox={`0 0 ${size} ${size}`} width={size} height={size} aria-hidden="true">
         <path stroke="currentColor" strokeWidth={cross.stroke} strokeLinecap="round" d={cross.path} />
       </svg>
