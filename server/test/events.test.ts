@@ -24,6 +24,15 @@ interface EventData {
 const dataOf = (event: { json: unknown }) => event.json as EventData;
 const patch = (cookie: string, id: string, body: unknown) => t.request('PATCH', `/api/tasks/${id}`, { cookie, body });
 
+/** Creates a task while a stream is open: the task and its `task.created` event; the stream is closed after. */
+async function createWhileListening(base: string, cookie: string) {
+  const stream = await openStream(base, cookie);
+  const task = await createTask(t, cookie);
+  const event = await stream.next();
+  stream.close();
+  return { task, event };
+}
+
 describe('GET /api/events', () => {
   it('answers 401 JSend without a session', async () => {
     const stream = await openStream(await listening(), undefined);
@@ -124,10 +133,7 @@ describe('GET /api/events', () => {
   it('resumes with Last-Event-ID: every missed event, in order, without duplicates', async () => {
     const base = await listening();
     const ada = await createSignedInUser(t);
-    const first = await openStream(base, ada.cookie);
-    const task = await createTask(t, ada.cookie);
-    const seen = await first.next();
-    first.close();
+    const { task, event: seen } = await createWhileListening(base, ada.cookie);
     await patch(ada.cookie, task._id, { priority: 'high' });
     await patch(ada.cookie, task._id, { priority: 'low' });
     await t.request('DELETE', `/api/tasks/${task._id}`, { cookie: ada.cookie });
@@ -176,10 +182,7 @@ describe('GET /api/events', () => {
   it('keeps events at least 10 minutes, then prunes them; an id older than the log gets reset', async () => {
     const base = await listening();
     const ada = await createSignedInUser(t);
-    const stream = await openStream(base, ada.cookie);
-    const task = await createTask(t, ada.cookie);
-    const old = await stream.next();
-    stream.close();
+    const { task, event: old } = await createWhileListening(base, ada.cookie);
     await patch(ada.cookie, task._id, { priority: 'high' });
     t.clock.advance(9 * MINUTE);
     await sweep(t.app);

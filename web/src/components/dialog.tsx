@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { cx } from '#web/lib/cx.ts';
+import { CloseButton } from './close-button.tsx';
 import './dialog.css';
 
 /**
@@ -190,19 +191,15 @@ function DialogSurface({
             ) : null}
           </div>
           {hideCloseButton ? null : (
-            <button
-              type="button"
+            <CloseButton
               className="dialog__close"
-              aria-label={closeLabel}
+              label={closeLabel}
+              size={20}
               data-dialog-close="true"
               onClick={() => {
                 onCloseRef.current();
               }}
-            >
-              <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
-                <path stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" d="m5 5 10 10M15 5 5 15" />
-              </svg>
-            </button>
+            />
           )}
         </header>
         {children ? <div className="dialog__body">{children}</div> : null}

@@ -1,5 +1,6 @@
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AlertIcon, type Tone } from './alert.tsx';
+import { CloseButton } from './close-button.tsx';
 import './notices.css';
 
 /**
@@ -88,18 +89,14 @@ function NoticeItem({ notice, onDismiss }: { notice: Notice; onDismiss: (id: num
       <p className="notice__text" role={notice.tone === 'error' ? 'alert' : 'status'}>
         {notice.text}
       </p>
-      <button
-        type="button"
+      <CloseButton
         className="notice__close"
-        aria-label="Dismiss notification"
+        label="Dismiss notification"
+        size={16}
         onClick={() => {
           onDismiss(notice.id);
         }}
-      >
-        <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
-          <path stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" d="m4 4 8 8m0-8-8 8" />
-        </svg>
-      </button>
+      />
     </li>
   );
 }

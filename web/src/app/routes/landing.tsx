@@ -95,6 +95,20 @@ const FEATURES: readonly Feature[] = [
   },
 ];
 
+/** A band of the landing page below the hero: `name` gives its BEM block and its title's id. */
+function LandingSection({ name, title, children }: { name: string; title: string; children: ReactNode }) {
+  return (
+    <section className={name} aria-labelledby={`${name}-title`}>
+      <div className={`${name}__inner`}>
+        <h2 id={`${name}-title`} className={`${name}__title`}>
+          {title}
+        </h2>
+        {children}
+      </div>
+    </section>
+  );
+}
+
 export function LandingPage() {
   useDocumentTitle(null);
   const [year] = useState(() => new Date().getFullYear());
@@ -127,40 +141,30 @@ export function LandingPage() {
         </div>
       </section>
 
-      <section className="features" aria-labelledby="features-title">
-        <div className="features__inner">
-          <h2 id="features-title" className="features__title">
-            Everything a busy team needs, nothing it doesn’t
-          </h2>
-          <ul className="features__grid">
-            {FEATURES.map((feature) => (
-              <li key={feature.title} className="feature-card">
-                <span className="feature-card__icon">
-                  <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-                    {feature.icon}
-                  </svg>
-                </span>
-                <h3 className="feature-card__title">{feature.title}</h3>
-                <p className="feature-card__text">{feature.text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <LandingSection name="features" title="Everything a busy team needs, nothing it doesn’t">
+        <ul className="features__grid">
+          {FEATURES.map((feature) => (
+            <li key={feature.title} className="feature-card">
+              <span className="feature-card__icon">
+                <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+                  {feature.icon}
+                </svg>
+              </span>
+              <h3 className="feature-card__title">{feature.title}</h3>
+              <p className="feature-card__text">{feature.text}</p>
+            </li>
+          ))}
+        </ul>
+      </LandingSection>
 
-      <section className="cta" aria-labelledby="cta-title">
-        <div className="cta__inner">
-          <h2 id="cta-title" className="cta__title">
-            Ready when you are
-          </h2>
-          <p className="cta__text">Your board is one click away. Bring a teammate along: all they need is an e-mail address.</p>
-          <div className="hero__actions">
-            <ButtonLink to="/tasks" variant="primary" size="lg">
-              Go to my tasks
-            </ButtonLink>
-          </div>
+      <LandingSection name="cta" title="Ready when you are">
+        <p className="cta__text">Your board is one click away. Bring a teammate along: all they need is an e-mail address.</p>
+        <div className="hero__actions">
+          <ButtonLink to="/tasks" variant="primary" size="lg">
+            Go to my tasks
+          </ButtonLink>
         </div>
-      </section>
+      </LandingSection>
 
       <footer className="landing-footer">
         <p>© {year} Taskwise. Self-hosted, open, yours.</p>

@@ -2,11 +2,10 @@ import { useState, type SubmitEvent } from 'react';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { checkPassword } from '#shared/validation.ts';
 import { Alert } from '#web/components/alert.tsx';
-import { Button } from '#web/components/button.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useChangePassword } from '../api/change-password.ts';
-import { AccountSection } from './account-section.tsx';
+import { AccountFormFooter, AccountSection } from './account-section.tsx';
 
 interface Errors {
   currentPassword?: string;
@@ -62,12 +61,7 @@ export function PasswordSection({ email }: { email: string }) {
         <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" required value={currentPassword} error={errors.currentPassword} onChange={(e) => { setCurrent(e.target.value); }} />
         <TextField label="New password" type="password" name="newPassword" autoComplete="new-password" hint="8 to 128 characters." required value={newPassword} error={errors.newPassword} onChange={(e) => { setNew(e.target.value); }} />
         <TextField label="Confirm new password" type="password" name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirm} onChange={(e) => { setConfirm(e.target.value); }} />
-        <div className="account-form__actions">
-          <Button type="submit" variant="primary" busy={change.isPending}>
-            Change password
-          </Button>
-        </div>
-        {done !== null ? <Alert tone="success">{done}</Alert> : null}
+        <AccountFormFooter submitLabel="Change password" busy={change.isPending} done={done} />
       </form>
     </AccountSection>
   );

@@ -1,12 +1,10 @@
 import { useState, type SubmitEvent } from 'react';
 import { checkFullName } from '#shared/validation.ts';
-import { Alert } from '#web/components/alert.tsx';
-import { Button } from '#web/components/button.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
-import { AccountSection } from './account-section.tsx';
+import { AccountFormFooter, AccountSection } from './account-section.tsx';
 
 /** Name: saved with a confirmation; the navigation bar shows the new name at once. */
 export function ProfileSection({ fullName, email }: { fullName: string; email: string }) {
@@ -47,12 +45,7 @@ export function ProfileSection({ fullName, email }: { fullName: string; email: s
       </p>
       <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Profile">
         <TextField label="Full name" name="fullName" autoComplete="name" required value={name} error={error} onChange={(e) => { setName(e.target.value); }} />
-        <div className="account-form__actions">
-          <Button type="submit" variant="primary" busy={update.isPending}>
-            Save name
-          </Button>
-        </div>
-        {done !== null ? <Alert tone="success">{done}</Alert> : null}
+        <AccountFormFooter submitLabel="Save name" busy={update.isPending} done={done} />
       </form>
     </AccountSection>
   );

@@ -3,7 +3,7 @@ import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { TextAreaField } from '#web/components/field.tsx';
 import { LinkedText } from '#web/components/linked-text.tsx';
-import { Spinner } from '#web/components/spinner.tsx';
+import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useChangeComment } from '../api/change-comments.ts';
@@ -225,9 +225,7 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
         Comments{comments.data ? <span className="comments__count"> ({comments.data.length})</span> : null}
       </h3>
       {comments.isPending ? (
-        <p className="comments__loading" role="status">
-          <Spinner size={16} /> Loading comments…
-        </p>
+        <LoadingLine>Loading comments…</LoadingLine>
       ) : comments.isError ? (
         <RetryAlert onRetry={() => void comments.refetch()}>
           Couldn’t load the comments. {errorText(comments.error)}

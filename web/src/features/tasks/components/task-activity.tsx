@@ -1,5 +1,5 @@
 import type { Priority } from '#shared/constants.ts';
-import { Spinner } from '#web/components/spinner.tsx';
+import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
@@ -72,9 +72,7 @@ export function TaskActivity({ taskId }: { taskId: string }) {
     <section className="task-section activity" aria-labelledby="task-activity-heading">
       <h3 id="task-activity-heading">Activity</h3>
       {activity.isPending ? (
-        <p className="activity__loading" role="status">
-          <Spinner size={16} /> Loading activity…
-        </p>
+        <LoadingLine>Loading activity…</LoadingLine>
       ) : activity.isError ? (
         <RetryAlert onRetry={() => void activity.refetch()}>
           Couldn’t load the activity. {isApiError(activity.error) ? activity.error.message : ''}
