@@ -8,6 +8,7 @@
  * containing the text (or the column showing its "No … match" state). It returns
  * - `total`: keystroke → cards shown, including the box's deliberate pause (debounce);
  * - `afterPause`: search committed → cards shown (the work the app and the server do).
+ * `clear()` empties the box again (not measured); a timed-out wait says what it was waiting for.
  */
 export const SEARCH_PROBE = String.raw`
 (() => {
@@ -66,10 +67,41 @@ export const SEARCH_PROBE = String.raw`
     const t0 = performance.now();
     setValue.call(input, text);
     input.dispatchEvent(new Event('input', { bubbles: true }));
-    const shown = await window.__tw.when(settled, 30000);
+    const state = () => JSON.stringify({
+      text,
+      committed: committed.q,
+      answered,
+      columns: ['Tasks To Do', 'Completed'].map((title) => {
+        const section = column(title);
+        if (!section) return title + ': missing';
+        const cards = [...section.querySelectorAll('[role="feed"] article')];
+        const misses = cards.filter((card) => !(card.textContent || '').toLowerCase().includes(needle));
+        return title + ': busy ' + section.getAttribute('aria-busy') + ', stale ' + Boolean(section.querySelector('[class*="stale"]')) +
+          ', ' + cards.length + ' cards, ' + misses.length + ' without the text' + (misses[0] ? ' (e.g. ' + JSON.stringify((misses[0].textContent || '').slice(0, 120)) + ')' : '');
+      }),
+    });
+    const shown = await window.__tw.when(settled, 30000).catch((error) => {
+      throw new Error(error.message + ': ' + state());
+    });
     return { total: shown - t0, afterPause: shown - committed.at };
   };
 
-  window.__twSearch = { keystroke };
+  // Empties the box and waits until the search is gone from the URL and both columns are idle.
+  // The unsearched lists may come from the cache without a request, so no answer is awaited.
+  const clear = async () => {
+    const input = document.querySelector('input[type="search"]');
+    if (!input) throw new Error('no search box');
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, '');
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const idle = () =>
+      committed.q === '' &&
+      ['Tasks To Do', 'Completed'].every((title) => {
+        const section = column(title);
+        return section && section.getAttribute('aria-busy') !== 'true' && !section.querySelector('[class*="stale"]');
+      });
+    await window.__tw.when(idle, 30000);
+  };
+
+  window.__twSearch = { keystroke, clear };
 })();
 `;
