@@ -40,6 +40,8 @@ interface Stream {
   lastId: number;
   /** Events that arrived while the stream was catching up; null once it is live. */
   pending: LoggedEvent[] | null;
+  /** False until the answer's headers are written: nothing may be written to it before. */
+  started: boolean;
   closed: boolean;
 }
 
@@ -107,7 +109,7 @@ export default fp(
     let reconnectTimer: NodeJS.Timeout | undefined;
 
     const write = (stream: Stream, text: string) => {
-      if (stream.closed) return;
+      if (stream.closed || !stream.started) return;
       stream.raw.write(text);
       if (stream.raw.writableLength > MAX_BUFFERED_BYTES) stream.raw.end();
     };
@@ -278,14 +280,14 @@ export default fp(
         // The stream is registered (queueing live events) and its place in the log is read
         // before the answer starts: a client holding the response headers may change a task at
         // once, and that event must land after the position, not be skipped by it.
-        const stream: Stream = { raw, email: user.email, lastId: 0, pending: [], closed: false };
-        const started = Date.now();
+        const stream: Stream = { raw, email: user.email, lastId: 0, pending: [], started: false, closed: false };
+        const openedAt = Date.now();
         raw.once('close', () => {
           if (stream.closed) return;
           unregister(stream);
           releaseLease(leaseId);
           // One line per stream, when it ends (never one per event or heartbeat).
-          request.log.info({ url: request.url, ms: Date.now() - started }, 'event stream closed');
+          request.log.info({ url: request.url, ms: Date.now() - openedAt }, 'event stream closed');
         });
         register(stream);
         let bounds: LogBounds;
@@ -296,6 +298,11 @@ export default fp(
           releaseLease(leaseId);
           throw error;
         }
+        if (stream.closed) {
+          // Shutdown began (or the client left) while the position was read: no stream to start.
+          releaseLease(leaseId);
+          throw new AppError(503, 'SERVICE_UNAVAILABLE', SERVER_MESSAGES.serviceUnavailable);
+        }
         reply.hijack();
         raw.writeHead(200, {
           ...(reply.getHeaders() as Record<string, string>),
@@ -305,6 +312,7 @@ export default fp(
           // nginx and similar proxies would otherwise hold events back in a buffer.
           'x-accel-buffering': 'no',
         });
+        stream.started = true;
         raw.write(`retry: ${RETRY_MS}\n\n`);
         try {
           await catchUp(stream, after, bounds);
@@ -356,7 +364,8 @@ export default fp(
       for (const streams of [...byEmail.values()]) {
         for (const stream of [...streams]) {
           unregister(stream);
-          stream.raw.end();
+          // A stream whose answer has not started yet is refused by serve() itself.
+          if (stream.started) stream.raw.end();
         }
       }
       await listener?.close();
