@@ -1,10 +1,12 @@
 /**
- * `node bench/profile.ts [--db=sqlite|postgres] [--sees=50] [--seconds=10] [--connections=10] [--path=/api/tasks]`
+ * `node bench/profile.ts [--db=sqlite|postgres] [--sees=50] [--seconds=10] [--connections=10] [--path=/api/tasks] [--method=GET|POST|PATCH]`
  *
  * CPU profile of the Taskwise server under load: seeds the API benchmark's data set, runs the
  * server with `node --cpu-prof`, drives one call with autocannon, stops the server (which
  * writes the profile) and prints where the time went: self time by function and by package.
- * The .cpuprofile file stays in bench/.tmp/profiles/ for Chrome DevTools or speedscope.
+ * POST creates the API benchmark's task (assigned to another user, so it also queues a mail);
+ * PATCH toggles the priority of the writer's own tasks, one task per connection, as the API
+ * benchmark does. The .cpuprofile file stays in bench/.tmp/profiles/ for Chrome DevTools or speedscope.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -80,6 +82,8 @@ async function main(): Promise<void> {
   const seconds = Number(arg('seconds', '10'));
   const connections = Number(arg('connections', '10'));
   const path = arg('path', '/api/tasks');
+  const method = arg('method', 'GET').toUpperCase();
+  if (!['GET', 'POST', 'PATCH'].includes(method)) throw new Error(`--method: GET, POST or PATCH, not ${method}`);
   const tmpDir = join(benchRoot, '.tmp', `profile-${process.pid}`);
   const profileDir = join(benchRoot, '.tmp', 'profiles');
   mkdirSync(tmpDir, { recursive: true });
@@ -90,14 +94,22 @@ async function main(): Promise<void> {
     const data = await seedBoardDataset(target, { otherUsers: 1000, otherTasks: 100_000, viewers: [{ label: 'viewer', visible: sees }], writerTasks: 10 });
     const before = new Set(readdirSync(profileDir));
     const server = await startTaskwise({ databaseUrl: target.url, dir: tmpDir, name: 'profiled', nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
-    const viewer = data.viewers.get('viewer')!;
-    const cookie = await signIn(server.baseUrl, viewer.email, BENCH_PASSWORD);
-    const requests = [{ path, headers: { cookie } }];
-    await runLoad({ baseUrl: server.baseUrl, connections, duration: 2, requests, pid: server.pid });
-    const result = await runLoad({ baseUrl: server.baseUrl, connections, duration: seconds, requests, pid: server.pid });
+    const user = method === 'GET' ? data.viewers.get('viewer')! : data.writer;
+    const cookie = await signIn(server.baseUrl, user.email, BENCH_PASSWORD);
+    const headers = { cookie };
+    const newTask = JSON.stringify({ taskTitle: 'Benchmark task', assignee: data.others[1]!.email, priority: 'high', workTitle: 'Bench' });
+    const requestsFor = (c: number) =>
+      method === 'GET'
+        ? [{ path, headers }]
+        : method === 'POST'
+          ? [{ method, path: '/api/tasks', headers, body: newTask }]
+          : ['high', 'low'].map((priority) => ({ method, path: `/api/tasks/${data.writerTaskIds[c % data.writerTaskIds.length]!}`, headers, body: JSON.stringify({ priority }) }));
+    const load = (duration: number) => runLoad({ baseUrl: server.baseUrl, connections, duration, requests: requestsFor(0), requestsFor, pid: server.pid });
+    await load(2);
+    const result = await load(seconds);
     await server.stop();
     const file = readdirSync(profileDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
-    process.stdout.write(`GET ${path} (sees ${sees}, ${kind}, ${connections} conn.): ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms; load average ${loadAverage()}\n`);
+    process.stdout.write(`${method} ${method === 'GET' ? path : '/api/tasks'} (sees ${sees}, ${kind}, ${connections} conn.): ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms; load average ${loadAverage()}\n`);
     if (file === undefined) throw new Error('the server wrote no CPU profile');
     // The measured load ended just before the stop; start-up, sign-in and warm-up are left out.
     process.stdout.write(`profile: ${relative(repoRoot, join(profileDir, file))} (summary: the last ${seconds} s, the measured load)\n\n${summarize(join(profileDir, file), 25, seconds)}\n`);

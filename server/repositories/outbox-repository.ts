@@ -71,11 +71,13 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
         .execute();
     },
 
-    async markSent(id: string, workerId: string, now: string, ex: Executor = db): Promise<void> {
+    /** Records the rows as delivered (one statement for a whole round's deliveries). */
+    async markSent(ids: readonly string[], workerId: string, now: string, ex: Executor = db): Promise<void> {
+      if (ids.length === 0) return;
       await ex
         .updateTable('outbox')
         .set({ status: 'sent', sentAt: now, lockedBy: null, lockedUntil: null, lastError: null })
-        .where('id', '=', id)
+        .where('id', 'in', ids)
         .where('lockedBy', '=', workerId)
         .execute();
     },

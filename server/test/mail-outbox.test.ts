@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { build } from '../app.ts';
 import { OUTBOX_POLICY, retryDelayMs } from '../mail/outbox-worker.ts';
 import { uniqueEmail } from './factories.ts';
@@ -99,6 +99,20 @@ describe('outbox delivery', () => {
     t.clock.advance(OUTBOX_POLICY.leaseMs);
     await t.app.outbox.drain();
     for (const address of addresses) expect(t.mail.to(address)).toHaveLength(1);
+  });
+
+  it('delivers a burst woken by commits in full rounds: every mail once, every row recorded as sent', async () => {
+    const addresses = await enqueue(OUTBOX_POLICY.batchSize + 3);
+    // Several commits in a row wake the worker several times; it gathers them into rounds.
+    for (let i = 0; i < 5; i++) t.app.outbox.wake();
+    await vi.waitFor(
+      async () => {
+        expect(await t.app.outbox.pending()).toBe(0);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    for (const address of addresses) expect(t.mail.to(address)).toHaveLength(1);
+    for (const address of addresses) expect((await rowsTo(address))[0]).toMatchObject({ status: 'sent', attempts: 1, lockedBy: null });
   });
 
   it('releases what it claimed but has not started when the app closes', async () => {
