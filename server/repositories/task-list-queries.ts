@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { PRIORITY_RANK, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
+import { PRIORITY_RANK, STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
@@ -12,7 +12,9 @@ import type { DB } from '../db/schema.ts';
  * created by someone else, so nothing appears twice) instead of an OR that would scan the
  * table. Each branch is ordered and cut by the page size, so a page reads at most 2 × limit rows
  * when the order is the index's (newest); other orders sort the viewer's rows only, which does
- * not grow with the table.
+ * not grow with the table. The indexes lead with (person, status): a page of the newest tasks of
+ * any status is therefore read as one ordered, cut branch per person and status, so a text
+ * search on the viewer's rows stops after its page instead of testing all of them.
  *
  * Text search (`q`, a case-insensitive substring of title, work title, description or assignee):
  * - PostgreSQL: `ILIKE '%q%'` per column, served by the pg_trgm GIN index; the planner picks
@@ -177,11 +179,12 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return older;
   }
 
-  /** One branch of the visible set, as its own derived table. */
-  function branch(which: 'mine' | 'assigned' | 'assignedOnly', shape: Shape, columns: Columns, list?: ListShape) {
+  /** One branch of the visible set, as its own derived table; `status` pins one status in it. */
+  function branch(which: 'mine' | 'assigned' | 'assignedOnly', shape: Shape, columns: Columns, list?: ListShape, status?: TaskStatus) {
     let q = db.selectFrom('tasks').select(columns);
     if (which === 'mine') q = q.where('createdBy', '=', slot('userId'));
     else q = q.where('assigneeEmail', '=', slot('email'));
+    if (status !== undefined) q = q.where('status', '=', sql.lit(status));
     if (which === 'assignedOnly') q = q.where('createdBy', '<>', slot('userId'));
     for (const condition of filters('', shape)) q = q.where(condition);
     if (list !== undefined) {
@@ -195,14 +198,15 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return q;
   }
 
-  /** The visible set for a view: one branch, or two merged without duplicates. */
+  /** The visible set for a view: one branch per person (and per status, see the top), merged without duplicates. */
   function visible(shape: Shape, columns: Columns, list?: ListShape) {
-    if (shape.view === 'created-by-me') return db.selectFrom(branch('mine', shape, columns, list).as('b')).selectAll();
-    if (shape.view === 'assigned-to-me') return db.selectFrom(branch('assigned', shape, columns, list).as('b')).selectAll();
-    return db
-      .selectFrom(branch('mine', shape, columns, list).as('mine'))
-      .selectAll()
-      .unionAll(db.selectFrom(branch('assignedOnly', shape, columns, list).as('assigned')).selectAll());
+    const perStatus = list !== undefined && list.limit && list.sort === 'newest' && !shape.status;
+    const statuses = perStatus ? STATUSES : [undefined];
+    const people =
+      shape.view === 'created-by-me' ? (['mine'] as const) : shape.view === 'assigned-to-me' ? (['assigned'] as const) : (['mine', 'assignedOnly'] as const);
+    const parts = people.flatMap((which) => statuses.map((status) => db.selectFrom(branch(which, shape, columns, list, status).as('b')).selectAll()));
+    const [first, ...rest] = parts;
+    return rest.reduce((union, part) => union.unionAll(part), first!);
   }
 
   /** SQLite, few matches: start from the FTS5 index, keep the visible rows. */

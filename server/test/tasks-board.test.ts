@@ -258,6 +258,27 @@ describe('GET /api/tasks?sort=', () => {
     expect((await list(cookie, '?sort=oldest')).status).toBe(400);
   });
 
+  it('pages the newest tasks of both statuses in one order, mine and assigned to me, with and without a search', async () => {
+    const me = await createSignedInUser(t);
+    const other = await createSignedInUser(t);
+    const tasks: Task[] = [];
+    for (let i = 0; i < 8; i++) {
+      const task =
+        i % 3 === 0
+          ? await createTask(t, other.cookie, { assignee: me.user.email, taskTitle: `Shared plan ${i}` })
+          : await createTask(t, me.cookie, { taskTitle: i % 2 === 0 ? `Shared plan ${i}` : `Other ${i}` });
+      tasks.push(i % 2 === 0 ? (await patch(me.cookie, task._id, { status: 'done' })).json.data.task : task);
+      t.clock.advance(SECOND);
+    }
+    const newest = [...tasks].sort(newestFirst);
+    expect(new Set(newest.map((task) => task.status))).toEqual(new Set(['todo', 'done']));
+    for (const limit of [1, 3, 50]) {
+      expect(ids(await allPages(me.cookie, '', limit)), `all by ${limit}`).toEqual(ids(newest));
+      const matching = newest.filter((task) => task.taskTitle.includes('Shared'));
+      expect(ids(await allPages(me.cookie, '?q=shared', limit)), `search by ${limit}`).toEqual(ids(matching));
+    }
+  });
+
   it('pages with every filter combined', async () => {
     const { cookie, tasks } = await board();
     const urgent = tasks.filter((task) => task.priority === 'urgent');
