@@ -194,6 +194,8 @@ export interface Seeder {
   /** Refreshes planner statistics (PostgreSQL: what autovacuum would have done by now). */
   analyze(): Promise<void>;
   countTasks(): Promise<number>;
+  /** Empties the per-IP and per-address request budgets (they live in the database, shared by every instance). */
+  clearRateLimits(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -257,6 +259,10 @@ function sqliteSeeder(file: string): Seeder {
     countTasks() {
       return Promise.resolve((db.prepare('select count(*) as n from tasks').get() as { n: number }).n);
     },
+    clearRateLimits() {
+      db.prepare('delete from rate_limit_hits').run();
+      return Promise.resolve();
+    },
     close() {
       db.close();
       return Promise.resolve();
@@ -308,6 +314,9 @@ async function postgresSeeder(url: string): Promise<Seeder> {
     async countTasks() {
       const { rows } = await client.query<{ n: number }>('select count(*)::int as n from tasks');
       return rows[0]?.n ?? 0;
+    },
+    async clearRateLimits() {
+      await client.query('delete from rate_limit_hits');
     },
     close: () => client.end(),
   };

@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
-import { BENCH_PASSWORD, dbLabel, makeTarget, type DbKind } from '../lib/db.ts';
+import { BENCH_PASSWORD, dbLabel, makeTarget, openSeeder, type DbKind } from '../lib/db.ts';
 import { seedBoardDataset, type BoardDataset } from '../lib/datasets.ts';
 import { int, loadAverage, mb, ms, table } from '../lib/env.ts';
 import { combineRounds, describeErrors, runLoad, signIn, type LoadRequest, type LoadResult } from '../lib/load.ts';
@@ -194,11 +194,14 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
     }
 
     // Login: at most 100 attempts per IP per 15 minutes (server/plugins/rate-limit.ts has
-    // no configuration knob). A full run therefore measures each connection count on a freshly
-    // started Taskwise process and stays within that budget: `loginAmount` sign-ins, never a 429.
-    // (--quick reuses the running servers: 3 sign-ins so far + 10.) For a like-for-like start, a
-    // full run starts a fresh baseline for each login case too.
+    // no configuration knob), counted in the database, so a restart does not reset it. Each
+    // case therefore starts from an empty budget (the rate-limit rows deleted) and stays within
+    // it: `loginAmount` sign-ins, never a 429. (--quick reuses the running servers: 3 sign-ins so
+    // far + 10.) A full run measures each connection count on freshly started processes, Taskwise
+    // and baseline alike.
+    const budgets = await openSeeder(target);
     for (const connections of s.connections) {
+      await budgets.clearRateLimits();
       let server = taskwise;
       if (!opts.quick) {
         if (servers.includes(taskwise)) {
@@ -231,6 +234,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
         servers.splice(servers.indexOf(server), 1);
       }
     }
+    await budgets.close();
 
     // Where the time goes for each call that misses its target (full runs): a CPU profile of a
     // fresh Taskwise process under the same load, summarized like `node bench/profile.ts`.

@@ -94,7 +94,10 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<string[]> 
       rows.push([dbLabel(kind), `catch-up scan of ${int(s.dueSoon)} due tasks`, ms(scanMs), `${int((s.dueSoon / scanMs) * 1000)} tasks/s, ${int(written)} mails written`].join('\u0000'));
       opts.log(`mail ${kind}: scan handled ${int(handled)} in ${ms(scanMs)}`);
 
-      // Throughput: the reminder mails are delivered first, then `mails` new rows are timed alone.
+      // Throughput is timed on `mails` new rows alone. The scan's 200,000 reminder rows are its
+      // result, already counted; sending them all as well would take minutes and keep every mail
+      // in the catcher's memory, so they are deleted unsent.
+      await app.db.deleteFrom('outbox').where('kind', '=', 'due-soon').execute();
       await app.outbox.drain();
       const before = catcher.mails.length;
       await app.db.transaction().execute(async (trx) => {
