@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { PLAN_PER_RUN } from './connect.ts';
 import type { DB } from './schema.ts';
 
 /** `db` or a transaction: what a repository function runs on (fastify/demo's `trx ?? db`). */
@@ -37,9 +38,12 @@ function withoutPlugins(executor: Executor): Executor {
  */
 export function prepare<P extends Record<string, unknown>, R>(
   query: Compilable,
-  options: { rawRows?: boolean } = {},
+  options: { rawRows?: boolean; planPerRun?: boolean } = {},
 ): Prepared<P, R> {
-  const compiled = query.compile();
+  const built = query.compile();
+  // planPerRun: PostgreSQL plans the statement for each run's values instead of reusing a
+  // generic plan (see PLAN_PER_RUN in db/connect.ts).
+  const compiled = options.planPerRun === true ? { ...built, sql: `${PLAN_PER_RUN}${built.sql}` } : built;
   // rawRows: rows come back with the SQL column names (snake_case), skipping CamelCasePlugin's
   // per-row copy; the repository maps them itself (used where a query returns many rows).
   const executorFor = options.rawRows === true ? withoutPlugins : (executor: Executor) => executor;

@@ -20,12 +20,15 @@ import type { DB } from '../db/schema.ts';
  * - PostgreSQL: `ILIKE '%q%'` per column, served by the pg_trgm GIN index; the planner picks
  *   between it and the viewer's index ranges by estimated selectivity. Below 3 characters a
  *   trigram index cannot help, so `strpos(lower(…))` is tested on the viewer's rows only.
+ *   These statements are planned per run (db/prepared.ts): the best plan depends on the word.
  * - SQLite: the FTS5 trigram index first counts the matches in the whole table (stopping
  *   early). Few matches (≤ FTS_MAX_HITS): the query starts from the index and keeps the visible
  *   ones. Many matches, or fewer than 3 characters: the text is tested on the viewer's rows
  *   only (their index ranges), which is cheaper than visiting every match in the table. Both
  *   paths test the same `instr(lower(…))` condition, so they answer the same rows; SQLite's
  *   `lower()` folds ASCII letters only.
+ * - Counts, on both databases, test the text on the viewer's rows: a count visits every match,
+ *   and the matches of a common word grow with the table while the viewer's rows do not.
  * Never a `LIKE '%…%'` over the whole table.
  */
 
@@ -135,7 +138,9 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   function textCondition(prefix: string, mode: TextMode): Expression<SqlBool> {
     const tests = SEARCHED.map((name) => {
       const ref = col(prefix, name);
-      if (mode === 'trigram') return sql<SqlBool>`${ref} ilike ${slot('pattern')}`;
+      // The e-mail is indexed as lower(…) (already lower-case when stored), so the trigram index
+      // never serves the visibility test `assignee_email = $email` (see migration 0007).
+      if (mode === 'trigram') return name === 'assigneeEmail' ? sql<SqlBool>`lower(${ref}) ilike ${slot('pattern')}` : sql<SqlBool>`${ref} ilike ${slot('pattern')}`;
       return dialect === 'postgres'
         ? sql<SqlBool>`strpos(lower(${ref}), lower(${slot('q')})) > 0`
         : sql<SqlBool>`instr(lower(${ref}), lower(${slot('q')})) > 0`;
@@ -250,7 +255,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     }
     for (const term of orderTerms('t', shape.sort)) q = q.orderBy(term);
     if (shape.limit) q = q.limit(slot('limit'));
-    return prepare<Args, RawTaskRow>(q, { rawRows: true });
+    return prepare<Args, RawTaskRow>(q, { rawRows: true, planPerRun: shape.text !== 'none' });
   }
 
   function buildCounts(shape: Shape): Prepared<Args, { status: TaskStatus; count: number; overdue: number }> {
@@ -268,6 +273,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
           sql<number>`cast(coalesce(sum(case when t.deadline < ${slot('now')} then 1 else 0 end), 0) as integer)`.as('overdue'),
         ])
         .groupBy('t.status'),
+      { planPerRun: shape.text !== 'none' },
     );
   }
 
@@ -279,14 +285,19 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('hits')),
   );
 
-  /** The parameters of a filter and how its text is matched (may ask the FTS5 index first). */
-  async function plan(viewer: Viewer, filter: TaskFilter, ex: Executor): Promise<{ shape: Shape; args: Args }> {
+  /**
+   * The parameters of a filter and how its text is matched (may ask the FTS5 index first).
+   * `useIndex: false` (counts) always tests the text on the viewer's own rows: a count must visit
+   * every match, and a common word matches a share of the whole table, while the viewer's rows
+   * do not grow with it.
+   */
+  async function plan(viewer: Viewer, filter: TaskFilter, ex: Executor, useIndex = true): Promise<{ shape: Shape; args: Args }> {
     const args: Args = { userId: viewer.userId, email: viewer.email };
     let text: TextMode = 'none';
     if (filter.q !== undefined) {
       args.q = filter.q;
       // Trigrams are of code points (FTS5 and pg_trgm alike), not UTF-16 units.
-      const long = Array.from(filter.q).length >= TRIGRAM;
+      const long = useIndex && Array.from(filter.q).length >= TRIGRAM;
       if (dialect === 'postgres') {
         text = long ? 'trigram' : 'scan';
         if (long) args.pattern = likePattern(filter.q);
@@ -337,7 +348,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
     /** To do, done and overdue (open with a deadline before `now`) among the filtered tasks. */
     async counts(viewer: Viewer, filter: TaskFilter, now: string, ex: Executor = db): Promise<TaskCounts> {
-      const { shape, args } = await plan(viewer, filter, ex);
+      const { shape, args } = await plan(viewer, filter, ex, false);
       args.now = now;
       const key = keyOf(shape);
       let query = counts.get(key);

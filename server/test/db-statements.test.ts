@@ -52,3 +52,27 @@ describe('SQLite statement cache', () => {
     expect(stats.lastReprepared).toContain('limit ?');
   });
 });
+
+/**
+ * PostgreSQL runs the app's queries as named prepared statements, which switch to one generic
+ * plan after five runs. A search's best plan depends on its word (a rare word: from the text
+ * index; a common one: the viewer's rows in order), so searches are planned per run.
+ */
+describe('PostgreSQL prepared statements', () => {
+  it.runIf(isPostgres)('names the board queries once per connection and plans every search anew', async () => {
+    const alice = await createSignedInUser(t);
+    await createTask(t, alice.cookie, { taskTitle: 'Quarterly invoice' });
+    const viewer = { userId: alice.user.id, email: alice.user.email };
+    await t.app.db.connection().execute(async (connection) => {
+      for (let i = 0; i < 7; i++) {
+        await t.app.tasksRepository.list(viewer, { view: 'all', sort: 'newest', status: 'todo', limit: 50 }, connection);
+        expect(await t.app.tasksRepository.list(viewer, { view: 'all', sort: 'newest', q: 'invoice', limit: 50 }, connection)).toHaveLength(1);
+        expect((await t.app.tasksRepository.counts(viewer, { view: 'all', q: 'invoice' }, new Date().toISOString(), connection)).todo).toBe(1);
+      }
+      const named = await connection.executeQuery<{ statement: string }>(CompiledQuery.raw('select statement from pg_prepared_statements'));
+      const statements = named.rows.map((r) => r.statement);
+      expect(statements.some((s) => s.includes('"status" = $'))).toBe(true);
+      expect(statements.filter((s) => /ilike|strpos/i.test(s))).toEqual([]);
+    });
+  });
+});

@@ -5,6 +5,7 @@ import * as m0003 from './0003-task-versions-and-events.ts';
 import * as m0004 from './0004-rate-limit-hits.ts';
 import * as m0005 from './0005-board-features.ts';
 import * as m0006 from './0006-mail.ts';
+import * as m0007 from './0007-search-index-email.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0004-rate-limit-hits': m0004,
   '0005-board-features': m0005,
   '0006-mail': m0006,
+  '0007-search-index-email': m0007,
 };
