@@ -315,7 +315,16 @@ export function openDatabase(config: DatabaseConfig, onPoolError: (error: Error)
 }
 
 /** Resolves when the database answers `select 1`; rejects on error or after `timeoutMs`. */
+const SELECT_ONE = CompiledQuery.raw('select 1');
+/** Executors without result plugins (CamelCasePlugin has nothing to rename in `select 1`). */
+const plainExecutors = new WeakMap<Kysely<DB>, Kysely<DB>>();
+
 export async function ping(db: Kysely<DB>, timeoutMs: number): Promise<void> {
+  let plain = plainExecutors.get(db);
+  if (plain === undefined) {
+    plain = db.withoutPlugins();
+    plainExecutors.set(db, plain);
+  }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
@@ -323,7 +332,7 @@ export async function ping(db: Kysely<DB>, timeoutMs: number): Promise<void> {
     }, timeoutMs);
   });
   try {
-    await Promise.race([db.executeQuery(CompiledQuery.raw('select 1')), timeout]);
+    await Promise.race([plain.executeQuery(SELECT_ONE), timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import cookie from '@fastify/cookie';
+import { parseCookie, stringifySetCookie } from 'cookie';
 import { SESSION_POLICY } from '#shared/constants.ts';
 import type { Executor } from '../db/prepared.ts';
 import { notAuthenticated } from '../errors.ts';
@@ -50,7 +50,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  * so the check on almost every request is one primary-key read.
  */
 export default fp(
-  async (fastify) => {
+  (fastify, _opts, done) => {
     const { clock } = fastify;
     const repo = fastify.sessionsRepository;
     const { cookieName, ttlMs, touchIntervalMs } = SESSION_POLICY;
@@ -61,15 +61,18 @@ export default fp(
       secure: fastify.config.secureCookies,
     } as const;
 
-    await fastify.register(cookie);
-
+    // The one cookie is read and written here with the `cookie` package (what @fastify/cookie
+    // wraps) rather than through that plugin, whose two hooks ran on every request, cookie or
+    // not (docs/performance.md).
     const readToken = (request: FastifyRequest): string | undefined => {
-      const token = request.cookies[cookieName];
+      const header = request.headers.cookie;
+      const token = header === undefined ? undefined : parseCookie(header)[cookieName];
       return token !== undefined && TOKEN_RE.test(token) ? token : undefined;
     };
     const setCookie = (reply: FastifyReply, token: string) =>
-      reply.setCookie(cookieName, token, { ...cookieOptions, maxAge: Math.floor(ttlMs / 1000) });
-    const clearCookie = (reply: FastifyReply) => reply.clearCookie(cookieName, cookieOptions);
+      reply.header('set-cookie', stringifySetCookie({ name: cookieName, value: token, ...cookieOptions, maxAge: Math.floor(ttlMs / 1000) }));
+    const clearCookie = (reply: FastifyReply) =>
+      reply.header('set-cookie', stringifySetCookie({ name: cookieName, value: '', ...cookieOptions, expires: new Date(0), maxAge: 0 }));
 
     fastify.decorateRequest('user', null);
 
@@ -136,6 +139,7 @@ export default fp(
       }
       request.user = { id: session.userId, email: session.email, fullName: session.fullName };
     });
+    done();
   },
   { name: 'session', dependencies: ['config', 'repositories'] },
 );
