@@ -99,7 +99,7 @@ export default fp(
       });
       fastify.addHook('onResponse', (request, reply, next) => {
         duration.observe(
-          { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode },
+          { method: request.method, route: (request.routeOptions.config.catchAll === true ? undefined : request.routeOptions.url) ?? 'unmatched', status: reply.statusCode },
           reply.elapsedTime / 1000,
         );
         next();

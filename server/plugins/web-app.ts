@@ -16,6 +16,13 @@ const NOT_BUILT_PAGE = `<!doctype html>
 </html>
 `;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route for paths no real route has: the metrics count it as `unmatched`. */
+    catchAll?: boolean;
+  }
+}
+
 const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 const wantsHtml = (request: FastifyRequest) =>
@@ -53,6 +60,13 @@ export default fp(
       });
     } else {
       fastify.log.warn(`The web app is not built (${join(root, 'index.html')} is missing): run \`npm run build\`.`);
+    }
+
+    // Unknown /api paths are answered here, before the static files' wildcard route: that one
+    // checks a path's spelling against the directory listings of the build before it gives up,
+    // about 0.7 ms of file-system calls per unknown API request.
+    for (const url of ['/api', '/api/*']) {
+      fastify.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url, schema: { hide: true }, config: { catchAll: true }, handler: (_request, reply) => sendApiNotFound(reply) });
     }
 
     fastify.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {

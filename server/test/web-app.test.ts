@@ -59,6 +59,12 @@ describe('with a web build', () => {
     const api = await t.request('GET', '/api/unknown', { headers: html });
     expect(api.status).toBe(404);
     expect(api.json.code).toBe('NOT_FOUND');
+    // Any method, any depth, a wrong method on a real path, and /api itself: the same JSend 404.
+    for (const [method, url] of [['POST', '/api/unknown/deeper'], ['DELETE', '/api/health'], ['PUT', '/api'], ['GET', '/api?x=1']] as const) {
+      const res = await t.request(method, url, { headers: html });
+      expect(res.status, `${method} ${url}`).toBe(404);
+      expect(res.json, `${method} ${url}`).toMatchObject({ status: 'fail', code: 'NOT_FOUND' });
+    }
   });
 
   it('never serves files outside the build', async () => {
