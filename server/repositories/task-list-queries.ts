@@ -22,7 +22,8 @@ import type { DB } from '../db/schema.ts';
  *   trigram index cannot help, so `strpos(lower(…))` is tested on the viewer's rows only.
  *   These statements are planned per run (db/prepared.ts): the best plan depends on the word.
  * - SQLite: the FTS5 trigram index first counts the matches in the whole table (stopping
- *   early). Few matches (≤ FTS_MAX_HITS): the query starts from the index and keeps the visible
+ *   early). Few matches (≤ FTS_MAX_HITS, or ≤ FTS_MAX_HITS_NEWEST_PAGE for a page of the newest,
+ *   which stops early without it): the query starts from the index and keeps the visible
  *   ones. Many matches, or fewer than 3 characters: the text is tested on the viewer's rows
  *   only (their index ranges), which is cheaper than visiting every match in the table. Both
  *   paths test the same `instr(lower(…))` condition, so they answer the same rows; SQLite's
@@ -103,6 +104,11 @@ export interface TaskCounts {
 
 /** Above this many matches in the whole table, SQLite tests the text on the viewer's rows instead. */
 export const FTS_MAX_HITS = 2000;
+/**
+ * The same for a page of the newest tasks: the viewer's rows are then read in index order and the
+ * reading stops after one page of matches, so the index pays off only for rarer words.
+ */
+export const FTS_MAX_HITS_NEWEST_PAGE = 200;
 /** Shorter text has no trigram, so no text index can find it. */
 const TRIGRAM = 3;
 
@@ -287,11 +293,13 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
   /**
    * The parameters of a filter and how its text is matched (may ask the FTS5 index first).
-   * `useIndex: false` (counts) always tests the text on the viewer's own rows: a count must visit
-   * every match, and a common word matches a share of the whole table, while the viewer's rows
-   * do not grow with it.
+   * `maxHits`: the most matches in the whole table for which SQLite starts from the FTS5 index;
+   * null (counts) always tests the text on the viewer's own rows: a count must visit every
+   * match, and a common word matches a share of the whole table, while the viewer's rows do not
+   * grow with it.
    */
-  async function plan(viewer: Viewer, filter: TaskFilter, ex: Executor, useIndex = true): Promise<{ shape: Shape; args: Args }> {
+  async function plan(viewer: Viewer, filter: TaskFilter, ex: Executor, maxHits: number | null): Promise<{ shape: Shape; args: Args }> {
+    const useIndex = maxHits !== null;
     const args: Args = { userId: viewer.userId, email: viewer.email };
     let text: TextMode = 'none';
     if (filter.q !== undefined) {
@@ -306,7 +314,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
         if (long) {
           args.fts = ftsPhrase(filter.q);
           const { rows } = await ftsHits.execute(ex, { fts: args.fts });
-          if ((rows[0]?.hits ?? 0) <= FTS_MAX_HITS) text = 'fts';
+          if ((rows[0]?.hits ?? 0) <= maxHits) text = 'fts';
         }
       }
     }
@@ -322,7 +330,8 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
   return {
     async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<RawTaskRow[]> {
-      const { shape, args } = await plan(viewer, options, ex);
+      const newestPage = options.sort === 'newest' && options.limit !== undefined;
+      const { shape, args } = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS);
       const after = options.after;
       const listShape: ListShape = {
         ...shape,
@@ -348,7 +357,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
     /** To do, done and overdue (open with a deadline before `now`) among the filtered tasks. */
     async counts(viewer: Viewer, filter: TaskFilter, now: string, ex: Executor = db): Promise<TaskCounts> {
-      const { shape, args } = await plan(viewer, filter, ex, false);
+      const { shape, args } = await plan(viewer, filter, ex, null);
       args.now = now;
       const key = keyOf(shape);
       let query = counts.get(key);

@@ -187,6 +187,10 @@ describe('GET /api/tasks?q=', () => {
     expect(new Set(ids((await list(alice.cookie, '?q=common word')).json.data.tasks))).toEqual(new Set([mine._id, forMe._id]));
     expect((await counts(alice.cookie, '?q=common word')).json.data.counts).toEqual({ todo: 2, done: 0, overdue: 0 });
     expect(ids(await allPages(alice.cookie, '?q=common word&sort=priority', 1))).toHaveLength(2);
+    // Pages of the newest: with this many matches SQLite reads the user's rows in index order.
+    const paged = ids(await allPages(alice.cookie, '?q=common word', 1));
+    expect(new Set(paged)).toEqual(new Set([mine._id, forMe._id]));
+    expect(paged).toHaveLength(2);
   });
 
   it('treats %, _, quotes and backslashes as text', async () => {

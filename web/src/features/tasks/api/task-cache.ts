@@ -8,7 +8,9 @@ import type { TaskCounts } from './task-queries.ts';
  * How board data flows — the one way task data reaches the screen:
  *
  * 1. Fetch. The board's query hooks (`useTaskColumn` per status and filter, `useTaskCounts`
- *    per filter) are the only code that asks `/api/tasks` and `/api/tasks/counts`. They mount
+ *    per filter) are the only code that asks `/api/tasks` and `/api/tasks/counts`, with the
+ *    same query options (task-queries.ts) whoever starts them: a filter change starts the new
+ *    filter's three at the click, before the board renders it (task-board.tsx). They mount
  *    only under a session that `/users/me` has confirmed (`RequireAuth` waits for it), and fetch
  *    a list the first time it is shown. While the live event stream is open a cached list
  *    counts as fresh (every change reaches it, see 2); without the stream it is stale at once,
@@ -22,7 +24,7 @@ import type { TaskCounts } from './task-queries.ts';
  *    opened anew (events may have been missed), or a change whose previous state is unknown
  *    here (the counts of a task that was never loaded).
  *
- * There is no preloading, no prefetching and no refetch after each change.
+ * There is no preloading of filters nobody chose, and no refetch after each change.
  */
 
 /** Who is looking at the board: decides the "assigned to me" / "created by me" views. */

@@ -42,9 +42,12 @@ export async function getTasksPage(params: {
 
 /**
  * Fresh while the live stream is open (every change is written into the cache as it happens);
- * without it, stale at once, so a list shown again is asked again.
+ * without it, stale a second after it arrived, so a list shown again is asked again. The second
+ * is for a filter change, which asks for its lists at the click, before the board renders them
+ * (task-board.tsx): the board must take that answer, not ask again.
  */
-const staleTime = () => (isLiveStreamOpen() ? Infinity : 0);
+export const JUST_FETCHED_MS = 1000;
+const staleTime = () => (isLiveStreamOpen() ? Infinity : JUST_FETCHED_MS);
 
 export function taskColumnQueryOptions(status: TaskStatus, filter: BoardFilter) {
   return infiniteQueryOptions({
