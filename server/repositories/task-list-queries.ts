@@ -216,11 +216,8 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const people =
       shape.view === 'created-by-me' ? (['mine'] as const) : shape.view === 'assigned-to-me' ? (['assigned'] as const) : (['mine', 'assignedOnly'] as const);
     const part = (which: (typeof people)[number], status: TaskStatus | undefined) => db.selectFrom(branch(which, shape, columns, list, status).as('b')).selectAll();
-    let union = part(people[0], statuses[0]);
-    for (const [i, which] of people.entries()) {
-      for (const [j, status] of statuses.entries()) if (i + j > 0) union = union.unionAll(part(which, status));
-    }
-    return union;
+    // At least one part: people and statuses are never empty.
+    return people.flatMap((which) => statuses.map((status) => part(which, status))).reduce((union, next) => union.unionAll(next));
   }
 
   /** SQLite, few matches: start from the FTS5 index, keep the visible rows. */
