@@ -23,6 +23,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
+import { PLAN_PER_RUN, withoutPlugins } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -206,14 +207,6 @@ export function openSqliteReadOnly(file: string): Kysely<DB> {
 
 const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
 
-/**
- * Marks a statement PostgreSQL must plan with each run's values (an unnamed statement), for
- * queries whose best plan depends on them. A named statement switches to a generic plan after
- * five runs; for a text search that plan was the one for a common word (read the viewer's rows
- * in order) whatever the word, so a rare word read all of them: 37 ms instead of 7 ms at
- * 1,000,000 rows. Planning each run costs about 1 ms, small beside a search.
- */
-export const PLAN_PER_RUN = '/* planned per run */ ';
 
 /**
  * Wraps pg's pool so data queries run as named prepared statements: PostgreSQL parses and plans
@@ -314,17 +307,12 @@ export function openDatabase(config: DatabaseConfig, onPoolError: (error: Error)
   return config.kind === 'sqlite' ? openSqlite(config.file) : openPostgres(config.url, onPoolError);
 }
 
-/** Resolves when the database answers `select 1`; rejects on error or after `timeoutMs`. */
 const SELECT_ONE = CompiledQuery.raw('select 1');
-/** Executors without result plugins (CamelCasePlugin has nothing to rename in `select 1`). */
-const plainExecutors = new WeakMap<Kysely<DB>, Kysely<DB>>();
 
+/** Resolves when the database answers `select 1`; rejects on error or after `timeoutMs`. */
 export async function ping(db: Kysely<DB>, timeoutMs: number): Promise<void> {
-  let plain = plainExecutors.get(db);
-  if (plain === undefined) {
-    plain = db.withoutPlugins();
-    plainExecutors.set(db, plain);
-  }
+  // CamelCasePlugin has nothing to rename in `select 1`.
+  const plain = withoutPlugins(db);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
