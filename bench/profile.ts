@@ -1,12 +1,13 @@
 /**
- * `node bench/profile.ts [--db=sqlite|postgres] [--sees=50] [--seconds=10] [--connections=10] [--path=/api/tasks] [--method=GET|POST|PATCH]`
+ * `node bench/profile.ts [--db=sqlite|postgres] [--sees=50] [--seconds=10] [--connections=10] [--path=/api/tasks] [--method=GET|POST|PATCH] [--server=taskwise|baseline]`
  *
  * CPU profile of the Taskwise server under load: seeds the API benchmark's data set, runs the
  * server with `node --cpu-prof`, drives one call with autocannon, stops the server (which
  * writes the profile) and prints where the time went: self time by function and by package.
  * POST creates the API benchmark's task (assigned to another user, so it also queues a mail);
  * PATCH toggles the priority of the writer's own tasks, one task per connection, as the API
- * benchmark does. The .cpuprofile file stays in bench/.tmp/profiles/ for Chrome DevTools or speedscope.
+ * benchmark does. `--server=baseline` profiles the bare baseline (bench/baseline-server.ts) under the
+ * same load, to compare the two function by function. The .cpuprofile file stays in bench/.tmp/profiles/ for Chrome DevTools or speedscope.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,7 +15,7 @@ import { BENCH_PASSWORD, makeTarget, type DbKind } from './lib/db.ts';
 import { seedBoardDataset } from './lib/datasets.ts';
 import { benchRoot, int, loadAverage, ms, repoRoot } from './lib/env.ts';
 import { runLoad, signIn } from './lib/load.ts';
-import { startTaskwise, stopAllServers } from './lib/servers.ts';
+import { startBaseline, startTaskwise, stopAllServers } from './lib/servers.ts';
 
 interface ProfileNode {
   id: number;
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
   const path = arg('path', '/api/tasks');
   const method = arg('method', 'GET').toUpperCase();
   if (!['GET', 'POST', 'PATCH'].includes(method)) throw new Error(`--method: GET, POST or PATCH, not ${method}`);
+  const serverKind = arg('server', 'taskwise');
+  if (serverKind !== 'taskwise' && serverKind !== 'baseline') throw new Error(`--server: taskwise or baseline, not ${serverKind}`);
   const tmpDir = join(benchRoot, '.tmp', `profile-${process.pid}`);
   const profileDir = join(benchRoot, '.tmp', 'profiles');
   mkdirSync(tmpDir, { recursive: true });
@@ -93,7 +96,7 @@ async function main(): Promise<void> {
   try {
     const data = await seedBoardDataset(target, { otherUsers: 1000, otherTasks: 100_000, viewers: [{ label: 'viewer', visible: sees }], writerTasks: 10 });
     const before = new Set(readdirSync(profileDir));
-    const server = await startTaskwise({ databaseUrl: target.url, dir: tmpDir, name: 'profiled', nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+    const server = await (serverKind === 'baseline' ? startBaseline : startTaskwise)({ databaseUrl: target.url, dir: tmpDir, name: 'profiled', nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
     const user = method === 'GET' ? data.viewers.get('viewer')! : data.writer;
     const cookie = await signIn(server.baseUrl, user.email, BENCH_PASSWORD);
     const headers = { cookie };
@@ -109,7 +112,7 @@ async function main(): Promise<void> {
     const result = await load(seconds);
     await server.stop();
     const file = readdirSync(profileDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
-    process.stdout.write(`${method} ${method === 'GET' ? path : '/api/tasks'} (sees ${sees}, ${kind}, ${connections} conn.): ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms; load average ${loadAverage()}\n`);
+    process.stdout.write(`${serverKind}: ${method} ${method === 'GET' ? path : '/api/tasks'} (sees ${sees}, ${kind}, ${connections} conn.): ${int(result.rps)} req/s, p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms; load average ${loadAverage()}\n`);
     if (file === undefined) throw new Error('the server wrote no CPU profile');
     // The measured load ended just before the stop; start-up, sign-in and warm-up are left out.
     process.stdout.write(`profile: ${relative(repoRoot, join(profileDir, file))} (summary: the last ${seconds} s, the measured load)\n\n${summarize(join(profileDir, file), 25, seconds)}\n`);

@@ -62,7 +62,7 @@ declare module 'fastify' {
 export default fp(
   (fastify, _opts, done) => {
     const { clock } = fastify;
-    const { config, outbox, outboxRepository: repo, mailSettingsRepository: settings, usersRepository: users } = fastify;
+    const { config, outbox, outboxRepository: repo, mailSettingsRepository: settings } = fastify;
     const origin = config.appOrigin;
 
     const unsubscribe = (email: string, kind: MailKind) => {
@@ -75,11 +75,10 @@ export default fp(
         },
       };
     };
-    const linkFor = async (email: string, taskId: string, trx: Executor) => {
-      const hasAccount = (await users.findByEmail(email, trx)) !== undefined;
-      const link = hasAccount ? `${origin}/tasks/${taskId}` : `${origin}/sign-up?email=${encodeURIComponent(email)}`;
-      return { hasAccount, link };
-    };
+
+    /** Where a mail about a task leads: the task, or sign-up for an address without an account. */
+    const linkFor = (email: string, taskId: string, hasAccount: boolean) =>
+      hasAccount ? `${origin}/tasks/${taskId}` : `${origin}/sign-up?email=${encodeURIComponent(email)}`;
 
     const armReminders = (trx: Executor, taskId: string, deadline: string | null) =>
       repo.setNextReminder(taskId, deadline === null ? null : new Date(Date.parse(deadline) - REMINDER_POLICY.dueSoonMs).toISOString(), trx);
@@ -114,7 +113,7 @@ export default fp(
               ];
         for (const { email, role } of recipients) {
           if (wanted.get(email)?.notifyReminders === false) continue;
-          const link = accounts.has(email) ? `${origin}/tasks/${task.id}` : `${origin}/sign-up?email=${encodeURIComponent(email)}`;
+          const link = linkFor(email, task.id, accounts.has(email));
           const off = unsubscribe(email, 'reminders');
           const content = reminderMail({
             appOrigin: origin,
@@ -136,8 +135,10 @@ export default fp(
     const taskMail: TaskMail = {
       async taskWritten(trx, { before, after, actor }) {
         const newAssignee = before?.assigneeEmail !== after.assigneeEmail;
-        if (newAssignee && after.assigneeEmail !== actor.email && (await settings.get(after.assigneeEmail, trx)).notifyAssigned) {
-          const { hasAccount, link } = await linkFor(after.assigneeEmail, after.id, trx);
+        const recipient = newAssignee && after.assigneeEmail !== actor.email ? await settings.assignmentRecipient(after.assigneeEmail, trx) : null;
+        if (recipient?.notifyAssigned === true) {
+          const { hasAccount } = recipient;
+          const link = linkFor(after.assigneeEmail, after.id, hasAccount);
           const off = unsubscribe(after.assigneeEmail, 'assigned');
           const content = assignedMail({
             appOrigin: origin,

@@ -26,6 +26,34 @@ interface FindArgs extends Record<string, unknown> {
  * and event payloads all go through it): one object per task, field by field, so nothing
  * unlisted can leak into an answer.
  */
+/** Every column of a new row, in the order of the prepared insert. */
+const INSERTED = ['id', 'workTitle', 'taskTitle', 'assigneeEmail', 'createdBy', 'deadline', 'priority', 'status', 'description', 'createdAt', 'updatedAt', 'version'] as const satisfies readonly (keyof TasksTable)[];
+
+/** The creator of a task, who is shown as its assignor. */
+export interface Creator {
+  fullName: string;
+  email: string;
+}
+
+/** A row a write read back (`returning`) as the API's Task JSON; the creator is the assignor. */
+function writtenTask(row: TasksTable, creator: Creator): Task {
+  return {
+    _id: row.id,
+    workTitle: row.workTitle,
+    taskTitle: row.taskTitle,
+    assignee: row.assigneeEmail,
+    assignor: creator.fullName,
+    assignorEmail: creator.email,
+    deadline: row.deadline,
+    priority: row.priority,
+    status: row.status,
+    description: row.description,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    version: row.version,
+  };
+}
+
 function toTaskJson(row: RawTaskRow): Task {
   return {
     _id: row.id,
@@ -61,6 +89,12 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const findVisibleForWrite =
     dialect === 'postgres' ? prepare<FindArgs, RawTaskRow>(visible().forUpdate('t'), { rawRows: true }) : findVisible;
   const findById = prepare<{ id: string }, RawTaskRow>(withCreator(), { rawRows: true });
+  const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TasksTable>(
+    db
+      .insertInto('tasks')
+      .values(Object.fromEntries(INSERTED.map((c) => [c, slot(c)])) as unknown as TasksTable)
+      .returning(TASK_COLUMNS),
+  );
 
   return {
     /** The visible tasks matching the filters, in the sort's order, already in the API's shape. */
@@ -90,27 +124,36 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
       return rows[0] === undefined ? undefined : toTaskJson(rows[0]);
     },
 
-    async insert(task: Omit<TasksTable, 'version'>, ex: Executor = db): Promise<void> {
-      await ex.insertInto('tasks').values({ ...task, version: 1 }).execute();
+    /**
+     * Stores a new task (version 1) and returns it as the API shows it, from the inserted row
+     * itself (`returning`): no second read. `creator` is the creating user (the assignor).
+     */
+    async insert(task: Omit<TasksTable, 'version'>, creator: Creator, ex: Executor = db): Promise<Task> {
+      const { rows } = await insertTask.execute(ex, { ...task, version: 1 });
+      const row = rows[0];
+      if (row === undefined) throw new Error('The task insert returned no row');
+      return writtenTask(row, creator);
     },
 
     /**
-     * Applies `changes` and bumps the version, only if the task is still at `version`
-     * (compare-and-set in one statement). False when another write got there first.
+     * Applies `changes` to `current` and bumps the version, only if the task is still at
+     * `current.version` (compare-and-set in one statement). Returns the task as written (read
+     * back by `returning`; the creator, and so the assignor, never changes), or undefined when
+     * another write got there first.
      */
     async update(
-      id: string,
-      version: number,
+      current: Task,
       changes: Partial<Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'version'>>,
       ex: Executor = db,
-    ): Promise<boolean> {
-      const result = await ex
+    ): Promise<Task | undefined> {
+      const row = await ex
         .updateTable('tasks')
         .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
-        .where('id', '=', id)
-        .where('version', '=', version)
+        .where('id', '=', current._id)
+        .where('version', '=', current.version)
+        .returning(TASK_COLUMNS)
         .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+      return row === undefined ? undefined : writtenTask(row, { fullName: current.assignor, email: current.assignorEmail });
     },
 
     /** Deletes the task if it is still at `version`; false when another write got there first. */

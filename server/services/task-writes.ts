@@ -119,9 +119,7 @@ export default fp(
         const nowIso = now.toISOString();
         const id = newId();
         return write(async (trx) => {
-          await repo.insert({ ...fields, id, createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso }, trx);
-          const after = await repo.findById(id, trx);
-          if (after === undefined) throw new Error('The new task was not found');
+          const after = await repo.insert({ ...fields, id, createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso }, actor, trx);
           await finish(trx, { kind: 'created', before: undefined, after, actor, now });
           return after;
         });
@@ -137,10 +135,8 @@ export default fp(
           if (Object.keys(changes).length === 0) return before;
           // The row is locked (PostgreSQL) or the writer is alone (SQLite), so this cannot miss;
           // the version condition keeps the write atomic even if that ever stops being true.
-          const updated = await repo.update(id, before.version, { ...changes, updatedAt: now.toISOString() }, trx);
-          if (!updated) throw taskConflict((await repo.findById(id, trx)) ?? before);
-          const after = await repo.findById(id, trx);
-          if (after === undefined) throw taskNotFound();
+          const after = await repo.update(before, { ...changes, updatedAt: now.toISOString() }, trx);
+          if (after === undefined) throw taskConflict((await repo.findById(id, trx)) ?? before);
           await finish(trx, { kind: 'updated', before, after, actor, now });
           return after;
         });
