@@ -14,6 +14,14 @@ export function slot(name: string): never {
   return `${SLOT_PREFIX}${name}` as never;
 }
 
+/**
+ * `values` of a compile-once insert: each column's named slot, so `prepare()` takes the row
+ * itself as its arguments (every listed column must be given, null where empty).
+ */
+export function slotsFor<C extends string>(columns: readonly C[]): Record<C, never> {
+  return Object.fromEntries(columns.map((column) => [column, slot(column)])) as Record<C, never>;
+}
+
 export interface Prepared<P, R> {
   readonly sql: string;
   execute(executor: Executor, args: P): Promise<QueryResult<R>>;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Activity, ActivityType } from '#shared/schemas/comments.ts';
-import { prepare, slot, type Executor } from '../db/prepared.ts';
+import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TaskActivityTable } from '../db/schema.ts';
 
 export type NewActivity = Omit<TaskActivityTable, 'seq'>;
@@ -35,6 +35,9 @@ export function createActivityRepository(db: Kysely<DB>) {
       .where('a.taskId', '=', slot('taskId'))
       .orderBy('a.seq'),
   );
+  const insertOne = prepare<NewActivity, never>(
+    db.insertInto('taskActivity').values(slotsFor(['id', 'taskId', 'type', 'actorId', 'actorName', 'actorEmail', 'at', 'changes'] as const satisfies readonly (keyof NewActivity)[])),
+  );
 
   return {
     async listForTask(taskId: string, ex: Executor = db): Promise<Activity[]> {
@@ -46,8 +49,10 @@ export function createActivityRepository(db: Kysely<DB>) {
       });
     },
 
+    /** A write's entries: one (the usual case) through a compile-once insert, more in one statement. */
     async insert(entries: readonly NewActivity[], ex: Executor = db): Promise<void> {
-      if (entries.length > 0) await ex.insertInto('taskActivity').values([...entries]).execute();
+      if (entries.length === 1) await insertOne.execute(ex, entries[0]!);
+      else if (entries.length > 1) await ex.insertInto('taskActivity').values([...entries]).execute();
     },
   };
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import type { Executor } from '../db/prepared.ts';
+import { prepare, slotsFor, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 
 /** Event names of the live stream (`event:` line). */
@@ -57,6 +57,8 @@ const isPostgres = (ex: Executor) => ex.getExecutor().adapter instanceof Postgre
  * SQLite has a single writer (transactions begin IMMEDIATE), so commit order is id order already.
  * The cost of the lock is measured in bench/RESULTS.md and argued in docs/decisions.md.
  */
+let sqliteAppend: Prepared<{ type: string; taskId: string; audience: string; payload: string; createdAt: string }, { id: string | number }> | undefined;
+
 export async function appendEvent(trx: Executor, event: NewEvent): Promise<number> {
   const values = {
     type: event.type,
@@ -66,7 +68,10 @@ export async function appendEvent(trx: Executor, event: NewEvent): Promise<numbe
     createdAt: event.at,
   };
   if (!isPostgres(trx)) {
-    const row = await trx.insertInto('events').values(values).returning('id').executeTakeFirstOrThrow();
+    // Compiled once, on the first SQLite append (the SQL depends only on the dialect).
+    sqliteAppend ??= prepare<typeof values, { id: string | number }>(trx.insertInto('events').values(slotsFor(Object.keys(values) as (keyof typeof values)[])).returning('id'));
+    const row = (await sqliteAppend.execute(trx, values)).rows[0];
+    if (row === undefined) throw new Error('appendEvent: the insert returned no id');
     return Number(row.id);
   }
   // One round trip: lock, insert, notify (the CTE chain orders them).

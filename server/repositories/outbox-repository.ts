@@ -1,8 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import type { Executor } from '../db/prepared.ts';
+import { prepare, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, OutboxTable } from '../db/schema.ts';
 
-export type OutboxRow = OutboxTable;
+export type OutboxRow = { [K in keyof OutboxTable]: OutboxTable[K] };
+
+const OUTBOX_COLUMNS = [
+  'id', 'kind', 'toEmail', 'subject', 'textBody', 'htmlBody', 'headers', 'dedupeKey', 'status',
+  'attempts', 'runAt', 'lockedBy', 'lockedUntil', 'lastError', 'createdAt', 'sentAt',
+] as const satisfies readonly (keyof OutboxTable)[];
 
 /** A task whose next reminder is due, with what the reminder needs to say. */
 export interface DueReminderRow {
@@ -28,15 +33,17 @@ export interface DueReminderRow {
 // type here ($extendTables) instead of in db/schema.ts, so no other query can depend on it.
 export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'postgres') {
   const skipLocked = dialect === 'postgres';
+  const insertOne = prepare<OutboxRow, never>(
+    db
+      .insertInto('outbox')
+      .values(slotsFor(OUTBOX_COLUMNS))
+      .onConflict((oc) => oc.column('dedupeKey').where('dedupeKey', 'is not', null).doNothing()),
+  );
 
   return {
     /** Adds a mail; a second row with the same dedupe key is silently dropped. */
     async insert(row: OutboxRow, ex: Executor = db): Promise<void> {
-      await ex
-        .insertInto('outbox')
-        .values(row)
-        .onConflict((oc) => oc.column('dedupeKey').where('dedupeKey', 'is not', null).doNothing())
-        .execute();
+      await insertOne.execute(ex, row);
     },
 
     /** Adds many mails in a few statements (the reminder scan's batch); duplicates are dropped. */

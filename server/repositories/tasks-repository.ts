@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
-import { prepare, slot, type Executor } from '../db/prepared.ts';
+import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
 import {
   createTaskListQueries,
@@ -92,7 +92,7 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TasksTable>(
     db
       .insertInto('tasks')
-      .values(Object.fromEntries(INSERTED.map((c) => [c, slot(c)])) as unknown as TasksTable)
+      .values(slotsFor(INSERTED))
       .returning(TASK_COLUMNS),
   );
 
