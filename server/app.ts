@@ -1,11 +1,11 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { pino } from 'pino';
 import pretty from 'pino-pretty';
 import { isValidEmail, normalizeEmail } from '#shared/email.ts';
 import { LIMITS } from '#shared/constants.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { logDestination } from './log-destination.ts';
 import configPlugin from './plugins/config.ts';
 import dbPlugin from './plugins/db.ts';
 import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
@@ -53,13 +53,14 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       // On a terminal: one readable line per record, written synchronously so it stays in order
-      // with the printed-mail block (plugins/mailer.ts). Elsewhere pino's JSON lines, gathered
-      // per turn of the event loop and written with one system call (log-destination.ts), so
-      // the request log costs one write per turn, not one per request.
+      // with the printed-mail block (plugins/mailer.ts). Elsewhere pino's JSON lines, written
+      // asynchronously: lines logged while a write is under way go out together in the next one,
+      // so the request log costs one write per batch, not a blocking write per request
+      // (docs/performance.md); pino flushes what is left when the process exits.
       stream:
         config.logFormat === 'pretty'
           ? pretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' })
-          : logDestination(1),
+          : pino.destination({ dest: 1, sync: false }),
     },
     bodyLimit: LIMITS.bodyMaxBytes,
     // Fastify (proxy-addr) also takes a hop count; its type declaration omits it.

@@ -51,8 +51,10 @@ export function createActivityRepository(db: Kysely<DB>) {
 
     /** A write's entries: one (the usual case) through a compile-once insert, more in one statement. */
     async insert(entries: readonly NewActivity[], ex: Executor = db): Promise<void> {
-      if (entries.length === 1) await insertOne.execute(ex, entries[0]!);
-      else if (entries.length > 1) await ex.insertInto('taskActivity').values([...entries]).execute();
+      const [only, ...more] = entries;
+      if (only === undefined) return;
+      if (more.length === 0) await insertOne.execute(ex, only);
+      else await ex.insertInto('taskActivity').values([...entries]).execute();
     },
   };
 }

@@ -21,11 +21,6 @@ interface FindArgs extends Record<string, unknown> {
   email: string;
 }
 
-/**
- * The one place a stored task becomes the API's Task JSON (lists, single reads, write answers
- * and event payloads all go through it): one object per task, field by field, so nothing
- * unlisted can leak into an answer.
- */
 /** Every column of a new row, in the order of the prepared insert. */
 const INSERTED = ['id', 'workTitle', 'taskTitle', 'assigneeEmail', 'createdBy', 'deadline', 'priority', 'status', 'description', 'createdAt', 'updatedAt', 'version'] as const satisfies readonly (keyof TasksTable)[];
 
@@ -35,7 +30,12 @@ export interface Creator {
   email: string;
 }
 
-/** A row a write read back (`returning`) as the API's Task JSON; the creator is the assignor. */
+/**
+ * Where a stored task becomes the API's Task JSON: `toTaskJson` for the rows reads return
+ * (snake_case, straight from the driver), `writtenTask` for the row a write reads back with
+ * `returning` (camelCase). Both build one object field by field, so nothing unlisted can leak
+ * into an answer or an event; the two lists are the same thirteen fields.
+ */
 function writtenTask(row: TasksTable, creator: Creator): Task {
   return {
     _id: row.id,
