@@ -68,6 +68,24 @@ function taskMapper(columns: readonly string[]): (row: Row, assignor: string, as
   };
 }
 
+/**
+ * The board's rows come back as arrays (node:sqlite's `setReturnArrays`, pg's `rowMode:
+ * 'array'`): the task columns in order, then the creator's name and e-mail. Reading a null-
+ * prototype row object field by field costs more than the query on a big board.
+ */
+const ARRAY_ROWS = new Set(['board', 'boardStatus', 'boardPriority', 'boardBoth']);
+
+function boardRowMapper(columns: readonly string[]): (row: Row) => Row {
+  const fields = columns.map((c, i) => [i, API_NAMES[c]!] as const);
+  const assignorAt = columns.length;
+  return (row) => {
+    const values = row as unknown as unknown[];
+    const task: Row = { assignor: values[assignorAt], assignorEmail: values[assignorAt + 1] };
+    for (const [i, key] of fields) task[key] = values[i];
+    return task;
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // SQL
 
@@ -110,7 +128,9 @@ function openSqlite(file: string): { db: Db; columns: string[] } {
   const columns = (sqlite.prepare('select name from pragma_table_info(?1)').all('tasks') as { name: string }[]).map((r) => r.name).filter((c) => c in API_NAMES);
   const prepared = new Map<string, StatementSync>();
   for (const [name, text] of Object.entries(statements(columns, columns.includes('version')))) {
-    prepared.set(name, sqlite.prepare(text.replaceAll(/\$(\d+)/g, '?$1')));
+    const statement = sqlite.prepare(text.replaceAll(/\$(\d+)/g, '?$1'));
+    if (ARRAY_ROWS.has(name)) statement.setReturnArrays(true);
+    prepared.set(name, statement);
   }
   const all = (name: string, values: unknown[]) => prepared.get(name)!.all(...(values as SQLInputValue[])) as Row[];
   // One connection; every call below runs start to end without yielding, so a transaction is
@@ -143,7 +163,7 @@ async function openPostgres(url: string): Promise<{ db: Db; columns: string[] }>
   const columns = rows.map((r) => r.column_name).filter((c) => c in API_NAMES);
   const texts = statements(columns, columns.includes('version'));
   // Named statements: parsed and planned once per connection.
-  const run = async (client: pg.Pool | pg.PoolClient, name: string, values: unknown[]) => (await client.query({ name, text: texts[name]!, values })).rows as Row[];
+  const run = async (client: pg.Pool | pg.PoolClient, name: string, values: unknown[]) => (await client.query({ name, text: texts[name]!, values, ...(ARRAY_ROWS.has(name) ? { rowMode: 'array' as const } : {}) })).rows as Row[];
   return {
     columns,
     db: {
@@ -231,6 +251,7 @@ async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? '';
   const { db, columns } = url.startsWith('file:') ? openSqlite(url.slice('file:'.length)) : await openPostgres(url);
   const toTask = taskMapper(columns);
+  const toBoardTask = boardRowMapper(columns);
   const attempts = new Map<string, number[]>();
 
   interface User {
@@ -276,7 +297,7 @@ async function main(): Promise<void> {
         : priority === ''
           ? await db.all('boardStatus', [user.id, user.email, status])
           : await db.all('boardBoth', [user.id, user.email, status, priority]);
-    send(res, 200, { status: 'success', results: rows.length, data: { tasks: rows.map((r) => toTask(r, r.assignor as string, r.assignor_email as string)) } });
+    send(res, 200, { status: 'success', results: rows.length, data: { tasks: rows.map(toBoardTask) } });
   }
 
   async function createTask(req: IncomingMessage, res: ServerResponse): Promise<void> {

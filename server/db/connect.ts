@@ -23,7 +23,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
-import { PLAN_PER_RUN, withoutPlugins } from './prepared.ts';
+import { PLAN_PER_RUN, returnsArrays, withoutMarkers, withoutPlugins } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -93,6 +93,7 @@ function memoizedPrepare(sqlite: DatabaseSync, stats: StatementStats): SqliteDat
         if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
         trail.length = 0;
         const prepared = sqlite.prepare(sqlText);
+        if (returnsArrays(sqlText)) prepared.setReturnArrays(true);
         const firstTrail = trail.join('\n');
         stats.prepared += 1;
         statement = {
@@ -230,7 +231,7 @@ class PreparedStatementPool implements PostgresPool {
   }
 
   #nameOf(sqlText: string): string | undefined {
-    if (sqlText.startsWith(PLAN_PER_RUN) || !PREPARABLE.test(sqlText)) return undefined;
+    if (sqlText.startsWith(PLAN_PER_RUN) || !PREPARABLE.test(withoutMarkers(sqlText))) return undefined;
     let name = this.#names.get(sqlText);
     if (name === undefined) {
       if (this.#names.size >= STATEMENT_CACHE_MAX) return undefined;
@@ -251,7 +252,11 @@ class PreparedStatementPool implements PostgresPool {
       if (typeof sqlOrCursor !== 'string') throw new Error('Streaming queries are not supported.');
       const name = nameOf(sqlOrCursor);
       const values = (parameters ?? []) as unknown[];
-      const result = name === undefined ? client.query(sqlOrCursor, values) : client.query({ name, text: sqlOrCursor, values });
+      const rowMode = returnsArrays(sqlOrCursor) ? ('array' as const) : undefined;
+      const result =
+        name === undefined && rowMode === undefined
+          ? client.query(sqlOrCursor, values)
+          : client.query({ ...(name === undefined ? {} : { name }), text: sqlOrCursor, values, ...(rowMode === undefined ? {} : { rowMode }) });
       return result as unknown as Promise<PostgresQueryResult<R>>;
     }
     return {

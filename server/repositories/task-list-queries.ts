@@ -33,22 +33,12 @@ import type { DB } from '../db/schema.ts';
  * Never a `LIKE '%…%'` over the whole table.
  */
 
-/** A board row as the database names its columns (the list query skips CamelCasePlugin). */
-export interface RawTaskRow {
-  id: string;
-  work_title: string;
-  task_title: string;
-  assignee_email: string;
-  description: string;
-  deadline: string | null;
-  priority: Priority;
-  status: TaskStatus;
-  created_at: string;
-  updated_at: string;
-  version: number;
-  assignor: string;
-  assignor_email: string;
-}
+/**
+ * A task row of the board's queries, read as an array (prepare's `rowsAsArrays`): the values of
+ * TASK_COLUMNS in that order, then the creator's full name and e-mail (TASK_SELECT). Only
+ * `toTaskJson` (tasks-repository.ts) reads it.
+ */
+export type TaskRowValues = readonly unknown[];
 
 export const TASK_COLUMNS = [
   'id',
@@ -64,6 +54,9 @@ export const TASK_COLUMNS = [
   'updatedAt',
   'version',
 ] as const;
+
+/** The select list of every query whose rows are TaskRowValues (`t`: tasks, `u`: its creator). */
+export const TASK_SELECT = [...TASK_COLUMNS.map((c) => `t.${c}` as const), 'u.fullName as assignor', 'u.email as assignorEmail'] as const;
 
 /** Who is asking: visibility is "created by me" or "assigned to my e-mail". */
 export interface Viewer {
@@ -242,23 +235,22 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return q;
   }
 
-  const selectTask = [...TASK_COLUMNS.map((c) => `t.${c}` as const), 'u.fullName as assignor', 'u.email as assignorEmail'] as const;
 
-  function buildList(shape: ListShape): Prepared<Args, RawTaskRow> {
+  function buildList(shape: ListShape): Prepared<Args, TaskRowValues> {
     let q =
       shape.text === 'fts'
         ? db
             .selectFrom(ftsDriven(shape).select(TASK_COLUMNS.map((c) => `t.${c}` as const)).as('t'))
             .innerJoin('users as u', 'u.id', 't.createdBy')
-            .select(selectTask)
-        : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(selectTask);
+            .select(TASK_SELECT)
+        : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(TASK_SELECT);
     if (shape.text === 'fts') {
       const after = afterCondition('t', shape);
       if (after !== undefined) q = q.where(after);
     }
     for (const term of orderTerms('t', shape.sort)) q = q.orderBy(term);
     if (shape.limit) q = q.limit(slot('limit'));
-    return prepare<Args, RawTaskRow>(q, { rawRows: true, planPerRun: shape.text !== 'none' });
+    return prepare<Args, TaskRowValues>(q, { rowsAsArrays: true, planPerRun: shape.text !== 'none' });
   }
 
   function buildCounts(shape: Shape): Prepared<Args, { status: TaskStatus; count: number; overdue: number }> {
@@ -280,7 +272,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     );
   }
 
-  const lists = new Map<string, Prepared<Args, RawTaskRow>>();
+  const lists = new Map<string, Prepared<Args, TaskRowValues>>();
   const counts = new Map<string, Prepared<Args, { status: TaskStatus; count: number; overdue: number }>>();
   const ftsHits = prepare<Args, { hits: number }>(
     db
@@ -326,7 +318,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   const keyOf = (shape: object) => JSON.stringify(shape);
 
   return {
-    async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<RawTaskRow[]> {
+    async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<TaskRowValues[]> {
       const newestPage = options.sort === 'newest' && options.limit !== undefined;
       const { shape, args } = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS);
       const after = options.after;

@@ -7,7 +7,8 @@ import {
   createTaskListQueries,
   TASK_COLUMNS,
   type ListOptions,
-  type RawTaskRow,
+  TASK_SELECT,
+  type TaskRowValues,
   type TaskCounts,
   type TaskFilter,
   type Viewer,
@@ -32,7 +33,7 @@ export interface Creator {
 
 /**
  * Where a stored task becomes the API's Task JSON: `toTaskJson` for the rows reads return
- * (snake_case, straight from the driver), `writtenTask` for the row a write reads back with
+ * (arrays of TASK_SELECT's values, straight from the driver), `writtenTask` for the row a write reads back with
  * `returning` (camelCase). Both build one object field by field, so nothing unlisted can leak
  * into an answer or an event; the two lists are the same thirteen fields.
  */
@@ -54,21 +55,37 @@ function writtenTask(row: TasksTable, creator: Creator): Task {
   };
 }
 
-function toTaskJson(row: RawTaskRow): Task {
+/** Where each field sits in TaskRowValues. */
+const at = (column: (typeof TASK_COLUMNS)[number]) => TASK_COLUMNS.indexOf(column);
+const ID = at('id');
+const WORK_TITLE = at('workTitle');
+const TASK_TITLE = at('taskTitle');
+const ASSIGNEE = at('assigneeEmail');
+const DEADLINE = at('deadline');
+const PRIORITY = at('priority');
+const STATUS = at('status');
+const DESCRIPTION = at('description');
+const CREATED_AT = at('createdAt');
+const UPDATED_AT = at('updatedAt');
+const VERSION = at('version');
+const ASSIGNOR = TASK_COLUMNS.length;
+const ASSIGNOR_EMAIL = TASK_COLUMNS.length + 1;
+
+function toTaskJson(row: TaskRowValues): Task {
   return {
-    _id: row.id,
-    workTitle: row.work_title,
-    taskTitle: row.task_title,
-    assignee: row.assignee_email,
-    assignor: row.assignor,
-    assignorEmail: row.assignor_email,
-    deadline: row.deadline,
-    priority: row.priority,
-    status: row.status,
-    description: row.description,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    version: row.version,
+    _id: row[ID] as string,
+    workTitle: row[WORK_TITLE] as string,
+    taskTitle: row[TASK_TITLE] as string,
+    assignee: row[ASSIGNEE] as string,
+    assignor: row[ASSIGNOR] as string,
+    assignorEmail: row[ASSIGNOR_EMAIL] as string,
+    deadline: row[DEADLINE] as string | null,
+    priority: row[PRIORITY] as Task['priority'],
+    status: row[STATUS] as Task['status'],
+    description: row[DESCRIPTION] as string,
+    createdAt: row[CREATED_AT] as string,
+    updatedAt: row[UPDATED_AT] as string,
+    version: row[VERSION] as number,
   };
 }
 
@@ -79,16 +96,16 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
     db
       .selectFrom('tasks as t')
       .innerJoin('users as u', 'u.id', 't.createdBy')
-      .select([...TASK_COLUMNS.map((c) => `t.${c}` as const), 'u.fullName as assignor', 'u.email as assignorEmail'])
+      .select(TASK_SELECT)
       .where('t.id', '=', slot('id'));
   const visible = () =>
     withCreator().where((eb) => eb.or([eb('t.createdBy', '=', slot('userId')), eb('t.assigneeEmail', '=', slot('email'))]));
-  const findVisible = prepare<FindArgs, RawTaskRow>(visible(), { rawRows: true });
+  const findVisible = prepare<FindArgs, TaskRowValues>(visible(), { rowsAsArrays: true });
   // A write reads the task it changes with a row lock (PostgreSQL; SQLite has one writer at a
   // time), so concurrent writes to one task queue up and each sees the version before it.
   const findVisibleForWrite =
-    dialect === 'postgres' ? prepare<FindArgs, RawTaskRow>(visible().forUpdate('t'), { rawRows: true }) : findVisible;
-  const findById = prepare<{ id: string }, RawTaskRow>(withCreator(), { rawRows: true });
+    dialect === 'postgres' ? prepare<FindArgs, TaskRowValues>(visible().forUpdate('t'), { rowsAsArrays: true }) : findVisible;
+  const findById = prepare<{ id: string }, TaskRowValues>(withCreator(), { rowsAsArrays: true });
   const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TasksTable>(
     db
       .insertInto('tasks')
