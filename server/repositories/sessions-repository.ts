@@ -11,13 +11,16 @@ export interface SessionWithUser {
 }
 
 export function createSessionsRepository(db: Kysely<DB>) {
-  // The per-request check: one primary-key read joined to the user (also a primary key).
-  const findWithUser = prepare<{ tokenHash: string }, SessionWithUser>(
+  // The per-request check: one primary-key read joined to the user (also a primary key). Its
+  // row comes back as an array, in the select list's order (docs/decisions.md, "Task rows are
+  // read as arrays, by position"): it is read on every signed-in request.
+  const findWithUser = prepare<{ tokenHash: string }, readonly [string, string, string, string, string]>(
     db
       .selectFrom('sessions as s')
       .innerJoin('users as u', 'u.id', 's.userId')
       .select(['s.userId', 's.expiresAt', 's.lastSeenAt', 'u.email', 'u.fullName'])
       .where('s.tokenHash', '=', slot('tokenHash')),
+    { rowsAsArrays: true },
   );
   const touch = prepare<{ tokenHash: string; lastSeenAt: string; expiresAt: string }, never>(
     db
@@ -29,7 +32,10 @@ export function createSessionsRepository(db: Kysely<DB>) {
   return {
     async findWithUser(tokenHash: string, ex: Executor = db): Promise<SessionWithUser | undefined> {
       const { rows } = await findWithUser.execute(ex, { tokenHash });
-      return rows[0];
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      const [userId, expiresAt, lastSeenAt, email, fullName] = row;
+      return { userId, expiresAt, lastSeenAt, email, fullName };
     },
 
     async insert(session: SessionsTable, ex: Executor = db): Promise<void> {
