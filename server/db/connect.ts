@@ -252,11 +252,9 @@ class PreparedStatementPool implements PostgresPool {
       if (typeof sqlOrCursor !== 'string') throw new Error('Streaming queries are not supported.');
       const name = nameOf(sqlOrCursor);
       const values = (parameters ?? []) as unknown[];
-      const rowMode = returnsArrays(sqlOrCursor) ? ('array' as const) : undefined;
-      const result =
-        name === undefined && rowMode === undefined
-          ? client.query(sqlOrCursor, values)
-          : client.query({ ...(name === undefined ? {} : { name }), text: sqlOrCursor, values, ...(rowMode === undefined ? {} : { rowMode }) });
+      // Without a name the statement is unnamed (planned for this run only).
+      const config: pg.QueryConfig = { name, text: sqlOrCursor, values };
+      const result = returnsArrays(sqlOrCursor) ? client.query({ ...config, rowMode: 'array' }) : client.query(config);
       return result as unknown as Promise<PostgresQueryResult<R>>;
     }
     return {

@@ -235,7 +235,6 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return q;
   }
 
-
   function buildList(shape: ListShape): Prepared<Args, TaskRowValues> {
     let q =
       shape.text === 'fts'

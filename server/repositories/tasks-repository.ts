@@ -22,37 +22,10 @@ interface FindArgs extends Record<string, unknown> {
   email: string;
 }
 
-/** Every column of a new row, in the order of the prepared insert. */
-const INSERTED = ['id', 'workTitle', 'taskTitle', 'assigneeEmail', 'createdBy', 'deadline', 'priority', 'status', 'description', 'createdAt', 'updatedAt', 'version'] as const satisfies readonly (keyof TasksTable)[];
-
 /** The creator of a task, who is shown as its assignor. */
 export interface Creator {
   fullName: string;
   email: string;
-}
-
-/**
- * Where a stored task becomes the API's Task JSON: `toTaskJson` for the rows reads return
- * (arrays of TASK_SELECT's values, straight from the driver), `writtenTask` for the row a write reads back with
- * `returning` (camelCase). Both build one object field by field, so nothing unlisted can leak
- * into an answer or an event; the two lists are the same thirteen fields.
- */
-function writtenTask(row: TasksTable, creator: Creator): Task {
-  return {
-    _id: row.id,
-    workTitle: row.workTitle,
-    taskTitle: row.taskTitle,
-    assignee: row.assigneeEmail,
-    assignor: creator.fullName,
-    assignorEmail: creator.email,
-    deadline: row.deadline,
-    priority: row.priority,
-    status: row.status,
-    description: row.description,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    version: row.version,
-  };
 }
 
 /** Where each field sits in TaskRowValues. */
@@ -71,6 +44,11 @@ const VERSION = at('version');
 const ASSIGNOR = TASK_COLUMNS.length;
 const ASSIGNOR_EMAIL = TASK_COLUMNS.length + 1;
 
+/**
+ * The one place a stored task becomes the API's Task JSON (lists, single reads, write answers
+ * and event payloads all go through it): one object per task, field by field, so nothing
+ * unlisted can leak into an answer.
+ */
 function toTaskJson(row: TaskRowValues): Task {
   return {
     _id: row[ID] as string,
@@ -106,12 +84,13 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const findVisibleForWrite =
     dialect === 'postgres' ? prepare<FindArgs, TaskRowValues>(visible().forUpdate('t'), { rowsAsArrays: true }) : findVisible;
   const findById = prepare<{ id: string }, TaskRowValues>(withCreator(), { rowsAsArrays: true });
-  const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TasksTable>(
-    db
-      .insertInto('tasks')
-      .values(slotsFor(INSERTED))
-      .returning(TASK_COLUMNS),
+  const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TaskRowValues>(
+    db.insertInto('tasks').values(slotsFor(TASK_COLUMNS)).returning(TASK_COLUMNS),
+    { rowsAsArrays: true },
   );
+  /** A row a write read back (TASK_COLUMNS' values) with its creator, who is the assignor. */
+  const written = (row: TaskRowValues | undefined, creator: Creator) =>
+    row === undefined ? undefined : toTaskJson([...row, creator.fullName, creator.email]);
 
   return {
     /** The visible tasks matching the filters, in the sort's order, already in the API's shape. */
@@ -147,9 +126,9 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
      */
     async insert(task: Omit<TasksTable, 'version'>, creator: Creator, ex: Executor = db): Promise<Task> {
       const { rows } = await insertTask.execute(ex, { ...task, version: 1 });
-      const row = rows[0];
-      if (row === undefined) throw new Error('The task insert returned no row');
-      return writtenTask(row, creator);
+      const inserted = written(rows[0], creator);
+      if (inserted === undefined) throw new Error('The task insert returned no row');
+      return inserted;
     },
 
     /**
@@ -163,14 +142,15 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
       changes: Partial<Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'version'>>,
       ex: Executor = db,
     ): Promise<Task | undefined> {
-      const row = await ex
+      // Built per call (the changed fields differ), read back as an array like every task row.
+      const update = ex
         .updateTable('tasks')
         .set((eb) => ({ ...changes, version: eb('version', '+', 1) }))
         .where('id', '=', current._id)
         .where('version', '=', current.version)
-        .returning(TASK_COLUMNS)
-        .executeTakeFirst();
-      return row === undefined ? undefined : writtenTask(row, { fullName: current.assignor, email: current.assignorEmail });
+        .returning(TASK_COLUMNS);
+      const { rows } = await prepare<Record<string, never>, TaskRowValues>(update, { rowsAsArrays: true }).execute(ex, {});
+      return written(rows[0], { fullName: current.assignor, email: current.assignorEmail });
     },
 
     /** Deletes the task if it is still at `version`; false when another write got there first. */
