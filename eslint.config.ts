@@ -7,8 +7,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * Boundaries (CONVENTIONS.md): web never imports server, server never imports web, shared
- * imports neither and uses no Node or DOM API; features do not import each other; no cycles.
+ * The layer boundaries of docs/architecture.md ("Layers"): web never imports server, server never
+ * imports web, shared imports neither and uses no Node or DOM API; features do not import each
+ * other; no cycles.
  */
 // `regex`, not `group`: in gitignore-style groups a leading `#` starts a comment.
 const serverPaths = '^(#server/|(\\.\\./)+server/)';
