@@ -1,15 +1,14 @@
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { noImportCycle } from './scripts/lint/no-import-cycle.ts';
 
 /**
  * The layer boundaries of docs/architecture.md ("Layers"): web never imports server, server never
  * imports web, shared imports neither and uses no Node or DOM API; features do not import each
- * other; no cycles.
+ * other; no import cycles, type-only imports included (scripts/lint/no-import-cycle.ts).
  */
 // `regex`, not `group`: in gitignore-style groups a leading `#` starts a comment.
 const serverPaths = '^(#server/|(\\.\\./)+server/)';
@@ -28,14 +27,9 @@ export default defineConfig(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({ project: ['./tsconfig.server.json', './tsconfig.web.json'], noWarnOnMultipleProjects: true }),
-      ],
-    },
+    plugins: { taskwise: { rules: { 'no-import-cycle': noImportCycle } } },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'taskwise/no-import-cycle': 'error',
       '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
