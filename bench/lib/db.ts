@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { hash } from '@node-rs/argon2';
-import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Priority, TaskStatus } from '#shared/constants.ts';
 import type { TasksTable } from '#server/db/schema.ts';
@@ -209,26 +209,35 @@ const CHUNK = 10_000;
 const BULK = 50_000;
 
 function sqliteSeeder(file: string): Seeder {
-  const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 10000');
+  const db = new DatabaseSync(file, { timeout: 10_000 });
+  db.exec('pragma journal_mode = WAL');
+  db.exec('pragma synchronous = NORMAL');
   // Random text ids land all over the primary-key and index b-trees: with SQLite's default 2 MB
   // page cache a million inserts thrash; 1 GB keeps them in memory (seeding only).
-  db.pragma('cache_size = -1000000');
-  db.pragma('temp_store = memory');
+  db.exec('pragma cache_size = -1000000');
+  db.exec('pragma temp_store = memory');
+  const transaction = <A extends unknown[]>(body: (...args: A) => void) => (...args: A): void => {
+    db.exec('begin');
+    try {
+      body(...args);
+      db.exec('commit');
+    } catch (error) {
+      db.exec('rollback');
+      throw error;
+    }
+  };
   const ROWS = 500;
   const placeholders = (cols: number, rows: number) => Array.from({ length: rows }, () => `(${Array.from({ length: cols }, () => '?').join(',')})`).join(',');
   const taskInsert = (rows: number) => db.prepare(`insert into tasks (${TASK_COLUMNS.join(',')}) values ${placeholders(TASK_COLUMNS.length, rows)}`);
   const bulkTasks = taskInsert(ROWS);
-  const insertRows = db.transaction((rows: TaskSeed[]) => {
+  const insertRows = transaction((rows: TaskSeed[]) => {
     let i = 0;
-    for (; i + ROWS <= rows.length; i += ROWS) bulkTasks.run(rows.slice(i, i + ROWS).flatMap(taskValues));
-    if (i < rows.length) taskInsert(rows.length - i).run(rows.slice(i).flatMap(taskValues));
+    for (; i + ROWS <= rows.length; i += ROWS) bulkTasks.run(...rows.slice(i, i + ROWS).flatMap(taskValues));
+    if (i < rows.length) taskInsert(rows.length - i).run(...rows.slice(i).flatMap(taskValues));
   });
   const userInsert = db.prepare(`insert into users (${USER_COLUMNS.join(',')}) values (${USER_COLUMNS.map(() => '?').join(',')})`);
-  const insertUsers = db.transaction((rows: readonly UserSeed[], now: string) => {
-    for (const u of rows) userInsert.run(userValues(u, now));
+  const insertUsers = transaction((rows: readonly UserSeed[], now: string) => {
+    for (const u of rows) userInsert.run(...userValues(u, now));
   });
   return {
     insertUsers(rows) {
@@ -239,7 +248,7 @@ function sqliteSeeder(file: string): Seeder {
       // A big batch goes in without the secondary indexes, which are then rebuilt from the very
       // definitions the migrations created (sorting once beats a million random b-tree inserts).
       const indexes = count >= BULK
-        ? (db.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'tasks' and sql is not null").all() as { name: string; sql: string }[])
+        ? (db.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'tasks' and sql is not null").all() as unknown as { name: string; sql: string }[])
         : [];
       for (const index of indexes) db.exec(`drop index "${index.name}"`);
       for (let start = 0; start < count; start += CHUNK) {
@@ -253,7 +262,7 @@ function sqliteSeeder(file: string): Seeder {
     analyze() {
       // The app never runs ANALYZE on SQLite, so neither does the benchmark: the planner works
       // from the schema alone, as it does in production.
-      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.exec('pragma wal_checkpoint(TRUNCATE)');
       return Promise.resolve();
     },
     countTasks() {

@@ -5,8 +5,8 @@
  * server/db/migrations/; values are written in the shapes the server itself writes.
  */
 import { hash } from '@node-rs/argon2';
-import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { Priority, TaskStatus } from '../../shared/constants.ts';
 
 export interface TestUser {
@@ -25,7 +25,7 @@ export interface SeedTask {
   createdAt?: Date;
 }
 
-type Db = Database.Database;
+type Db = DatabaseSync;
 
 interface Column {
   name: string;
@@ -40,7 +40,7 @@ const columnCache = new Map<string, Column[]>();
 function columns(db: Db, table: string): Column[] {
   let cols = columnCache.get(table);
   if (!cols) {
-    cols = db.prepare(`PRAGMA table_info(${table})`).all() as Column[];
+    cols = db.prepare(`PRAGMA table_info(${table})`).all() as unknown as Column[];
     if (cols.length === 0) throw new Error(`Table ${table} does not exist in the test database`);
     columnCache.set(table, cols);
   }
@@ -53,23 +53,25 @@ function timeValue(col: Column | undefined, date: Date): number | string {
 }
 
 /** Inserts `values` (keyed by column) and fills the id if the table needs one given. */
-function insert(db: Db, table: string, values: Record<string, unknown>): string {
+function insert(db: Db, table: string, values: Record<string, SQLInputValue>): string {
   const cols = columns(db, table);
   const idCol = cols.find((c) => c.pk === 1);
-  const row: Record<string, unknown> = {};
-  for (const col of cols) if (col.name in values) row[col.name] = values[col.name];
+  const row: Record<string, SQLInputValue> = {};
+  for (const col of cols) {
+    const value = values[col.name];
+    if (value !== undefined) row[col.name] = value;
+  }
   if (idCol && !(idCol.name in row) && !/INT/i.test(idCol.type)) row[idCol.name] = randomBytes(16).toString('base64url');
+  const id = idCol ? row[idCol.name] : undefined;
   const names = Object.keys(row);
   const info = db
     .prepare(`INSERT INTO ${table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`)
     .run(row);
-  return idCol && idCol.name in row ? String(row[idCol.name]) : String(info.lastInsertRowid);
+  return typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint' ? String(id) : String(info.lastInsertRowid);
 }
 
 export function openDb(path: string): Db {
-  const db = new Database(path, { timeout: 10_000 });
-  db.pragma('busy_timeout = 10000');
-  return db;
+  return new DatabaseSync(path, { timeout: 10_000 });
 }
 
 export function randomSuffix(): string {
@@ -127,7 +129,7 @@ export function insertTask(db: Db, creatorEmail: string, task: SeedTask): string
   const cols = columns(db, 'tasks');
   const col = (name: string) => cols.find((c) => c.name === name);
   const created = task.createdAt ?? new Date();
-  const values: Record<string, unknown> = {
+  const values: Record<string, SQLInputValue> = {
     work_title: task.workTitle ?? '',
     task_title: task.taskTitle,
     assignee_email: task.assignee.toLowerCase(),

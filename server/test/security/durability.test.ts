@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
@@ -83,10 +83,10 @@ describe.runIf(onSqlite)('SQLite: SIGKILL in the middle of concurrent writes', (
         }
 
         // The process is gone; open the file as a backup tool would.
-        const sqlite = new BetterSqlite3(file);
+        const sqlite = new DatabaseSync(file);
         try {
-          expect(sqlite.pragma('integrity_check', { simple: true }), `round ${round}`).toBe('ok');
-          const ids = new Set((sqlite.prepare('select id from tasks').all() as { id: string }[]).map((r) => r.id));
+          expect(sqlite.prepare('pragma integrity_check').get(), `round ${round}`).toEqual({ integrity_check: 'ok' });
+          const ids = new Set(sqlite.prepare('select id from tasks').all().map((r) => r.id));
           const lost = [...acknowledged].filter((id) => !ids.has(id));
           expect(lost, `round ${round}: acknowledged but missing`).toEqual([]);
         } finally {

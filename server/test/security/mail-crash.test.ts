@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMailCatcher, type MailCatcher } from '../mail-catcher.ts';
@@ -41,10 +41,10 @@ async function stallingSmtp(): Promise<{ port: number; close(): Promise<void> }>
 /** The rows of the outbox, read and (for the lease) changed with plain SQL, not through an app. */
 async function sql<T>(databaseUrl: string, text: string): Promise<T[]> {
   if (!onPostgres) {
-    const db = new BetterSqlite3(databaseUrl.slice('file:'.length));
+    const db = new DatabaseSync(databaseUrl.slice('file:'.length));
     try {
       const statement = db.prepare(text);
-      return (statement.reader ? statement.all() : (statement.run(), [])) as T[];
+      return (statement.columns().length > 0 ? statement.all() : (statement.run(), [])) as T[];
     } finally {
       db.close();
     }
