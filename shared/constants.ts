@@ -28,7 +28,7 @@ export const LIMITS = {
   /** `q` of `GET /api/tasks`: a substring of at least this many characters uses the text index. */
   searchMin: 1,
   searchMax: 100,
-  /** The client rule older clients keep: a trimmed assignee shorter than this is rejected before sending. */
+  /** The rule of the original task-board client (it sends the whole task): it rejects a trimmed assignee shorter than this before sending. */
   assigneeMin: 3,
   otpLength: 6,
   /** Request bodies above this many bytes are answered 413. */
@@ -73,5 +73,5 @@ export const DEFAULT_SORT: TaskSort = 'newest';
 /** Order of `sort=priority`. */
 export const PRIORITY_RANK: Readonly<Record<Priority, number>> = { urgent: 0, high: 1, normal: 2, low: 3 };
 
-/** localStorage key of the "signed in" flag (the name older clients use). */
+/** localStorage key of the "signed in" flag (the name the original task-board client uses). */
 export const LOGGED_IN_FLAG = 'isLoggedIn';

@@ -1,6 +1,6 @@
 /**
- * Every user-facing text that both sides need. The error texts are exact (older clients and
- * people know them): do not reword them.
+ * Every user-facing text that both sides need. The error texts are exact (the original
+ * task-board client, which sends the whole task, and people know them): do not reword them.
  */
 
 /** Texts the web app shows without asking the server. */

@@ -33,7 +33,7 @@ describe('PATCH /api/tasks/:id', () => {
     expect(done.json.data.tasks.map((x: Task) => x._id)).toEqual([task._id]);
   });
 
-  it('takes the whole task back, as older clients send it, ignoring _id, assignor, assignorEmail and timestamps', async () => {
+  it('takes the whole task back, as the original task-board client sends it, ignoring _id, assignor, assignorEmail and timestamps', async () => {
     const { user, cookie } = await createSignedInUser(t);
     const created = await createTask(t, cookie, { deadline: isoIn(HOUR), workTitle: 'Ops' });
     // The deadline has passed by the time the user edits other fields: it is sent back unchanged.

@@ -54,7 +54,7 @@ export type CreateTaskBody = Static<typeof CreateTaskBody>;
 /** The version a write expects the task to be at; a different current version answers 409. */
 export const TaskVersion = Type.Integer({ minimum: 1, description: 'The version this change is based on (409 CONFLICT when it is not current).' });
 
-/** Any subset of the task, or the whole task as older clients send it. */
+/** Any subset of the task, or the whole task as the original task-board client sends it. */
 export const UpdateTaskBody = Type.Object({
   taskTitle: Type.Optional(Type.String({ maxLength: 2000 })),
   assignee: Type.Optional(EmailInput),
@@ -84,7 +84,7 @@ export type TaskParams = Static<typeof TaskParams>;
 
 /** The filters `GET /api/tasks` and `GET /api/tasks/counts` share. */
 const taskFilters = {
-  /** `""` is what older clients send for "All Tasks". */
+  /** `""` is what the original task-board client (it sends the whole task) sends for "All Tasks". */
   priority: Type.Optional(Type.Union([PriorityField, Type.Literal('')])),
   status: Type.Optional(StatusField),
   view: Type.Optional(literalUnion(TASK_VIEWS, { description: 'Whose tasks: all (default), assigned-to-me, created-by-me.' })),

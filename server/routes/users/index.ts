@@ -135,14 +135,14 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
   const logoutSchema = {
     tags: ['users'],
     summary: 'Sign out: deletes the session and clears the cookie (200 even without one)',
-    description: 'Ends the request\'s session, if any, and clears the cookie. POST is the one to use; GET stays for older clients.',
+    description: 'Ends the request\'s session, if any, and clears the cookie. POST is the one to use; GET stays for the original task-board client, which signs out with GET.',
     response: { 200: serializable(MessageEnvelope), ...errorResponses },
   };
   const logout = async (request: Parameters<typeof sessions.end>[0], reply: Parameters<typeof sessions.end>[1]) => {
     await sessions.end(request, reply);
     return { status: 'success', message: SERVER_MESSAGES.loggedOut } as const;
   };
-  // GET because older clients call it so; POST for clients that prefer it.
+  // GET because the original task-board client (it sends the whole task) signs out so; POST for every other client.
   fastify.get('/users/logout', { schema: logoutSchema }, logout);
   fastify.post('/users/logout', { schema: logoutSchema }, logout);
 };

@@ -69,7 +69,7 @@ export interface RequestOptions {
    * answer 401 for other reasons, or not at all, and handle it themselves.
    */
   authenticated?: boolean;
-  /** Only HTTP 204 counts as success (the rule for DELETE older clients rely on). */
+  /** Only HTTP 204 counts as success (the rule for DELETE the original task-board client relies on). */
   expectNoContent?: boolean;
   /** Message when a failed answer carries none. */
   fallbackMessage?: string;

@@ -55,7 +55,7 @@ export function withFilter(params: URLSearchParams, change: Partial<BoardFilter>
   return next;
 }
 
-/** The filter as API query parameters (defaults left out, as older clients send them). */
+/** The filter as API query parameters (defaults left out, as the original task-board client sends them). */
 export function filterQuery(filter: BoardFilter): Record<string, string | undefined> {
   return {
     priority: filter.priority || undefined,
