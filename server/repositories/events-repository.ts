@@ -55,7 +55,8 @@ const isPostgres = (ex: Executor) => ex.getExecutor().adapter instanceof Postgre
  * up from their append to their commit, which makes commit order = id order. The NOTIFY (the
  * new id, delivered at commit) wakes every instance's listener; streams then read the rows.
  * SQLite has a single writer (transactions begin IMMEDIATE), so commit order is id order already.
- * The cost of the lock is measured in bench/RESULTS.md and argued in docs/decisions.md.
+ * The cost of the lock is measured in bench/RESULTS.md and argued in
+ * docs/decisions/005-event-log-commit-order-by-advisory-lock.md.
  */
 let sqliteAppend: Prepared<{ type: string; taskId: string; audience: string; payload: string; createdAt: string }, { id: string | number }> | undefined;
 

@@ -11,9 +11,9 @@ export interface SessionWithUser {
 }
 
 export function createSessionsRepository(db: Kysely<DB>) {
-  // The per-request check: one primary-key read joined to the user (also a primary key). Its
-  // row comes back as an array, in the select list's order (docs/decisions.md, "Task rows are
-  // read as arrays, by position"): it is read on every signed-in request.
+  // The per-request check: one primary-key read joined to the user (also a primary key). It is
+  // read on every signed-in request, so its row comes back as an array, in the select list's
+  // order (docs/decisions/003-task-rows-read-as-arrays.md).
   const findWithUser = prepare<{ tokenHash: string }, readonly [string, string, string, string, string]>(
     db
       .selectFrom('sessions as s')
