@@ -1,5 +1,5 @@
 /**
- * Load and soak (issue "Reliability and security"): the real server (`node server/server.ts`)
+ * Load and soak: the real server (`node server/server.ts`)
  * under 100 keep-alive connections of mixed traffic — 70 % board reads, 10 % creates, 10 %
  * updates, 10 % sign-ins — for 60 s on SQLite (and PostgreSQL when available), expecting zero
  * 5xx and zero socket errors; then the same mix for 5 minutes on SQLite with the server's RSS

@@ -29,10 +29,10 @@ export interface Prepared<P, R> {
 
 /**
  * Marks a statement PostgreSQL must plan with each run's values (db/connect.ts runs it as an
- * unnamed statement), for queries whose best plan depends on them. A named statement switches to a generic plan after
- * five runs; for a text search that plan was the one for a common word (read the viewer's rows
- * in order) whatever the word, so a rare word read all of them: 37 ms instead of 7 ms at
- * 1,000,000 rows. Planning each run costs about 1 ms, small beside a search.
+ * unnamed statement), for queries whose best plan depends on them. A named statement switches
+ * to a generic plan after five runs; for a text search the generic plan is the one for a common
+ * word (read the viewer's rows in order) whatever the word, so a rare word would read all of
+ * them: 37 ms instead of 7 ms at 1,000,000 rows. Planning each run costs about 1 ms, small beside a search.
  */
 export const PLAN_PER_RUN = '/* planned per run */ ';
 

@@ -261,8 +261,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         if (fields.deadline !== undefined) {
           const deadline = fields.deadline?.toISOString() ?? null;
           if (deadline !== current.deadline) {
-            // The original task-board client sends the whole task on PATCH, the old deadline
-            // included, which may be past by now; only a deadline that is set or changed must not be in the past.
+            // The original task-board client sends the whole task on PATCH, its unchanged
+            // deadline included, which may be past by now; only a deadline that is set or
+            // changed must not be in the past.
             const fresh = checkDeadline(body.deadline, clock.now());
             if (!fresh.ok) checkFields({ deadline: fresh });
             changes.deadline = deadline;

@@ -13,7 +13,8 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         retry: shouldRetry,
-        // Every change invalidates the board, so data need not be refetched on each mount.
+        // A remount does not ask again for data fetched within 15 s. The board's lists and counts
+        // set their own staleTime (task-queries.ts): the cache keeps them current in place.
         staleTime: 15_000,
       },
       mutations: { retry: false },

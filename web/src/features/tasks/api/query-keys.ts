@@ -23,9 +23,9 @@ export const taskKeys = {
 };
 
 /**
- * After a change a column refetches every page it holds, one after the other. A column
- * scrolled deep would cost many requests, so it is cut back to this many pages first; the
- * rest reloads as the user scrolls on.
+ * A refresh of the board (`event: reset`, or an event stream opened anew) refetches every page a
+ * column holds, one after the other. A column scrolled deep would cost many requests, so it is
+ * cut back to this many pages first; the rest reloads as the user scrolls on.
  */
 export const MAX_PAGES_REFETCHED = 4;
 
@@ -39,7 +39,7 @@ export function trimPages(queryClient: QueryClient, queryKey: readonly unknown[]
   queryClient.setQueriesData<TaskPages>({ queryKey }, trimmed);
 }
 
-/** Refetch everything on the board (after any change). */
+/** Refetch everything on the board (after `event: reset` or an event stream opened anew). */
 export async function refreshTasks(queryClient: QueryClient): Promise<void> {
   trimPages(queryClient);
   await queryClient.invalidateQueries({ queryKey: taskKeys.all });
