@@ -26,10 +26,6 @@ export default defineConfig({
         extends: true,
         test: { name: 'shared', include: ['shared/**/*.test.ts'], environment: 'node' },
       },
-      {
-        extends: true,
-        test: { name: 'scripts', include: ['scripts/**/*.test.ts'], environment: 'node', testTimeout: 60_000 },
-      },
       apiProject('api-sqlite', 'sqlite'),
       ...(postgresUrl ? [apiProject('api-postgres', postgresUrl)] : []),
       {
