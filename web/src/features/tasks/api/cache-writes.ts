@@ -1,8 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { writeCounts } from './count-writes.ts';
 import { ANY_FIELD, changedFields, mayChange, scheduleRefresh, type ChangedFields } from './list-refresh.ts';
 import { isPendingTask } from './pending-tasks.ts';
-import { filterOfKey, taskKeys, type TaskPages } from './query-keys.ts';
+import { filterOfKey, membershipOf, taskKeys, type TaskPages } from './query-keys.ts';
 
 /*
  * The one writer of a task's copies in the cache after a fetch: the task page's copy, and the
@@ -65,6 +66,8 @@ function write(queryClient: QueryClient, id: string, before: Task | null, after:
   const serverChanged = after ? !isPendingTask(after) : before === null || !isPendingTask(before);
   const changed: ChangedFields = after === null || before === null || isPendingTask(before) ? ANY_FIELD : changedFields(before, after);
 
+  // The filters (status aside) whose lists held the task: the server said it belongs to them.
+  const heldBy = new Set<string>();
   for (const query of queryClient.getQueryCache().findAll({ queryKey: taskKeys.lists() })) {
     const filter = filterOfKey(query.queryKey);
     const data = query.state.data as TaskPages | undefined;
@@ -73,14 +76,12 @@ function write(queryClient: QueryClient, id: string, before: Task | null, after:
       if (serverChanged && query.state.fetchStatus === 'fetching') scheduleRefresh(queryClient, query.queryKey);
       continue;
     }
+    if (before && holds(data, before._id)) heldBy.add(membershipOf(filter));
     const next = nextList(data, filter.status, id, before, after);
     if (next !== data) queryClient.setQueryData<TaskPages>(query.queryKey, next);
     if (serverChanged && after?.status === filter.status && mayChange(filter, changed)) scheduleRefresh(queryClient, query.queryKey);
   }
-  if (!serverChanged) return;
-  for (const query of queryClient.getQueryCache().findAll({ queryKey: taskKeys.allCounts() })) {
-    if (mayChange(filterOfKey(query.queryKey), changed, { counts: true })) scheduleRefresh(queryClient, query.queryKey);
-  }
+  if (serverChanged) writeCounts(queryClient, before, after, changed, heldBy);
 }
 
 /** The newest copy of a task in any cached list or on its task page, if one holds it. */

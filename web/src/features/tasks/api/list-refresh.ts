@@ -50,6 +50,14 @@ export function mayChange(filter: KeyFilter, changed: ChangedFields, { counts = 
   return false;
 }
 
+/** Whether, of the fields this filter reads, the change touches none but the status. */
+export function onlyStatusRead(filter: KeyFilter, changed: ReadonlySet<Field>): boolean {
+  const read = fieldsRead(filter);
+  read.delete('status');
+  for (const field of changed) if (read.has(field)) return false;
+  return true;
+}
+
 /** How long refetches are gathered: events of one burst arrive within a few milliseconds. */
 export const REFRESH_DELAY_MS = 50;
 
@@ -63,8 +71,17 @@ const queues = new WeakMap<QueryClient, RefreshQueue>();
 function queueOf(queryClient: QueryClient): RefreshQueue {
   let queue = queues.get(queryClient);
   if (!queue) {
-    queue = { keys: new Map(), timer: undefined };
-    queues.set(queryClient, queue);
+    const created: RefreshQueue = { keys: new Map(), timer: undefined };
+    // The refetches held for this tab's writes go as soon as the last one is answered.
+    queryClient.getMutationCache().subscribe((event) => {
+      if (event.type !== 'updated' || (event.action.type !== 'success' && event.action.type !== 'error')) return;
+      if (created.keys.size > 0 && queryClient.isMutating() === 0) {
+        clearTimeout(created.timer);
+        flush(queryClient, created);
+      }
+    });
+    queues.set(queryClient, created);
+    queue = created;
   }
   return queue;
 }

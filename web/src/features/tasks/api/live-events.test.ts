@@ -98,25 +98,43 @@ describe('applying live events to the cached board', () => {
     server.unsubscribe();
   });
 
-  it('takes a completed task out of its column at once; the other column and the counts are asked again', async () => {
-    const { client, list, counts, titles, askedAgain } = cache();
+  it('takes a completed task out of its column and moves it between the badges at once; Completed is asked again', async () => {
+    const { client, list, counts, titles, askedAgain, countsOf } = cache();
     const [a, b] = tasksAt({ taskTitle: 'Send the invoice', priority: 'high' }, { taskTitle: 'Other' });
     const done = makeTask({ taskTitle: 'Done before', status: 'done', createdAt: '2026-10-01T00:00:00.000Z' });
     client.setQueryData(list('todo'), pages([[b!, a!], null]));
     client.setQueryData(list('done'), pages([[done], null]));
     client.setQueryData(list('todo', { priority: 'high' }), pages([[a!], null]));
     client.setQueryData(counts(), { todo: 2, done: 1, overdue: 0 });
+    client.setQueryData(counts({ priority: 'high' }), { todo: 1, done: 0, overdue: 0 });
+    // No list of this filter is cached: nothing says the server counted the task there.
+    client.setQueryData(counts({ q: 'invoice' }), { todo: 1, done: 0, overdue: 0 });
 
     const change = applyTaskEvent(client, 'task.updated', { task: { ...a!, status: 'done', version: 2 }, by: ADA }, ME);
     expect(titles(list('todo'))).toEqual(['Other']);
     expect(titles(list('todo', { priority: 'high' }))).toEqual([]);
     // Where it goes in Completed is the server's answer.
     expect(titles(list('done'))).toEqual(['Done before']);
+    expect(countsOf(counts())).toEqual({ todo: 1, done: 2, overdue: 0 });
+    expect(countsOf(counts({ priority: 'high' }))).toEqual({ todo: 0, done: 1, overdue: 0 });
     await settle();
     expect(askedAgain(list('done'))).toBe(true);
-    expect(askedAgain(counts())).toBe(true);
     expect(askedAgain(list('todo'))).toBe(false);
+    // Certain, and without a deadline nothing is overdue: not asked again.
+    expect(askedAgain(counts())).toBe(false);
+    expect(askedAgain(counts({ q: 'invoice' }))).toBe(true);
     expect(change?.message).toBe('Ada Lovelace completed “Send the invoice”');
+  });
+
+  it('asks for the overdue count again when the completed task has a deadline', async () => {
+    const { client, list, counts, askedAgain, countsOf } = cache();
+    const [task] = tasksAt({ taskTitle: 'Late', deadline: '2026-10-01T00:00:00.000Z' });
+    client.setQueryData(list('todo'), pages([[task!], null]));
+    client.setQueryData(counts(), { todo: 1, done: 0, overdue: 1 });
+    applyTaskEvent(client, 'task.updated', { task: { ...task!, status: 'done', version: 2 }, by: ADA }, ME);
+    expect(countsOf(counts())).toEqual({ todo: 0, done: 1, overdue: 1 });
+    await settle();
+    expect(askedAgain(counts())).toBe(true);
   });
 
   it('asks the lists of its column for a created task instead of placing it, and ignores the replay', async () => {
@@ -153,7 +171,7 @@ describe('applying live events to the cached board', () => {
   });
 
   it('removes a deleted (or reassigned-away) task everywhere at once and says who did it', async () => {
-    const { client, list, counts, titles, askedAgain } = cache();
+    const { client, list, counts, titles, askedAgain, countsOf } = cache();
     const [keep, gone] = tasksAt({ taskTitle: 'Keep' }, { taskTitle: 'Gone soon', priority: 'low' });
     client.setQueryData(list('todo'), pages([[gone!], 'c1'], [[keep!], null]));
     client.setQueryData(list('todo', { priority: 'low' }), pages([[gone!], null]));
@@ -162,10 +180,16 @@ describe('applying live events to the cached board', () => {
     const change = applyTaskEvent(client, 'task.deleted', { task: { _id: gone!._id, version: 2 }, by: ADA }, ME);
     expect(titles(list('todo'))).toEqual(['Keep']);
     expect(titles(list('todo', { priority: 'low' }))).toEqual([]);
+    expect(countsOf(counts())).toEqual({ todo: 1, done: 0, overdue: 0 });
     expect(change).toMatchObject({ message: 'Ada Lovelace removed “Gone soon” from your board', shown: false });
     await settle();
-    expect(askedAgain(counts())).toBe(true);
+    expect(askedAgain(counts())).toBe(false);
     expect(askedAgain(list('todo'))).toBe(false);
+    // A task no cached list held: its counts are the server's to say.
+    client.setQueryData(counts({ view: 'created-by-me' }), { todo: 3, done: 0, overdue: 0 });
+    applyTaskEvent(client, 'task.deleted', { task: { _id: 'unseen', version: 1 }, by: ADA }, ME);
+    await settle();
+    expect(askedAgain(counts({ view: 'created-by-me' }))).toBe(true);
     // Once removed, the replayed deletion and an older copy change nothing.
     expect(applyTaskEvent(client, 'task.deleted', { task: { _id: gone!._id, version: 2 }, by: ADA }, ME)).toBeNull();
     expect(applyTaskEvent(client, 'task.updated', { task: { ...gone!, version: 2 }, by: ADA }, ME)).toBeNull();
@@ -184,6 +208,28 @@ describe('applying live events to the cached board', () => {
     expect(shown.fetches.count).toBe(1);
     // Off screen: marked, asked again when shown.
     expect(askedAgain(list('todo', { q: 'other' }))).toBe(true);
+    shown.unsubscribe();
+  });
+
+  it('holds the refetches while a write of this tab is under way, and sends them once it is answered', async () => {
+    const { client, list, onScreen } = cache();
+    const [task] = tasksAt({ taskTitle: 'Invoice' });
+    client.setQueryData(list('todo', { q: 'invoice' }), pages([[task!], null]));
+    const shown = onScreen(list('todo', { q: 'invoice' }), () => [task!]);
+    let answer: () => void = () => undefined;
+    const write = client
+      .getMutationCache()
+      .build(client, { mutationFn: () => new Promise<void>((resolve) => (answer = resolve)) })
+      .execute(undefined);
+
+    applyTaskEvent(client, 'task.updated', { task: { ...task!, taskTitle: 'Invoice!', version: 2 }, by: ADA }, ME);
+    await settle();
+    await settle();
+    expect(shown.fetches.count).toBe(0);
+    answer();
+    await write;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(shown.fetches.count).toBe(1);
     shown.unsubscribe();
   });
 

@@ -24,6 +24,9 @@ export const taskKeys = {
 /** The filter part of a list's key (`status` set) or a count's key (no `status`). */
 export type KeyFilter = Partial<BoardFilter> & { status?: TaskStatus };
 
+/** What decides which tasks a list holds, order and status aside: lists and counts alike. */
+export const membershipOf = (filter: KeyFilter): string => JSON.stringify([filter.priority ?? '', filter.view ?? '', filter.q ?? '']);
+
 export function filterOfKey(key: readonly unknown[]): KeyFilter {
   const filter: KeyFilter = key[2] ?? {};
   return filter;
