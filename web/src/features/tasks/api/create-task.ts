@@ -5,6 +5,7 @@ import { apiRequest } from '#web/lib/api-client.ts';
 import { useLiveBoard } from './live-board-context.ts';
 import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
 import { newPendingId } from './pending-tasks.ts';
+import { receiveTask } from './task-receipts.ts';
 import { TASK_WRITES } from './update-task.ts';
 
 export async function createTask(body: CreateTaskBody): Promise<{ task: Task; message: string }> {
@@ -46,8 +47,9 @@ export function useCreateTask() {
     onSuccess: ({ task }, _body, context) => {
       // The live event may have brought the real task first (then it replaced the stand-in).
       const standIn = findCachedTask(queryClient, context.pending._id);
-      if (!findCachedTask(queryClient, task._id)) writeTask(queryClient, standIn ?? null, task);
-      else if (standIn) writeTask(queryClient, standIn, null);
+      const replaced = receiveTask(queryClient, task, { isNew: true, answer: true, standIn });
+      // The saved task was here already: the stand-in, if still shown, goes.
+      if (replaced !== null && standIn) writeTask(queryClient, standIn, null);
     },
     onError: (_error, _body, context) => {
       const standIn = context && findCachedTask(queryClient, context.pending._id);

@@ -33,10 +33,15 @@ function newestKnown(queryClient: QueryClient, id: string, cached: Task | undefi
 /**
  * A copy of a task from the server (an answer or an event). Ignored when this tab already knows
  * this version or a newer one (`answer`: a newer one). `isNew`: the task has just become visible
- * (created, or assigned to the viewer), so it may be this tab's own create echoed back.
+ * (created, or assigned to the viewer), so it may be this tab's own create echoed back;
+ * `standIn`: the stand-in card it is the saved form of, when the caller knows it.
  * Returns the copy it replaced (`null` if none), or `false` when it was ignored.
  */
-export function receiveTask(queryClient: QueryClient, task: Task, { isNew, answer = false }: { isNew: boolean; answer?: boolean }): Task | null | false {
+export function receiveTask(
+  queryClient: QueryClient,
+  task: Task,
+  { isNew, answer = false, standIn }: { isNew: boolean; answer?: boolean; standIn?: Task | undefined },
+): Task | null | false {
   const cached = findCachedTask(queryClient, task._id);
   const known = newestKnown(queryClient, task._id, cached);
   // The answer to this tab's own write also replaces a copy of the same version: that may be
@@ -45,8 +50,8 @@ export function receiveTask(queryClient: QueryClient, task: Task, { isNew, answe
   seenOf(queryClient).set(task._id, { version: task.version, removed: false });
   // This tab's own create, echoed by the stream before the answer came: it takes the place of
   // the stand-in card instead of showing twice.
-  const standIn = !cached && isNew ? pendingTwin(queryClient, task) : undefined;
-  writeTask(queryClient, cached ?? standIn ?? null, task);
+  const replaced = cached ?? standIn ?? (isNew ? pendingTwin(queryClient, task) : undefined);
+  writeTask(queryClient, replaced ?? null, task);
   return cached ?? null;
 }
 
