@@ -6,7 +6,7 @@ import type { LiveEventHandlers } from '#web/features/tasks/api/live-events.ts';
  * The comments' events on the tab's live stream (composed here: features do not import each
  * other). A comment changes its task's comments and activity ("commented").
  */
-export const commentLiveEvents: LiveEventHandlers = {
+const commentLiveEvents: LiveEventHandlers = {
   types: COMMENT_EVENTS,
   apply(queryClient, type, data) {
     const taskId = applyCommentEvent(queryClient, type, data);
