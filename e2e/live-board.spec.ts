@@ -5,7 +5,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, newSignedInContext, test, type TestUser } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';
-import { board, cardActions, countText } from './support/pages.ts';
+import { board, cardActions, countText, taskPage } from './support/pages.ts';
 
 /** The board of `page`, once its data is shown and its live connection is open. */
 async function openLiveBoard(page: Page) {
@@ -148,6 +148,51 @@ test('a save that meets someone else\'s change opens the conflict dialog; both c
     await expect(a.card(title)).toContainText('Urgent priority');
     await expect(a.card(title)).toContainText(alice.email);
     await expect(aliceCard.edit).toBeFocused();
+  } finally {
+    await close();
+  }
+});
+
+test('comments another person posts, edits and deletes show on an open task page without a reload', async ({ browser, createUser }) => {
+  const { alice, bob, alicePage, bobPage, close } = await twoPeople(browser, createUser);
+  try {
+    const title = `Talk it through ${randomSuffix()}`;
+    const id = await apiCreateTask(alicePage.request, { taskTitle: title, assignee: bob.email });
+
+    // Bob has the task page open, its live connection up.
+    await bobPage.goto(`/tasks/${id}`);
+    const b = taskPage(bobPage);
+    await expect(b.comments.getByRole('heading', { name: 'Comments (0)' })).toBeVisible();
+    await expect(bobPage.getByTestId('live-activity')).toHaveAttribute('data-stream', 'open');
+
+    // Alice comments on her own task page.
+    await alicePage.goto(`/tasks/${id}`);
+    const a = taskPage(alicePage);
+    await a.newComment.fill('First thought');
+    await a.postComment.click();
+    await expect(a.comment(alice.fullName)).toContainText('First thought');
+
+    await expect(b.comment(alice.fullName)).toContainText('First thought');
+    await expect(b.comments.getByRole('heading', { name: 'Comments (1)' })).toBeVisible();
+    await expect(b.activity).toContainText('commented');
+    // Alice's comment is hers: Bob gets no buttons for it.
+    await expect(b.comment(alice.fullName).getByRole('button')).toHaveCount(0);
+
+    // She edits it: Bob reads the new text.
+    const mine = a.comment(alice.fullName);
+    await mine.getByRole('button', { name: 'Edit comment' }).click();
+    await mine.getByRole('textbox', { name: 'Edit comment' }).fill('Second thought');
+    await mine.getByRole('button', { name: /^Sav/ }).click();
+    await expect(mine).toContainText('Second thought');
+    await expect(b.comment(alice.fullName)).toContainText('Second thought');
+    await expect(b.comment(alice.fullName)).not.toContainText('First thought');
+
+    // She deletes it: it goes from Bob's page, and the count with it.
+    await mine.getByRole('button', { name: 'Delete comment' }).click();
+    await mine.getByRole('button', { name: /^Delet(e|ing) comment/ }).last().click();
+    await expect(a.comment(alice.fullName)).toHaveCount(0);
+    await expect(b.comment(alice.fullName)).toHaveCount(0);
+    await expect(b.comments.getByRole('heading', { name: 'Comments (0)' })).toBeVisible();
   } finally {
     await close();
   }

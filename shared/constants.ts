@@ -6,8 +6,13 @@
 export const PRIORITIES = ['normal', 'low', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 export const DEFAULT_PRIORITY: Priority = 'normal';
-/** Display order of the board's filter buttons (after "All Tasks"). */
-export const PRIORITY_FILTER_ORDER: readonly Priority[] = ['urgent', 'high', 'normal', 'low'];
+/**
+ * Priorities most pressing first: the order of `sort=priority`, of the board's filter buttons
+ * (after "All Tasks") and of every priority select.
+ */
+export const PRIORITY_ORDER: readonly Priority[] = ['urgent', 'high', 'normal', 'low'];
+/** A priority's place in PRIORITY_ORDER (0 is the most pressing). */
+export const PRIORITY_RANK = Object.fromEntries(PRIORITY_ORDER.map((priority, rank) => [priority, rank])) as Readonly<Record<Priority, number>>;
 
 export const STATUSES = ['todo', 'done'] as const;
 export type TaskStatus = (typeof STATUSES)[number];
@@ -70,8 +75,11 @@ export const DEFAULT_VIEW: TaskView = 'all';
 export const TASK_SORTS = ['newest', 'deadline', 'priority'] as const;
 export type TaskSort = (typeof TASK_SORTS)[number];
 export const DEFAULT_SORT: TaskSort = 'newest';
-/** Order of `sort=priority`. */
-export const PRIORITY_RANK: Readonly<Record<Priority, number>> = { urgent: 0, high: 1, normal: 2, low: 3 };
+/**
+ * The task fields `q` of `GET /api/tasks` searches (a case-insensitive substring of any of them):
+ * a change to one of them can move a task into or out of a searched list.
+ */
+export const SEARCHED_TASK_FIELDS = ['taskTitle', 'workTitle', 'description', 'assignee'] as const;
 
 /** localStorage key of the "signed in" flag (the name the original task-board client uses). */
 export const LOGGED_IN_FLAG = 'isLoggedIn';

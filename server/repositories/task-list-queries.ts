@@ -1,5 +1,6 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { PRIORITY_RANK, STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
+import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
@@ -87,12 +88,6 @@ export interface ListOptions extends TaskFilter {
   after?: SortPosition | undefined;
   /** Maximum rows; absent means all. */
   limit?: number | undefined;
-}
-
-export interface TaskCounts {
-  todo: number;
-  done: number;
-  overdue: number;
 }
 
 /** Above this many matches in the whole table, SQLite tests the text on the viewer's rows instead. */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Task } from '#shared/schemas/tasks.ts';
+import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
@@ -9,7 +9,6 @@ import {
   type ListOptions,
   TASK_SELECT,
   type TaskRowValues,
-  type TaskCounts,
   type TaskFilter,
   type Viewer,
 } from './task-list-queries.ts';

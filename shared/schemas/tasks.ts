@@ -135,14 +135,16 @@ export type TaskListEnvelope = Static<typeof TaskListEnvelope>;
 export const TaskCountsQuery = Type.Object(taskFilters);
 export type TaskCountsQuery = Static<typeof TaskCountsQuery>;
 
+/** The board's column totals for one filter. */
+export const TaskCountsSchema = Type.Object({
+  todo: Type.Integer(),
+  done: Type.Integer(),
+  overdue: Type.Integer({ description: 'Open tasks whose deadline has passed.' }),
+});
+export type TaskCounts = Static<typeof TaskCountsSchema>;
+
 export const TaskCountsEnvelope = Type.Object({
   status: Type.Literal('success'),
-  data: Type.Object({
-    counts: Type.Object({
-      todo: Type.Integer(),
-      done: Type.Integer(),
-      overdue: Type.Integer({ description: 'Open tasks whose deadline has passed.' }),
-    }),
-  }),
+  data: Type.Object({ counts: TaskCountsSchema }),
 });
 export type TaskCountsEnvelope = Static<typeof TaskCountsEnvelope>;

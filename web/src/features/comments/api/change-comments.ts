@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CommentEnvelope } from '#shared/schemas/comments.ts';
+import type { Comment, CommentEnvelope } from '#shared/schemas/comments.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { commentKeys, commentsPath, type Comment } from './get-comments.ts';
+import { withComment } from './comment-events.ts';
+import { commentKeys, commentsPath } from './get-comments.ts';
 
 /*
  * Post, edit and delete a comment. Each writes the server's answer into the cached list at
- * once, then refetches the list (another person may have commented meanwhile). `onChanged`
- * lets the page refresh what else a comment changes (the task's activity).
+ * once; other people's comments arrive as live events (comment-events.ts). `onChanged` lets
+ * the page refresh what else a comment changes (the task's activity).
  */
 
 export async function createComment(taskId: string, body: string): Promise<Comment> {
@@ -38,14 +39,12 @@ export function useChangeComment(taskId: string, onChanged?: () => void) {
       await deleteComment(taskId, change.commentId);
       return null;
     },
-    onSuccess: async (comment, change) => {
+    onSuccess: (comment, change) => {
       queryClient.setQueryData<Comment[]>(key, (list = []) => {
         if (change.kind === 'delete') return list.filter((c) => c._id !== change.commentId);
-        if (!comment) return list;
-        return list.some((c) => c._id === comment._id) ? list.map((c) => (c._id === comment._id ? comment : c)) : [...list, comment];
+        return comment ? withComment(list, comment) : list;
       });
       onChanged?.();
-      await queryClient.invalidateQueries({ queryKey: key });
     },
   });
 }

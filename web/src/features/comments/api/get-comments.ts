@@ -3,8 +3,6 @@ import { LIMITS } from '#shared/constants.ts';
 import type { Comment, CommentListEnvelope } from '#shared/schemas/comments.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
-export type { Comment };
-
 /** Trimmed length bound of a comment's body. */
 export const COMMENT_MAX = LIMITS.commentMax;
 

@@ -7,7 +7,8 @@ import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useChangeComment } from '../api/change-comments.ts';
-import { COMMENT_MAX, useComments, type Comment } from '../api/get-comments.ts';
+import type { Comment } from '#shared/schemas/comments.ts';
+import { COMMENT_MAX, useComments } from '../api/get-comments.ts';
 import './task-comments.css';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

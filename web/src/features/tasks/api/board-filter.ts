@@ -1,10 +1,7 @@
 import { DEFAULT_SORT, DEFAULT_VIEW, LIMITS, PRIORITIES, TASK_SORTS, TASK_VIEWS, type Priority, type TaskSort, type TaskView } from '#shared/constants.ts';
-import type { Task } from '#shared/schemas/tasks.ts';
 
 /** "" is "All Tasks". */
 export type PriorityFilter = Priority | '';
-
-export type { TaskSort, TaskView };
 
 /** The API's bounds on `q`: longer text is cut, empty text is no search. */
 export const SEARCH_MAX_LENGTH = LIMITS.searchMax;
@@ -65,13 +62,3 @@ export function filterQuery(filter: BoardFilter): Record<string, string | undefi
   };
 }
 
-/**
- * Whether a cached list of this filter can be patched in place with a changed task: only
- * lists whose membership is known here (priority) and whose order is "newest first". Any
- * other list is put right by the refetch that follows every change.
- */
-export function isPatchable(filter: BoardFilter): boolean {
-  return filter.view === 'all' && filter.q === '' && filter.sort === 'newest';
-}
-
-export const matchesPriority = (task: Task, priority: PriorityFilter): boolean => priority === '' || task.priority === priority;

@@ -1,8 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { DEFAULT_PRIORITY, DEFAULT_STATUS } from '#shared/constants.ts';
 import type { CreateTaskBody, Task, TaskEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useLiveBoard } from './live-board-context.ts';
-import { cancelListFetches, findCachedTask, newPendingId, writeTask } from './task-cache.ts';
+import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
+import { newPendingId } from './pending-tasks.ts';
+import { receiveTask } from './task-receipts.ts';
 import { TASK_WRITES } from './update-task.ts';
 
 export async function createTask(body: CreateTaskBody): Promise<{ task: Task; message: string }> {
@@ -33,23 +36,24 @@ export function useCreateTask() {
         assignor: live.viewer.fullName,
         assignorEmail: live.viewer.email,
         deadline: body.deadline === '' ? null : (body.deadline ?? null),
-        priority: body.priority ?? 'normal',
-        status: 'todo',
+        priority: body.priority ?? DEFAULT_PRIORITY,
+        status: DEFAULT_STATUS,
         createdAt: now,
         updatedAt: now,
       };
-      writeTask(queryClient, null, pending, live.viewer);
+      writeTask(queryClient, null, pending);
       return { pending };
     },
     onSuccess: ({ task }, _body, context) => {
       // The live event may have brought the real task first (then it replaced the stand-in).
       const standIn = findCachedTask(queryClient, context.pending._id);
-      if (!findCachedTask(queryClient, task._id)) writeTask(queryClient, standIn ?? null, task, live.viewer);
-      else if (standIn) writeTask(queryClient, standIn, null, live.viewer);
+      const replaced = receiveTask(queryClient, task, { isNew: true, answer: true, standIn });
+      // The saved task was here already: the stand-in, if still shown, goes.
+      if (replaced !== null && standIn) writeTask(queryClient, standIn, null);
     },
     onError: (_error, _body, context) => {
       const standIn = context && findCachedTask(queryClient, context.pending._id);
-      if (standIn) writeTask(queryClient, standIn, null, live.viewer);
+      if (standIn) writeTask(queryClient, standIn, null);
     },
   });
 }

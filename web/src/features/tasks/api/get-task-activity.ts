@@ -1,16 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Activity, ActivityListEnvelope, TrackedField } from '#shared/schemas/comments.ts';
+import type { Activity, ActivityListEnvelope } from '#shared/schemas/comments.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { taskKeys } from './query-keys.ts';
-
-/** The fields whose changes the activity log records, with their from → to values. */
-export type ActivityField = TrackedField;
-export type ActivityEntry = Activity;
 
 export const activityKey = (taskId: string) => [...taskKeys.detail(taskId), 'activity'] as const;
 
 /** `GET /api/tasks/:id/activity`: who did what to the task, oldest first. */
-export async function getTaskActivity(taskId: string, signal?: AbortSignal): Promise<ActivityEntry[]> {
+export async function getTaskActivity(taskId: string, signal?: AbortSignal): Promise<Activity[]> {
   const envelope = await apiRequest<ActivityListEnvelope>(`/tasks/${encodeURIComponent(taskId)}/activity`, { signal });
   return envelope.data.activity;
 }

@@ -1,10 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { BoardFilter } from './board-filter.ts';
+import { useBoardStaleTime } from './live-board-context.ts';
 import { taskCountsQueryOptions } from './task-queries.ts';
-
-export { getTaskCounts, taskCountsQueryOptions, type TaskCounts } from './task-queries.ts';
 
 /** The column badges: exact totals even when only the first page of a column is loaded. */
 export function useTaskCounts(filter: BoardFilter) {
-  return useQuery({ ...taskCountsQueryOptions(filter), placeholderData: keepPreviousData });
+  return useQuery({ ...taskCountsQueryOptions(filter, useBoardStaleTime()), placeholderData: keepPreviousData });
 }

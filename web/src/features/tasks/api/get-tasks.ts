@@ -1,14 +1,13 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { BoardFilter } from './board-filter.ts';
+import { useBoardStaleTime } from './live-board-context.ts';
 import { taskColumnQueryOptions } from './task-queries.ts';
 
-export { getTasksPage, TASK_PAGE_SIZE, taskColumnQueryOptions } from './task-queries.ts';
-
 /**
- * One board column: pages of tasks in one status, newest first. While a new filter loads,
- * the previous filter's cards stay on screen (no flash of skeletons).
+ * One board column: pages of tasks in one status, in the filter's order. While a new filter
+ * loads, the previous filter's cards stay on screen (no flash of skeletons).
  */
 export function useTaskColumn(status: TaskStatus, filter: BoardFilter) {
-  return useInfiniteQuery({ ...taskColumnQueryOptions(status, filter), placeholderData: keepPreviousData });
+  return useInfiniteQuery({ ...taskColumnQueryOptions(status, filter, useBoardStaleTime()), placeholderData: keepPreviousData });
 }

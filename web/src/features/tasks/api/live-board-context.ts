@@ -1,12 +1,16 @@
 import { createContext, use, useSyncExternalStore } from 'react';
+import type { Person } from '#shared/schemas/comments.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
-import type { Viewer } from './task-cache.ts';
 
 /**
  * Per-tab state of the live board, shared by the board, its cards and the task mutations:
- * who is looking, which cards just changed (highlighted for a moment), who last changed a task
- * (named in the conflict dialog), and the conflicts waiting for the person's decision.
+ * who is looking, whether the event stream is open, which cards just changed (highlighted for
+ * a moment), who last changed a task (named in the conflict dialog), and the conflicts waiting
+ * for the person's decision.
  */
+
+/** Who is looking at the board: decides the "assigned to you" wording of live messages. */
+export type Viewer = Person;
 
 /** How long a card changed by someone else stays highlighted. */
 export const HIGHLIGHT_MS = 2_500;
@@ -39,7 +43,17 @@ function createEmitter() {
   };
 }
 
+/**
+ * How long a fetched list or count counts as current. While the event stream is open, for
+ * good: every change reaches the cache, and what the cache cannot place is asked again
+ * (list-refresh.ts). Without the stream, a second: long enough that a filter change takes the
+ * answer its click asked for (task-board.tsx), short enough that a list shown again is asked again.
+ */
+export const JUST_FETCHED_MS = 1000;
+
 export function createLiveBoardState(viewer: Viewer) {
+  const streamEmitter = createEmitter();
+  let streamOpen = false;
   const highlightEmitter = createEmitter();
   const highlighted = new Map<string, ReturnType<typeof setTimeout>>();
   const conflictEmitter = createEmitter();
@@ -48,6 +62,15 @@ export function createLiveBoardState(viewer: Viewer) {
 
   return {
     viewer,
+    stream: {
+      subscribe: streamEmitter.subscribe,
+      isOpen: () => streamOpen,
+      set: (open: boolean) => {
+        if (open === streamOpen) return;
+        streamOpen = open;
+        streamEmitter.emit();
+      },
+    },
     highlights: {
       subscribe: highlightEmitter.subscribe,
       has: (id: string) => highlighted.has(id),
@@ -96,6 +119,17 @@ export function useLiveBoard(): LiveBoardState {
   const state = use(LiveBoardContext);
   if (!state) throw new Error('useLiveBoard() needs a <LiveBoardProvider>.');
   return state;
+}
+
+/** Whether the tab's event stream is open now. */
+export function useLiveStreamOpen(): boolean {
+  const { stream } = useLiveBoard();
+  return useSyncExternalStore(stream.subscribe, stream.isOpen);
+}
+
+/** The `staleTime` of the board's lists and counts now (see JUST_FETCHED_MS). */
+export function useBoardStaleTime(): number {
+  return useLiveStreamOpen() ? Infinity : JUST_FETCHED_MS;
 }
 
 /** Whether the card of task `id` is highlighted right now. */

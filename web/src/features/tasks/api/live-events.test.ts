@@ -1,11 +1,11 @@
-import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
-import type { Task } from '#shared/schemas/tasks.ts';
+import { InfiniteQueryObserver, QueryClient, type QueryKey } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import { makeTask } from '#web/testing/data.ts';
 import { DEFAULT_FILTER, type BoardFilter } from './board-filter.ts';
-import { applyTaskEvent } from './live-events.ts';
+import { REFRESH_DELAY_MS } from './list-refresh.ts';
 import { taskKeys, type TaskPages } from './query-keys.ts';
-import type { TaskCounts } from './task-queries.ts';
+import { applyTaskEvent } from './task-events.ts';
 
 const ME = { fullName: 'Bob Builder', email: 'bob@example.com' };
 const ADA = { fullName: 'Ada Lovelace', email: 'ada@example.com' };
@@ -25,128 +25,219 @@ function cache() {
   const client = new QueryClient();
   const list = (status: 'todo' | 'done', filter: Partial<BoardFilter> = {}) => taskKeys.list(status, { ...DEFAULT_FILTER, ...filter });
   const counts = (filter: Partial<BoardFilter> = {}) => taskKeys.counts({ ...DEFAULT_FILTER, ...filter });
-  const titles = (key: readonly unknown[]) => client.getQueryData<TaskPages>(key)?.pages.flatMap((p) => p.tasks.map((t) => t.taskTitle));
-  return { client, list, counts, titles, countsOf: (key: readonly unknown[]) => client.getQueryData<TaskCounts>(key) };
+  const titles = (key: QueryKey) => client.getQueryData<TaskPages>(key)?.pages.flatMap((p) => p.tasks.map((t) => t.taskTitle));
+  /** Whether the key was marked to be asked again (after the gathering delay). */
+  const askedAgain = (key: QueryKey) => client.getQueryState(key)?.isInvalidated ?? false;
+  /** A list on screen: an observer whose every fetch answers `answer()` and is counted. */
+  const onScreen = (key: QueryKey, answer: () => Task[]) => {
+    const fetches = { count: 0 };
+    const observer = new InfiniteQueryObserver(client, {
+      queryKey: key,
+      queryFn: () => {
+        fetches.count++;
+        return Promise.resolve({ tasks: answer(), nextCursor: null });
+      },
+      initialPageParam: null as string | null,
+      getNextPageParam: () => undefined,
+      staleTime: Infinity,
+    });
+    const unsubscribe = observer.subscribe(() => undefined);
+    return { fetches, unsubscribe };
+  };
+  return { client, list, counts, titles, askedAgain, onScreen, countsOf: (key: QueryKey) => client.getQueryData<TaskCounts>(key) };
 }
 
+const settle = () => vi.advanceTimersByTimeAsync(REFRESH_DELAY_MS * 2);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('applying live events to the cached board', () => {
-  it('puts a created task into every list it belongs to, in order, and counts it once', () => {
-    const { client, list, counts, titles, countsOf } = cache();
-    const [older, newer] = tasksAt({ taskTitle: 'Older' }, { taskTitle: 'Newer', priority: 'urgent' });
-    client.setQueryData(list('todo'), pages([[newer!, older!], null]));
-    client.setQueryData(list('todo', { priority: 'urgent' }), pages([[newer!], null]));
-    client.setQueryData(list('done'), pages([[], null]));
-    client.setQueryData(counts(), { todo: 2, done: 0 });
-    client.setQueryData(counts({ priority: 'urgent' }), { todo: 1, done: 0 });
+  it('changes a task where it is shown, and asks again only the lists whose filter reads a changed field', async () => {
+    const { client, list, counts, titles, askedAgain } = cache();
+    const [other, task] = tasksAt({ taskTitle: 'Other' }, { taskTitle: 'Pay the invoice', priority: 'high', description: 'Old words' });
+    client.setQueryData(list('todo'), pages([[task!, other!], null]));
+    client.setQueryData(list('todo', { priority: 'high' }), pages([[task!], null]));
+    client.setQueryData(list('todo', { sort: 'deadline' }), pages([[other!, task!], null]));
+    client.setQueryData(list('todo', { q: 'invoice' }), pages([[task!], null]));
+    client.setQueryData(counts(), { todo: 2, done: 0, overdue: 0 });
+    client.setQueryData(counts({ q: 'invoice' }), { todo: 1, done: 0, overdue: 0 });
 
-    const created = makeTask({ taskTitle: 'Brand new', createdAt: '2026-11-02T00:00:00.000Z', priority: 'low', assignee: ME.email });
-    const change = applyTaskEvent(client, 'task.created', { task: created, by: ADA }, ME);
+    const change = applyTaskEvent(client, 'task.updated', { task: { ...task!, description: 'New words', version: 2 }, by: ADA }, ME);
+    await settle();
 
-    expect(titles(list('todo'))).toEqual(['Brand new', 'Newer', 'Older']);
-    expect(titles(list('todo', { priority: 'urgent' }))).toEqual(['Newer']);
-    expect(titles(list('done'))).toEqual([]);
-    expect(countsOf(counts())).toEqual({ todo: 3, done: 0 });
-    expect(countsOf(counts({ priority: 'urgent' }))).toEqual({ todo: 1, done: 0 });
-    expect(change).toMatchObject({ taskId: created._id, own: false, message: 'Ada Lovelace assigned “Brand new” to you' });
-
-    // The same event again (a replay) changes nothing.
-    expect(applyTaskEvent(client, 'task.created', { task: created, by: ADA }, ME)).toBeNull();
-    expect(countsOf(counts())).toEqual({ todo: 3, done: 0 });
+    const descriptions = (key: QueryKey) => client.getQueryData<TaskPages>(key)?.pages[0]?.tasks.map((t) => t.description);
+    expect(descriptions(list('todo'))).toEqual(['New words', other!.description]);
+    expect(descriptions(list('todo', { priority: 'high' }))).toEqual(['New words']);
+    expect(titles(list('todo', { sort: 'deadline' }))).toEqual(['Other', 'Pay the invoice']);
+    // Only the search reads the description: only its list and count are asked again.
+    expect(descriptions(list('todo', { q: 'invoice' }))).toEqual(['New words']);
+    expect(askedAgain(list('todo', { q: 'invoice' }))).toBe(true);
+    expect(askedAgain(counts({ q: 'invoice' }))).toBe(true);
+    for (const key of [list('todo'), list('todo', { priority: 'high' }), list('todo', { sort: 'deadline' }), counts()]) expect(askedAgain(key)).toBe(false);
+    expect(change?.message).toBe('Ada Lovelace edited “Pay the invoice”');
   });
 
-  it('moves a completed task between columns and adjusts the counts of every filter', () => {
-    const { client, list, counts, titles, countsOf } = cache();
+  it('leaves the server to decide a search: a case the server folds differently is refetched, not judged here', async () => {
+    const { client, list, titles, onScreen } = cache();
+    const [task] = tasksAt({ taskTitle: 'Café au lait' });
+    const key = list('todo', { q: 'é' });
+    client.setQueryData(key, pages([[task!], null]));
+    // SQLite's lower() folds ASCII only: "CAFÉ" no longer contains "é" there, though JavaScript says it does.
+    const server = onScreen(key, () => []);
+
+    applyTaskEvent(client, 'task.updated', { task: { ...task!, taskTitle: 'CAFÉ AU LAIT', version: 2 }, by: ADA }, ME);
+    expect(titles(key)).toEqual(['CAFÉ AU LAIT']);
+    await settle();
+    expect(server.fetches.count).toBe(1);
+    expect(titles(key)).toEqual([]);
+    server.unsubscribe();
+  });
+
+  it('takes a completed task out of its column and moves it between the badges at once; Completed is asked again', async () => {
+    const { client, list, counts, titles, askedAgain, countsOf } = cache();
     const [a, b] = tasksAt({ taskTitle: 'Send the invoice', priority: 'high' }, { taskTitle: 'Other' });
     const done = makeTask({ taskTitle: 'Done before', status: 'done', createdAt: '2026-10-01T00:00:00.000Z' });
     client.setQueryData(list('todo'), pages([[b!, a!], null]));
     client.setQueryData(list('done'), pages([[done], null]));
     client.setQueryData(list('todo', { priority: 'high' }), pages([[a!], null]));
     client.setQueryData(counts(), { todo: 2, done: 1, overdue: 0 });
-    client.setQueryData(counts({ priority: 'high' }), { todo: 1, done: 0 });
+    client.setQueryData(counts({ priority: 'high' }), { todo: 1, done: 0, overdue: 0 });
+    // No list of this filter is cached: nothing says the server counted the task there.
+    client.setQueryData(counts({ q: 'invoice' }), { todo: 1, done: 0, overdue: 0 });
 
-    const completed = { ...a!, status: 'done' as const, ...{ version: 2 } };
-    const change = applyTaskEvent(client, 'task.updated', { task: completed, by: ADA }, ME);
-
+    const change = applyTaskEvent(client, 'task.updated', { task: { ...a!, status: 'done', version: 2 }, by: ADA }, ME);
     expect(titles(list('todo'))).toEqual(['Other']);
-    expect(titles(list('done'))).toEqual(['Send the invoice', 'Done before']);
     expect(titles(list('todo', { priority: 'high' }))).toEqual([]);
+    // Where it goes in Completed is the server's answer.
+    expect(titles(list('done'))).toEqual(['Done before']);
     expect(countsOf(counts())).toEqual({ todo: 1, done: 2, overdue: 0 });
-    expect(countsOf(counts({ priority: 'high' }))).toEqual({ todo: 0, done: 1 });
+    expect(countsOf(counts({ priority: 'high' }))).toEqual({ todo: 0, done: 1, overdue: 0 });
+    await settle();
+    expect(askedAgain(list('done'))).toBe(true);
+    expect(askedAgain(list('todo'))).toBe(false);
+    // Certain, and without a deadline nothing is overdue: not asked again.
+    expect(askedAgain(counts())).toBe(false);
+    expect(askedAgain(counts({ q: 'invoice' }))).toBe(true);
     expect(change?.message).toBe('Ada Lovelace completed “Send the invoice”');
   });
 
-  it('ignores an event whose version is not newer than the cached copy', () => {
-    const { client, list, counts, titles, countsOf } = cache();
-    const [task] = tasksAt({ taskTitle: 'Current', ...{ version: 5 } });
+  it('asks for the overdue count again when the completed task has a deadline', async () => {
+    const { client, list, counts, askedAgain, countsOf } = cache();
+    const [task] = tasksAt({ taskTitle: 'Late', deadline: '2026-10-01T00:00:00.000Z' });
     client.setQueryData(list('todo'), pages([[task!], null]));
-    client.setQueryData(counts(), { todo: 1, done: 0 });
-
-    const stale = { ...task!, taskTitle: 'Stale', status: 'done' as const, ...{ version: 4 } };
-    expect(applyTaskEvent(client, 'task.updated', { task: stale, by: ADA }, ME)).toBeNull();
-    expect(applyTaskEvent(client, 'task.updated', { task: { ...stale, ...{ version: 5 } }, by: ADA }, ME)).toBeNull();
-    expect(applyTaskEvent(client, 'task.deleted', { task: { _id: task!._id, version: 4 }, by: ADA }, ME)).toBeNull();
-    expect(titles(list('todo'))).toEqual(['Current']);
-    expect(countsOf(counts())).toEqual({ todo: 1, done: 0 });
+    client.setQueryData(counts(), { todo: 1, done: 0, overdue: 1 });
+    applyTaskEvent(client, 'task.updated', { task: { ...task!, status: 'done', version: 2 }, by: ADA }, ME);
+    expect(countsOf(counts())).toEqual({ todo: 0, done: 1, overdue: 1 });
+    await settle();
+    expect(askedAgain(counts())).toBe(true);
   });
 
-  it('removes a deleted (or reassigned-away) task everywhere and says who did it', () => {
-    const { client, list, counts, titles, countsOf } = cache();
+  it('asks the lists of its column for a created task instead of placing it, and ignores the replay', async () => {
+    const { client, list, counts, titles, askedAgain } = cache();
+    const [older] = tasksAt({ taskTitle: 'Older' });
+    client.setQueryData(list('todo'), pages([[older!], null]));
+    client.setQueryData(list('done'), pages([[], null]));
+    client.setQueryData(counts(), { todo: 1, done: 0, overdue: 0 });
+
+    const created = makeTask({ taskTitle: 'Brand new', createdAt: '2026-11-02T00:00:00.000Z', assignee: ME.email });
+    const change = applyTaskEvent(client, 'task.created', { task: created, by: ADA }, ME);
+    expect(titles(list('todo'))).toEqual(['Older']);
+    await settle();
+    expect(askedAgain(list('todo'))).toBe(true);
+    expect(askedAgain(counts())).toBe(true);
+    expect(askedAgain(list('done'))).toBe(false);
+    expect(change).toMatchObject({ taskId: created._id, own: false, message: 'Ada Lovelace assigned “Brand new” to you' });
+    expect(applyTaskEvent(client, 'task.created', { task: created, by: ADA }, ME)).toBeNull();
+  });
+
+  it('ignores an event whose version is not newer than the cached copy', async () => {
+    const { client, list, counts, titles, askedAgain } = cache();
+    const [task] = tasksAt({ taskTitle: 'Current', version: 5 });
+    client.setQueryData(list('todo'), pages([[task!], null]));
+    client.setQueryData(counts(), { todo: 1, done: 0, overdue: 0 });
+
+    const stale = { ...task!, taskTitle: 'Stale', status: 'done' as const, version: 4 };
+    expect(applyTaskEvent(client, 'task.updated', { task: stale, by: ADA }, ME)).toBeNull();
+    expect(applyTaskEvent(client, 'task.updated', { task: { ...stale, version: 5 }, by: ADA }, ME)).toBeNull();
+    expect(applyTaskEvent(client, 'task.deleted', { task: { _id: task!._id, version: 4 }, by: ADA }, ME)).toBeNull();
+    await settle();
+    expect(titles(list('todo'))).toEqual(['Current']);
+    expect(askedAgain(counts())).toBe(false);
+  });
+
+  it('removes a deleted (or reassigned-away) task everywhere at once and says who did it', async () => {
+    const { client, list, counts, titles, askedAgain, countsOf } = cache();
     const [keep, gone] = tasksAt({ taskTitle: 'Keep' }, { taskTitle: 'Gone soon', priority: 'low' });
     client.setQueryData(list('todo'), pages([[gone!], 'c1'], [[keep!], null]));
     client.setQueryData(list('todo', { priority: 'low' }), pages([[gone!], null]));
-    client.setQueryData(counts(), { todo: 2, done: 0 });
-    client.setQueryData(counts({ priority: 'low' }), { todo: 1, done: 0 });
+    client.setQueryData(counts(), { todo: 2, done: 0, overdue: 0 });
 
     const change = applyTaskEvent(client, 'task.deleted', { task: { _id: gone!._id, version: 2 }, by: ADA }, ME);
-
     expect(titles(list('todo'))).toEqual(['Keep']);
     expect(titles(list('todo', { priority: 'low' }))).toEqual([]);
-    expect(countsOf(counts())).toEqual({ todo: 1, done: 0 });
-    expect(countsOf(counts({ priority: 'low' }))).toEqual({ todo: 0, done: 0 });
+    expect(countsOf(counts())).toEqual({ todo: 1, done: 0, overdue: 0 });
     expect(change).toMatchObject({ message: 'Ada Lovelace removed “Gone soon” from your board', shown: false });
+    await settle();
+    expect(askedAgain(counts())).toBe(false);
+    expect(askedAgain(list('todo'))).toBe(false);
+    // A task no cached list held: its counts are the server's to say.
+    client.setQueryData(counts({ view: 'created-by-me' }), { todo: 3, done: 0, overdue: 0 });
+    applyTaskEvent(client, 'task.deleted', { task: { _id: 'unseen', version: 1 }, by: ADA }, ME);
+    await settle();
+    expect(askedAgain(counts({ view: 'created-by-me' }))).toBe(true);
     // Once removed, the replayed deletion and an older copy change nothing.
     expect(applyTaskEvent(client, 'task.deleted', { task: { _id: gone!._id, version: 2 }, by: ADA }, ME)).toBeNull();
-    expect(applyTaskEvent(client, 'task.updated', { task: { ...gone!, ...{ version: 2 } }, by: ADA }, ME)).toBeNull();
+    expect(applyTaskEvent(client, 'task.updated', { task: { ...gone!, version: 2 }, by: ADA }, ME)).toBeNull();
     expect(titles(list('todo'))).toEqual(['Keep']);
   });
 
-  it('leaves a task whose place is past the loaded pages to the next page', () => {
-    const { client, list, titles } = cache();
-    const [oldest, middle, newest] = tasksAt({ taskTitle: 'Oldest' }, { taskTitle: 'Middle' }, { taskTitle: 'Newest' });
-    client.setQueryData(list('todo'), pages([[newest!, middle!], 'c1']));
-    // Reopened: an old task comes back to the to-do column, older than every loaded card.
-    applyTaskEvent(client, 'task.updated', { task: { ...oldest!, ...{ version: 3 } }, by: ADA }, ME);
-    expect(titles(list('todo'))).toEqual(['Newest', 'Middle']);
-    // On the last page it is appended.
-    client.setQueryData(list('todo'), pages([[newest!, middle!], null]));
-    applyTaskEvent(client, 'task.updated', { task: { ...oldest!, ...{ version: 4 } }, by: ADA }, ME);
-    expect(titles(list('todo'))).toEqual(['Newest', 'Middle', 'Oldest']);
+  it('gathers a burst of events into one request per list on screen, and none for the lists off screen', async () => {
+    const { client, list, askedAgain, onScreen } = cache();
+    const tasks = tasksAt(...Array.from({ length: 50 }, (_, i) => ({ taskTitle: `Task ${i}` })));
+    client.setQueryData(list('todo', { q: 'task' }), pages([tasks, null]));
+    client.setQueryData(list('todo', { q: 'other' }), pages([[], null]));
+    const shown = onScreen(list('todo', { q: 'task' }), () => tasks);
+
+    for (const task of tasks) applyTaskEvent(client, 'task.updated', { task: { ...task, taskTitle: `${task.taskTitle}!`, version: 2 }, by: ADA }, ME);
+    await settle();
+    expect(shown.fetches.count).toBe(1);
+    // Off screen: marked, asked again when shown.
+    expect(askedAgain(list('todo', { q: 'other' }))).toBe(true);
+    shown.unsubscribe();
   });
 
-  it('keeps views, searches and sorts right', () => {
-    const { client, list, counts, titles, countsOf } = cache();
-    const [mine, theirs] = tasksAt({ taskTitle: 'Mine low', priority: 'low' }, { taskTitle: 'Theirs normal', assignee: 'carol@example.com' });
-    client.setQueryData(list('todo', { view: 'assigned-to-me' }), pages([[mine!], null]));
-    client.setQueryData(list('todo', { sort: 'priority' }), pages([[theirs!, mine!], null]));
-    client.setQueryData(list('todo', { q: 'invoice' }), pages([[], null]));
-    client.setQueryData(counts({ view: 'assigned-to-me' }), { todo: 1, done: 0 });
+  it('holds the refetches while a write of this tab is under way, and sends them once it is answered', async () => {
+    const { client, list, onScreen } = cache();
+    const [task] = tasksAt({ taskTitle: 'Invoice' });
+    client.setQueryData(list('todo', { q: 'invoice' }), pages([[task!], null]));
+    const shown = onScreen(list('todo', { q: 'invoice' }), () => [task!]);
+    let answer: () => void = () => undefined;
+    const write = client
+      .getMutationCache()
+      .build(client, { mutationFn: () => new Promise<void>((resolve) => (answer = resolve)) })
+      .execute(undefined);
 
-    // Reassigned to me and raised to urgent, with a title the search finds.
-    const changed = { ...theirs!, assignee: ME.email, priority: 'urgent' as const, taskTitle: 'Pay the Invoice', ...{ version: 2 } };
-    const change = applyTaskEvent(client, 'task.updated', { task: changed, by: ADA }, ME);
-
-    expect(titles(list('todo', { view: 'assigned-to-me' }))).toEqual(['Pay the Invoice', 'Mine low']);
-    expect(titles(list('todo', { sort: 'priority' }))).toEqual(['Pay the Invoice', 'Mine low']);
-    expect(titles(list('todo', { q: 'invoice' }))).toEqual(['Pay the Invoice']);
-    expect(countsOf(counts({ view: 'assigned-to-me' }))).toEqual({ todo: 2, done: 0 });
-    expect(change?.message).toBe('Ada Lovelace assigned “Pay the Invoice” to you');
+    applyTaskEvent(client, 'task.updated', { task: { ...task!, taskTitle: 'Invoice!', version: 2 }, by: ADA }, ME);
+    await settle();
+    await settle();
+    expect(shown.fetches.count).toBe(0);
+    answer();
+    await write;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(shown.fetches.count).toBe(1);
+    shown.unsubscribe();
   });
 
   it('marks the viewer’s own changes as their own', () => {
     const { client, list } = cache();
     const [task] = tasksAt({ taskTitle: 'Mine' });
     client.setQueryData(list('todo'), pages([[task!], null]));
-    const change = applyTaskEvent(client, 'task.updated', { task: { ...task!, priority: 'high', ...{ version: 2 } }, by: ME }, ME);
+    const change = applyTaskEvent(client, 'task.updated', { task: { ...task!, priority: 'high', version: 2 }, by: ME }, ME);
     expect(change).toMatchObject({ own: true, message: 'Bob Builder edited “Mine”' });
   });
 });

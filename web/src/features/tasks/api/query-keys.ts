@@ -3,8 +3,6 @@ import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { BoardFilter } from './board-filter.ts';
 
-export { parsePriorityFilter, type PriorityFilter } from './board-filter.ts';
-
 export interface TaskPage {
   tasks: Task[];
   nextCursor: string | null;
@@ -17,15 +15,27 @@ export const taskKeys = {
   all: ['tasks'] as const,
   lists: () => [...taskKeys.all, 'list'] as const,
   list: (status: TaskStatus, filter: BoardFilter) => [...taskKeys.lists(), { status, ...filter }] as const,
-  counts: (filter: BoardFilter) => [...taskKeys.all, 'counts', { ...filter }] as const,
-  /** One task, its comments and its activity (the task page). */
+  allCounts: () => [...taskKeys.all, 'counts'] as const,
+  counts: (filter: BoardFilter) => [...taskKeys.allCounts(), { ...filter }] as const,
+  /** One task and its activity (the task page). */
   detail: (id: string) => [...taskKeys.all, 'detail', id] as const,
 };
 
+/** The filter part of a list's key (`status` set) or a count's key (no `status`). */
+export type KeyFilter = Partial<BoardFilter> & { status?: TaskStatus };
+
+/** What decides which tasks a list holds, order and status aside: lists and counts alike. */
+export const membershipOf = (filter: KeyFilter): string => JSON.stringify([filter.priority ?? '', filter.view ?? '', filter.q ?? '']);
+
+export function filterOfKey(key: readonly unknown[]): KeyFilter {
+  const filter: KeyFilter = key[2] ?? {};
+  return filter;
+}
+
 /**
- * A refresh of the board (`event: reset`, or an event stream opened anew) refetches every page a
- * column holds, one after the other. A column scrolled deep would cost many requests, so it is
- * cut back to this many pages first; the rest reloads as the user scrolls on.
+ * A refetch of a column asks again for every page it holds, one after the other. A column
+ * scrolled deep would cost many requests, so it is cut back to this many pages first; the
+ * rest reloads as the user scrolls on.
  */
 export const MAX_PAGES_REFETCHED = 4;
 
@@ -34,9 +44,14 @@ const trimmed = (data: TaskPages | undefined): TaskPages | undefined =>
     ? { pages: data.pages.slice(0, MAX_PAGES_REFETCHED), pageParams: data.pageParams.slice(0, MAX_PAGES_REFETCHED) }
     : data;
 
-/** Cuts the cached pages of the matching columns back to MAX_PAGES_REFETCHED. */
-export function trimPages(queryClient: QueryClient, queryKey: readonly unknown[] = taskKeys.lists()): void {
-  queryClient.setQueriesData<TaskPages>({ queryKey }, trimmed);
+/** Cuts the cached pages of every column back to MAX_PAGES_REFETCHED. */
+function trimPages(queryClient: QueryClient): void {
+  queryClient.setQueriesData<TaskPages>({ queryKey: taskKeys.lists() }, trimmed);
+}
+
+/** Cuts the cached pages of the column `key` back to MAX_PAGES_REFETCHED (other keys are left alone). */
+export function trimList(queryClient: QueryClient, key: readonly unknown[]): void {
+  if (key[0] === taskKeys.all[0] && key[1] === taskKeys.lists()[1]) queryClient.setQueryData<TaskPages>(key, trimmed);
 }
 
 /** Refetch everything on the board (after `event: reset` or an event stream opened anew). */

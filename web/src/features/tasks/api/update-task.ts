@@ -3,16 +3,9 @@ import type { Task, TaskEnvelope, UpdateTaskBody } from '#shared/schemas/tasks.t
 import { useNotices } from '#web/components/notices.tsx';
 import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useLiveBoard, type LiveBoardState } from './live-board-context.ts';
-import {
-  cancelListFetches,
-  findCachedTask,
-  receiveRemoval,
-  receiveTask,
-  recordOwnChange,
-  versionOf,
-  versionToSend,
-  writeTask,
-} from './task-cache.ts';
+import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
+import { recordOwnChange, versionToSend } from './own-versions.ts';
+import { receiveRemoval, receiveTask } from './task-receipts.ts';
 
 const UPDATE_FAILED = (title: string, message: string) => `Couldn’t save “${title}”. ${message}`;
 
@@ -21,9 +14,7 @@ export const TASK_WRITES = { id: 'task-writes' };
 
 /** The change sent with the version it is based on; a different current version answers 409. */
 export async function updateTask(id: string, changes: UpdateTaskBody, version: number): Promise<Task> {
-  // 0: a copy from a server that does not count versions; then there is nothing to compare.
-  const body = version > 0 ? { ...changes, version } : changes;
-  const envelope = await apiRequest<TaskEnvelope>(`/tasks/${encodeURIComponent(id)}`, { method: 'PATCH', body });
+  const envelope = await apiRequest<TaskEnvelope>(`/tasks/${encodeURIComponent(id)}`, { method: 'PATCH', body: { ...changes, version } });
   return envelope.data.task;
 }
 
@@ -68,11 +59,11 @@ export function settleFailedWrite(
   const theirs = conflictingTask(error);
   if (theirs) {
     // `answer`: it also replaces the optimistic copy, which carries the version it was based on.
-    receiveTask(queryClient, theirs, live.viewer, { isNew: false, answer: true });
+    receiveTask(queryClient, theirs, { isNew: false, answer: true });
     live.conflicts.add({ ...conflict, theirs });
     return;
   }
-  if (isApiError(error) && error.status === 404) receiveRemoval(queryClient, conflict.base._id, Number.MAX_SAFE_INTEGER, live.viewer);
+  if (isApiError(error) && error.status === 404) receiveRemoval(queryClient, conflict.base._id, Number.MAX_SAFE_INTEGER);
   else rollback();
   if (!isUnauthorized(error)) notify(isApiError(error) ? error.message : String(error));
 }
@@ -97,12 +88,12 @@ export function useUpdateTask({ quiet = false }: { quiet?: boolean } = {}) {
       await cancelListFetches(queryClient);
       const shown = findCachedTask(queryClient, task._id) ?? task;
       const optimistic = withChanges(shown, changes);
-      writeTask(queryClient, shown, optimistic, live.viewer);
+      writeTask(queryClient, shown, optimistic);
       return { shown, optimistic };
     },
     onSuccess: ({ updated, sent }, { task }) => {
-      recordOwnChange(queryClient, task._id, sent, versionOf(updated));
-      receiveTask(queryClient, updated, live.viewer, { isNew: false, answer: true });
+      recordOwnChange(queryClient, task._id, sent, updated.version);
+      receiveTask(queryClient, updated, { isNew: false, answer: true });
     },
     onError: (error, { task, changes }, context) => {
       const say = (message: string) => {
@@ -110,7 +101,7 @@ export function useUpdateTask({ quiet = false }: { quiet?: boolean } = {}) {
       };
       settleFailedWrite(queryClient, live, say, error, { kind: 'update', base: task, mine: changes }, () => {
         // Only if nothing newer arrived meanwhile: then that copy is the truth.
-        if (context && sameTask(findCachedTask(queryClient, task._id), context.optimistic)) writeTask(queryClient, context.optimistic, context.shown, live.viewer);
+        if (context && sameTask(findCachedTask(queryClient, task._id), context.optimistic)) writeTask(queryClient, context.optimistic, context.shown);
       });
     },
   });

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type Ref } from 'react';
 import { SelectField } from '#web/components/field.tsx';
 import { cx } from '#web/lib/cx.ts';
-import { normalizeSearch, SEARCH_MAX_LENGTH, type TaskSort, type TaskView } from '../api/board-filter.ts';
+import type { TaskSort, TaskView } from '#shared/constants.ts';
+import { normalizeSearch, SEARCH_MAX_LENGTH } from '../api/board-filter.ts';
 import './board-toolbar.css';
 
 /** How long typing must pause before the search runs (and lands in the URL). */

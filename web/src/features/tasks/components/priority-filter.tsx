@@ -1,11 +1,11 @@
-import { PRIORITY_FILTER_ORDER } from '#shared/constants.ts';
+import { PRIORITY_ORDER } from '#shared/constants.ts';
 import { cx } from '#web/lib/cx.ts';
-import type { PriorityFilter as Filter } from '../api/query-keys.ts';
+import type { PriorityFilter as Filter } from '../api/board-filter.ts';
 import { PRIORITY_LABELS, PriorityIcon } from './priority.tsx';
 
 const OPTIONS: readonly { value: Filter; label: string }[] = [
   { value: '', label: 'All Tasks' },
-  ...PRIORITY_FILTER_ORDER.map((p) => ({ value: p, label: PRIORITY_LABELS[p] })),
+  ...PRIORITY_ORDER.map((p) => ({ value: p, label: PRIORITY_LABELS[p] })),
 ];
 
 /** Toggle buttons (`aria-pressed`), one pressed at a time: the priority filter. */

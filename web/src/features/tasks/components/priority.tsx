@@ -1,4 +1,4 @@
-import { PRIORITY_FILTER_ORDER, type Priority } from '#shared/constants.ts';
+import { PRIORITY_ORDER, type Priority } from '#shared/constants.ts';
 import { SelectField } from '#web/components/field.tsx';
 import './priority.css';
 
@@ -54,7 +54,7 @@ export function PrioritySelect({ name, value, onChange }: { name?: string; value
         onChange(event.target.value as Priority);
       }}
     >
-      {PRIORITY_FILTER_ORDER.map((p) => (
+      {PRIORITY_ORDER.map((p) => (
         <option key={p} value={p}>
           {PRIORITY_LABELS[p]}
         </option>

@@ -1,15 +1,16 @@
 import type { Priority } from '#shared/constants.ts';
+import type { Activity, TrackedField } from '#shared/schemas/comments.ts';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
-import { useTaskActivity, type ActivityEntry, type ActivityField } from '../api/get-task-activity.ts';
+import { useTaskActivity } from '../api/get-task-activity.ts';
 import { formatDeadline } from '../utils/deadline.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
 import { Timestamp } from './task-details.tsx';
 import './task-activity.css';
 
-const FIELD_LABELS: Record<ActivityField, string> = {
+const FIELD_LABELS: Record<TrackedField, string> = {
   taskTitle: 'title',
   workTitle: 'work title',
   description: 'description',
@@ -18,7 +19,7 @@ const FIELD_LABELS: Record<ActivityField, string> = {
   deadline: 'deadline',
 };
 
-const VERBS: Record<Exclude<ActivityEntry['type'], 'updated'>, string> = {
+const VERBS: Record<Exclude<Activity['type'], 'updated'>, string> = {
   created: 'created the task',
   completed: 'marked it complete',
   reopened: 'reopened it',
@@ -28,7 +29,7 @@ const VERBS: Record<Exclude<ActivityEntry['type'], 'updated'>, string> = {
 /** Long values (a description) are cut in the list; the task shows them in full. */
 const PREVIEW_MAX = 80;
 
-function showValue(field: ActivityField, value: unknown, now: Date): string {
+function showValue(field: TrackedField, value: unknown, now: Date): string {
   if (value === null || value === undefined || value === '') return 'none';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (field === 'priority' && text in PRIORITY_LABELS) return PRIORITY_LABELS[text as Priority];
@@ -39,11 +40,11 @@ function showValue(field: ActivityField, value: unknown, now: Date): string {
   return text.length > PREVIEW_MAX ? `${text.slice(0, PREVIEW_MAX)}…` : text;
 }
 
-function Changes({ changes, now }: { changes: NonNullable<ActivityEntry['changes']>; now: Date }) {
+function Changes({ changes, now }: { changes: NonNullable<Activity['changes']>; now: Date }) {
   // In a fixed order (the labels' order), whatever order the object has. The labels are typed
   // against the tracked fields (shared/schemas/comments.ts) without importing that module's
   // runtime (TypeBox) into the page.
-  const fields = (Object.keys(FIELD_LABELS) as ActivityField[]).filter((field) => field in changes);
+  const fields = (Object.keys(FIELD_LABELS) as TrackedField[]).filter((field) => field in changes);
   if (fields.length === 0) return null;
   return (
     <ul className="activity__changes">

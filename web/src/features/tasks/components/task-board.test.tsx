@@ -5,7 +5,7 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import { countsAnswer, listAnswer, makeTask, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, noContent, type Call } from '#web/testing/fetch.ts';
 import { renderApp } from '#web/testing/render.tsx';
-import { JUST_FETCHED_MS } from '../api/task-queries.ts';
+import { JUST_FETCHED_MS } from '../api/live-board-context.ts';
 
 /** The board's answers for this test: the given tasks, split by the `status` the call asks for. */
 function board(initial: { todo?: Task[]; done?: Task[] } = {}) {

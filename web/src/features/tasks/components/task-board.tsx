@@ -9,12 +9,13 @@ import { useNow } from '#web/lib/use-now.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { parseBoardFilter, withFilter, type BoardFilter, type PriorityFilter as Filter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
+import { useBoardStaleTime } from '../api/live-board-context.ts';
 import { taskColumnQueryOptions, taskCountsQueryOptions } from '../api/task-queries.ts';
 import { OverdueCount, SearchBox, SortSelect, ViewSwitch } from './board-toolbar.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
 import { PriorityFilter } from './priority-filter.tsx';
-import type { EditDraft } from './task-card.tsx';
+import type { EditDraft } from './task-edit-form.tsx';
 import { TaskColumn } from './task-column.tsx';
 import './task-board.css';
 
@@ -36,6 +37,7 @@ export function TaskBoard() {
   const now = useNow(30_000);
 
   const queryClient = useQueryClient();
+  const staleTime = useBoardStaleTime();
   const changeFilter = useCallback(
     (change: Partial<BoardFilter>) => {
       const next = withFilter(searchParams, change);
@@ -44,12 +46,12 @@ export function TaskBoard() {
       const nextFilter = parseBoardFilter(next);
       // A failure is the hooks' to show (they ask again); here it is only swallowed.
       const ignore = () => undefined;
-      queryClient.infiniteQuery(taskColumnQueryOptions('todo', nextFilter)).catch(ignore);
-      queryClient.infiniteQuery(taskColumnQueryOptions('done', nextFilter)).catch(ignore);
-      queryClient.query(taskCountsQueryOptions(nextFilter)).catch(ignore);
+      queryClient.infiniteQuery(taskColumnQueryOptions('todo', nextFilter, staleTime)).catch(ignore);
+      queryClient.infiniteQuery(taskColumnQueryOptions('done', nextFilter, staleTime)).catch(ignore);
+      queryClient.query(taskCountsQueryOptions(nextFilter, staleTime)).catch(ignore);
       setSearchParams(next, { replace: true });
     },
-    [queryClient, searchParams, setSearchParams],
+    [queryClient, searchParams, setSearchParams, staleTime],
   );
   const onFilter = (next: Filter) => {
     changeFilter({ priority: next });

@@ -1,29 +1,16 @@
-import { memo, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { memo, useEffect, useId, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
-import type { Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { checkEmail } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
-import { EmailField } from '#web/components/field.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskHighlight } from '../api/live-board-context.ts';
-import { isPendingTask } from '../api/task-cache.ts';
+import { isPendingTask } from '../api/pending-tasks.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { DeadlineText } from './deadline-text.tsx';
-import { PriorityBadge, PrioritySelect } from './priority.tsx';
+import { PriorityBadge } from './priority.tsx';
+import { CheckIcon, PencilIcon, ReopenIcon, TrashIcon } from './task-card-icons.tsx';
+import { TaskEditForm, type EditDraft } from './task-edit-form.tsx';
 import './task-card.css';
-
-export interface EditDraft {
-  id: string;
-  assignee: string;
-  priority: Priority;
-  /**
-   * The task as it was when editing began: the save is based on it (its version), so a change
-   * someone else made meanwhile answers 409 and opens the conflict dialog instead of being
-   * overwritten.
-   */
-  base: Task;
-}
 
 export interface TaskCardProps {
   task: Task;
@@ -38,45 +25,6 @@ export interface TaskCardProps {
   'aria-setsize'?: number;
 }
 
-function CheckIcon() {
-  return (
-    <svg viewBox="0 0 16 16" aria-hidden="true">
-      <path fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" d="m3.5 8.5 3 3 6-7" />
-    </svg>
-  );
-}
-
-function PencilIcon() {
-  return (
-    <svg viewBox="0 0 16 16" aria-hidden="true">
-      <path fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" d="M10.5 2.5 13.5 5.5 6 13H3v-3l7.5-7.5Z" />
-    </svg>
-  );
-}
-
-function TrashIcon() {
-  return (
-    <svg viewBox="0 0 16 16" aria-hidden="true">
-      <path
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.5"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        d="M2.5 4.5h11M6.5 4.5V3h3v1.5M4 4.5l.7 8.6a1 1 0 0 0 1 .9h4.6a1 1 0 0 0 1-.9l.7-8.6"
-      />
-    </svg>
-  );
-}
-
-function ReopenIcon() {
-  return (
-    <svg viewBox="0 0 16 16" aria-hidden="true">
-      <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="M3 8a5 5 0 1 0 1.5-3.6M3 2.5v2.5h2.5" />
-    </svg>
-  );
-}
-
 /** The card's title opens the task page; the board's filters stay in the address behind it. */
 function TaskLink({ task }: { task: Task }) {
   const { search } = useLocation();
@@ -84,99 +32,6 @@ function TaskLink({ task }: { task: Task }) {
     <Link className="task-card__link" to={{ pathname: `/tasks/${encodeURIComponent(task._id)}`, search }} state={{ fromBoard: true }}>
       {task.taskTitle}
     </Link>
-  );
-}
-
-function TaskEditForm({
-  task,
-  draft,
-  onDraftChange,
-  onEditEnd,
-}: {
-  task: Task;
-  draft: EditDraft;
-  onDraftChange: (draft: EditDraft) => void;
-  onEditEnd: (saved: boolean) => void;
-}) {
-  const update = useUpdateTask();
-  const [fieldError, setFieldError] = useState<string | null>(null);
-  const assigneeRef = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    assigneeRef.current?.focus();
-    assigneeRef.current?.select();
-  }, []);
-
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const email = checkEmail(draft.assignee);
-    if (!email.ok) {
-      setFieldError(draft.assignee.trim() === '' ? 'Enter the assignee’s e-mail address.' : email.message);
-      assigneeRef.current?.focus();
-      return;
-    }
-    setFieldError(null);
-    const base = draft.base;
-    if (email.value === base.assignee && draft.priority === base.priority) {
-      onEditEnd(false);
-      return;
-    }
-    // Shown at once; a failure rolls the card back and says why, a conflict opens its dialog.
-    const changes = {
-      ...(email.value === base.assignee ? {} : { assignee: email.value }),
-      ...(draft.priority === base.priority ? {} : { priority: draft.priority }),
-    };
-    update.mutate({ task: base, changes });
-    onEditEnd(true);
-  };
-
-  return (
-    <form
-      className="task-edit"
-      onSubmit={onSubmit}
-      noValidate
-      aria-label={`Edit ${task.taskTitle}`}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          onEditEnd(false);
-        }
-      }}
-    >
-      <div className="task-edit__fields">
-        <EmailField
-          ref={assigneeRef}
-          label="Assignee"
-          autoComplete="off"
-          required
-          value={draft.assignee}
-          error={fieldError}
-          onChange={(event) => {
-            onDraftChange({ ...draft, assignee: event.target.value });
-          }}
-        />
-        <PrioritySelect
-          value={draft.priority}
-          onChange={(priority) => {
-            onDraftChange({ ...draft, priority });
-          }}
-        />
-      </div>
-      <div className="task-edit__actions">
-        <Button type="submit" variant="primary" size="sm">
-          Save
-        </Button>
-        <Button
-          size="sm"
-          variant="ghost"
-          onClick={() => {
-            onEditEnd(false);
-          }}
-        >
-          Cancel
-        </Button>
-      </div>
-    </form>
   );
 }
 

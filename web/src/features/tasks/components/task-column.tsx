@@ -10,7 +10,8 @@ import { cx } from '#web/lib/cx.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
-import { TaskCard, type EditDraft } from './task-card.tsx';
+import { TaskCard } from './task-card.tsx';
+import type { EditDraft } from './task-edit-form.tsx';
 
 /** Card height before it is measured, and the gap between cards (kept in step with the CSS). */
 const CARD_ESTIMATE_PX = 188;
