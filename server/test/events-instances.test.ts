@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { build } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { newId } from '../db/ids.ts';
-import { appendEvent, createEventsRepository, type NewEvent } from '../repositories/events-repository.ts';
+import type { Executor } from '../db/prepared.ts';
+import { appendEvent, createEventsRepository, type EventTransaction, type NewEvent } from '../repositories/events-repository.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { useTestApp, isPostgres } from './helpers.ts';
 import { admin, http, scratchDatabase, startServer, type ChildServer } from './security/child-server.ts';
@@ -23,6 +24,12 @@ const event = (n: number): NewEvent => ({
   data: { n },
   at: t.clock.now().toISOString(),
 });
+
+/**
+ * These tests hold two transactions open at once to order their commits by hand, which the
+ * callback of `events.transaction` cannot do; they call appendEvent on them directly.
+ */
+const asEventTransaction = (trx: Executor) => trx as EventTransaction;
 
 /** Resolves once the backend `pid` waits for a lock. */
 async function waitingOnLock(pid: number): Promise<void> {
@@ -56,8 +63,8 @@ describe.runIf(isPostgres)('event log ordering (PostgreSQL)', () => {
     const t1 = await db.startTransaction().execute();
     const t2 = await db.startTransaction().execute();
     const pid2 = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(t2)).rows[0]?.pid ?? 0;
-    const id1 = await appendEvent(t1, event(1));
-    const second = appendEvent(t2, event(2));
+    const id1 = await appendEvent(asEventTransaction(t1), event(1));
+    const second = appendEvent(asEventTransaction(t2), event(2));
     // The second writer is held at the append (the advisory lock) while the first is open, so it
     // cannot commit a larger id first.
     await waitingOnLock(pid2);
@@ -76,9 +83,9 @@ describe.runIf(isPostgres)('event log ordering (PostgreSQL)', () => {
     const log = createEventsRepository(db);
     const start = (await log.bounds()).max;
     const t1 = await db.startTransaction().execute();
-    await appendEvent(t1, event(3));
+    await appendEvent(asEventTransaction(t1), event(3));
     await t1.rollback().execute();
-    const kept = await db.transaction().execute((trx) => appendEvent(trx, event(4)));
+    const kept = await t.app.events.transaction((trx) => appendEvent(trx, event(4)));
     expect((await log.listAfter(start, 10)).map((e) => e.id)).toEqual([kept]);
   });
 });

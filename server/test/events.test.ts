@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { HEARTBEAT_MS, MAX_STREAMS_PER_USER } from '../plugins/events.ts';
+import { HEARTBEAT_MS, MAX_STREAMS_PER_USER } from '../events/policy.ts';
 import { sweep } from '../plugins/housekeeping.ts';
 import { createSignedInUser, createTask } from './factories.ts';
 import { MINUTE, useTestApp } from './helpers.ts';
