@@ -18,8 +18,8 @@ export function createStreamLeases(fastify: Pick<FastifyInstance, 'db' | 'clock'
   const expiry = (now: Date) => new Date(now.getTime() + LEASE_MS).toISOString();
 
   return {
-    /** A lease for a new stream of `user`; 429 when the user has MAX_STREAMS_PER_USER already. */
-    async take(user: AuthUser): Promise<string> {
+    /** A lease for a new stream of `user` in session `sessionId`; 429 when the user has MAX_STREAMS_PER_USER already. */
+    async take(user: AuthUser, sessionId: string): Promise<string> {
       const now = clock.now();
       const nowIso = now.toISOString();
       const id = randomBytes(12).toString('base64url');
@@ -29,7 +29,7 @@ export function createStreamLeases(fastify: Pick<FastifyInstance, 'db' | 'clock'
         if ((await repo.countLive(user.id, nowIso, trx)) >= MAX_STREAMS_PER_USER) {
           throw new AppError(429, 'RATE_LIMITED', SERVER_MESSAGES.tooManyStreams, undefined, { 'retry-after': '10' });
         }
-        await repo.insert({ id, userId: user.id, instanceId, expiresAt: expiry(now) }, trx);
+        await repo.insert({ id, userId: user.id, instanceId, expiresAt: expiry(now), sessionTokenHash: sessionId }, trx);
       });
       return id;
     },
@@ -44,6 +44,11 @@ export function createStreamLeases(fastify: Pick<FastifyInstance, 'db' | 'clock'
     /** Pushes out the expiry of every lease of this instance (its streams are alive). */
     async renew(): Promise<void> {
       await repo.renewInstance(instanceId, expiry(clock.now()));
+    },
+
+    /** The sessions of this instance's streams that ended or expired, wherever that happened. */
+    async endedSessions(): Promise<string[]> {
+      return repo.endedSessionsOf(instanceId, clock.now().toISOString());
     },
 
     /** Frees every lease of this instance (it is shutting down). */

@@ -10,6 +10,11 @@ export const LEASE_MS = 90_000;
 export const EVENT_RETENTION_MS = 10 * 60_000;
 /** How often the log is read even without a notification: a safety net, never the main path. */
 export const POLL_MS = { sqlite: 1000, postgres: 5000 } as const;
+/**
+ * How often an instance checks that the sessions of its open streams still exist and have not
+ * expired (a stream must end within 5 s of its session, also when another instance ended it).
+ */
+export const SESSION_CHECK_MS = 1000;
 /** Rows read from the log at a time. */
 export const LOG_PAGE = 500;
 /** A client that does not read is cut off (it reconnects with Last-Event-ID) rather than buffered without end. */

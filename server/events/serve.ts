@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import { AppError } from '../errors.ts';
+import { AppError, notAuthenticated } from '../errors.ts';
 import type { AuthUser } from '../plugins/session.ts';
 import type { EventsRepository } from '../repositories/events-repository.ts';
 import { LOG_PAGE } from './policy.ts';
@@ -26,6 +26,8 @@ export function createStreamOpener(deps: {
   leases: StreamLeases;
   logger: FastifyBaseLogger;
   closing: () => boolean;
+  /** The id of the request's session (see SessionService.idOf). */
+  sessionIdOf: (request: FastifyRequest) => string | undefined;
 }) {
   const { log, streams, leases, logger } = deps;
 
@@ -56,20 +58,39 @@ export function createStreamOpener(deps: {
 
   return async function open(request: FastifyRequest, reply: FastifyReply, user: AuthUser): Promise<void> {
     if (deps.closing()) throw new AppError(503, 'SERVICE_UNAVAILABLE', SERVER_MESSAGES.serviceUnavailable);
+    const sessionId = deps.sessionIdOf(request);
+    if (sessionId === undefined) throw notAuthenticated();
     const after = lastEventIdOf(request);
-    const leaseId = await leases.take(user);
+    const leaseId = await leases.take(user, sessionId);
     const raw = reply.raw;
-    // The stream is registered (queueing live events) and its place in the log is read
-    // before the answer starts: a client holding the response headers may change a task at
-    // once, and that event must land after the position, not be skipped by it.
-    const stream: Stream = { raw, email: user.email, lastId: 0, pending: [], started: false, closed: false };
     const openedAt = Date.now();
-    raw.once('close', () => {
+    const finish = (why: string) => {
       if (stream.closed) return;
       streams.unregister(stream);
       leases.release(leaseId);
       // One line per stream, when it ends (never one per event or heartbeat).
-      request.log.info({ url: request.url, ms: Date.now() - openedAt }, 'event stream closed');
+      request.log.info({ url: request.url, ms: Date.now() - openedAt }, why);
+    };
+    // The stream is registered (queueing live events) and its place in the log is read
+    // before the answer starts: a client holding the response headers may change a task at
+    // once, and that event must land after the position, not be skipped by it.
+    const stream: Stream = {
+      raw,
+      email: user.email,
+      userId: user.id,
+      sessionId,
+      lastId: 0,
+      pending: [],
+      started: false,
+      closed: false,
+      end() {
+        finish('event stream ended with its session');
+        // Not started yet: the opening below sees it closed and answers 503 instead.
+        if (stream.started) raw.end();
+      },
+    };
+    raw.once('close', () => {
+      finish('event stream closed');
     });
     streams.register(stream);
     let bounds: LogBounds;

@@ -7,6 +7,11 @@ import { frame } from './sse.ts';
 export interface Stream {
   raw: ServerResponse;
   email: string;
+  userId: string;
+  /** The session it was opened with: the stream ends with it. */
+  sessionId: string;
+  /** Ends the stream from the server's side (unregisters it, frees its lease, ends the answer). */
+  end(): void;
   /** The last event id written to (or skipped for) this stream. */
   lastId: number;
   /** Events that arrived while the stream was catching up; null once it is live. */
@@ -16,12 +21,37 @@ export interface Stream {
   closed: boolean;
 }
 
+/** Streams grouped by one key (an address, a session, a user). */
+function groups() {
+  const map = new Map<string, Set<Stream>>();
+  return {
+    get: (key: string) => map.get(key),
+    add(key: string, stream: Stream) {
+      let set = map.get(key);
+      if (set === undefined) {
+        set = new Set();
+        map.set(key, set);
+      }
+      set.add(stream);
+    },
+    delete(key: string, stream: Stream) {
+      const set = map.get(key);
+      set?.delete(stream);
+      if (set?.size === 0) map.delete(key);
+    },
+    values: () => map.values(),
+  };
+}
+
 /**
- * This instance's open streams, found by the address they listen for, and the writing to them:
- * an event goes to the streams of its audience, once each, in id order.
+ * This instance's open streams, found by the address they listen for (events) and by their
+ * session and user (ending them), and the writing to them: an event goes to the streams of its
+ * audience, once each, in id order.
  */
 export function createStreamRegistry() {
-  const byEmail = new Map<string, Set<Stream>>();
+  const byEmail = groups();
+  const bySession = groups();
+  const byUser = groups();
   let open = 0;
 
   const write = (stream: Stream, text: string) => {
@@ -62,12 +92,9 @@ export function createStreamRegistry() {
     },
 
     register(stream: Stream) {
-      let set = byEmail.get(stream.email);
-      if (set === undefined) {
-        set = new Set();
-        byEmail.set(stream.email, set);
-      }
-      set.add(stream);
+      byEmail.add(stream.email, stream);
+      bySession.add(stream.sessionId, stream);
+      byUser.add(stream.userId, stream);
       open += 1;
     },
 
@@ -75,9 +102,19 @@ export function createStreamRegistry() {
       if (stream.closed) return;
       stream.closed = true;
       open -= 1;
-      const set = byEmail.get(stream.email);
-      set?.delete(stream);
-      if (set?.size === 0) byEmail.delete(stream.email);
+      byEmail.delete(stream.email, stream);
+      bySession.delete(stream.sessionId, stream);
+      byUser.delete(stream.userId, stream);
+    },
+
+    /** Ends the streams of one session. */
+    endSession(sessionId: string) {
+      for (const stream of [...(bySession.get(sessionId) ?? [])]) stream.end();
+    },
+
+    /** Ends the streams of every session of `userId` but `exceptSessionId`. */
+    endSessionsOf(userId: string, exceptSessionId: string | null) {
+      for (const stream of [...(byUser.get(userId) ?? [])]) if (stream.sessionId !== exceptSessionId) stream.end();
     },
 
     /** Every open stream, as a copy (safe to unregister while walking it). */

@@ -3,8 +3,9 @@ import fp from 'fastify-plugin';
 import { createStreamLeases } from '../events/leases.ts';
 import { createLogListener } from '../events/listener.ts';
 import { createLogReader } from '../events/log-reader.ts';
-import { HEARTBEAT_MS, POLL_MS } from '../events/policy.ts';
+import { HEARTBEAT_MS, POLL_MS, SESSION_CHECK_MS } from '../events/policy.ts';
 import { createStreamOpener } from '../events/serve.ts';
+import { createSessionCheck } from '../events/session-check.ts';
 import { HEARTBEAT_FRAME } from '../events/sse.ts';
 import { createStreamRegistry } from '../events/streams.ts';
 import { createWriteTransaction } from '../events/write-transaction.ts';
@@ -39,7 +40,8 @@ declare module 'fastify' {
  * per instance (events/log-reader.ts) and fanned out to this instance's streams
  * (events/streams.ts). The reader is woken after a local commit (events/write-transaction.ts),
  * by the NOTIFY of any instance (PostgreSQL, events/listener.ts) and by a slow poll as a safety
- * net. Streams are opened by events/serve.ts and leased in the database (events/leases.ts).
+ * net. Streams are opened by events/serve.ts and leased in the database (events/leases.ts);
+ * a stream ends with its session (events/session-check.ts).
  */
 export default fp(
   (fastify, _opts, done) => {
@@ -60,11 +62,18 @@ export default fp(
         : undefined;
     let closing = false;
     const timers: NodeJS.Timeout[] = [];
+    // A stream ends with the session it was opened with: at once when this instance ends the
+    // session, within SESSION_CHECK_MS when it ends anywhere else or runs out.
+    fastify.sessions.onEnd((ended) => {
+      if ('sessionId' in ended) streams.endSession(ended.sessionId);
+      else streams.endSessionsOf(ended.userId, ended.exceptSessionId);
+    });
+    const checkSessions = createSessionCheck(leases, streams, fastify.log);
 
     const service: EventsService = {
       transaction: createWriteTransaction(fastify.db, reader.wake),
       wake: reader.wake,
-      serve: createStreamOpener({ log, streams, leases, logger: fastify.log, closing: () => closing }),
+      serve: createStreamOpener({ log, streams, leases, logger: fastify.log, closing: () => closing, sessionIdOf: (request) => fastify.sessions.idOf(request) }),
       get openStreams() {
         return streams.open;
       },
@@ -98,6 +107,7 @@ export default fp(
         });
       });
       every(POLL_MS[fastify.dbDialect], reader.wake);
+      every(SESSION_CHECK_MS, () => void checkSessions());
     });
 
     // Streams never finish on their own: end them first, so the server can close promptly.
@@ -115,5 +125,5 @@ export default fp(
     });
     done();
   },
-  { name: 'events', dependencies: ['db', 'repositories', 'metrics'] },
+  { name: 'events', dependencies: ['db', 'repositories', 'metrics', 'session'] },
 );

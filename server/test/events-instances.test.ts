@@ -1,13 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { build } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import { appendEvent, createEventsRepository, type EventTransaction, type NewEvent } from '../repositories/events-repository.ts';
-import { hashPassword } from '../services/passwords.ts';
 import { useTestApp, isPostgres } from './helpers.ts';
-import { admin, http, scratchDatabase, startServer, type ChildServer } from './security/child-server.ts';
+import { admin, http, scratchDatabase, seedUser, startServer, type ChildServer, type ScratchDatabase } from './security/child-server.ts';
 import { openStream } from './sse-client.ts';
 
 /**
@@ -98,23 +94,34 @@ async function signIn(server: ChildServer): Promise<string> {
   return ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]?.split(';')[0] ?? '';
 }
 
+/** Two real server processes on one fresh database with USER in it; `run` gets both and USER's cookie from the first. */
+async function withTwoInstances(run: (a: ChildServer, b: ChildServer, cookie: string, database: ScratchDatabase) => Promise<void>): Promise<void> {
+  const database = await scratchDatabase();
+  const servers: ChildServer[] = [];
+  try {
+    await seedUser(database, USER);
+    const env = { DATABASE_URL: database.url };
+    servers.push(await startServer(env, database.dir), await startServer(env, database.dir));
+    const [a, b] = servers as [ChildServer, ChildServer];
+    await run(a, b, await signIn(a), database);
+  } finally {
+    for (const server of servers) await server.stop('SIGTERM');
+    await database.drop();
+  }
+}
+
+/** A stream that has started (it sent its position). */
+async function liveStream(server: ChildServer, cookie: string) {
+  const stream = await openStream(server.url, cookie);
+  expect(stream.status).toBe(200);
+  await stream.position();
+  return stream;
+}
+
 describe.runIf(isPostgres)('events across instances (PostgreSQL)', () => {
   it('a change made through one instance reaches a stream on another, also after its listener was killed', { timeout: 60_000 }, async () => {
-    const database = await scratchDatabase();
-    const servers: ChildServer[] = [];
-    try {
-      const config = loadConfig({ DATABASE_URL: database.url, SESSION_SECRET: 'seed-secret-seed-secret-seed-secret-01', LOG_LEVEL: 'silent' }, database.dir);
-      const seeder = await build({ config });
-      const now = new Date().toISOString();
-      await seeder.usersRepository.insert({ id: newId(), email: USER.email, fullName: USER.fullName, passwordHash: await hashPassword(USER.password), createdAt: now, updatedAt: now });
-      await seeder.close();
-      const env = { DATABASE_URL: database.url };
-      servers.push(await startServer(env, database.dir), await startServer(env, database.dir));
-      const [a, b] = servers as [ChildServer, ChildServer];
-      const cookie = await signIn(a);
-      const stream = await openStream(b.url, cookie);
-      expect(stream.status).toBe(200);
-      await stream.position();
+    await withTwoInstances(async (a, b, cookie, database) => {
+      const stream = await liveStream(b, cookie);
 
       const create = async (title: string) => {
         const res = await http(`${a.url}/api/tasks`, { method: 'POST', body: { taskTitle: title, assignee: 'someone@example.test' }, headers: { cookie } });
@@ -147,9 +154,17 @@ describe.runIf(isPostgres)('events across instances (PostgreSQL)', () => {
       await create('After reconnect');
       expect(((await stream.next()).json as { task: { taskTitle: string } }).task.taskTitle).toBe('After reconnect');
       stream.close();
-    } finally {
-      for (const server of servers) await server.stop('SIGTERM');
-      await database.drop();
-    }
+    });
+  });
+
+  it('a stream open on one instance ends within 5 s of a logout through another', { timeout: 60_000 }, async () => {
+    await withTwoInstances(async (a, b, cookie) => {
+      const stream = await liveStream(a, cookie);
+      const startedAt = Date.now();
+      const res = await http(`${b.url}/api/users/logout`, { method: 'POST', headers: { cookie } });
+      expect(res.status, res.body).toBe(200);
+      await stream.ended;
+      expect(Date.now() - startedAt).toBeLessThan(5000);
+    });
   });
 });
