@@ -22,25 +22,19 @@ export interface Stream {
 }
 
 /** Streams grouped by one key (an address, a session, a user). */
-function groups() {
-  const map = new Map<string, Set<Stream>>();
-  return {
-    get: (key: string) => map.get(key),
-    add(key: string, stream: Stream) {
-      let set = map.get(key);
-      if (set === undefined) {
-        set = new Set();
-        map.set(key, set);
-      }
-      set.add(stream);
-    },
-    delete(key: string, stream: Stream) {
-      const set = map.get(key);
-      set?.delete(stream);
-      if (set?.size === 0) map.delete(key);
-    },
-    values: () => map.values(),
-  };
+type Groups = Map<string, Set<Stream>>;
+function addTo(groups: Groups, key: string, stream: Stream) {
+  let set = groups.get(key);
+  if (set === undefined) {
+    set = new Set();
+    groups.set(key, set);
+  }
+  set.add(stream);
+}
+function removeFrom(groups: Groups, key: string, stream: Stream) {
+  const set = groups.get(key);
+  set?.delete(stream);
+  if (set?.size === 0) groups.delete(key);
 }
 
 /**
@@ -49,9 +43,9 @@ function groups() {
  * audience, once each, in id order.
  */
 export function createStreamRegistry() {
-  const byEmail = groups();
-  const bySession = groups();
-  const byUser = groups();
+  const byEmail: Groups = new Map();
+  const bySession: Groups = new Map();
+  const byUser: Groups = new Map();
   let open = 0;
 
   const write = (stream: Stream, text: string) => {
@@ -92,9 +86,9 @@ export function createStreamRegistry() {
     },
 
     register(stream: Stream) {
-      byEmail.add(stream.email, stream);
-      bySession.add(stream.sessionId, stream);
-      byUser.add(stream.userId, stream);
+      addTo(byEmail, stream.email, stream);
+      addTo(bySession, stream.sessionId, stream);
+      addTo(byUser, stream.userId, stream);
       open += 1;
     },
 
@@ -102,9 +96,9 @@ export function createStreamRegistry() {
       if (stream.closed) return;
       stream.closed = true;
       open -= 1;
-      byEmail.delete(stream.email, stream);
-      bySession.delete(stream.sessionId, stream);
-      byUser.delete(stream.userId, stream);
+      removeFrom(byEmail, stream.email, stream);
+      removeFrom(bySession, stream.sessionId, stream);
+      removeFrom(byUser, stream.userId, stream);
     },
 
     /** Ends the streams of one session. */
