@@ -7,9 +7,10 @@ import { admin, http, scratchDatabase, seedUser, startServer, type ChildServer, 
 import { openStream } from './sse-client.ts';
 
 /**
- * PostgreSQL only: the ordering of the event log under concurrent writers, and events crossing
- * instances through LISTEN/NOTIFY (two real server processes on one database), including a
- * listener connection killed mid-stream.
+ * Several instances on one database (real server processes). PostgreSQL only: the ordering of
+ * the event log under concurrent writers, and events crossing instances through LISTEN/NOTIFY,
+ * including a listener connection killed mid-stream. On both databases: a stream ends with its
+ * session when another instance ends it.
  */
 const t = useTestApp();
 
@@ -156,7 +157,10 @@ describe.runIf(isPostgres)('events across instances (PostgreSQL)', () => {
       stream.close();
     });
   });
+});
 
+/** On both databases: several processes share one SQLite file too. */
+describe('streams end with their session across instances', () => {
   it('a stream open on one instance ends within 5 s of a logout through another', { timeout: 60_000 }, async () => {
     await withTwoInstances(async (a, b, cookie) => {
       const stream = await liveStream(a, cookie);

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SESSION_POLICY } from '#shared/constants.ts';
 import { SESSION_CHECK_MS } from '../events/policy.ts';
+import { runCommand } from './commands.ts';
 import { createSignedInUser, createTask, nextIp, signIn } from './factories.ts';
 import { DAY, useTestApp } from './helpers.ts';
 import { codeFrom } from './mail-catcher.ts';
@@ -113,11 +114,13 @@ describe('an open event stream ends with its session', () => {
     await stream.ended;
   });
 
-  it('ends when the session is deleted by someone else (another instance, the admin command)', async () => {
+  it('ends when another process ends the session (npm run admin -- sessions:revoke)', async () => {
     const { user, cookie } = await createSignedInUser(t);
     const stream = await liveStream(cookie);
-    // Straight in the database, as `npm run admin -- sessions:revoke` or another instance does.
-    expect(await t.app.sessionsRepository.deleteAllForUser(user.id)).toBe(1);
+    const database = t.config.database;
+    const env = { DATABASE_URL: database.kind === 'sqlite' ? `file:${database.file}` : database.url };
+    const res = await runCommand('admin', ['sessions:revoke', '--email', user.email], { env, cwd: process.cwd() });
+    expect(res.stdout).toBe(`Ended 1 session(s) of ${user.email}.\n`);
     await stream.ended;
   });
 });
