@@ -79,6 +79,8 @@ export interface EventStreamLeasesTable {
   userId: string;
   instanceId: string;
   expiresAt: string;
+  /** The session the stream was opened with (its `sessions.tokenHash`): the stream ends with it. */
+  sessionTokenHash: string;
 }
 
 export interface LoginFailuresTable {

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LOGIN_POLICY } from '#shared/constants.ts';
 import { DAY, HOUR } from '../clock.ts';
+import { EVENT_RETENTION_MS } from '../events/policy.ts';
 import { createEventStreamLeasesRepository } from '../repositories/event-stream-leases-repository.ts';
 import { createEventsRepository } from '../repositories/events-repository.ts';
 import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-repository.ts';
-import { EVENT_RETENTION_MS } from './events.ts';
 
 /**
  * Deletes rows no rule reads any more: expired sessions, one-time codes older than a day (the

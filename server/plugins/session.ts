@@ -12,6 +12,9 @@ export interface AuthUser {
   fullName: string;
 }
 
+/** Sessions that just ended on this instance: one session, or all of a user's but one. */
+export type EndedSessions = { sessionId: string } | { userId: string; exceptSessionId: string | null };
+
 export interface SessionService {
   /**
    * Starts a new session for the user (replacing the request's old one) and sets the cookie.
@@ -27,6 +30,17 @@ export interface SessionService {
   endAllOf(userId: string, options?: { keep?: FastifyRequest; trx?: Executor }): Promise<void>;
   /** Clears the session cookie on the answer (after `endAllOf` ended this session too). */
   clearCookie(reply: FastifyReply): void;
+  /**
+   * The id of the request's session (the hash its row is stored under), from the cookie; read
+   * only where a session must be remembered (an event stream), never by the per-request check.
+   */
+  idOf(request: FastifyRequest): string | undefined;
+  /**
+   * Calls `listener` each time this instance ends sessions, right after their rows are deleted
+   * (in the caller's transaction, when it has one: a rollback can end a stream for nothing, and
+   * its client reconnects). Sessions ended elsewhere are found by whoever needs to know.
+   */
+  onEnd(listener: (ended: EndedSessions) => void): void;
 }
 
 declare module 'fastify' {
@@ -75,6 +89,10 @@ export default fp(
       reply.header('set-cookie', stringifySetCookie({ name: cookieName, value: '', ...cookieOptions, expires: new Date(0), maxAge: 0 }));
 
     fastify.decorateRequest('user', null);
+    const endListeners: ((ended: EndedSessions) => void)[] = [];
+    const ended = (which: EndedSessions) => {
+      for (const listener of endListeners) listener(which);
+    };
 
     fastify.decorate('sessions', {
       async start(request, reply, userId, alsoInTransaction) {
@@ -85,7 +103,11 @@ export default fp(
         await fastify.db.transaction().execute(async (trx) => {
           if (alsoInTransaction !== undefined) await alsoInTransaction(trx);
           // A new session on every sign-in; the one the browser had before is dropped.
-          if (previous !== undefined) await repo.delete(hashToken(previous), trx);
+          if (previous !== undefined) {
+            const sessionId = hashToken(previous);
+            await repo.delete(sessionId, trx);
+            ended({ sessionId });
+          }
           await repo.deleteExpiredForUser(userId, nowIso, trx);
           await repo.insert(
             {
@@ -103,17 +125,32 @@ export default fp(
 
       async end(request, reply) {
         const token = readToken(request);
-        if (token !== undefined) await repo.delete(hashToken(token));
+        if (token !== undefined) {
+          const sessionId = hashToken(token);
+          await repo.delete(sessionId);
+          ended({ sessionId });
+        }
         clearCookie(reply);
       },
 
       async endAllOf(userId, { keep, trx } = {}) {
         const kept = keep === undefined ? undefined : readToken(keep);
-        await repo.deleteForUser(userId, kept === undefined ? null : hashToken(kept), trx);
+        const exceptSessionId = kept === undefined ? null : hashToken(kept);
+        await repo.deleteForUser(userId, exceptSessionId, trx);
+        ended({ userId, exceptSessionId });
       },
 
       clearCookie(reply) {
         clearCookie(reply);
+      },
+
+      idOf(request) {
+        const token = readToken(request);
+        return token === undefined ? undefined : hashToken(token);
+      },
+
+      onEnd(listener) {
+        endListeners.push(listener);
       },
     } satisfies SessionService);
 

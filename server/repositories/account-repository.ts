@@ -11,15 +11,20 @@ export function createAccountRepository(db: Kysely<DB>) {
       return Number(result.numDeletedRows);
     },
 
-    /** Every comment the user wrote, oldest first, for the data export. */
-    async commentsBy(userId: string, ex: Executor = db) {
-      const rows = await ex
+    /**
+     * The comments the user wrote, oldest first, for the data export: at most `limit`, after the
+     * one numbered `afterSeq` (from the start when undefined). `seq` is where the next page starts.
+     */
+    async commentsBy(userId: string, afterSeq: number | undefined, limit: number, ex: Executor = db) {
+      let q = ex
         .selectFrom('comments')
-        .select(['id', 'taskId', 'body', 'createdAt', 'updatedAt'])
+        .select(['seq', 'id', 'taskId', 'body', 'createdAt', 'updatedAt'])
         .where('authorId', '=', userId)
         .orderBy('seq')
-        .execute();
-      return rows.map(({ id, ...rest }) => ({ _id: id, ...rest }));
+        .limit(limit);
+      if (afterSeq !== undefined) q = q.where('seq', '>', afterSeq);
+      const rows = await q.execute();
+      return rows.map(({ id, seq, ...rest }) => ({ seq, comment: { _id: id, ...rest } }));
     },
 
     /** One-time codes and sign-in failures recorded for the address. */

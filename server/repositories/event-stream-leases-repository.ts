@@ -31,6 +31,23 @@ export function createEventStreamLeasesRepository(db: Kysely<DB>) {
       await ex.updateTable('eventStreamLeases').set({ expiresAt }).where('instanceId', '=', instanceId).execute();
     },
 
+    /**
+     * The sessions of this instance's streams that have ended (the row is gone) or expired by
+     * `now`: one query for all of the instance's streams (the instance index, then one
+     * primary-key probe of `sessions` per lease).
+     */
+    async endedSessionsOf(instanceId: string, now: string, ex: Executor = db): Promise<string[]> {
+      const rows = await ex
+        .selectFrom('eventStreamLeases as l')
+        .leftJoin('sessions as s', 's.tokenHash', 'l.sessionTokenHash')
+        .select('l.sessionTokenHash')
+        .distinct()
+        .where('l.instanceId', '=', instanceId)
+        .where((eb) => eb.or([eb('s.tokenHash', 'is', null), eb('s.expiresAt', '<=', now)]))
+        .execute();
+      return rows.map((row) => row.sessionTokenHash);
+    },
+
     async deleteInstance(instanceId: string, ex: Executor = db): Promise<void> {
       await ex.deleteFrom('eventStreamLeases').where('instanceId', '=', instanceId).execute();
     },

@@ -44,9 +44,18 @@ export function taskAudience(task: { assignorEmail: string; assignee: string }):
 
 const isPostgres = (ex: Executor) => ex.getExecutor().adapter instanceof PostgresAdapter;
 
+declare const eventTransaction: unique symbol;
 /**
- * Appends one event to the durable log, inside the caller's write transaction (`trx`), so the
- * event commits with the change or not at all. Call it as the last statement before commit.
+ * A write transaction made by `fastify.events.transaction` (events/write-transaction.ts), the
+ * only kind `appendEvent` accepts: that runner wakes this instance's streams after the commit,
+ * which a plain `db.transaction()` would not do (the event would wait for the next poll). It is
+ * an ordinary transaction everywhere else (repositories take it as an Executor).
+ */
+export type EventTransaction = Executor & { readonly [eventTransaction]: true };
+
+/**
+ * Appends one event to the durable log, inside the caller's write transaction (`trx`, from
+ * `fastify.events.transaction`), so the event commits with the change or not at all. Call it as the last statement before commit.
  *
  * Ordering: readers resume with "id greater than the last one seen", which is only safe if ids
  * become visible in id order. A sequence alone does not give that on PostgreSQL (a transaction
@@ -60,7 +69,7 @@ const isPostgres = (ex: Executor) => ex.getExecutor().adapter instanceof Postgre
  */
 let sqliteAppend: Prepared<{ type: string; taskId: string; audience: string; payload: string; createdAt: string }, { id: string | number }> | undefined;
 
-export async function appendEvent(trx: Executor, event: NewEvent): Promise<number> {
+export async function appendEvent(trx: EventTransaction, event: NewEvent): Promise<number> {
   const values = {
     type: event.type,
     taskId: event.taskId,

@@ -5,7 +5,7 @@ import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { TasksTable } from '../db/schema.ts';
 import { AppError, conflict } from '../errors.ts';
-import { appendEvent, taskAudience, type NewEvent } from '../repositories/events-repository.ts';
+import { appendEvent, taskAudience, type EventTransaction, type NewEvent } from '../repositories/events-repository.ts';
 import type { Viewer } from '../repositories/tasks-repository.ts';
 
 /** The signed-in person making a change (`by` of the events). */
@@ -97,13 +97,13 @@ export default fp(
     const hooks: TaskWriteHook[] = [];
     const afterCommits: (() => void)[] = [];
     /** Runs `fn` in one transaction (events.transaction wakes the streams), then the after-commit hooks. */
-    const write = async <T>(fn: (trx: Executor) => Promise<T>): Promise<T> => {
+    const write = async <T>(fn: (trx: EventTransaction) => Promise<T>): Promise<T> => {
       const result = await fastify.events.transaction(fn);
       for (const after of afterCommits) after();
       return result;
     };
 
-    const finish = async (trx: Executor, change: TaskChange) => {
+    const finish = async (trx: EventTransaction, change: TaskChange) => {
       for (const hook of hooks) await hook(trx, change);
       for (const event of eventsFor(change)) await appendEvent(trx, event);
     };

@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { newId } from '../db/ids.ts';
 import { codeFrom } from './mail-catcher.ts';
-import { createSignedInUser, createTask, createUser, nextIp, registerThroughApi, signIn, uniqueEmail } from './factories.ts';
+import { createSignedInUser, createTask, createUser, insertTasks, nextIp, registerThroughApi, signIn, uniqueEmail } from './factories.ts';
 import { TEST_ORIGIN, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
@@ -180,6 +180,46 @@ describe('GET /api/users/me/export', () => {
     expect(data.comments).toEqual([expect.objectContaining({ taskId: assigned._id, body: 'On it.' })]);
     expect(res.body).not.toContain('passwordHash');
     expect(res.body).not.toContain(notMine._id);
+  });
+});
+
+describe('GET /api/users/me/export of a large account', () => {
+  it('streams one valid document (no Content-Length): every task newest first, every comment oldest first', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const newestFirst = (await insertTasks(t, user, 1234)).reverse();
+    // More comments than one page of the export, written in bulk, in order.
+    const now = t.clock.now().toISOString();
+    const comments = Array.from({ length: 567 }, (_, i) => ({
+      id: newId(),
+      taskId: newestFirst[i % 10] ?? '',
+      authorId: user.id,
+      authorName: user.fullName,
+      authorEmail: user.email,
+      body: `Comment ${i}`,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let i = 0; i < comments.length; i += 200) await t.app.db.insertInto('comments').values(comments.slice(i, i + 200)).execute();
+    const commentIds = comments.map((comment) => comment.id);
+    const res = await t.request('GET', '/api/users/me/export', { cookie });
+    expect(res.status).toBe(200);
+    // A body sent as one string gets a Content-Length; a stream goes out in chunks.
+    expect(res.headers['content-length']).toBeUndefined();
+    const data = JSON.parse(res.body) as { exportedAt: string; tasks: { _id: string }[]; comments: { _id: string }[] };
+    expect(Object.keys(data)).toEqual(['exportedAt', 'user', 'settings', 'tasks', 'comments']);
+    expect(data.tasks.map((task) => task._id)).toEqual(newestFirst);
+    expect(data.comments.map((comment) => comment._id)).toEqual(commentIds);
+    // The same text JSON.stringify(data, null, 2) writes.
+    expect(res.body).toBe(JSON.stringify(data, null, 2));
+  });
+
+  it('writes empty lists as []', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const res = await t.request('GET', '/api/users/me/export', { cookie });
+    const data = JSON.parse(res.body) as { tasks: unknown[]; comments: unknown[] };
+    expect(data.tasks).toEqual([]);
+    expect(data.comments).toEqual([]);
+    expect(res.body).toBe(JSON.stringify(data, null, 2));
   });
 });
 

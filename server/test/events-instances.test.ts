@@ -1,18 +1,16 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { build } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import { newId } from '../db/ids.ts';
-import { appendEvent, createEventsRepository, type NewEvent } from '../repositories/events-repository.ts';
-import { hashPassword } from '../services/passwords.ts';
+import type { Executor } from '../db/prepared.ts';
+import { appendEvent, createEventsRepository, type EventTransaction, type NewEvent } from '../repositories/events-repository.ts';
 import { useTestApp, isPostgres } from './helpers.ts';
-import { admin, http, scratchDatabase, startServer, type ChildServer } from './security/child-server.ts';
+import { admin, http, scratchDatabase, seedUser, startServer, type ChildServer, type ScratchDatabase } from './security/child-server.ts';
 import { openStream } from './sse-client.ts';
 
 /**
- * PostgreSQL only: the ordering of the event log under concurrent writers, and events crossing
- * instances through LISTEN/NOTIFY (two real server processes on one database), including a
- * listener connection killed mid-stream.
+ * Several instances on one database (real server processes). PostgreSQL only: the ordering of
+ * the event log under concurrent writers, and events crossing instances through LISTEN/NOTIFY,
+ * including a listener connection killed mid-stream. On both databases: a stream ends with its
+ * session when another instance ends it.
  */
 const t = useTestApp();
 
@@ -23,6 +21,12 @@ const event = (n: number): NewEvent => ({
   data: { n },
   at: t.clock.now().toISOString(),
 });
+
+/**
+ * These tests hold two transactions open at once to order their commits by hand, which the
+ * callback of `events.transaction` cannot do; they call appendEvent on them directly.
+ */
+const asEventTransaction = (trx: Executor) => trx as EventTransaction;
 
 /** Resolves once the backend `pid` waits for a lock. */
 async function waitingOnLock(pid: number): Promise<void> {
@@ -56,8 +60,8 @@ describe.runIf(isPostgres)('event log ordering (PostgreSQL)', () => {
     const t1 = await db.startTransaction().execute();
     const t2 = await db.startTransaction().execute();
     const pid2 = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(t2)).rows[0]?.pid ?? 0;
-    const id1 = await appendEvent(t1, event(1));
-    const second = appendEvent(t2, event(2));
+    const id1 = await appendEvent(asEventTransaction(t1), event(1));
+    const second = appendEvent(asEventTransaction(t2), event(2));
     // The second writer is held at the append (the advisory lock) while the first is open, so it
     // cannot commit a larger id first.
     await waitingOnLock(pid2);
@@ -76,9 +80,9 @@ describe.runIf(isPostgres)('event log ordering (PostgreSQL)', () => {
     const log = createEventsRepository(db);
     const start = (await log.bounds()).max;
     const t1 = await db.startTransaction().execute();
-    await appendEvent(t1, event(3));
+    await appendEvent(asEventTransaction(t1), event(3));
     await t1.rollback().execute();
-    const kept = await db.transaction().execute((trx) => appendEvent(trx, event(4)));
+    const kept = await t.app.events.transaction((trx) => appendEvent(trx, event(4)));
     expect((await log.listAfter(start, 10)).map((e) => e.id)).toEqual([kept]);
   });
 });
@@ -91,23 +95,34 @@ async function signIn(server: ChildServer): Promise<string> {
   return ([] as string[]).concat(res.headers['set-cookie'] ?? [])[0]?.split(';')[0] ?? '';
 }
 
+/** Two real server processes on one fresh database with USER in it; `run` gets both and USER's cookie from the first. */
+async function withTwoInstances(run: (a: ChildServer, b: ChildServer, cookie: string, database: ScratchDatabase) => Promise<void>): Promise<void> {
+  const database = await scratchDatabase();
+  const servers: ChildServer[] = [];
+  try {
+    await seedUser(database, USER);
+    const env = { DATABASE_URL: database.url };
+    servers.push(await startServer(env, database.dir), await startServer(env, database.dir));
+    const [a, b] = servers as [ChildServer, ChildServer];
+    await run(a, b, await signIn(a), database);
+  } finally {
+    for (const server of servers) await server.stop('SIGTERM');
+    await database.drop();
+  }
+}
+
+/** A stream that has started (it sent its position). */
+async function liveStream(server: ChildServer, cookie: string) {
+  const stream = await openStream(server.url, cookie);
+  expect(stream.status).toBe(200);
+  await stream.position();
+  return stream;
+}
+
 describe.runIf(isPostgres)('events across instances (PostgreSQL)', () => {
   it('a change made through one instance reaches a stream on another, also after its listener was killed', { timeout: 60_000 }, async () => {
-    const database = await scratchDatabase();
-    const servers: ChildServer[] = [];
-    try {
-      const config = loadConfig({ DATABASE_URL: database.url, SESSION_SECRET: 'seed-secret-seed-secret-seed-secret-01', LOG_LEVEL: 'silent' }, database.dir);
-      const seeder = await build({ config });
-      const now = new Date().toISOString();
-      await seeder.usersRepository.insert({ id: newId(), email: USER.email, fullName: USER.fullName, passwordHash: await hashPassword(USER.password), createdAt: now, updatedAt: now });
-      await seeder.close();
-      const env = { DATABASE_URL: database.url };
-      servers.push(await startServer(env, database.dir), await startServer(env, database.dir));
-      const [a, b] = servers as [ChildServer, ChildServer];
-      const cookie = await signIn(a);
-      const stream = await openStream(b.url, cookie);
-      expect(stream.status).toBe(200);
-      await stream.position();
+    await withTwoInstances(async (a, b, cookie, database) => {
+      const stream = await liveStream(b, cookie);
 
       const create = async (title: string) => {
         const res = await http(`${a.url}/api/tasks`, { method: 'POST', body: { taskTitle: title, assignee: 'someone@example.test' }, headers: { cookie } });
@@ -140,9 +155,20 @@ describe.runIf(isPostgres)('events across instances (PostgreSQL)', () => {
       await create('After reconnect');
       expect(((await stream.next()).json as { task: { taskTitle: string } }).task.taskTitle).toBe('After reconnect');
       stream.close();
-    } finally {
-      for (const server of servers) await server.stop('SIGTERM');
-      await database.drop();
-    }
+    });
+  });
+});
+
+/** On both databases: several processes share one SQLite file too. */
+describe('streams end with their session across instances', () => {
+  it('a stream open on one instance ends within 5 s of a logout through another', { timeout: 60_000 }, async () => {
+    await withTwoInstances(async (a, b, cookie) => {
+      const stream = await liveStream(a, cookie);
+      const startedAt = Date.now();
+      const res = await http(`${b.url}/api/users/logout`, { method: 'POST', headers: { cookie } });
+      expect(res.status, res.body).toBe(200);
+      await stream.ended;
+      expect(Date.now() - startedAt).toBeLessThan(5000);
+    });
   });
 });

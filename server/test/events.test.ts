@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { HEARTBEAT_MS, MAX_STREAMS_PER_USER } from '../plugins/events.ts';
+import type { Executor } from '../db/prepared.ts';
+import { HEARTBEAT_MS, MAX_STREAMS_PER_USER } from '../events/policy.ts';
+import { appendEvent, type NewEvent } from '../repositories/events-repository.ts';
 import { sweep } from '../plugins/housekeeping.ts';
 import { createSignedInUser, createTask } from './factories.ts';
 import { MINUTE, useTestApp } from './helpers.ts';
@@ -232,6 +234,23 @@ describe('GET /api/events', () => {
     expect(again.status).toBe(200);
     again.close();
     for (const s of streams) s.close();
+  });
+
+  it('takes events only in the transaction of events.transaction, which wakes the streams (a plain one does not compile)', async () => {
+    const base = await listening();
+    const ada = await createSignedInUser(t);
+    const stream = await openStream(base, ada.cookie);
+    await stream.position();
+    const event: NewEvent = { type: 'task.updated', taskId: 'typed', audience: [ada.user.email], data: { typed: true }, at: t.clock.now().toISOString() };
+    // Checked by the compiler (npm run typecheck), never called: a plain transaction would
+    // commit the event without waking this instance's streams.
+    const plain = (trx: Executor) =>
+      // @ts-expect-error -- appendEvent refuses a transaction that events.transaction did not make
+      appendEvent(trx, event);
+    expect(plain).toBeTypeOf('function');
+    await t.app.events.transaction((trx) => appendEvent(trx, event));
+    expect((await stream.next()).json).toEqual({ typed: true });
+    stream.close();
   });
 
   it('ends every stream when the server shuts down, and close() returns promptly', async () => {

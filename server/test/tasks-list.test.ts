@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { createSignedInUser, createTask } from './factories.ts';
+import { createSignedInUser, createTask, insertTasks } from './factories.ts';
 import { anyString, SECOND, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
@@ -27,7 +27,7 @@ describe('GET /api/tasks', () => {
     expect(res.status).toBe(200);
     expect(res.json.status).toBe('success');
     expect(res.json.results).toBe(3);
-    expect(res.json.data).not.toHaveProperty('nextCursor');
+    expect(res.json.data.nextCursor).toBeNull();
     // A task I assigned to myself appears once.
     expect(ids(res.json.data.tasks)).toEqual([toMyself._id, forMe._id, mine._id]);
     // The assignor is the creator, read by join.
@@ -40,7 +40,7 @@ describe('GET /api/tasks', () => {
     await createTask(t, alice.cookie);
     const stranger = await createSignedInUser(t);
     const res = await list(stranger.cookie);
-    expect(res.json).toEqual({ status: 'success', results: 0, data: { tasks: [] } });
+    expect(res.json).toEqual({ status: 'success', results: 0, data: { tasks: [], nextCursor: null } });
   });
 
   it('filters by priority ("" means all) and by status', async () => {
@@ -76,6 +76,22 @@ describe('GET /api/tasks', () => {
     const res = await list(undefined);
     expect(res.status).toBe(401);
     expect(res.json.code).toBe('NOT_AUTHENTICATED');
+  });
+});
+
+describe('GET /api/tasks without limit', () => {
+  it('answers the first 5,000 tasks of the order and the cursor of the rest', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const newestFirst = (await insertTasks(t, user, 5003)).reverse();
+    const res = await list(cookie);
+    expect(res.status).toBe(200);
+    expect(res.json.results).toBe(5000);
+    expect(ids(res.json.data.tasks)).toEqual(newestFirst.slice(0, 5000));
+    const cursor = res.json.data.nextCursor;
+    expect(cursor).toEqual(anyString);
+    const rest = await list(cookie, `?cursor=${encodeURIComponent(cursor ?? '')}`);
+    expect(ids(rest.json.data.tasks)).toEqual(newestFirst.slice(5000));
+    expect(rest.json.data.nextCursor).toBeNull();
   });
 });
 

@@ -126,7 +126,7 @@ export const TaskListEnvelope = Type.Object({
   results: Type.Integer(),
   data: Type.Object({
     tasks: Type.Array(TaskSchema),
-    /** Present when `limit` was given: the cursor of the next page, or null on the last one. */
+    /** The cursor of the next page, or null on the last one. */
     nextCursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   }),
 });

@@ -15,7 +15,7 @@ import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/prepared.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
-import { appendEvent, taskAudience, type EventType } from '../../repositories/events-repository.ts';
+import { appendEvent, taskAudience, type EventTransaction, type EventType } from '../../repositories/events-repository.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
@@ -62,7 +62,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
   }
 
   /** `{taskId, comment, by}` to everyone who can see the task (its creator and assignee). */
-  const publish = (trx: Executor, type: EventType, task: Task, comment: Comment | { _id: string }, by: { fullName: string; email: string }, at: string) =>
+  const publish = (trx: EventTransaction, type: EventType, task: Task, comment: Comment | { _id: string }, by: { fullName: string; email: string }, at: string) =>
     appendEvent(trx, { type, taskId: task._id, audience: taskAudience(task), data: { taskId: task._id, comment, by }, at });
   const personOf = (request: Parameters<typeof currentUser>[0]) => {
     const { fullName, email } = currentUser(request);

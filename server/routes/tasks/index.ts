@@ -26,6 +26,8 @@ import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
+/** Tasks in an answer without `limit` (the original task-board client asks for the whole list). */
+const UNPAGED_MAX = 5000;
 const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
 /** Ids are base64url (ours) or UUIDs; anything else cannot exist and answers 404 without a query. */
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -144,8 +146,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['tasks'],
         summary: 'The tasks I created or that are assigned to me, newest first',
         description:
-          '`priority=""` means all. Without `limit`, the whole list. With `limit`, one page and ' +
-          '`data.nextCursor` (null on the last page); pass it back as `cursor` for the next page.',
+          '`priority=""` means all. With `limit`, one page of that many tasks; without it, the first ' +
+          `${UNPAGED_MAX.toLocaleString('en')} of the order, so no answer is unbounded. ` +
+          '`data.nextCursor` is the cursor of the next page (null on the last page); pass it back as `cursor` for the next page.',
         security: sessionSecurity,
         querystring: ListTasksQuery,
         response: { 200: serializable(TaskListEnvelope), ...errorResponses },
@@ -158,19 +161,12 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request) => {
       const viewer = viewerOf(request);
-      const { limit, cursor } = request.query;
+      const { cursor } = request.query;
+      const limit = request.query.limit ?? UNPAGED_MAX;
       const sort = request.query.sort ?? DEFAULT_SORT;
       const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(sort, cursor);
-      const rows = await repo.list(viewer, {
-        ...filterOf(request.query),
-        sort,
-        after,
-        // One extra row tells whether there is a next page.
-        limit: limit === undefined ? undefined : limit + 1,
-      });
-      if (limit === undefined) {
-        return { status: 'success', results: rows.length, data: { tasks: rows } } as const;
-      }
+      // One extra row tells whether there is a next page.
+      const rows = await repo.list(viewer, { ...filterOf(request.query), sort, after, limit: limit + 1 });
       const page = rows.length > limit ? rows.slice(0, limit) : rows;
       const last = page.at(-1);
       const nextCursor =
