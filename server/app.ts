@@ -34,6 +34,17 @@ import users from './routes/users/index.ts';
 import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
 
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`. A hop count becomes a function: Fastify 5.12 answers a
+ * bare number by trusting nobody, since counting hops cannot tell a proxy from a client that
+ * connects directly (docs/operations.md: such an instance must only be reachable through its
+ * proxies). Hop 0 is the socket's peer, hop 1 the right-most X-Forwarded-For entry, and so on.
+ */
+function trustedProxies(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 export interface BuildOptions {
   /** Parsed configuration (server/config.ts `loadConfig`). */
   config: Config;
@@ -63,8 +74,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
           : pino.destination({ dest: 1, sync: false }),
     },
     bodyLimit: LIMITS.bodyMaxBytes,
-    // Fastify (proxy-addr) also takes a hop count; its type declaration omits it.
-    trustProxy: config.trustProxy as boolean | string[],
+    trustProxy: trustedProxies(config.trustProxy),
     // One line per request (onResponse below) instead of two.
     logController: new LogController({ disableRequestLogging: true }),
     // While shutting down, requests already on an open connection are still answered normally
