@@ -49,6 +49,14 @@ export class WindowCounter {
    * the oldest attempt in the window expires (a refused attempt is not counted).
    */
   async hit(key: string): Promise<number> {
+    return (await this.attempt(key)).waitMs;
+  }
+
+  /**
+   * `hit`, also naming the recorded attempt (null when refused), so that an attempt which turns
+   * out not to count (a right one-time code) can be taken back with `refund`.
+   */
+  async attempt(key: string): Promise<{ waitMs: number; hitId: string | null }> {
     const { db, clock, throttleLocksRepository: locks } = this.#fastify;
     const hits = createRateLimitHitsRepository(db);
     const scoped = `${this.#name}:${this.#keyOf(key)}`;
@@ -58,10 +66,15 @@ export class WindowCounter {
     return db.transaction().execute(async (trx) => {
       await locks.take(`rate:${scoped}`, nowIso, trx);
       const { count, oldest } = await hits.window(scoped, new Date(nowMs - this.#windowMs).toISOString(), trx);
-      if (count >= this.#limit && oldest !== null) return Math.max(1, Date.parse(oldest) + this.#windowMs - nowMs);
-      await hits.insert({ id: newId(), key: scoped, hitAt: nowIso }, trx);
-      return 0;
+      if (count >= this.#limit && oldest !== null) return { waitMs: Math.max(1, Date.parse(oldest) + this.#windowMs - nowMs), hitId: null };
+      const hitId = newId();
+      await hits.insert({ id: hitId, key: scoped, hitAt: nowIso }, trx);
+      return { waitMs: 0, hitId };
     });
+  }
+
+  async refund(hitId: string): Promise<void> {
+    await createRateLimitHitsRepository(this.#fastify.db).delete(hitId);
   }
 }
 

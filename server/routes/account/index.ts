@@ -67,7 +67,9 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Set a new password with the mailed code; every session of the account ends',
-        description: 'A wrong, expired, used or dead code answers 400 INVALID_CODE.',
+        description:
+          'A wrong, expired, used or dead code answers 400 INVALID_CODE; after 20 wrong codes for the address in 24 hours, ' +
+          'any code does (saying so) until the oldest of them is a day old.',
         body: PasswordResetConfirmBody,
         response: { 200: serializable(MessageEnvelope), ...errorResponses },
       },

@@ -27,7 +27,9 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Create an account with the mailed code',
-        description: 'A wrong, expired, used or dead code (5 wrong tries) answers 400 INVALID_CODE with one generic message.',
+        description:
+          'A wrong, expired, used or dead code (5 wrong tries) answers 400 INVALID_CODE with one generic message. After 20 wrong ' +
+          'codes for the address in 24 hours, any code answers 400 INVALID_CODE saying so, until the oldest of them is a day old.',
         body: RegisterBody,
         response: { 201: serializable(MessageEnvelope), ...errorResponses },
       },
