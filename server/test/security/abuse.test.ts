@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOGIN_POLICY, OTP_POLICY } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import { createUser, nextIp, uniqueEmail } from '../factories.ts';
+import { createSignedInUser, createUser, nextIp, uniqueEmail } from '../factories.ts';
 import { DAY, HOUR, SECOND, useTestApp, type Response } from '../helpers.ts';
 import { codeFrom } from '../mail-catcher.ts';
 
@@ -157,6 +157,35 @@ describe('wrong one-time codes: at most 20 per address and purpose in 24 hours, 
     await spendTheDay('reset', email);
     await spendTheDay('register', uniqueEmail('neighbour'));
     expect((await register(email, await freshCode('register', email))).status).toBe(201);
+  });
+});
+
+describe('password checks of a signed-in user count against the sign-in lock-out of the account', () => {
+  const changePassword = (cookie: string, currentPassword: string) =>
+    t.request('POST', '/api/users/me/password', { cookie, body: { currentPassword, newPassword: 'a changed password' } });
+  const deleteAccount = (cookie: string, password: string) => t.request('DELETE', '/api/users/me', { cookie, body: { password } });
+
+  it.each([
+    ['change password', changePassword, 200],
+    ['delete account', deleteAccount, 204],
+  ] as const)('%s: 10 wrong passwords, then 429 even for the right one, for sign-in too, until the window passes', async (_name, check, done) => {
+    const { user, cookie } = await createSignedInUser(t);
+    for (let i = 0; i < LOGIN_POLICY.maxFailuresPerEmail; i++) {
+      expect((await check(cookie, `wrong password ${i}`)).status).toBe(400);
+      t.clock.advance(SECOND);
+    }
+    const seconds = expect429(await check(cookie, user.password), 'right password after 10 wrong ones');
+    expect429(await login(user.email, user.password), 'sign-in of the same account');
+    t.clock.advance(seconds * SECOND);
+    expect((await check(cookie, user.password)).status).toBe(done);
+  });
+
+  it('sign-in failures and failed password changes add up; a burst of 30 gets at most 10 verdicts', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    for (let i = 0; i < 5; i++) expect((await login(user.email, `wrong ${i}`)).status).toBe(401);
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => changePassword(cookie, `wrong guess ${i}`)));
+    expect(tally(burst)).toEqual({ 400: 5, 429: 25 });
+    expect429(await changePassword(cookie, user.password), 'right password');
   });
 });
 
