@@ -218,9 +218,9 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['users'],
         summary: 'Delete my account (confirmed with my password): 204',
         description:
-          'Sessions, codes and settings go; tasks only I could see are deleted; tasks I created for other people, and my ' +
-          'comments on them, stay under my name. The address may register again. A wrong password answers 400 and counts ' +
-          'as a failed sign-in of the account (after 10 in 15 minutes, 429 with Retry-After).',
+          'Sessions and codes go (mails the address turned off stay off); tasks only I could see are deleted; tasks I ' +
+          'created for other people, and my comments on them, stay under my name. The address may register again. A wrong ' +
+          'password answers 400 and counts as a failed sign-in of the account (after 10 in 15 minutes, 429 with Retry-After).',
         security: sessionSecurity,
         body: DeleteAccountBody,
         response: { 204: Type.Null({ description: 'Deleted; no body.' }), ...errorResponses },
@@ -233,8 +233,9 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       const now = clock.now().toISOString();
       await fastify.db.transaction().execute(async (trx) => {
         await fastify.accountRepository.deletePrivateTasks(user.id, user.email, trx);
+        // The address's mail settings stay: they belong to whoever reads that mailbox, and an
+        // opt-out must not turn back on because an account went (nor when it signs up again).
         await fastify.accountRepository.deleteAddressRecords(user.email, trx);
-        await fastify.mailSettingsRepository.delete(user.email, trx);
         await sessions.endAllOf(user.id, { trx });
         // The row stays as a nameplate for what remains under the person's name (tasks they
         // created for others, their comments): its address is released for a new sign-up and
