@@ -45,6 +45,27 @@ function trustedProxies(trust: Config['trustProxy']): false | string[] | ((addre
   return (_address, hop) => hop < trust;
 }
 
+/** Query parameters that carry a secret (the unsubscribe links' `token`). */
+const SECRET_QUERY_PARAMETERS = new Set(['token']);
+/** Could a query hold one? `token` with any of its letters percent-encoded: a cheap first look. */
+const MAYBE_SECRET_QUERY = /(?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)/i;
+
+/**
+ * The URL as the request log shows it: the value of every secret query parameter replaced, so
+ * a link's token never reaches log files and whoever reads them. Decoded as the router decodes
+ * it, so `?%74oken=` is caught too; a URL without such a parameter is logged as it came.
+ */
+export function loggedUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1 || !MAYBE_SECRET_QUERY.test(url.slice(start))) return url;
+  const entries = [...new URLSearchParams(url.slice(start + 1))];
+  if (!entries.some(([name]) => SECRET_QUERY_PARAMETERS.has(name))) return url;
+  const query = entries.map(([name, value]) =>
+    SECRET_QUERY_PARAMETERS.has(name) ? `${name}=[redacted]` : `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+  );
+  return `${url.slice(0, start)}?${query.join('&')}`;
+}
+
 export interface BuildOptions {
   /** Parsed configuration (server/config.ts `loadConfig`). */
   config: Config;
@@ -102,7 +123,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
   if (['info', 'debug', 'trace'].includes(config.logLevel)) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        { method: request.method, url: loggedUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request completed',
       );
       done();
