@@ -22,9 +22,10 @@ export function clientBucket(ip: string): string {
 }
 
 /**
- * Sliding-window attempt counter per key, on the app's clock so tests can move time. Counted in the database, so N instances sharing it enforce one limit: each attempt takes
- * the key's throttle lock (serializing the count-then-insert across requests and instances),
- * counts the hits inside the window and records the new one.
+ * Sliding-window attempt counter per key, on the app's clock so tests can move time. Counted in
+ * the database, so N instances sharing it enforce one limit: each attempt takes the key's
+ * throttle lock (serializing the count-then-insert across requests and instances), counts the
+ * hits inside the window and records the new one.
  * (@fastify/rate-limit is not used because it reads the wall clock, not the app's clock, and
  * keeps its counts per process unless given a store.)
  */
