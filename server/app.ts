@@ -34,6 +34,38 @@ import users from './routes/users/index.ts';
 import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
 
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`. A hop count becomes a function: Fastify 5.12 answers a
+ * bare number by trusting nobody, since counting hops cannot tell a proxy from a client that
+ * connects directly (docs/operations.md: such an instance must only be reachable through its
+ * proxies). Hop 0 is the socket's peer, hop 1 the right-most X-Forwarded-For entry, and so on.
+ */
+function trustedProxies(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
+/** Query parameters that carry a secret (the unsubscribe links' `token`). */
+const SECRET_QUERY_PARAMETERS = new Set(['token']);
+/** Could a query hold one? `token` with any of its letters percent-encoded: a cheap first look. */
+const MAYBE_SECRET_QUERY = /(?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)/i;
+
+/**
+ * The URL as the request log shows it: the value of every secret query parameter replaced, so
+ * a link's token never reaches log files and whoever reads them. Decoded as the router decodes
+ * it, so `?%74oken=` is caught too; a URL without such a parameter is logged as it came.
+ */
+export function loggedUrl(url: string): string {
+  const start = url.indexOf('?');
+  if (start === -1 || !MAYBE_SECRET_QUERY.test(url.slice(start))) return url;
+  const entries = [...new URLSearchParams(url.slice(start + 1))];
+  if (!entries.some(([name]) => SECRET_QUERY_PARAMETERS.has(name))) return url;
+  const query = entries.map(([name, value]) =>
+    SECRET_QUERY_PARAMETERS.has(name) ? `${name}=[redacted]` : `${encodeURIComponent(name)}=${encodeURIComponent(value)}`,
+  );
+  return `${url.slice(0, start)}?${query.join('&')}`;
+}
+
 export interface BuildOptions {
   /** Parsed configuration (server/config.ts `loadConfig`). */
   config: Config;
@@ -63,8 +95,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
           : pino.destination({ dest: 1, sync: false }),
     },
     bodyLimit: LIMITS.bodyMaxBytes,
-    // Fastify (proxy-addr) also takes a hop count; its type declaration omits it.
-    trustProxy: config.trustProxy as boolean | string[],
+    trustProxy: trustedProxies(config.trustProxy),
     // One line per request (onResponse below) instead of two.
     logController: new LogController({ disableRequestLogging: true }),
     // While shutting down, requests already on an open connection are still answered normally
@@ -92,7 +123,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
   if (['info', 'debug', 'trace'].includes(config.logLevel)) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        { method: request.method, url: loggedUrl(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
         'request completed',
       );
       done();

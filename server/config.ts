@@ -30,7 +30,11 @@ export interface Config {
   appOrigin: string;
   corsOrigins: string[];
   sessionSecret: string;
-  trustProxy: boolean | number | string[];
+  /**
+   * Which peers' X-Forwarded-* headers are believed: none (false), that many proxies counted from
+   * the socket inwards (a number), or the proxies at these addresses/CIDRs.
+   */
+  trustProxy: false | number | string[];
   logLevel: LogLevel;
   /** `pretty`: readable text (pino-pretty) for a person at a terminal; `json`: one JSON object a line. */
   logFormat: LogFormat;
@@ -120,12 +124,17 @@ function parseSmtpUrl(raw: string | undefined): string | null {
   return raw;
 }
 
-function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+/**
+ * `true` means one proxy: behind a typical nginx (`$proxy_add_x_forwarded_for`) the right-most
+ * X-Forwarded-For entry is the address nginx saw, everything left of it is whatever the client
+ * sent. (Fastify's own `trustProxy: true` trusts every entry, i.e. takes the left-most one.)
+ */
+function parseTrustProxy(raw: string | undefined): false | number | string[] {
   if (raw === undefined) return false;
   const lower = raw.toLowerCase();
   if (lower === 'false') return false;
-  if (lower === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
+  if (lower === 'true') return 1;
+  if (/^\d{1,3}$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
   const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
   for (const entry of entries) {
     const [address = '', bits, ...rest] = entry.split('/');

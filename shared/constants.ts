@@ -48,6 +48,8 @@ const MINUTE = 60_000;
 export const OTP_POLICY = {
   ttlMs: 10 * MINUTE,
   maxWrongTries: 5,
+  /** Wrong tries per address and purpose in any 24 hours, across codes: a new code brings no new guesses past it. */
+  maxWrongTriesPerDay: 20,
   resendCooldownMs: 1 * MINUTE,
   maxPerEmailPerHour: 5,
   maxPerIpPerHour: 30,

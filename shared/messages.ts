@@ -25,6 +25,7 @@ export const SERVER_MESSAGES = {
   otpSent: 'A one-time code has been sent to your e-mail address.',
   registered: 'Your account has been created.',
   invalidCode: 'The code is invalid or has expired. Please request a new one.',
+  codeTriesUsedUp: 'Too many wrong codes were entered for this address in the last 24 hours. Please try again tomorrow.',
   loginSuccess: 'Signed in successfully.',
   incorrectCredentials: 'Incorrect email or password.',
   notAuthenticated: 'Please sign in to continue.',

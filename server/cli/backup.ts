@@ -29,7 +29,7 @@ await runCommand(async () => {
       if (!existsSync(config.database.file)) throw new CommandError(`There is no database at ${config.database.file} (DATABASE_URL).`);
       await withDatabase(config, ({ db }) => createMaintenanceRepository(db).vacuumInto(partial));
     } else {
-      runPostgresTool('pg_dump', ['--format=custom', `--file=${partial}`, `--dbname=${config.database.url}`], 'pg_dump failed');
+      runPostgresTool('pg_dump', ['--format=custom', `--file=${partial}`], config.database.url, 'pg_dump failed');
     }
     renameSync(partial, target);
   } finally {

@@ -70,11 +70,35 @@ export function parseCommandArgs<T extends ParseArgsConfig>(config: T, usage: st
 }
 
 /**
- * Runs one of PostgreSQL's client tools (pg_dump, pg_restore); a missing tool or a failure
+ * DATABASE_URL split for PostgreSQL's client tools: the URL without its password, for
+ * `--dbname`, and the environment that carries the password (PGPASSWORD). Every local user can
+ * read a process's command line (`ps`, /proc/PID/cmdline); its environment only its owner can.
+ * libpq takes the password from the user-info part or from a `password` query parameter.
+ */
+export function postgresToolConnection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
+  const parsed = new URL(url);
+  let password = parsed.password === '' ? null : decodeURIComponent(parsed.password);
+  parsed.password = '';
+  // Only the `password` pair is dropped; the others keep their spelling (libpq reads a `+` as a plus).
+  const pairs = parsed.search.slice(1).split('&').filter((pair) => pair !== '');
+  const kept = pairs.filter((pair) => {
+    const [name = '', value = ''] = pair.split('=', 2);
+    if (decodeURIComponent(name) !== 'password') return true;
+    password = decodeURIComponent(value);
+    return false;
+  });
+  parsed.search = kept.length === 0 ? '' : `?${kept.join('&')}`;
+  return { dbname: parsed.toString(), env: password === null ? process.env : { ...process.env, PGPASSWORD: password } };
+}
+
+/**
+ * Runs one of PostgreSQL's client tools (pg_dump, pg_restore) on DATABASE_URL, given as
+ * `--dbname` before `args` with its password in the environment; a missing tool or a failure
  * becomes one line, the tool's first complaint included.
  */
-export function runPostgresTool(tool: string, args: string[], failed: string): void {
-  const run = spawnSync(tool, args, { encoding: 'utf8' });
+export function runPostgresTool(tool: string, args: string[], url: string, failed: string): void {
+  const { dbname, env } = postgresToolConnection(url);
+  const run = spawnSync(tool, [`--dbname=${dbname}`, ...args], { encoding: 'utf8', env });
   if (run.error !== undefined && 'code' in run.error && run.error.code === 'ENOENT') {
     throw new CommandError(
       `${tool} is not installed: install the PostgreSQL client tools of your server's version (e.g. \`apt install postgresql-client\`), or use your provider's backups.`,

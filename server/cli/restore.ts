@@ -83,7 +83,8 @@ async function restorePostgres(source: string, url: string, force: boolean, conf
   // One transaction: on any error nothing of the dump is applied.
   runPostgresTool(
     'pg_restore',
-    ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', `--dbname=${url}`, source],
+    ['--clean', '--if-exists', '--no-owner', '--no-privileges', '--single-transaction', '--exit-on-error', source],
+    url,
     'pg_restore failed, nothing changed',
   );
   return `Restored the database from ${source}.`;

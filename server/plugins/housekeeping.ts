@@ -11,8 +11,8 @@ import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-r
  * Deletes rows no rule reads any more: expired sessions, one-time codes older than a day (the
  * longest OTP window is an hour), login failures older than the lock-out window, throttle lock
  * rows unused for a day, events older than the live stream's retention (10 minutes), expired
- * event stream leases, per-IP rate-limit hits older than a day. Idempotent, so
- * several instances sharing a database may all run it. Cut-offs come from the app's clock.
+ * event stream leases, rate-limit hits older than a day (the longest window, that of wrong
+ * one-time codes). Idempotent, so several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance) {
   const now = fastify.clock.now().getTime();

@@ -73,10 +73,6 @@ export function createMailSettingsRepository(db: Kysely<DB>) {
         .execute();
       return next;
     },
-
-    async delete(email: string, ex: Executor = db): Promise<void> {
-      await ex.deleteFrom('mailSettings').where('email', '=', email).execute();
-    },
   };
 }
 

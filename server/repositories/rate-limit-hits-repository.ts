@@ -19,6 +19,10 @@ export function createRateLimitHitsRepository(db: Kysely<DB>) {
       await ex.insertInto('rateLimitHits').values(hit).execute();
     },
 
+    async delete(id: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('rateLimitHits').where('id', '=', id).execute();
+    },
+
     /** Housekeeping: hits older than every window. */
     async deleteBefore(before: string, ex: Executor = db): Promise<number> {
       const result = await ex.deleteFrom('rateLimitHits').where('hitAt', '<', before).executeTakeFirst();

@@ -2,9 +2,10 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import { OTP_POLICY } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import { HOUR } from '../clock.ts';
+import { DAY, HOUR } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
+import { WindowCounter } from '../plugins/rate-limit.ts';
 import { accountExistsMail, passwordResetCodeMail, passwordResetNoAccountMail, signUpCodeMail, type MailContent } from '../mail/templates.ts';
 
 /** Codes are bound to what they are for: a sign-up code cannot reset a password, nor the reverse. */
@@ -19,6 +20,8 @@ export interface OtpService {
   /**
    * Checks a code without using it up; every check spends one of the code's 5 tries, the right
    * one included. Returns the id of the code to consume in the transaction of the work it allows.
+   * Throws a 400 INVALID_CODE saying so once the address has had 20 wrong tries for the purpose
+   * in 24 hours, whatever the code.
    */
   check(email: string, code: string, purpose?: OtpPurpose): Promise<{ ok: true; codeId: string } | { ok: false }>;
 }
@@ -33,11 +36,14 @@ declare module 'fastify' {
  * One-time codes (docs/SECURITY.md): 6 CSPRNG digits, stored only as an HMAC-SHA256 keyed with
  * SESSION_SECRET (a leaked table does not reveal codes, and 10^6 candidates cannot be brute-forced
  * offline without the key), 10 minutes, single use, 5 wrong tries, the newest replaces older ones,
- * per-address cooldown and hourly cap in the database, per-IP cap in memory.
+ * 20 wrong tries per address and purpose in 24 hours across codes, per-address cooldown and
+ * hourly cap, per-IP cap; every count in the database.
  */
 export default fp(
   (fastify, _opts, done) => {
     const { clock, config, otpCodesRepository: codes, usersRepository: users, throttleLocksRepository: locks, mailer, rateLimits } = fastify;
+    // Keyed `purpose:email`: without it each new code would bring 5 fresh guesses, 600 a day.
+    const wrongTries = new WindowCounter(fastify, 'otp-wrong', OTP_POLICY.maxWrongTriesPerDay, DAY);
 
     const hashCode = (purpose: OtpPurpose, email: string, code: string) =>
       createHmac('sha256', config.sessionSecret).update(`${purpose}\n${email}\n${code}`).digest('hex');
@@ -105,6 +111,12 @@ export default fp(
       },
 
       async check(email, code, purpose = 'register') {
+        // Every check counts as a wrong try of the day until it proves right, recorded under the
+        // address's lock before anything is compared (a burst across codes gets 20 verdicts).
+        // Checks without a live code count too, so the answer is the same whether or not the
+        // address has an account (a sign-up "code" for one is never usable).
+        const day = await wrongTries.attempt(`${purpose}:${email}`);
+        if (day.hitId === null) throw new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.codeTriesUsedUp);
         const latest = await codes.latest(email, purpose);
         if (latest === undefined) return { ok: false };
         // The try is spent before comparing, atomically: a burst of guesses gets 5 comparisons.
@@ -112,6 +124,7 @@ export default fp(
         const expected = Buffer.from(latest.codeHash, 'hex');
         const actual = Buffer.from(hashCode(purpose, email, code), 'hex');
         if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return { ok: false };
+        await wrongTries.refund(day.hitId);
         return { ok: true, codeId: latest.id };
       },
     };

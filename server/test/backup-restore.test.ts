@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -165,5 +165,37 @@ describe('npm run backup, then npm run restore', () => {
     expect(res.stderr).toMatch(new RegExp(`is open in process ${String(live.process.pid)}.*stop it, then restore again; nothing changed\\.\\n$`));
     expect(sha256(file)).toBe(before);
     expect(existsSync(`${file}-wal`)).toBe(true);
+  }, 60_000);
+
+  it.skipIf(!onPostgres)('hands pg_dump and pg_restore the password in the environment, never on their command line', async () => {
+    const db = await database();
+    const withPassword = new URL(db.url);
+    withPassword.password = 'pw-on-the-line'; // the test cluster trusts every connection, so any password connects
+    // In front of each tool on PATH: a script that records the command line and PGPASSWORD, then runs the real tool.
+    const bin = join(db.dir, 'bin');
+    mkdirSync(bin);
+    for (const tool of ['pg_dump', 'pg_restore']) {
+      const real = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, tool)).find((file) => existsSync(file));
+      if (real === undefined) throw new Error(`${tool} is not installed`);
+      const script = `#!/bin/sh\nprintf '%s\\n' "$0 $*" "PGPASSWORD=\${PGPASSWORD-}" >> '${join(bin, 'calls.log')}'\nexec '${real}' "$@"\n`;
+      writeFileSync(join(bin, tool), script);
+      chmodSync(join(bin, tool), 0o755);
+    }
+    const PATH = `${bin}${delimiter}${process.env.PATH ?? ''}`;
+    const out = join(db.dir, 'secret.backup');
+    const backup = await runCommand('backup', ['--out', out], { env: { DATABASE_URL: withPassword.toString(), PATH }, cwd: db.dir });
+    expect(backup.code, backup.stderr).toBe(0);
+    // libpq also reads the password from a query parameter.
+    const inQuery = new URL(db.url);
+    inQuery.searchParams.set('password', 'pw-on-the-line');
+    inQuery.searchParams.set('application_name', 'taskwise-restore');
+    const restore = await runCommand('restore', [out, '--force'], { env: { DATABASE_URL: inQuery.toString(), PATH }, cwd: db.dir });
+    expect(restore.code, restore.stderr).toBe(0);
+
+    const calls = readFileSync(join(bin, 'calls.log'), 'utf8').trimEnd().split('\n');
+    expect(calls).toHaveLength(4);
+    expect(calls.filter((line) => line.includes('pw-on-the-line'))).toEqual(['PGPASSWORD=pw-on-the-line', 'PGPASSWORD=pw-on-the-line']);
+    expect(calls[0]).toMatch(/\/pg_dump .*--dbname=postgres/);
+    expect(calls[2]).toMatch(/\/pg_restore --dbname=postgres:\/\/\S+\?application_name=taskwise-restore /);
   }, 60_000);
 });

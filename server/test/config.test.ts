@@ -84,9 +84,12 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['true', true],
+    // One proxy: the right-most X-Forwarded-For entry is the client (client-address.test.ts).
+    ['true', 1],
     ['false', false],
     ['2', 2],
+    ['0', false],
+    [' 10.0.0.0/8 , ::1, 2001:db8::/32 ', ['10.0.0.0/8', '::1', '2001:db8::/32']],
   ])('reads TRUST_PROXY=%s', (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value, SESSION_SECRET: SECRET }, tempCwd()).trustProxy).toEqual(expected);
   });
@@ -103,6 +106,9 @@ describe('loadConfig', () => {
     [{ APP_ORIGIN: 'https://tasks.example.com/app' }, 'APP_ORIGIN'],
     [{ CORS_ORIGINS: 'https://ok.example.com,ftp://bad' }, 'CORS_ORIGINS'],
     [{ TRUST_PROXY: 'sometimes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'true,10.0.0.1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { signUnsubscribeToken } from '../mail/unsubscribe-tokens.ts';
 import { http, scratchDatabase, startServer, type ChildServer, type ScratchDatabase } from './security/child-server.ts';
 
 /** The real `node server/server.ts` without SMTP_URL: every mail goes to the log instead. */
@@ -37,5 +38,34 @@ describe('the server log', () => {
     const block = /^-{72}\nMail not sent \(SMTP_URL is not set\)\n[\s\S]*?^-{72}$/m.exec(output)?.[0] ?? '';
     expect(block).toContain('To: printed@example.com');
     expect(block).toMatch(/^\d{6}$/m);
+  });
+
+  it('never holds a token of a URL: the unsubscribe links are logged with the token replaced', async () => {
+    database = await scratchDatabase();
+    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, database.dir);
+    const token = signUnsubscribeToken('child-secret-child-secret-child-secret-01', 'reader@example.com', 'assigned');
+    const signature = token.split('.')[2] ?? '';
+    const urls = [
+      `/unsubscribe?token=${token}`,
+      `/api/unsubscribe?token=${token}`,
+      // Spelled another way, the parameter still reaches the route as `token`.
+      `/api/unsubscribe?%74oken=${encodeURIComponent(token)}&x=1`,
+    ];
+    const page = await http(`${server.url}${urls[0] ?? ''}`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    for (const url of urls.slice(1)) expect((await http(`${server.url}${url}`, { method: 'POST', headers: { origin: server.url } })).status).toBe(200);
+    await server.stop('SIGTERM');
+    const output = server.output();
+
+    expect(output).not.toContain(signature);
+    expect(output).not.toContain(token.split('.')[0]);
+    const logged = output
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg?: string; url?: string })
+      .filter((record) => record.msg === 'request completed')
+      .map((record) => record.url)
+      .filter((url) => url?.includes('unsubscribe'));
+    expect(logged).toEqual(['/unsubscribe?token=[redacted]', '/api/unsubscribe?token=[redacted]', '/api/unsubscribe?token=[redacted]&x=1']);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
 import { signUnsubscribeToken } from '../mail/unsubscribe-tokens.ts';
 import { codeFrom } from './mail-catcher.ts';
-import { createSignedInUser, createTask, nextIp, uniqueEmail } from './factories.ts';
+import { createSignedInUser, createTask, nextIp, registerThroughApi, signIn, uniqueEmail } from './factories.ts';
 import { useTestApp } from './helpers.ts';
 
 const t = useTestApp();
@@ -118,5 +118,27 @@ describe('POST /api/unsubscribe (RFC 8058 one-click)', () => {
     const res = await t.request('POST', '/api/otps', { body: { email: address }, ip: nextIp() });
     expect(res.status).toBe(201);
     expect(codeFrom(t.mail.last(address))).toMatch(/^\d{6}$/);
+  });
+
+  it('outlive the account: after deletion the address gets no mail it turned off, and keeps the choice when it registers again', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const { user: leaving, cookie: leavingCookie } = await createSignedInUser(t);
+    await t.request('PATCH', '/api/users/me/settings', { cookie: leavingCookie, body: { notifyAssigned: false } });
+    const deleted = await t.request('DELETE', '/api/users/me', { cookie: leavingCookie, body: { password: leaving.password } });
+    expect(deleted.status, deleted.body).toBe(204);
+    const assignmentMails = async () => {
+      await createTask(t, cookie, { assignee: leaving.email });
+      await t.app.outbox.drain();
+      return t.mail.to(leaving.email).filter((mail) => mail.subject.includes('assigned you'));
+    };
+
+    // An address that never registers again.
+    expect(await assignmentMails()).toEqual([]);
+
+    // The same person signing up again.
+    await registerThroughApi(t, { email: leaving.email });
+    const again = await signIn(t, { email: leaving.email, password: 'a long enough password' });
+    expect(await settingsOf(again)).toEqual({ notifyAssigned: false, notifyReminders: true });
+    expect(await assignmentMails()).toEqual([]);
   });
 });

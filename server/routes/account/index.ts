@@ -17,6 +17,7 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/validation.ts';
 import { AppError, validationFailed } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
+import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword } from '../../services/passwords.ts';
 import { checkFields } from '../field-checks.ts';
 import { jsonDocument, pagesOf } from './export-document.ts';
@@ -67,7 +68,9 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Set a new password with the mailed code; every session of the account ends',
-        description: 'A wrong, expired, used or dead code answers 400 INVALID_CODE.',
+        description:
+          'A wrong, expired, used or dead code answers 400 INVALID_CODE; after 20 wrong codes for the address in 24 hours, ' +
+          'any code does (saying so) until the oldest of them is a day old.',
         body: PasswordResetConfirmBody,
         response: { 200: serializable(MessageEnvelope), ...errorResponses },
       },
@@ -121,7 +124,9 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Change my password; my other sessions end, this one stays',
-        description: 'A wrong current password answers 400 and changes nothing.',
+        description:
+          'A wrong current password answers 400 and changes nothing; it counts as a failed sign-in of the account ' +
+          '(after 10 in 15 minutes, 429 with Retry-After, here and at sign-in).',
         security: sessionSecurity,
         body: ChangePasswordBody,
         response: { 200: serializable(MessageEnvelope), ...errorResponses },
@@ -130,9 +135,11 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const user = await me(request);
       const { newPassword } = checkFields({ newPassword: checkPassword(request.body.newPassword, user.email) });
+      await countPasswordAttempt(fastify, user.email);
       if (!(await verifyPassword(user.passwordHash, request.body.currentPassword))) throw wrongPassword('currentPassword');
       const passwordHash = await hashPassword(newPassword);
       await fastify.db.transaction().execute(async (trx) => {
+        await fastify.loginFailuresRepository.clear(user.email, trx);
         await users.update(user.id, { passwordHash, updatedAt: clock.now().toISOString() }, trx);
         await sessions.endAllOf(user.id, { keep: request, trx });
       });
@@ -211,8 +218,9 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['users'],
         summary: 'Delete my account (confirmed with my password): 204',
         description:
-          'Sessions, codes and settings go; tasks only I could see are deleted; tasks I created for other people, and my ' +
-          'comments on them, stay under my name. The address may register again. A wrong password answers 400.',
+          'Sessions and codes go (mails the address turned off stay off); tasks only I could see are deleted; tasks I ' +
+          'created for other people, and my comments on them, stay under my name. The address may register again. A wrong ' +
+          'password answers 400 and counts as a failed sign-in of the account (after 10 in 15 minutes, 429 with Retry-After).',
         security: sessionSecurity,
         body: DeleteAccountBody,
         response: { 204: Type.Null({ description: 'Deleted; no body.' }), ...errorResponses },
@@ -220,12 +228,14 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request, reply) => {
       const user = await me(request);
+      await countPasswordAttempt(fastify, user.email);
       if (!(await verifyPassword(user.passwordHash, request.body.password))) throw wrongPassword('password');
       const now = clock.now().toISOString();
       await fastify.db.transaction().execute(async (trx) => {
         await fastify.accountRepository.deletePrivateTasks(user.id, user.email, trx);
+        // The address's mail settings stay: they belong to whoever reads that mailbox, and an
+        // opt-out must not turn back on because an account went (nor when it signs up again).
         await fastify.accountRepository.deleteAddressRecords(user.email, trx);
-        await fastify.mailSettingsRepository.delete(user.email, trx);
         await sessions.endAllOf(user.id, { trx });
         // The row stays as a nameplate for what remains under the person's name (tasks they
         // created for others, their comments): its address is released for a new sign-up and

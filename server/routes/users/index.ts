@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { LOGIN_POLICY } from '#shared/constants.ts';
 import { normalizeEmail } from '#shared/email.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { MessageEnvelope } from '#shared/schemas/common.ts';
@@ -9,6 +8,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../db/ids.ts';
 import { AppError, rateLimited } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
+import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword, warmDummyHash } from '../../services/passwords.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
@@ -17,7 +17,7 @@ const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.inva
 
 const users: FastifyPluginAsyncTypebox = async (fastify) => {
   const { clock } = fastify;
-  const { usersRepository, otpCodesRepository, loginFailuresRepository, throttleLocksRepository, otpService, sessions, rateLimits } = fastify;
+  const { usersRepository, otpCodesRepository, loginFailuresRepository, otpService, sessions, rateLimits } = fastify;
   // Computed before the first sign-in, so an unknown e-mail costs the same from the start.
   await warmDummyHash();
 
@@ -27,7 +27,9 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Create an account with the mailed code',
-        description: 'A wrong, expired, used or dead code (5 wrong tries) answers 400 INVALID_CODE with one generic message.',
+        description:
+          'A wrong, expired, used or dead code (5 wrong tries) answers 400 INVALID_CODE with one generic message. After 20 wrong ' +
+          'codes for the address in 24 hours, any code answers 400 INVALID_CODE saying so, until the oldest of them is a day old.',
         body: RegisterBody,
         response: { 201: serializable(MessageEnvelope), ...errorResponses },
       },
@@ -81,22 +83,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       if (ipWait > 0) throw rateLimited(ipWait);
 
       const email = normalizeEmail(request.body.email);
-      const now = clock.now();
-      const nowIso = now.toISOString();
-      const windowStart = new Date(now.getTime() - LOGIN_POLICY.windowMs).toISOString();
-      // Lock-out per e-mail, known or not (so it reveals nothing), counted in the database. Each
-      // attempt is recorded as a failure *before* the password is checked, under the address's
-      // lock, so a burst of concurrent guesses gets at most 10 verdicts; a success clears them.
-      const lockedFor = await fastify.db.transaction().execute(async (trx) => {
-        await throttleLocksRepository.take(`login:${email}`, nowIso, trx);
-        const failures = await loginFailuresRepository.windowSince(email, windowStart, trx);
-        if (failures.count >= LOGIN_POLICY.maxFailuresPerEmail && failures.oldest !== null) {
-          return Date.parse(failures.oldest) + LOGIN_POLICY.windowMs - now.getTime();
-        }
-        await loginFailuresRepository.record(email, nowIso, windowStart, trx);
-        return 0;
-      });
-      if (lockedFor > 0) throw rateLimited(lockedFor);
+      await countPasswordAttempt(fastify, email);
 
       const user = await usersRepository.findByEmail(email);
       // An unknown e-mail is verified against a dummy hash: the same work as a wrong password.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LOGIN_POLICY, OTP_POLICY } from '#shared/constants.ts';
-import { createUser, nextIp, uniqueEmail } from '../factories.ts';
-import { SECOND, useTestApp, type Response } from '../helpers.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { createSignedInUser, createUser, nextIp, uniqueEmail } from '../factories.ts';
+import { DAY, HOUR, SECOND, useTestApp, type Response } from '../helpers.ts';
 import { codeFrom } from '../mail-catcher.ts';
 
 /**
@@ -95,6 +96,96 @@ describe('limits combined', () => {
     }
     expect(guesses).toBe(25);
     expect429(await requestCode(email), 'sixth code within the hour');
+  });
+});
+
+describe('wrong one-time codes: at most 20 per address and purpose in 24 hours, across codes', () => {
+  type Purpose = 'register' | 'reset';
+  const ask = (purpose: Purpose, email: string) =>
+    t.request('POST', purpose === 'register' ? '/api/otps' : '/api/password-resets', { body: { email }, ip: nextIp() });
+  const answer = (purpose: Purpose, email: string, otp: string) =>
+    purpose === 'register' ? register(email, otp) : t.request('POST', '/api/password-resets/confirm', { body: { email, otp, password: 'a new long password' } });
+  /** A fresh code for the address (the last mail's, whether or not that mail carries one). */
+  async function freshCode(purpose: Purpose, email: string): Promise<string> {
+    t.clock.advance(OTP_POLICY.resendCooldownMs);
+    expect((await ask(purpose, email)).status).toBe(201);
+    return /^\d{6}$/m.exec(t.mail.last(email).text)?.[0] ?? '123456';
+  }
+  /** 4 codes × 5 wrong tries, each answered with the usual invalid-code 400. */
+  async function spendTheDay(purpose: Purpose, email: string): Promise<void> {
+    for (let round = 0; round < CODES_A_DAY_OF_TRIES; round++) {
+      const code = await freshCode(purpose, email);
+      for (let i = 1; i <= OTP_POLICY.maxWrongTries; i++) {
+        const res = await answer(purpose, email, wrong(code, i));
+        expect(res.json, `round ${round}, try ${i}`).toMatchObject({ code: 'INVALID_CODE', message: SERVER_MESSAGES.invalidCode });
+      }
+    }
+  }
+  const CODES_A_DAY_OF_TRIES = OTP_POLICY.maxWrongTriesPerDay / OTP_POLICY.maxWrongTries;
+  const usedUp = { status: 'fail', code: 'INVALID_CODE', message: SERVER_MESSAGES.codeTriesUsedUp };
+
+  it('sign-up: the 21st try is refused even with a fresh right code, until the first wrong one is 24 hours old', async () => {
+    const email = uniqueEmail();
+    const firstWrongTry = t.clock.now().getTime() + OTP_POLICY.resendCooldownMs;
+    await spendTheDay('register', email);
+    t.clock.advance(HOUR);
+    const refused = await register(email, await freshCode('register', email));
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual(usedUp);
+
+    // One second before the oldest wrong try leaves the day: still refused, with a fresh code.
+    t.clock.advance(firstWrongTry + DAY - SECOND - t.clock.now().getTime() - OTP_POLICY.resendCooldownMs);
+    const code = await freshCode('register', email);
+    expect((await register(email, code)).json).toEqual(usedUp);
+    expect(await t.app.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+    // On time, the same code works: a refused check did not spend one of its tries.
+    t.clock.advance(SECOND);
+    expect((await register(email, code)).status).toBe(201);
+  });
+
+  it('password reset: a fresh right code is refused after 20 wrong ones, and the password stays', async () => {
+    const user = await createUser(t);
+    await spendTheDay('reset', user.email);
+    const refused = await answer('reset', user.email, await freshCode('reset', user.email));
+    expect(refused.status).toBe(400);
+    expect(refused.json).toEqual(usedUp);
+    expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
+  it('each purpose and address has its own count', async () => {
+    const email = uniqueEmail();
+    await spendTheDay('reset', email);
+    await spendTheDay('register', uniqueEmail('neighbour'));
+    expect((await register(email, await freshCode('register', email))).status).toBe(201);
+  });
+});
+
+describe('password checks of a signed-in user count against the sign-in lock-out of the account', () => {
+  const changePassword = (cookie: string, currentPassword: string) =>
+    t.request('POST', '/api/users/me/password', { cookie, body: { currentPassword, newPassword: 'a changed password' } });
+  const deleteAccount = (cookie: string, password: string) => t.request('DELETE', '/api/users/me', { cookie, body: { password } });
+
+  it.each([
+    ['change password', changePassword, 200],
+    ['delete account', deleteAccount, 204],
+  ] as const)('%s: 10 wrong passwords, then 429 even for the right one, for sign-in too, until the window passes', async (_name, check, done) => {
+    const { user, cookie } = await createSignedInUser(t);
+    for (let i = 0; i < LOGIN_POLICY.maxFailuresPerEmail; i++) {
+      expect((await check(cookie, `wrong password ${i}`)).status).toBe(400);
+      t.clock.advance(SECOND);
+    }
+    const seconds = expect429(await check(cookie, user.password), 'right password after 10 wrong ones');
+    expect429(await login(user.email, user.password), 'sign-in of the same account');
+    t.clock.advance(seconds * SECOND);
+    expect((await check(cookie, user.password)).status).toBe(done);
+  });
+
+  it('sign-in failures and failed password changes add up; a burst of 30 gets at most 10 verdicts', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    for (let i = 0; i < 5; i++) expect((await login(user.email, `wrong ${i}`)).status).toBe(401);
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => changePassword(cookie, `wrong guess ${i}`)));
+    expect(tally(burst)).toEqual({ 400: 5, 429: 25 });
+    expect429(await changePassword(cookie, user.password), 'right password');
   });
 });
 

@@ -51,8 +51,8 @@ export function DeleteAccountSection() {
   return (
     <AccountSection id="account-delete" title="Delete account" danger>
       <p className="account-section__text">
-        Your sign-in, settings and the tasks only you can see are deleted. Tasks you created for other people, and your comments on
-        them, stay with your name. You can sign up again with the same address later.
+        Your sign-in and the tasks only you can see are deleted. Tasks you created for other people, and your comments on them,
+        stay with your name. Mails you turned off stay off for your address. You can sign up again with the same address later.
       </p>
       <div className="account-form__actions">
         <Button
