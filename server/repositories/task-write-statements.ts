@@ -100,8 +100,8 @@ const wantedMails = (rows: string, field: (name: string) => string) => `
   select ${['id', 'kind', 'to', 'headers', 'subject', 'text', 'html', 'signupSubject', 'signupText', 'signupHtml'].map((f) => `${field(f)} as "${f}"`).join(', ')},
     row_number() over () as n
   from ${rows}
-  where not (${field('honoursAssigned')})
-     or coalesce((select s.notify_assigned from mail_settings s where s.email = ${field('to')}), 1) = 1`;
+  where (not (${field('honoursAssigned')})
+     or coalesce((select s.notify_assigned from mail_settings s where s.email = ${field('to')}), 1) = 1)`;
 const OUTBOX_INSERT = `insert into outbox (id, kind, to_email, subject, text_body, html_body, headers, dedupe_key, status, attempts,
     run_at, locked_by, locked_until, last_error, created_at, sent_at, caused_by)`;
 /** The outbox row of a wanted mail `w`: the content for an address with an account, or the sign-up one. */
