@@ -1,14 +1,14 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
-import { ROWS_AS_ARRAYS, withoutPlugins, type Executor } from '../db/prepared.ts';
+import type { Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
 import type { MailContent } from '../mail/templates.ts';
 import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
 import { appendEvent, EVENT_CHANNEL_SQL, EVENT_ORDER_LOCK_SQL, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
-import { TASK_COLUMNS, type TaskRowValues } from './task-list-queries.ts';
+import { TASK_COLUMNS } from './task-list-queries.ts';
 import { toTaskJson, type Creator, type TasksRepository } from './tasks-repository.ts';
 
 /** A mail a write causes to someone else: counted against its sender's hourly cap. */
@@ -94,7 +94,8 @@ const eventJson = (events: readonly NewEvent[]) =>
 
 /**
  * The mails that survive the recipients' settings, numbered (the cap admits the first ones),
- * from the JSON array of `mailJson`. `$MAILS` is replaced by the dialect's JSON reader.
+ * from the JSON array of `mailJson`: `rows` is the dialect's reader of that array, `field(name)`
+ * one field of its element.
  */
 const wantedMails = (rows: string, field: (name: string) => string) => `
   select ${['id', 'kind', 'to', 'headers', 'subject', 'text', 'html', 'signupSubject', 'signupText', 'signupHtml'].map((f) => `${field(f)} as "${f}"`).join(', ')},
@@ -195,7 +196,7 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
     ctes.push(`notified as (select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from event having count(*) > 0)`);
     notified = '(select count(*) from notified)';
   }
-  const text = `${ROWS_AS_ARRAYS}with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held}, ${notified} from task`;
+  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${notified} as notified from task`;
   return CompiledQuery.raw(text, params);
 }
 
@@ -219,11 +220,12 @@ export function createTaskWriteStatements(
     target.kind === 'insert' ? target.creator : { fullName: target.before.assignor, email: target.before.assignorEmail };
 
   async function postgres(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, ex: Executor): Promise<WriteResult> {
-    const { rows } = await withoutPlugins(ex).executeQuery<TaskRowValues>(postgresStatement(target, parts, cap));
+    // One row, read as an object (CamelCasePlugin names its fields like TASK_COLUMNS).
+    const { rows } = await ex.executeQuery<Record<string, unknown>>(postgresStatement(target, parts, cap));
     const row = rows[0];
     if (row === undefined) return { task: undefined, mailsHeld: 0 };
     const creator = creatorOf(target);
-    return { task: toTaskJson([...row.slice(0, TASK_COLUMNS.length), creator.fullName, creator.email]), mailsHeld: Number(row[TASK_COLUMNS.length]) };
+    return { task: toTaskJson([...TASK_COLUMNS.map((column) => row[column]), creator.fullName, creator.email]), mailsHeld: Number(row.mailsHeld) };
   }
 
   async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: Executor): Promise<WriteResult> {
@@ -250,8 +252,7 @@ export function createTaskWriteStatements(
   async function sqliteMails(mails: readonly PlannedMail[], cap: MailCap, trx: Executor): Promise<number> {
     const json = mailJson(mails);
     const wanted = wantedMails('json_each(?) j', (f) => `j.value ->> '$.${f}'`);
-    const plain = withoutPlugins(trx);
-    const counted = await plain.executeQuery<{ wanted: number; used: number }>(
+    const counted = await trx.executeQuery<{ wanted: number; used: number }>(
       CompiledQuery.raw(
         `with wanted as (${wanted}) select (select count(*) from wanted) as wanted,
           (select count(*) from outbox where caused_by = ? and created_at > ?) as used`,
@@ -261,7 +262,7 @@ export function createTaskWriteStatements(
     const { wanted: wantedCount = 0, used = 0 } = counted.rows[0] ?? {};
     const room = Math.max(0, cap.limit - used);
     if (wantedCount > 0 && room > 0) {
-      await plain.executeQuery(
+      await trx.executeQuery(
         CompiledQuery.raw(`with wanted as (${wanted}) ${OUTBOX_INSERT} select ${outboxValues('?', '?')} from wanted w where w.n <= ?`, [
           json,
           cap.now,

@@ -180,8 +180,9 @@ export default fp(
       parts.events.push(...eventsFor(change));
       return parts;
     };
-    const committed = (parts: WriteParts) => {
-      if (parts.events.length > 0) fastify.events.wake();
+    /** After the commit: wakes this instance's streams (a transaction run by `events.transaction` already did) and the after-commit hooks. */
+    const committed = (parts: WriteParts, woken: boolean) => {
+      if (!woken && parts.events.length > 0) fastify.events.wake();
       for (const after of afterCommits) after(parts);
     };
 
@@ -190,23 +191,23 @@ export default fp(
      * with `plan`, and writes it at the version read (see above).
      */
     async function change<T>(actor: Actor, id: string, plan: (before: Task, ex: Executor) => Promise<Step<T>> | Step<T>): Promise<T> {
-      const attempt = async (ex: Executor, locked: boolean): Promise<{ value: T; parts?: WriteParts } | typeof MISSED> => {
+      const attempt = async (ex: Executor, locked: boolean): Promise<{ value: T; parts?: WriteParts; woken: boolean } | typeof MISSED> => {
         const before = locked ? await repo.findVisibleForWrite(id, actor, ex) : await repo.findVisible(id, actor, ex);
         if (before === undefined) throw taskNotFound();
         const step = await plan(before, ex);
-        if (!('target' in step)) return { value: step.answer };
+        if (!('target' in step)) return { value: step.answer, woken: locked };
         const result = await statements.write(step.target, step.parts, capOf(actor, clock.now()), ex);
         if (result.task === undefined) {
           if (locked) throw new Error('A locked task row changed under its lock');
           return MISSED;
         }
-        return { value: step.answer(result), parts: step.parts };
+        return { value: step.answer(result), parts: step.parts, woken: locked };
       };
       const inTransaction = () => fastify.events.transaction((trx) => attempt(trx, true));
       let done = postgres ? await attempt(fastify.db, false) : await inTransaction();
       if (done === MISSED) done = await inTransaction();
       if (done === MISSED) throw new Error('unreachable');
-      if (done.parts !== undefined) committed(done.parts);
+      if (done.parts !== undefined) committed(done.parts, done.woken);
       return done.value;
     }
 
@@ -243,7 +244,7 @@ export default fp(
           ? await statements.write(target, parts, cap)
           : await fastify.events.transaction((trx) => statements.write(target, parts, cap, trx));
         if (result.task === undefined) throw new Error('The task insert returned no row');
-        committed(parts);
+        committed(parts, !postgres);
         return { task: result.task, mailsHeld: result.mailsHeld };
       },
 
