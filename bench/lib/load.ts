@@ -221,7 +221,12 @@ export async function timeSequential(opts: {
   headers: Record<string, string>;
   count: number;
   seconds: number;
-}): Promise<{ p50: number; p99: number; ok: number; errors: number }> {
+  /** GET unless given; a body is sent as JSON. */
+  method?: string;
+  body?: string;
+  /** Instead of `path` and `body`: the call number `i`'s own (e.g. a write that must change something each time). */
+  each?: (i: number) => { path?: string; body?: string };
+}): Promise<{ p50: number; p95: number; p99: number; ok: number; errors: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const url = new URL(opts.path, opts.baseUrl);
   const samples = new Samples();
@@ -229,9 +234,13 @@ export async function timeSequential(opts: {
   const deadline = performance.now() + opts.seconds * 1000;
   try {
     for (let i = 0; i < opts.count && performance.now() < deadline; i++) {
+      const call = opts.each?.(i) ?? {};
+      const body = call.body ?? opts.body;
+      const target = call.path === undefined ? url : new URL(call.path, opts.baseUrl);
       const t0 = performance.now();
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request(url, { agent, headers: opts.headers }, (res) => {
+        const headers = body === undefined ? opts.headers : { ...opts.headers, 'content-type': 'application/json' };
+        const req = request(target, { agent, method: opts.method ?? 'GET', headers }, (res) => {
           res.on('data', () => undefined);
           res.on('end', () => {
             resolve(res.statusCode ?? 0);
@@ -239,7 +248,7 @@ export async function timeSequential(opts: {
           res.on('error', reject);
         });
         req.on('error', reject);
-        req.end();
+        req.end(body);
       });
       if (status >= 200 && status < 300) samples.push(performance.now() - t0);
       else errors++;
@@ -247,5 +256,5 @@ export async function timeSequential(opts: {
   } finally {
     agent.destroy();
   }
-  return { p50: samples.percentile(50), p99: samples.percentile(99), ok: samples.length, errors };
+  return { p50: samples.percentile(50), p95: samples.percentile(95), p99: samples.percentile(99), ok: samples.length, errors };
 }

@@ -21,3 +21,6 @@ export function newId(): string {
   offset += ID_BYTES;
   return id;
 }
+
+/** Ids are base64url (ours) or UUIDs: anything else cannot exist. */
+export const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;

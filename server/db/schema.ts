@@ -139,6 +139,8 @@ export interface OutboxTable {
   lastError: string | null;
   createdAt: string;
   sentAt: string | null;
+  /** The user whose change wrote the mail (counted against their hourly cap); null when nobody caused it to someone else. */
+  causedBy: string | null;
 }
 
 /** Which optional mails an address wants; flags are 0/1 (the same integer on both databases). */

@@ -16,3 +16,16 @@ export function createWriteTransaction(db: Kysely<DB>, afterCommit: () => void) 
     return result;
   };
 }
+
+/**
+ * The one-statement form of `transaction` (PostgreSQL): `fn` writes with exactly one statement
+ * on the pool, which is its own transaction there (reads before it are fine), so the events it
+ * appends commit with the rest of that statement; `afterCommit` wakes the streams once it is done.
+ */
+export function createWriteStatement(db: Kysely<DB>, afterCommit: () => void) {
+  return async function statement<T>(fn: (ex: EventTransaction) => Promise<T>): Promise<T> {
+    const result = await fn(db as EventTransaction);
+    afterCommit();
+    return result;
+  };
+}

@@ -203,6 +203,7 @@ export default fp(
       lastError: null,
       createdAt: now,
       sentAt: null,
+      causedBy: null,
     });
 
     const outbox: Outbox = {

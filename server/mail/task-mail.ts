@@ -1,8 +1,9 @@
 import fp from 'fastify-plugin';
-import type { Priority, TaskStatus } from '#shared/constants.ts';
 import { HOUR, SECOND } from '../clock.ts';
+import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DueReminderRow } from '../repositories/outbox-repository.ts';
+import type { TaskChange, WriteParts } from '../services/task-writes.ts';
 import type { OutboxMail } from './outbox-worker.ts';
 import { assignedMail, reminderMail } from './templates.ts';
 import { signUnsubscribeToken, type MailKind } from './unsubscribe-tokens.ts';
@@ -16,29 +17,18 @@ export const REMINDER_POLICY = {
   batchSize: 200,
 } as const;
 
-/** What the mail rules need to know about a task, before or after a write. */
-export interface TaskFacts {
-  id: string;
-  taskTitle: string;
-  workTitle: string;
-  assigneeEmail: string;
-  priority: Priority;
-  deadline: string | null;
-  status: TaskStatus;
-}
-
-export interface Actor {
-  email: string;
-  fullName: string;
-}
+/** When a task's first reminder ("due soon") is due: a day before its deadline. */
+const nextReminderFor = (deadline: string | null) =>
+  deadline === null ? null : new Date(Date.parse(deadline) - REMINDER_POLICY.dueSoonMs).toISOString();
 
 export interface TaskMail {
   /**
-   * Call inside the transaction of every task write (`before` null on create): writes the
-   * assignment mail to the outbox when the assignee is new and not the actor, and re-arms the
-   * reminders when the deadline changed. Call `fastify.outbox.wake()` after the commit.
+   * Adds a task write's mail rows (services/task-writes.ts runs it for every write): the
+   * assignment mail when the assignee is new and not the actor (the write leaves it out for an
+   * address that turned it off, and past the sender's hourly cap), and the re-armed reminder
+   * schedule when the deadline changed.
    */
-  taskWritten(trx: Executor, change: { before: TaskFacts | null; after: TaskFacts; actor: Actor }): Promise<void>;
+  plan(change: Pick<TaskChange, 'before' | 'after' | 'actor'>, parts: WriteParts): void;
   /** Writes every due reminder to the outbox; the number of tasks handled. */
   scanReminders(): Promise<number>;
 }
@@ -80,8 +70,7 @@ export default fp(
     const linkFor = (email: string, taskId: string, hasAccount: boolean) =>
       hasAccount ? `${origin}/tasks/${taskId}` : `${origin}/sign-up?email=${encodeURIComponent(email)}`;
 
-    const armReminders = (trx: Executor, taskId: string, deadline: string | null) =>
-      repo.setNextReminder(taskId, deadline === null ? null : new Date(Date.parse(deadline) - REMINDER_POLICY.dueSoonMs).toISOString(), trx);
+    const armReminders = (trx: Executor, taskId: string, deadline: string | null) => repo.setNextReminder(taskId, nextReminderFor(deadline), trx);
 
     /**
      * One batch of due tasks: the recipients' settings and accounts are read in one query each,
@@ -133,28 +122,28 @@ export default fp(
     };
 
     const taskMail: TaskMail = {
-      async taskWritten(trx, { before, after, actor }) {
-        const newAssignee = before?.assigneeEmail !== after.assigneeEmail;
-        const recipient = newAssignee && after.assigneeEmail !== actor.email ? await settings.assignmentRecipient(after.assigneeEmail, trx) : null;
-        if (recipient?.notifyAssigned === true) {
-          const { hasAccount } = recipient;
-          const link = linkFor(after.assigneeEmail, after.id, hasAccount);
-          const off = unsubscribe(after.assigneeEmail, 'assigned');
-          const content = assignedMail({
-            appOrigin: origin,
-            assignorName: actor.fullName,
-            taskTitle: after.taskTitle,
-            workTitle: after.workTitle,
-            priority: after.priority,
-            deadline: after.deadline,
-            link,
-            hasAccount,
-            unsubscribeUrl: off.url,
-          });
-          await outbox.enqueue(trx, { ...content, kind: 'assigned', to: after.assigneeEmail, headers: off.headers });
+      plan({ before, after, actor }, parts) {
+        if (after === undefined) return;
+        if (before?.assignee !== after.assignee && after.assignee !== actor.email) {
+          const to = after.assignee;
+          const off = unsubscribe(to, 'assigned');
+          const content = (hasAccount: boolean) =>
+            assignedMail({
+              appOrigin: origin,
+              assignorName: actor.fullName,
+              taskTitle: after.taskTitle,
+              workTitle: after.workTitle,
+              priority: after.priority,
+              deadline: after.deadline,
+              link: linkFor(to, after._id, hasAccount),
+              hasAccount,
+              unsubscribeUrl: off.url,
+            });
+          // Whether the address has an account and wants this mail is read by the write itself.
+          parts.mails.push({ id: newId(), kind: 'assigned', to, headers: off.headers, withAccount: content(true), withoutAccount: content(false), honoursAssignedOptOut: true });
         }
-        if (before === null ? after.deadline !== null : before.deadline !== after.deadline) {
-          await armReminders(trx, after.id, after.deadline);
+        if (before === undefined ? after.deadline !== null : before.deadline !== after.deadline) {
+          parts.nextReminderAt = nextReminderFor(after.deadline);
         }
       },
 

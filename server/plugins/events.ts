@@ -8,7 +8,7 @@ import { createStreamOpener } from '../events/serve.ts';
 import { createSessionCheck } from '../events/session-check.ts';
 import { HEARTBEAT_FRAME } from '../events/sse.ts';
 import { createStreamRegistry } from '../events/streams.ts';
-import { createWriteTransaction } from '../events/write-transaction.ts';
+import { createWriteStatement, createWriteTransaction } from '../events/write-transaction.ts';
 import { createEventsRepository, type EventTransaction } from '../repositories/events-repository.ts';
 import type { AuthUser } from './session.ts';
 
@@ -19,6 +19,11 @@ export interface EventsService {
    * that appends events goes through here.
    */
   transaction<T>(fn: (trx: EventTransaction) => Promise<T>): Promise<T>;
+  /**
+   * For a write that is one statement on the pool (PostgreSQL, where a statement is its own
+   * transaction): hands `fn` the pool as an EventTransaction and wakes the streams afterwards.
+   */
+  statement<T>(fn: (ex: EventTransaction) => Promise<T>): Promise<T>;
   /** Reads the log from where this instance stopped and delivers what is new. */
   wake(): void;
   /** Serves `GET /api/events` for the signed-in `user` (takes over the reply). */
@@ -72,6 +77,7 @@ export default fp(
 
     const service: EventsService = {
       transaction: createWriteTransaction(fastify.db, reader.wake),
+      statement: createWriteStatement(fastify.db, reader.wake),
       wake: reader.wake,
       serve: createStreamOpener({ log, streams, leases, logger: fastify.log, closing: () => closing, sessionIdOf: (request) => fastify.sessions.idOf(request) }),
       get openStreams() {

@@ -42,6 +42,14 @@ export function taskAudience(task: { assignorEmail: string; assignee: string }):
   return task.assignorEmail === task.assignee ? [task.assignorEmail] : [task.assignorEmail, task.assignee];
 }
 
+/**
+ * PostgreSQL: the lock that makes commit order id order (see appendEvent), one per schema, and
+ * the LISTEN/NOTIFY channel of the schema. SQL expressions, shared by every statement that
+ * appends events.
+ */
+export const EVENT_ORDER_LOCK_SQL = "pg_advisory_xact_lock(hashtext('taskwise.events.' || current_schema()))";
+export const EVENT_CHANNEL_SQL = "'taskwise_events_' || md5(current_schema())";
+
 const isPostgres = (ex: Executor) => ex.getExecutor().adapter instanceof PostgresAdapter;
 
 declare const eventTransaction: unique symbol;
@@ -86,13 +94,13 @@ export async function appendEvent(trx: EventTransaction, event: NewEvent): Promi
   }
   // One round trip: lock, insert, notify (the CTE chain orders them).
   const { rows } = await sql<{ id: string }>`
-    with ordered as (select pg_advisory_xact_lock(hashtext('taskwise.events.' || current_schema())))
+    with ordered as (select ${sql.raw(EVENT_ORDER_LOCK_SQL)})
     , inserted as (
       insert into events (type, task_id, audience, payload, created_at)
       select ${values.type}, ${values.taskId}, ${values.audience}, ${values.payload}, ${values.createdAt} from ordered
       returning id
     )
-    select id, pg_notify('taskwise_events_' || md5(current_schema()), id::text) from inserted`.execute(trx);
+    select id, pg_notify(${sql.raw(EVENT_CHANNEL_SQL)}, id::text) from inserted`.execute(trx);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('appendEvent: the insert returned no id');
   return Number(id);
@@ -154,7 +162,7 @@ export function createEventsRepository(db: Kysely<DB>) {
      * (hashed: a channel name is at most 63 bytes).
      */
     async channel(ex: Executor = db): Promise<string> {
-      const { rows } = await sql<{ name: string }>`select 'taskwise_events_' || md5(current_schema()) as name`.execute(ex);
+      const { rows } = await sql<{ name: string }>`select ${sql.raw(EVENT_CHANNEL_SQL)} as name`.execute(ex);
       const name = rows[0]?.name;
       if (name === undefined) throw new Error('No current schema');
       return name;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { prepare, slot, type Executor } from '../db/prepared.ts';
+import type { Executor } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 
 export interface MailSettings {
@@ -11,26 +11,7 @@ export const DEFAULT_MAIL_SETTINGS: MailSettings = { notifyAssigned: true, notif
 
 /** Per address (an assignee without an account can unsubscribe too); no row means the defaults. */
 export function createMailSettingsRepository(db: Kysely<DB>) {
-  const recipient = prepare<{ email: string }, { notifyAssigned: number | null; hasAccount: number | boolean }>(
-    db.selectNoFrom((eb) => [
-      eb.selectFrom('mailSettings').select('notifyAssigned').where('email', '=', slot('email')).as('notifyAssigned'),
-      eb.exists(eb.selectFrom('users').select('id').where('email', '=', slot('email'))).as('hasAccount'),
-    ]),
-  );
   return {
-    /**
-     * What an assignment mail needs to know of its recipient, in one query: whether they want
-     * it, and whether they have an account (the link leads to the task or to sign-up).
-     */
-    async assignmentRecipient(email: string, ex: Executor = db): Promise<{ notifyAssigned: boolean; hasAccount: boolean }> {
-      const { rows } = await recipient.execute(ex, { email });
-      const row = rows[0];
-      return {
-        notifyAssigned: row?.notifyAssigned == null ? DEFAULT_MAIL_SETTINGS.notifyAssigned : row.notifyAssigned === 1,
-        hasAccount: row?.hasAccount === true || row?.hasAccount === 1,
-      };
-    },
-
     async get(email: string, ex: Executor = db): Promise<MailSettings> {
       const row = await ex
         .selectFrom('mailSettings')

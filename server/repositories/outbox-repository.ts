@@ -6,7 +6,7 @@ export type OutboxRow = { [K in keyof OutboxTable]: OutboxTable[K] };
 
 const OUTBOX_COLUMNS = [
   'id', 'kind', 'toEmail', 'subject', 'textBody', 'htmlBody', 'headers', 'dedupeKey', 'status',
-  'attempts', 'runAt', 'lockedBy', 'lockedUntil', 'lastError', 'createdAt', 'sentAt',
+  'attempts', 'runAt', 'lockedBy', 'lockedUntil', 'lastError', 'createdAt', 'sentAt', 'causedBy',
 ] as const satisfies readonly (keyof OutboxTable)[];
 
 /** A task whose next reminder is due, with what the reminder needs to say. */

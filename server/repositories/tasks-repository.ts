@@ -48,7 +48,7 @@ const ASSIGNOR_EMAIL = TASK_COLUMNS.length + 1;
  * and event payloads all go through it): one object per task, field by field, so nothing
  * unlisted can leak into an answer.
  */
-function toTaskJson(row: TaskRowValues): Task {
+export function toTaskJson(row: TaskRowValues): Task {
   return {
     _id: row[ID] as string,
     workTitle: row[WORK_TITLE] as string,

@@ -1,19 +1,52 @@
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { newId } from '../db/ids.ts';
+import { HOUR } from '../clock.ts';
+import { ID_RE, newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { TasksTable } from '../db/schema.ts';
 import { AppError, conflict } from '../errors.ts';
-import { appendEvent, taskAudience, type EventTransaction, type NewEvent } from '../repositories/events-repository.ts';
+import { currentUser } from '../plugins/session.ts';
+import type { NewActivity } from '../repositories/activity-repository.ts';
+import { taskAudience, type EventTransaction, type EventType, type NewEvent } from '../repositories/events-repository.ts';
+import {
+  createTaskWriteStatements,
+  type CommentWrite,
+  type MailCap,
+  type WriteParts,
+  type WriteResult,
+  type WriteTarget,
+} from '../repositories/task-write-statements.ts';
 import type { Viewer } from '../repositories/tasks-repository.ts';
+import { activityFor } from './task-activity.ts';
+
+export type { WriteParts } from '../repositories/task-write-statements.ts';
 
 /** The signed-in person making a change (`by` of the events). */
 export interface Actor extends Viewer {
   fullName: string;
 }
 
-/** What a write did, handed to every write hook inside the write's transaction. */
+/** The signed-in user of a request as the actor of its writes. */
+export function actorOf(request: FastifyRequest): Actor {
+  const user = currentUser(request);
+  return { userId: user.id, email: user.email, fullName: user.fullName };
+}
+
+export const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
+const taskConflict = (current: Task) => conflict(SERVER_MESSAGES.taskConflict, { task: current });
+
+/** An id from a URL: one that cannot be ours answers 404 without a query. */
+export function existingId(id: string, notFound: () => AppError = taskNotFound): string {
+  if (!ID_RE.test(id)) throw notFound();
+  return id;
+}
+
+/** Mail that people cause to others (assignment, mention, board mail): at most this many per sender per rolling hour. */
+export const SENDER_MAIL_CAP = { mails: 100, windowMs: HOUR } as const;
+
+/** What a write did, handed to every write hook. */
 export interface TaskChange {
   kind: 'created' | 'updated' | 'deleted';
   /** The task before the write (undefined on create). */
@@ -25,27 +58,48 @@ export interface TaskChange {
 }
 
 /**
- * Runs inside the write's transaction, after the task row was written and before the events are
- * appended: a hook's rows (an activity entry, an outbox mail) commit with the change or not at
- * all. A hook that throws rolls the whole write back.
+ * Adds a feature's rows to a task write (`parts.activity`, `parts.mails`, …). It runs before
+ * anything is written and only describes rows: they are stored in the write's own statement
+ * (PostgreSQL) or transaction (SQLite), with the task row or not at all. A hook that throws
+ * stops the write.
  */
-export type TaskWriteHook = (trx: Executor, change: TaskChange) => Promise<void>;
+export type TaskWriteHook = (change: TaskChange, parts: WriteParts) => void;
 
 export type EditableFields = Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description'>>;
 
+/** A write's answer: the task, and how many of the mails it caused were held back by the sender's cap. */
+export interface Written {
+  task: Task;
+  mailsHeld: number;
+}
+
+/** What a comment write stores; `comment` undefined: nothing changes (the answer is `result`). */
+export interface CommentPlan<T> {
+  comment?: CommentWrite;
+  activity?: NewActivity[];
+  event?: { type: EventType; data: Record<string, unknown> };
+  result: T;
+}
+
 export interface TaskWrites {
-  create(actor: Actor, fields: Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'updatedAt' | 'version'>): Promise<Task>;
+  create(actor: Actor, fields: Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'updatedAt' | 'version'>): Promise<Written>;
   /**
    * `changesFor(current)` returns the fields that really change (it may throw a 4xx). With
    * `expectedVersion`, a task at another version answers 409 CONFLICT and nothing changes.
    */
-  update(actor: Actor, id: string, expectedVersion: number | undefined, changesFor: (current: Task) => EditableFields): Promise<Task>;
+  update(actor: Actor, id: string, expectedVersion: number | undefined, changesFor: (current: Task) => EditableFields): Promise<Written>;
   remove(actor: Actor, id: string, expectedVersion: number | undefined): Promise<void>;
   /**
-   * Registers a hook that runs in every task write's transaction (see TaskWriteHook), and
-   * optionally `afterCommit`, run once the write has committed (e.g. to wake a worker).
+   * A comment write on a task the actor can see (404 otherwise). `plan(task, ex)` reads what it
+   * needs through `ex` and says what to store; its event goes to the task's audience as of the
+   * version that commits (the task row is locked at that version until the commit).
    */
-  addHook(hook: TaskWriteHook, afterCommit?: () => void): void;
+  comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>): Promise<T>;
+  /**
+   * Registers a hook that adds rows to every task write (see TaskWriteHook), and optionally
+   * `afterCommit`, run with the write's parts once it has committed (e.g. to wake a worker).
+   */
+  addHook(hook: TaskWriteHook, afterCommit?: (parts: WriteParts) => void): void;
 }
 
 declare module 'fastify' {
@@ -53,9 +107,6 @@ declare module 'fastify' {
     taskWrites: TaskWrites;
   }
 }
-
-const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
-const taskConflict = (current: Task) => conflict(SERVER_MESSAGES.taskConflict, { task: current });
 
 /**
  * The events a change sends, by who could see the task before and after it: `task.created` to
@@ -84,29 +135,81 @@ export function eventsFor(change: TaskChange): NewEvent[] {
   return events;
 }
 
+/** A planned write of one task, or an answer without a write (nothing changes). */
+type Step<T> = { answer: T } | { target: WriteTarget; parts: WriteParts; answer: (result: WriteResult) => T };
+const MISSED = Symbol('missed');
+
 /**
- * Every task write goes through here: one transaction holding the task row, the write hooks'
- * rows and the event log rows (appended last, see appendEvent), run through
- * `fastify.events.transaction` so this instance's streams are woken right after the commit.
- * Other features add their rows to the same transaction with `fastify.taskWrites.addHook`.
+ * Every write of a task or of a comment goes through here, and stores the task row, the rows of
+ * the write hooks (activity, mail) and the event log rows together or not at all.
+ *
+ * PostgreSQL, where each statement costs a network round trip: a create is ONE statement of
+ * data-modifying CTEs (its own transaction; repositories/task-write-statements.ts). A change
+ * reads the task (no lock), plans the write from it, and writes in ONE statement that touches
+ * the row only if it is still at the version read, locking it until that statement commits. If
+ * another write got there first (rare), the change is planned again inside a transaction that
+ * reads the row `for update`, so it cannot miss twice. SQLite (no network): the same rows in
+ * one transaction, which already has the database to itself.
+ *
+ * Local streams are woken after the commit (the write runs through `events.statement` or
+ * `events.transaction`, the only ways to write events); other instances by the NOTIFY the
+ * statement sends. Other features add rows with `addHook`.
  */
 export default fp(
   (fastify, _opts, done) => {
     const { clock } = fastify;
     const repo = fastify.tasksRepository;
+    const postgres = fastify.dbDialect === 'postgres';
+    const statements = createTaskWriteStatements(fastify.db, fastify.dbDialect, {
+      tasks: repo,
+      activity: fastify.activityRepository,
+      comments: fastify.commentsRepository,
+      outbox: fastify.outboxRepository,
+    });
     const hooks: TaskWriteHook[] = [];
-    const afterCommits: (() => void)[] = [];
-    /** Runs `fn` in one transaction (events.transaction wakes the streams), then the after-commit hooks. */
-    const write = async <T>(fn: (trx: EventTransaction) => Promise<T>): Promise<T> => {
-      const result = await fastify.events.transaction(fn);
-      for (const after of afterCommits) after();
-      return result;
+    const afterCommits: ((parts: WriteParts) => void)[] = [];
+
+    const capOf = (actor: Actor, now: Date): MailCap => ({
+      sender: actor.userId,
+      since: new Date(now.getTime() - SENDER_MAIL_CAP.windowMs).toISOString(),
+      limit: SENDER_MAIL_CAP.mails,
+      now: now.toISOString(),
+    });
+    const partsFor = (change: TaskChange): WriteParts => {
+      const parts: WriteParts = { activity: [], mails: [], events: [] };
+      for (const hook of hooks) hook(change, parts);
+      parts.events.push(...eventsFor(change));
+      return parts;
+    };
+    /** After the commit (the events service has woken this instance's streams): the after-commit hooks. */
+    const committed = (parts: WriteParts) => {
+      for (const after of afterCommits) after(parts);
     };
 
-    const finish = async (trx: EventTransaction, change: TaskChange) => {
-      for (const hook of hooks) await hook(trx, change);
-      for (const event of eventsFor(change)) await appendEvent(trx, event);
-    };
+    /**
+     * Runs a change of task `id`: reads it (404 when the actor cannot see it), plans the write
+     * with `plan`, and writes it at the version read (see above).
+     */
+    async function change<T>(actor: Actor, id: string, plan: (before: Task, ex: Executor) => Promise<Step<T>> | Step<T>): Promise<T> {
+      const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; parts?: WriteParts } | typeof MISSED> => {
+        const before = locked ? await repo.findVisibleForWrite(id, actor, ex) : await repo.findVisible(id, actor, ex);
+        if (before === undefined) throw taskNotFound();
+        const step = await plan(before, ex);
+        if (!('target' in step)) return { value: step.answer };
+        const result = await statements.write(step.target, step.parts, capOf(actor, clock.now()), ex);
+        if (result.task === undefined) {
+          if (locked) throw new Error('A locked task row changed under its lock');
+          return MISSED;
+        }
+        return { value: step.answer(result), parts: step.parts };
+      };
+      const inTransaction = () => fastify.events.transaction((trx) => attempt(trx, true));
+      let done = postgres ? await fastify.events.statement((ex) => attempt(ex, false)) : await inTransaction();
+      if (done === MISSED) done = await inTransaction();
+      if (done === MISSED) throw new Error('unreachable');
+      if (done.parts !== undefined) committed(done.parts);
+      return done.value;
+    }
 
     fastify.decorate('taskWrites', {
       addHook(hook, afterCommit) {
@@ -117,43 +220,105 @@ export default fp(
       async create(actor, fields) {
         const now = clock.now();
         const nowIso = now.toISOString();
-        const id = newId();
-        return write(async (trx) => {
-          const after = await repo.insert({ ...fields, id, createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso }, actor, trx);
-          await finish(trx, { kind: 'created', before: undefined, after, actor, now });
-          return after;
-        });
+        const task = { ...fields, id: newId(), createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso };
+        // Everything the hooks and events need is known before the insert: the task as it will read.
+        const after: Task = {
+          _id: task.id,
+          workTitle: task.workTitle,
+          taskTitle: task.taskTitle,
+          assignee: task.assigneeEmail,
+          assignor: actor.fullName,
+          assignorEmail: actor.email,
+          deadline: task.deadline,
+          priority: task.priority,
+          status: task.status,
+          description: task.description,
+          createdAt: nowIso,
+          updatedAt: nowIso,
+          version: 1,
+        };
+        const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
+        const target: WriteTarget = { kind: 'insert', task, creator: actor };
+        const cap = capOf(actor, now);
+        const write = (ex: EventTransaction) => statements.write(target, parts, cap, ex);
+        const result = postgres ? await fastify.events.statement(write) : await fastify.events.transaction(write);
+        if (result.task === undefined) throw new Error('The task insert returned no row');
+        committed(parts);
+        return { task: result.task, mailsHeld: result.mailsHeld };
       },
 
-      async update(actor, id, expectedVersion, changesFor) {
-        const now = clock.now();
-        return write(async (trx) => {
-          const before = await repo.findVisibleForWrite(id, actor, trx);
-          if (before === undefined) throw taskNotFound();
+      update(actor, id, expectedVersion, changesFor) {
+        return change<Written>(actor, id, (before) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           const changes = changesFor(before);
-          if (Object.keys(changes).length === 0) return before;
-          // The row is locked (PostgreSQL) or the writer is alone (SQLite), so this cannot miss;
-          // the version condition keeps the write atomic even if that ever stops being true.
-          const after = await repo.update(before, { ...changes, updatedAt: now.toISOString() }, trx);
-          if (after === undefined) throw taskConflict((await repo.findById(id, trx)) ?? before);
-          await finish(trx, { kind: 'updated', before, after, actor, now });
-          return after;
+          if (Object.keys(changes).length === 0) return { answer: { task: before, mailsHeld: 0 } };
+          const now = clock.now();
+          const updatedAt = now.toISOString();
+          const after: Task = {
+            ...before,
+            ...(changes.taskTitle === undefined ? {} : { taskTitle: changes.taskTitle }),
+            ...(changes.assigneeEmail === undefined ? {} : { assignee: changes.assigneeEmail }),
+            ...(changes.workTitle === undefined ? {} : { workTitle: changes.workTitle }),
+            ...(changes.deadline === undefined ? {} : { deadline: changes.deadline }),
+            ...(changes.priority === undefined ? {} : { priority: changes.priority }),
+            ...(changes.status === undefined ? {} : { status: changes.status }),
+            ...(changes.description === undefined ? {} : { description: changes.description }),
+            updatedAt,
+            version: before.version + 1,
+          };
+          return {
+            target: { kind: 'update', before, changes: { ...changes, updatedAt } },
+            parts: partsFor({ kind: 'updated', before, after, actor, now }),
+            answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
+          };
         });
       },
 
-      async remove(actor, id, expectedVersion) {
-        const now = clock.now();
-        await write(async (trx) => {
-          const before = await repo.findVisibleForWrite(id, actor, trx);
-          if (before === undefined) throw taskNotFound();
+      remove(actor, id, expectedVersion) {
+        return change<undefined>(actor, id, (before) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
-          if (!(await repo.delete(id, before.version, trx))) throw taskNotFound();
-          await finish(trx, { kind: 'deleted', before, after: undefined, actor, now });
+          return {
+            target: { kind: 'delete', before },
+            parts: partsFor({ kind: 'deleted', before, after: undefined, actor, now: clock.now() }),
+            answer: () => undefined,
+          };
+        });
+      },
+
+      comment(actor, taskId, plan) {
+        return change(actor, taskId, async (task, ex) => {
+          const planned = await plan(task, ex);
+          if (planned.comment === undefined) return { answer: planned.result };
+          const { event } = planned;
+          const at = clock.now().toISOString();
+          return {
+            target: { kind: 'lock', before: task },
+            parts: {
+              comment: planned.comment,
+              activity: planned.activity ?? [],
+              mails: [],
+              events: event === undefined ? [] : [{ type: event.type, taskId: task._id, audience: taskAudience(task), data: event.data, at }],
+            },
+            answer: () => planned.result,
+          };
         });
       },
     } satisfies TaskWrites);
+
+    // Every task write carries its activity entries and the mail rules' rows; the outbox
+    // worker is woken once a write that wrote mail has committed.
+    fastify.taskWrites.addHook((change, parts) => {
+      parts.activity.push(...activityFor(change));
+    });
+    fastify.taskWrites.addHook(
+      (change, parts) => {
+        fastify.taskMail.plan(change, parts);
+      },
+      (parts) => {
+        if (parts.mails.length > 0) fastify.outbox.wake();
+      },
+    );
     done();
   },
-  { name: 'task-writes', dependencies: ['repositories', 'events'] },
+  { name: 'task-writes', dependencies: ['repositories', 'events', 'task-mail', 'outbox'] },
 );

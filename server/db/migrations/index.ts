@@ -7,6 +7,7 @@ import * as m0005 from './0005-board-features.ts';
 import * as m0006 from './0006-mail.ts';
 import * as m0007 from './0007-search-index-email.ts';
 import * as m0008 from './0008-stream-sessions.ts';
+import * as m0009 from './0009-mail-sender-cap.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0006-mail': m0006,
   '0007-search-index-email': m0007,
   '0008-stream-sessions': m0008,
+  '0009-mail-sender-cap': m0009,
 };

@@ -11,63 +11,48 @@ import {
 } from '#shared/schemas/comments.ts';
 import { TaskParams, type Task } from '#shared/schemas/tasks.ts';
 import { checkCommentBody } from '#shared/validation.ts';
+import type { FastifyRequest } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/prepared.ts';
 import { AppError } from '../../errors.ts';
-import { currentUser } from '../../plugins/session.ts';
-import { appendEvent, taskAudience, type EventTransaction, type EventType } from '../../repositories/events-repository.ts';
+import { actorOf, existingId, taskNotFound, type Actor } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
-const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
 const commentNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.commentNotFound);
-/** Our ids are base64url; anything else cannot exist and answers 404 without a query. */
-const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * A task's comments and activity log. Every call answers 404 for a task the user cannot see,
  * exactly as for a missing one; only a comment's author may change or delete it (403 for the
- * other person who can see the task). A new comment also writes a `commented` activity entry,
- * and every change appends its `comment.*` event for the task's audience, in the same
- * transaction (run by `fastify.events`, which wakes this instance's streams after the commit).
+ * other person who can see the task). Changes go through `taskWrites.comment`, the write path
+ * of task changes: a new comment also writes a `commented` activity entry, and every change
+ * appends its `comment.*` event for the task's audience as of the version that commits.
  */
 const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
   const tasks = fastify.tasksRepository;
   const repo = fastify.commentsRepository;
   const activity = fastify.activityRepository;
+  const writes = fastify.taskWrites;
 
   fastify.addHook('onRequest', fastify.authenticate);
 
-  const actorOf = (request: Parameters<typeof currentUser>[0]) => {
-    const user = currentUser(request);
-    return { userId: user.id, email: user.email, fullName: user.fullName };
-  };
-
-  /** The task if the user may see it, else 404; read inside `ex` when given. */
-  async function visibleTask(request: Parameters<typeof currentUser>[0], id: string, ex?: Executor): Promise<Task> {
-    if (!ID_RE.test(id)) throw taskNotFound();
-    const task = await tasks.findVisible(id, actorOf(request), ex);
+  /** The task if the user may see it, else 404. */
+  async function visibleTask(request: FastifyRequest, id: string): Promise<Task> {
+    const task = await tasks.findVisible(existingId(id), actorOf(request));
     if (task === undefined) throw taskNotFound();
     return task;
   }
 
   /** The comment the author is changing: 404 when it is not on this task, 403 for anyone else. */
-  async function ownComment(request: Parameters<typeof currentUser>[0], taskId: string, commentId: string, ex: Executor): Promise<Comment> {
-    if (!ID_RE.test(commentId)) throw commentNotFound();
-    const stored = await repo.findInTask(taskId, commentId, ex);
+  async function ownComment(actor: Actor, taskId: string, commentId: string, ex: Executor): Promise<Comment> {
+    const stored = await repo.findInTask(taskId, existingId(commentId, commentNotFound), ex);
     if (stored === undefined) throw commentNotFound();
-    if (stored.authorId !== currentUser(request).id) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.notCommentAuthor);
+    if (stored.authorId !== actor.userId) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.notCommentAuthor);
     return stored.comment;
   }
 
-  /** `{taskId, comment, by}` to everyone who can see the task (its creator and assignee). */
-  const publish = (trx: EventTransaction, type: EventType, task: Task, comment: Comment | { _id: string }, by: { fullName: string; email: string }, at: string) =>
-    appendEvent(trx, { type, taskId: task._id, audience: taskAudience(task), data: { taskId: task._id, comment, by }, at });
-  const personOf = (request: Parameters<typeof currentUser>[0]) => {
-    const { fullName, email } = currentUser(request);
-    return { fullName, email };
-  };
+  const person = (actor: Actor) => ({ fullName: actor.fullName, email: actor.email });
 
   fastify.get(
     '/tasks/:id/comments',
@@ -104,17 +89,15 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const actor = actorOf(request);
       const now = clock.now().toISOString();
-      const comment = await fastify.events.transaction(async (trx) => {
-        const task = await visibleTask(request, request.params.id, trx);
+      const comment = await writes.comment(actor, existingId(request.params.id), (task) => {
         const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, createdAt: now, updatedAt: now };
-        await repo.insert(row, trx);
-        await activity.insert(
-          [{ id: newId(), taskId: task._id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],
-          trx,
-        );
-        const created: Comment = { _id: row.id, taskId: task._id, body, author: { fullName: actor.fullName, email: actor.email }, createdAt: now, updatedAt: now };
-        await publish(trx, 'comment.created', task, created, created.author, now);
-        return created;
+        const created: Comment = { _id: row.id, taskId: task._id, body, author: person(actor), createdAt: now, updatedAt: now };
+        return Promise.resolve({
+          comment: { insert: row },
+          activity: [{ id: newId(), taskId: task._id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],
+          event: { type: 'comment.created', data: { taskId: task._id, comment: created, by: created.author } },
+          result: created,
+        });
       });
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.commentAdded, data: { comment } });
     },
@@ -136,14 +119,16 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const now = clock.now().toISOString();
-      const comment = await fastify.events.transaction(async (trx) => {
-        const task = await visibleTask(request, request.params.id, trx);
-        const current = await ownComment(request, task._id, request.params.commentId, trx);
-        if (current.body === body) return current;
-        await repo.updateBody(current._id, body, now, trx);
+      const actor = actorOf(request);
+      const comment = await writes.comment(actor, existingId(request.params.id), async (task, ex) => {
+        const current = await ownComment(actor, task._id, request.params.commentId, ex);
+        if (current.body === body) return { result: current };
         const updated: Comment = { ...current, body, updatedAt: now };
-        await publish(trx, 'comment.updated', task, updated, personOf(request), now);
-        return updated;
+        return {
+          comment: { update: { id: current._id, body, updatedAt: now } },
+          event: { type: 'comment.updated', data: { taskId: task._id, comment: updated, by: person(actor) } },
+          result: updated,
+        };
       });
       return { status: 'success', message: SERVER_MESSAGES.commentUpdated, data: { comment } } as const;
     },
@@ -162,11 +147,14 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request, reply) => {
-      await fastify.events.transaction(async (trx) => {
-        const task = await visibleTask(request, request.params.id, trx);
-        const current = await ownComment(request, task._id, request.params.commentId, trx);
-        await repo.delete(current._id, trx);
-        await publish(trx, 'comment.deleted', task, { _id: current._id }, personOf(request), clock.now().toISOString());
+      const actor = actorOf(request);
+      await writes.comment(actor, existingId(request.params.id), async (task, ex) => {
+        const current = await ownComment(actor, task._id, request.params.commentId, ex);
+        return {
+          comment: { delete: { id: current._id } },
+          event: { type: 'comment.deleted', data: { taskId: task._id, comment: { _id: current._id }, by: person(actor) } },
+          result: undefined,
+        };
       });
       return reply.code(204).send(null);
     },

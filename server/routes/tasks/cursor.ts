@@ -1,4 +1,5 @@
 import { PRIORITIES, type Priority, type TaskSort } from '#shared/constants.ts';
+import { ID_RE } from '../../db/ids.ts';
 import { validationFailed } from '../../errors.ts';
 import type { SortPosition } from '../../repositories/task-list-queries.ts';
 
@@ -14,7 +15,6 @@ import type { SortPosition } from '../../repositories/task-list-queries.ts';
 export type CursorPosition = SortPosition;
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 const invalid = () =>
   validationFailed([{ field: 'cursor', message: 'The cursor is invalid; start again from the first page.' }]);

@@ -13,28 +13,17 @@ import {
   TaskListEnvelope,
   TaskParams,
   UpdateTaskBody,
-  type Task,
 } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkDescription, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
-import { AppError, validationFailed } from '../../errors.ts';
-import type { TaskFacts } from '../../mail/task-mail.ts';
-import { currentUser } from '../../plugins/session.ts';
+import { validationFailed } from '../../errors.ts';
 import type { TaskFilter } from '../../repositories/tasks-repository.ts';
-import type { Actor, EditableFields } from '../../services/task-writes.ts';
-import { activityFor } from '../../services/task-activity.ts';
+import { actorOf, existingId, taskNotFound, type EditableFields } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /** Tasks in an answer without `limit` (the original task-board client asks for the whole list). */
 const UNPAGED_MAX = 5000;
-const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
-/** Ids are base64url (ours) or UUIDs; anything else cannot exist and answers 404 without a query. */
-const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
-const existingId = (id: string): string => {
-  if (!ID_RE.test(id)) throw taskNotFound();
-  return id;
-};
 /** The filters the list and the counts share, from the query string. */
 function filterOf(query: TaskCountsQuery): TaskFilter {
   return {
@@ -48,16 +37,8 @@ function filterOf(query: TaskCountsQuery): TaskFilter {
 /** Any instant parses against this "now": used to read a deadline without the past check. */
 const BEGINNING_OF_TIME = new Date(-8.64e15);
 
-/** What the mail rules read of a task. */
-const taskFacts = (task: Task): TaskFacts => ({
-  id: task._id,
-  taskTitle: task.taskTitle,
-  workTitle: task.workTitle,
-  assigneeEmail: task.assignee,
-  priority: task.priority,
-  deadline: task.deadline,
-  status: task.status,
-});
+/** The answer's message: the write's own, and a word about mail the sender's hourly cap held back. */
+const withMailNote = (message: string, mailsHeld: number) => (mailsHeld > 0 ? `${message} ${SERVER_MESSAGES.mailCapReached}` : message);
 
 /** `If-Match: "3"` (also weak `W/"3"`) → 3; `*` or absent → undefined; anything else → 400. */
 function versionFromIfMatch(header: string | undefined): number | undefined {
@@ -80,25 +61,6 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
   const repo = fastify.tasksRepository;
   const writes = fastify.taskWrites;
-  // Mail's rows (the assignment mail, the reminder schedule) commit with every task write; the
-  // outbox worker is woken once the write has committed.
-  writes.addHook(
-    async (trx, { before, after, actor }) => {
-      if (after === undefined) return;
-      await fastify.taskMail.taskWritten(trx, { before: before === undefined ? null : taskFacts(before), after: taskFacts(after), actor });
-    },
-    () => {
-      fastify.outbox.wake();
-    },
-  );
-  // The activity log entries of a write commit with it too.
-  writes.addHook(async (trx, change) => {
-    await fastify.activityRepository.insert(activityFor(change), trx);
-  });
-  const viewerOf = (request: Parameters<typeof currentUser>[0]): Actor => {
-    const user = currentUser(request);
-    return { userId: user.id, email: user.email, fullName: user.fullName };
-  };
 
   // Every task call needs a session; visibility is "created by me or assigned to my e-mail".
   fastify.addHook('onRequest', fastify.authenticate);
@@ -116,7 +78,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request, reply) => {
-      const viewer = viewerOf(request);
+      const viewer = actorOf(request);
       const body = request.body;
       const now = clock.now();
       const fields = checkFields({
@@ -126,7 +88,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         deadline: checkDeadline(body.deadline, now),
         description: checkDescription(body.description ?? ''),
       });
-      const task = await writes.create(viewer, {
+      const { task, mailsHeld } = await writes.create(viewer, {
         workTitle: fields.workTitle,
         taskTitle: fields.taskTitle,
         assigneeEmail: fields.assignee,
@@ -135,7 +97,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         status: body.status ?? DEFAULT_STATUS,
         description: fields.description,
       });
-      return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.taskCreated, data: { task } });
+      return reply.code(201).send({ status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } });
     },
   );
 
@@ -160,7 +122,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request) => {
-      const viewer = viewerOf(request);
+      const viewer = actorOf(request);
       const { cursor } = request.query;
       const limit = request.query.limit ?? UNPAGED_MAX;
       const sort = request.query.sort ?? DEFAULT_SORT;
@@ -190,7 +152,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request) => {
-      const counts = await repo.counts(viewerOf(request), filterOf(request.query), clock.now().toISOString());
+      const counts = await repo.counts(actorOf(request), filterOf(request.query), clock.now().toISOString());
       return { status: 'success', data: { counts } } as const;
     },
   );
@@ -208,7 +170,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request) => {
-      const task = await repo.findVisible(existingId(request.params.id), viewerOf(request));
+      const task = await repo.findVisible(existingId(request.params.id), actorOf(request));
       if (task === undefined) throw taskNotFound();
       return { status: 'success', data: { task } } as const;
     },
@@ -232,7 +194,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request) => {
-      const viewer = viewerOf(request);
+      const viewer = actorOf(request);
       const body = request.body;
       const checks: Record<string, Checked<unknown>> = {};
       if (body.taskTitle !== undefined) checks.taskTitle = checkTaskTitle(body.taskTitle);
@@ -248,7 +210,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         description?: string;
       };
       const version = expectedVersion(body.version, request.headers['if-match']);
-      const task = await writes.update(viewer, existingId(request.params.id), version, (current) => {
+      const { task, mailsHeld } = await writes.update(viewer, existingId(request.params.id), version, (current) => {
         const changes: EditableFields = {};
         if (fields.taskTitle !== undefined && fields.taskTitle !== current.taskTitle) changes.taskTitle = fields.taskTitle;
         if (fields.assignee !== undefined && fields.assignee !== current.assignee) changes.assigneeEmail = fields.assignee;
@@ -271,7 +233,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         if (status !== undefined && status !== current.status) changes.status = status;
         return changes;
       });
-      return { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task } } as const;
+      return { status: 'success', message: withMailNote(SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;
     },
   );
 
@@ -290,7 +252,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request, reply) => {
       const version = expectedVersion(request.query.version, request.headers['if-match']);
-      await writes.remove(viewerOf(request), existingId(request.params.id), version);
+      await writes.remove(actorOf(request), existingId(request.params.id), version);
       return reply.code(204).send(null);
     },
   );

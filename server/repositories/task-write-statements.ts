@@ -1,0 +1,290 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { Task } from '#shared/schemas/tasks.ts';
+import type { Dialect } from '../db/connect.ts';
+import type { Executor } from '../db/prepared.ts';
+import type { DB, TasksTable } from '../db/schema.ts';
+import type { MailContent } from '../mail/templates.ts';
+import type { ActivityRepository, NewActivity } from './activity-repository.ts';
+import type { CommentsRepository, NewComment } from './comments-repository.ts';
+import { appendEvent, EVENT_CHANNEL_SQL, EVENT_ORDER_LOCK_SQL, type EventTransaction, type NewEvent } from './events-repository.ts';
+import type { OutboxRepository } from './outbox-repository.ts';
+import { TASK_COLUMNS } from './task-list-queries.ts';
+import { toTaskJson, type Creator, type TasksRepository } from './tasks-repository.ts';
+
+/** A mail a write causes to someone else: counted against its sender's hourly cap. */
+export interface PlannedMail {
+  id: string;
+  kind: string;
+  to: string;
+  headers: Record<string, string>;
+  /** What an address with an account gets (a link to the task)… */
+  withAccount: MailContent;
+  /** …and what an address without one gets (a link to sign-up). */
+  withoutAccount: MailContent;
+  /** Left out when the address turned assignment mail off. */
+  honoursAssignedOptOut: boolean;
+}
+
+/** The comment row a comment write changes. */
+export type CommentWrite =
+  | { insert: NewComment }
+  | { update: { id: string; body: string; updatedAt: string } }
+  | { delete: { id: string } };
+
+/** Everything a write stores besides the task row; all of it commits with the task row or not at all. */
+export interface WriteParts {
+  activity: NewActivity[];
+  mails: PlannedMail[];
+  /** Appended last (see appendEvent for why the order matters). */
+  events: NewEvent[];
+  /** `tasks.next_reminder_at` after the write; undefined leaves it as it is. */
+  nextReminderAt?: string | null;
+  comment?: CommentWrite;
+}
+
+/**
+ * What happens to the task row. Every kind but `insert` names the version the parts were
+ * computed from: the statement touches the row only at that version, holding its lock until
+ * the commit, so the parts (event audiences, activity "from" values) match what commits.
+ */
+export type WriteTarget =
+  | { kind: 'insert'; task: Omit<TasksTable, 'version'>; creator: Creator }
+  | { kind: 'update'; before: Task; changes: Partial<Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'version'>> }
+  | { kind: 'delete'; before: Task }
+  /** Only locks the row (a comment write): the task itself does not change. */
+  | { kind: 'lock'; before: Task };
+
+/** The sender's mail cap: at most `limit` counted mails written after `since`. */
+export interface MailCap {
+  sender: string;
+  since: string;
+  limit: number;
+  now: string;
+}
+
+export interface WriteResult {
+  /** The task as written (deleted: as it was); undefined when the row was not at the expected version. */
+  task: Task | undefined;
+  /** Mails left unwritten because the sender reached the cap. */
+  mailsHeld: number;
+}
+
+const snake = (name: string) => name.replaceAll(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const COLUMNS = TASK_COLUMNS.map(snake).join(', ');
+const CHANGEABLE = new Set<string>(['workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'updatedAt']);
+
+const mailJson = (mails: readonly PlannedMail[]) =>
+  JSON.stringify(
+    mails.map((m) => ({
+      id: m.id,
+      kind: m.kind,
+      to: m.to,
+      headers: JSON.stringify(m.headers),
+      subject: m.withAccount.subject,
+      text: m.withAccount.text,
+      html: m.withAccount.html,
+      signupSubject: m.withoutAccount.subject,
+      signupText: m.withoutAccount.text,
+      signupHtml: m.withoutAccount.html,
+      honoursAssigned: m.honoursAssignedOptOut,
+    })),
+  );
+const eventJson = (events: readonly NewEvent[]) =>
+  JSON.stringify(events.map((e) => ({ type: e.type, taskId: e.taskId, audience: JSON.stringify(e.audience), payload: JSON.stringify(e.data), at: e.at })));
+
+/**
+ * The mails that survive the recipients' settings, numbered (the cap admits the first ones),
+ * from the JSON array of `mailJson`: `rows` is the dialect's reader of that array, `field(name)`
+ * one field of its element.
+ */
+const wantedMails = (rows: string, field: (name: string) => string) => `
+  select ${['id', 'kind', 'to', 'headers', 'subject', 'text', 'html', 'signupSubject', 'signupText', 'signupHtml'].map((f) => `${field(f)} as "${f}"`).join(', ')},
+    row_number() over () as n
+  from ${rows}
+  where (not (${field('honoursAssigned')})
+     or coalesce((select s.notify_assigned from mail_settings s where s.email = ${field('to')}), 1) = 1)`;
+const OUTBOX_INSERT = `insert into outbox (id, kind, to_email, subject, text_body, html_body, headers, dedupe_key, status, attempts,
+    run_at, locked_by, locked_until, last_error, created_at, sent_at, caused_by)`;
+/** The outbox row of a wanted mail `w`: the content for an address with an account, or the sign-up one. */
+const hasAccount = 'exists (select 1 from users u where u.email = w."to")';
+const outboxValues = (now: string, sender: string) => `w."id", w."kind", w."to",
+    case when ${hasAccount} then w."subject" else w."signupSubject" end,
+    case when ${hasAccount} then w."text" else w."signupText" end,
+    case when ${hasAccount} then w."html" else w."signupHtml" end,
+    w."headers", null, 'pending', 0, ${now}, null, null, null, ${now}, null, ${sender}`;
+
+/**
+ * PostgreSQL: the whole write as ONE statement of data-modifying CTEs, which is its own
+ * transaction: the task row (insert, or update/delete/lock at the expected version), then the
+ * comment, activity and outbox rows, then the events (after the event-order lock) and the NOTIFY.
+ * Every part reads `task`, so a row that is not at the expected version writes nothing at all.
+ * The parts that read another part's output run after it, which orders the locks: task row,
+ * then the sender's mail lock (mail_quota_used), then the event-order lock, the same order in
+ * every write, so writes cannot deadlock on them.
+ */
+function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined): CompiledQuery {
+  const params: unknown[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const ctes: string[] = [];
+  const after: string[] = [];
+  if (target.kind === 'insert') {
+    const row = { ...target.task, version: 1 } as Record<string, unknown>;
+    const values = TASK_COLUMNS.map((c) => p(row[c]));
+    ctes.push(`task as (insert into tasks (${COLUMNS}, next_reminder_at) values (${values.join(', ')}, ${p(parts.nextReminderAt ?? null)}) returning ${COLUMNS})`);
+  } else {
+    const at = `id = ${p(target.before._id)} and version = ${p(target.before.version)}`;
+    if (target.kind === 'update') {
+      const sets = Object.entries(target.changes)
+        .filter(([column]) => CHANGEABLE.has(column))
+        .map(([column, value]) => `${snake(column)} = ${p(value)}`);
+      if (parts.nextReminderAt !== undefined) sets.push(`next_reminder_at = ${p(parts.nextReminderAt)}`);
+      ctes.push(`task as (update tasks set ${sets.join(', ')}, version = version + 1 where ${at} returning ${COLUMNS})`);
+    } else if (target.kind === 'delete') {
+      ctes.push(`task as (delete from tasks where ${at} returning ${COLUMNS})`);
+    } else {
+      ctes.push(`task as (select ${COLUMNS} from tasks where ${at} for update)`);
+    }
+  }
+  const hit = 'exists (select 1 from task)';
+  const comment = parts.comment;
+  if (comment !== undefined) {
+    if ('insert' in comment) {
+      const c = comment.insert;
+      ctes.push(`comment as (insert into comments (id, task_id, author_id, author_name, author_email, body, created_at, updated_at)
+        select ${[c.id, c.taskId, c.authorId, c.authorName, c.authorEmail, c.body, c.createdAt, c.updatedAt].map(p).join(', ')} where ${hit} returning 1)`);
+    } else if ('update' in comment) {
+      const c = comment.update;
+      ctes.push(`comment as (update comments set body = ${p(c.body)}, updated_at = ${p(c.updatedAt)} where id = ${p(c.id)} and ${hit} returning 1)`);
+    } else {
+      ctes.push(`comment as (delete from comments where id = ${p(comment.delete.id)} and ${hit} returning 1)`);
+    }
+    after.push('comment');
+  }
+  if (parts.activity.length > 0) {
+    ctes.push(`activity as (insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes)
+      select a."id", a."taskId", a."type", a."actorId", a."actorName", a."actorEmail", a."at", a."changes"
+      from json_to_recordset(${p(JSON.stringify(parts.activity))}::json)
+        as a("id" text, "taskId" text, "type" text, "actorId" text, "actorName" text, "actorEmail" text, "at" text, "changes" text)
+      where ${hit} returning 1)`);
+    after.push('activity');
+  }
+  let held = '0';
+  if (parts.mails.length > 0 && cap !== undefined) {
+    const rows = `json_to_recordset(${p(mailJson(parts.mails))}::json) as m("id" text, "kind" text, "to" text, "headers" text, "subject" text,
+      "text" text, "html" text, "signupSubject" text, "signupText" text, "signupHtml" text, "honoursAssigned" boolean)`;
+    ctes.push(`wanted as (${wantedMails(rows, (f) => `m."${f}"`)} and ${hit})`);
+    const sender = p(cap.sender);
+    ctes.push(`quota as (select mail_quota_used(${sender}, ${p(cap.since)}) as used where exists (select 1 from wanted))`);
+    ctes.push(`mail as (${OUTBOX_INSERT}
+      select ${outboxValues(p(cap.now), sender)}
+      from wanted w cross join quota q
+      where w.n <= ${p(cap.limit)} - q.used returning 1)`);
+    after.push('mail');
+    held = '(select count(*) from wanted) - (select count(*) from mail)';
+  }
+  let notified = '0';
+  if (parts.events.length > 0) {
+    const first = after.map((name) => ` and (select count(*) from ${name}) >= 0`).join('');
+    ctes.push(`ordered as (select ${EVENT_ORDER_LOCK_SQL} from task where true${first})`);
+    ctes.push(`event as (insert into events (type, task_id, audience, payload, created_at)
+      select e."type", e."taskId", e."audience", e."payload", e."at"
+      from ordered, json_to_recordset(${p(eventJson(parts.events))}::json) as e("type" text, "taskId" text, "audience" text, "payload" text, "at" text)
+      returning id)`);
+    ctes.push(`notified as (select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from event having count(*) > 0)`);
+    notified = '(select count(*) from notified)';
+  }
+  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${notified} as notified from task`;
+  return CompiledQuery.raw(text, params);
+}
+
+/**
+ * The writes of a task change or a comment change. PostgreSQL: one statement (see
+ * postgresStatement), on `db` or inside a caller's transaction. SQLite: the same rows through
+ * the repositories, one statement each, inside the caller's transaction (SQLite has one writer
+ * at a time, and a statement there costs no network trip).
+ */
+export function createTaskWriteStatements(
+  db: Kysely<DB>,
+  dialect: Dialect,
+  repos: {
+    tasks: TasksRepository;
+    activity: ActivityRepository;
+    comments: CommentsRepository;
+    outbox: OutboxRepository;
+  },
+) {
+  const creatorOf = (target: WriteTarget): Creator =>
+    target.kind === 'insert' ? target.creator : { fullName: target.before.assignor, email: target.before.assignorEmail };
+
+  async function postgres(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, ex: EventTransaction): Promise<WriteResult> {
+    // One row, read as an object (CamelCasePlugin names its fields like TASK_COLUMNS).
+    const { rows } = await ex.executeQuery<Record<string, unknown>>(postgresStatement(target, parts, cap));
+    const row = rows[0];
+    if (row === undefined) return { task: undefined, mailsHeld: 0 };
+    const creator = creatorOf(target);
+    return { task: toTaskJson([...TASK_COLUMNS.map((column) => row[column]), creator.fullName, creator.email]), mailsHeld: Number(row.mailsHeld) };
+  }
+
+  async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: EventTransaction): Promise<WriteResult> {
+    let task: Task | undefined;
+    if (target.kind === 'insert') task = await repos.tasks.insert(target.task, target.creator, trx);
+    else if (target.kind === 'update') task = await repos.tasks.update(target.before, target.changes, trx);
+    else if (target.kind === 'delete') task = (await repos.tasks.delete(target.before._id, target.before.version, trx)) ? target.before : undefined;
+    else task = (await repos.tasks.findById(target.before._id, trx))?.version === target.before.version ? target.before : undefined;
+    if (task === undefined) return { task, mailsHeld: 0 };
+    if (parts.nextReminderAt !== undefined) await repos.outbox.setNextReminder(task._id, parts.nextReminderAt, trx);
+    const comment = parts.comment;
+    if (comment !== undefined) {
+      if ('insert' in comment) await repos.comments.insert(comment.insert, trx);
+      else if ('update' in comment) await repos.comments.updateBody(comment.update.id, comment.update.body, comment.update.updatedAt, trx);
+      else await repos.comments.delete(comment.delete.id, trx);
+    }
+    await repos.activity.insert(parts.activity, trx);
+    const mailsHeld = parts.mails.length > 0 && cap !== undefined ? await sqliteMails(parts.mails, cap, trx) : 0;
+    for (const event of parts.events) await appendEvent(trx, event);
+    return { task, mailsHeld };
+  }
+
+  /** The SQLite form of the mail CTEs: count what is wanted and what the cap allows, then write. */
+  async function sqliteMails(mails: readonly PlannedMail[], cap: MailCap, trx: Executor): Promise<number> {
+    const json = mailJson(mails);
+    const wanted = wantedMails('json_each(?) j', (f) => `j.value ->> '$.${f}'`);
+    const counted = await trx.executeQuery<{ wanted: number; used: number }>(
+      CompiledQuery.raw(
+        `with wanted as (${wanted}) select (select count(*) from wanted) as wanted,
+          (select count(*) from outbox where caused_by = ? and created_at > ?) as used`,
+        [json, cap.sender, cap.since],
+      ),
+    );
+    const { wanted: wantedCount = 0, used = 0 } = counted.rows[0] ?? {};
+    const room = Math.max(0, cap.limit - used);
+    if (wantedCount > 0 && room > 0) {
+      await trx.executeQuery(
+        CompiledQuery.raw(`with wanted as (${wanted}) ${OUTBOX_INSERT} select ${outboxValues('?', '?')} from wanted w where w.n <= ?`, [
+          json,
+          cap.now,
+          cap.now,
+          cap.sender,
+          room,
+        ]),
+      );
+    }
+    return Math.max(0, wantedCount - room);
+  }
+
+  return {
+    /**
+     * Writes `target` and `parts` together. PostgreSQL: one statement, on `ex` (the pool from
+     * `events.statement`, its own transaction; or `events.transaction`'s). SQLite: `ex` is
+     * `events.transaction`'s transaction. Either way the streams are woken after the commit.
+     */
+    write(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, ex: EventTransaction): Promise<WriteResult> {
+      return dialect === 'postgres' ? postgres(target, parts, cap, ex) : sqlite(target, parts, cap, ex);
+    },
+  };
+}
+
+export type TaskWriteStatements = ReturnType<typeof createTaskWriteStatements>;
