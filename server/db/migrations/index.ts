@@ -6,6 +6,7 @@ import * as m0004 from './0004-rate-limit-hits.ts';
 import * as m0005 from './0005-board-features.ts';
 import * as m0006 from './0006-mail.ts';
 import * as m0007 from './0007-search-index-email.ts';
+import * as m0011 from './0011-board-deadline-indexes.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0005-board-features': m0005,
   '0006-mail': m0006,
   '0007-search-index-email': m0007,
+  '0011-board-deadline-indexes': m0011,
 };
