@@ -1,7 +1,7 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type InferResult, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import { PRIORITY_RANK, STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
 import type { Dialect } from '../db/connect.ts';
-import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
+import { prepare, slot, type Executor, type Prepared, type ValuesOf } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 
 /**
@@ -39,13 +39,6 @@ import type { DB } from '../db/schema.ts';
  * Never a `LIKE '%…%'` over the whole table.
  */
 
-/**
- * A task row of the board's queries, read as an array (prepare's `rowsAsArrays`): the values of
- * TASK_COLUMNS in that order, then the creator's full name and e-mail (TASK_SELECT). Only
- * `toTaskJson` (tasks-repository.ts) reads it.
- */
-export type TaskRowValues = readonly unknown[];
-
 export const TASK_COLUMNS = [
   'id',
   'workTitle',
@@ -61,8 +54,31 @@ export const TASK_COLUMNS = [
   'version',
 ] as const;
 
+type TaskColumns = typeof TASK_COLUMNS;
+type Prefixed<T extends readonly string[], P extends string> = { readonly [K in keyof T]: `${P}${T[K] & string}` };
+
 /** The select list of every query whose rows are TaskRowValues (`t`: tasks, `u`: its creator). */
-export const TASK_SELECT = [...TASK_COLUMNS.map((c) => `t.${c}` as const), 'u.fullName as assignor', 'u.email as assignorEmail'] as const;
+export const TASK_SELECT = [
+  // `map` loses the tuple's order in its type; the prefix is the only change.
+  ...(TASK_COLUMNS.map((c) => `t.${c}` as const) as unknown as Prefixed<TaskColumns, 't.'>),
+  'u.fullName as assignor',
+  'u.email as assignorEmail',
+] as const;
+
+/** Tasks with their creator (the assignor), selected as TASK_SELECT: the query every task row's type comes from. */
+export function selectTasks(db: Kysely<DB>) {
+  return db.selectFrom('tasks as t').innerJoin('users as u', 'u.id', 't.createdBy').select(TASK_SELECT);
+}
+
+/**
+ * A task row of the board's queries, read as an array (prepare's `rowsAsArrays`): the values of
+ * TASK_SELECT in that order (TASK_COLUMNS, then the creator's full name and e-mail), each typed
+ * as Kysely types it in `selectTasks`. Only `toTaskJson` (tasks-repository.ts) reads it.
+ */
+export type TaskRowValues = ValuesOf<InferResult<ReturnType<typeof selectTasks>>[number], typeof TASK_SELECT>;
+
+/** A task row written and read back (`returning(TASK_COLUMNS)`), as an array. */
+export type TaskColumnValues = ValuesOf<Selectable<DB['tasks']>, TaskColumns>;
 
 /** Who is asking: visibility is "created by me" or "assigned to my e-mail". */
 export interface Viewer {
