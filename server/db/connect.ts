@@ -67,10 +67,19 @@ const run = (connection: DatabaseConnection, sqlText: string) => connection.exec
  * before the first statement is prepared (setting one later would expire them all), it costs a
  * callback per compiled name, and nothing once the statements are compiled.
  */
+interface CachedStatement {
+  statement: StatementSync;
+  reader: boolean;
+  /** The authorizer calls of its first compile (see above). */
+  firstTrail: string;
+}
+
 class NodeSqliteConnection implements DatabaseConnection {
   readonly #sqlite: DatabaseSync;
   readonly #stats: StatementStats;
-  readonly #cache = new Map<string, { statement: StatementSync; reader: boolean; firstTrail: string }>();
+  /** By SQL text: statements returning row objects, and those returning arrays. */
+  readonly #objects = new Map<string, CachedStatement>();
+  readonly #arrays = new Map<string, CachedStatement>();
   readonly #trail: string[] = [];
   #compiled = 0;
 
@@ -84,17 +93,17 @@ class NodeSqliteConnection implements DatabaseConnection {
     });
   }
 
-  #statement(sqlText: string, arrays: boolean) {
-    const key = arrays ? `arrays:${sqlText}` : sqlText;
-    let cached = this.#cache.get(key);
+  #statement(sqlText: string, arrays: boolean): CachedStatement {
+    const cache = arrays ? this.#arrays : this.#objects;
+    let cached = cache.get(sqlText);
     if (cached === undefined) {
-      if (this.#cache.size >= STATEMENT_CACHE_MAX) this.#cache.clear();
+      if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
       this.#trail.length = 0;
       const statement = this.#sqlite.prepare(sqlText);
       if (arrays) statement.setReturnArrays(true);
       cached = { statement, reader: statement.columns().length > 0, firstTrail: this.#trail.join('\n') };
       this.#stats.prepared += 1;
-      this.#cache.set(key, cached);
+      cache.set(sqlText, cached);
     }
     return cached;
   }
@@ -125,7 +134,8 @@ class NodeSqliteConnection implements DatabaseConnection {
   }
 
   close(): void {
-    this.#cache.clear();
+    this.#objects.clear();
+    this.#arrays.clear();
     if (this.#sqlite.isOpen) this.#sqlite.close();
   }
 }
