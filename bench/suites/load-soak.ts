@@ -38,10 +38,8 @@ function settings(quick: boolean) {
     : { mixedSeconds: 60, soakSeconds: 300, sampleEveryMs: 5000, warmupSeconds: 60 };
 }
 
-/** A leak shows as more than this many MB per minute of steady load (at ~650 requests/s, about 50 bytes a request). */
+/** A leak: RSS rising faster than this, in MB per minute of steady load (at ~650 requests/s, about 50 bytes a request). */
 const LEAK_MB_PER_MIN = 2;
-/** …or as the fitted line rising more than this share over the steady part. */
-const LEAK_SHARE = 0.1;
 
 export interface RssSample {
   /** Seconds since the soak started. */
@@ -56,25 +54,26 @@ export interface RssSample {
  * SQLite's page cache and the statement caches fill: 134 → 247 MB in the first 30 s of a
  * 3-minute run, then flat) and then saws up and down with every garbage collection. So the
  * samples of the first `warmupSeconds` are left out, and the trend is the least-squares line
- * through all the others: `slopeMbPerMin` is its slope, `change` its rise from the first to the
- * last steady sample as a share of its starting value. Comparing two single samples instead
- * would measure where each fell in a collection cycle. A flat trend (under LEAK_MB_PER_MIN and
- * LEAK_SHARE) means memory stopped growing after warm-up; memory the server keeps per request
- * or per row written shows as a steady slope.
+ * through all the others: `slopeMbPerMin` is its slope and `marginMbPerMin` twice its standard
+ * error (about 95 % confidence), which the sawtooth makes a few MB/min wide over four minutes of
+ * 5-s samples. Comparing two single samples instead would measure where each fell in a
+ * collection cycle. Growing means the slope is above LEAK_MB_PER_MIN even at the low end of its
+ * margin: memory the server keeps per request or per row written, not the noise of collection.
  */
 export function rssTrend(samples: readonly RssSample[], warmupSeconds: number) {
   const steady = samples.filter((x) => x.t >= warmupSeconds);
-  const series = steady.length >= 2 ? steady : samples;
+  const series = steady.length >= 3 ? steady : samples;
   const n = series.length;
   const meanT = series.reduce((a, x) => a + x.t, 0) / n;
   const meanR = series.reduce((a, x) => a + x.rss, 0) / n;
-  const slope = series.reduce((a, x) => a + (x.t - meanT) * (x.rss - meanR), 0) / Math.max(1e-9, series.reduce((a, x) => a + (x.t - meanT) ** 2, 0));
-  const fitted = (t: number) => meanR + slope * (t - meanT);
-  const first = series[0]!;
-  const last = series.at(-1)!;
-  const change = (fitted(last.t) - fitted(first.t)) / Math.max(1, fitted(first.t));
-  const slopeMbPerMin = (slope * 60) / 1024 / 1024;
-  return { first, last, slopeMbPerMin, change, flat: change < LEAK_SHARE && slopeMbPerMin < LEAK_MB_PER_MIN };
+  const spread = Math.max(1e-9, series.reduce((a, x) => a + (x.t - meanT) ** 2, 0));
+  const slope = series.reduce((a, x) => a + (x.t - meanT) * (x.rss - meanR), 0) / spread;
+  const residuals = series.reduce((a, x) => a + (x.rss - (meanR + slope * (x.t - meanT))) ** 2, 0);
+  const standardError = n > 2 ? Math.sqrt(residuals / (n - 2) / spread) : 0;
+  const perMin = (bytesPerSecond: number) => (bytesPerSecond * 60) / 1024 / 1024;
+  const slopeMbPerMin = perMin(slope);
+  const marginMbPerMin = perMin(2 * standardError);
+  return { first: series[0]!, last: series.at(-1)!, slopeMbPerMin, marginMbPerMin, flat: slopeMbPerMin - marginMbPerMin <= LEAK_MB_PER_MIN };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -369,19 +368,20 @@ async function soakPhase(server: RunningServer, clients: Client[], s: ReturnType
   });
   take();
 
-  const { first, last, slopeMbPerMin, change, flat } = rssTrend(samples, s.warmupSeconds);
+  const { first, last, slopeMbPerMin, marginMbPerMin, flat } = rssTrend(samples, s.warmupSeconds);
+  const trend = `${slopeMbPerMin.toFixed(2)} ± ${marginMbPerMin.toFixed(2)} MB/min`;
   const peak = Math.max(...samples.map((x) => x.rss));
   const everyMinute = samples.filter((x, i) => i === 0 || i === samples.length - 1 || Math.floor(x.t / 60) !== Math.floor(samples[i - 1]!.t / 60));
   return {
     title: `Soak: ${label}`,
     markdown: [
       table(
-        ['RSS at start (after warm-up)', 'peak', 'end', 'change (fitted)', 'trend', 'verdict'],
-        [[`${mb(first.rss)} MB`, `${mb(peak)} MB`, `${mb(last.rss)} MB`, `${(change * 100).toFixed(1)} %`, `${slopeMbPerMin.toFixed(2)} MB/min`, opts.quick ? 'not judged (quick run)' : flat ? 'flat' : '**growing**']],
+        ['RSS at start (after warm-up)', 'peak', 'end', 'trend (95 %)', 'verdict'],
+        [[`${mb(first.rss)} MB`, `${mb(peak)} MB`, `${mb(last.rss)} MB`, trend, opts.quick ? 'not judged (quick run)' : flat ? 'flat' : '**growing**']],
       ),
       '',
       `The trend leaves out the first ${s.warmupSeconds} s (warm-up: heap, JIT and caches grow to their working size) and fits a straight line through the RSS samples after it: ` +
-        `the slope, and the line's rise over the steady part. Flat (under ${LEAK_MB_PER_MIN} MB/min and ${LEAK_SHARE * 100} %) means memory stopped growing once warm; a leak shows as a steady slope.`,
+        `its slope, ± twice its standard error (the garbage-collection sawtooth). Growing means above ${LEAK_MB_PER_MIN} MB/min even at the low end: memory kept per request, not warm-up or collection timing.`,
       '',
       table(['t (s)', 'RSS (MB)'], (opts.quick ? samples : everyMinute).map((x) => [x.t.toFixed(0), mb(x.rss)])),
       '',
@@ -392,8 +392,8 @@ async function soakPhase(server: RunningServer, clients: Client[], s: ReturnType
       // A few seconds say nothing about a trend: a quick run only proves the soak runs.
       {
         name: `${label}: RSS trend after ${s.warmupSeconds} s of warm-up`,
-        target: `flat (< ${LEAK_SHARE * 100} % and < ${LEAK_MB_PER_MIN} MB/min)`,
-        figure: `${(change * 100).toFixed(1)} %, ${slopeMbPerMin.toFixed(2)} MB/min`,
+        target: `flat (slope not above ${LEAK_MB_PER_MIN} MB/min at 95 % confidence)`,
+        figure: trend,
         met: opts.quick ? null : flat,
       },
     ],
