@@ -366,6 +366,15 @@ export function visibleTasks(
   };
 }
 
+/**
+ * Tasks a person keeps for themselves: created by `viewer` and assigned to them, so each is in
+ * both branches of the board query (created by me, assigned to me). The usual board of one
+ * person working alone.
+ */
+export function ownTasks(factory: TaskFactory, viewer: UserSeed): () => TaskSeed {
+  return () => factory.task({ createdBy: viewer.id, assigneeEmail: viewer.email });
+}
+
 /** `count` other users (nobody signs in as them). */
 export function otherUsers(count: number, prefix = 'other'): UserSeed[] {
   return Array.from({ length: count }, (_, i) => user(`${prefix}${i}@bench.test`, `Other User ${i}`, NO_LOGIN_HASH));

@@ -2,21 +2,34 @@
  * Growth: GET /api/tasks latency as a user's visible tasks grow 10 → 100 → 1,000 → 10,000
  * (should grow linearly, no worse), and as the whole table grows to 1,000,000 rows with each
  * user's count fixed (should stay flat: the indexes find a user's rows without reading the
- * others'). Also the paged call (?status=done&limit=50) and /api/tasks/counts at every size.
+ * others'). Also the board's calls at every size: a page of 50 open tasks newest first and
+ * soonest deadline first, a page of done tasks, and /api/tasks/counts. Besides the users whose
+ * tasks are half created by them and half assigned to them, one user keeps 17,900 tasks for
+ * themselves (created by and assigned to them: every task is in both branches of the board
+ * query), the usual board of one person; its page of 50 has a target of 2 ms.
  * One connection, so the figures are latencies of a single request, not of a queue.
  */
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
-import { BENCH_PASSWORD, benchUser, dbLabel, makeTarget, migrate, openSeeder, otherUsers, othersTasks, TaskFactory, visibleTasks, type BenchUser, type DbKind, type UserSeed } from '../lib/db.ts';
+import { BENCH_PASSWORD, benchUser, dbLabel, makeTarget, migrate, openSeeder, otherUsers, othersTasks, ownTasks, TaskFactory, visibleTasks, type BenchUser, type DbKind, type UserSeed } from '../lib/db.ts';
 import { int, loadAverage, ms, table } from '../lib/env.ts';
 import { signIn, timeSequential } from '../lib/load.ts';
 import { startTaskwise, type RunningServer } from '../lib/servers.ts';
 
 const CALLS = [
   { key: 'list', label: 'GET /api/tasks (whole list)', path: '/api/tasks' },
+  { key: 'page', label: 'GET /api/tasks?status=todo&limit=50', path: '/api/tasks?status=todo&limit=50' },
+  { key: 'deadline', label: 'GET /api/tasks?status=todo&sort=deadline&limit=50', path: '/api/tasks?status=todo&sort=deadline&limit=50' },
   { key: 'paged', label: 'GET /api/tasks?status=done&limit=50', path: '/api/tasks?status=done&limit=50' },
   { key: 'counts', label: 'GET /api/tasks/counts', path: '/api/tasks/counts' },
 ] as const;
 type CallKey = (typeof CALLS)[number]['key'];
+
+/** Tasks of the user who keeps their own (created by and assigned to themselves). */
+const OWN_TASKS = 17_900;
+/** p50 of a page of 50 for that user, at the largest table (ms). */
+const OWN_PAGE_TARGET_MS = 2;
+/** The row label of that user in the tables. */
+const OWN = `${int(OWN_TASKS)} own`;
 
 interface Point {
   p50: number;
@@ -26,7 +39,7 @@ interface Point {
 
 function settings(quick: boolean) {
   return quick
-    ? { visible: [10, 100, 1000], tableSizes: [0, 20_000], count: 30, seconds: 0.5, warmup: 5, linearFrom: 100, linearTo: 1000 }
+    ? { visible: [10, 100, 1000], tableSizes: [0, 50_000], count: 30, seconds: 0.5, warmup: 5, linearFrom: 100, linearTo: 1000 }
     : { visible: [10, 100, 1000, 10_000], tableSizes: [0, 100_000, 1_000_000], count: 400, seconds: 2, warmup: 20, linearFrom: 1000, linearTo: 10_000 };
 }
 
@@ -39,15 +52,19 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
     migrate(target);
     const seeder = await openSeeder(target);
     const factory = new TaskFactory(7);
-    const viewers = new Map<number, BenchUser>();
-    for (const n of s.visible) viewers.set(n, await benchUser(`growth${n}-${kind}`));
+    // By row label: the number of tasks seen (half created, half assigned), or OWN.
+    const viewers = new Map<string, BenchUser>();
+    for (const n of s.visible) viewers.set(int(n), await benchUser(`growth${n}-${kind}`));
+    const own = await benchUser(`growth-own-${kind}`);
     const assignees = otherUsers(100, 'assignee');
-    await seeder.insertUsers([...viewers.values(), ...assignees]);
-    for (const [n, viewer] of viewers) await seeder.insertTasks(n, visibleTasks(factory, viewer, assignees, n));
-    const viewerRows = [...viewers.keys()].reduce((a, b) => a + b, 0);
+    await seeder.insertUsers([...viewers.values(), own, ...assignees]);
+    for (const n of s.visible) await seeder.insertTasks(n, visibleTasks(factory, viewers.get(int(n))!, assignees, n));
+    await seeder.insertTasks(OWN_TASKS, ownTasks(factory, own));
+    viewers.set(OWN, own);
+    const viewerRows = s.visible.reduce((a, b) => a + b, 0) + OWN_TASKS;
 
-    // results[tableSize][visible][call]
-    const results = new Map<number, Map<number, Record<CallKey, Point>>>();
+    // results[tableSize][row label][call]
+    const results = new Map<number, Map<string, Record<CallKey, Point>>>();
     const seedTimes: string[] = [];
     let others: UserSeed[] = [];
     let othersSoFar = 0;
@@ -69,7 +86,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
 
       // A fresh server per size: no plan or statement cached from a smaller table.
       server = await startTaskwise({ databaseUrl: target.url, dir: opts.tmpDir, name: `growth-${kind}-${size}` });
-      const bySize = new Map<number, Record<CallKey, Point>>();
+      const bySize = new Map<string, Record<CallKey, Point>>();
       for (const [n, viewer] of viewers) {
         const cookie = await signIn(server.baseUrl, viewer.email, BENCH_PASSWORD);
         const point = {} as Record<CallKey, Point>;
@@ -80,7 +97,9 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
           if (r.errors > 0) throw new Error(`GET ${call.path} answered ${r.errors} errors`);
           point[call.key] = { p50: r.p50, p99: r.p99, requests: r.ok };
         }
-        opts.log(`growth/${label}: ${int(rows)} rows, sees ${int(n)}: list p50 ${ms(point.list.p50)} ms, paged ${ms(point.paged.p50)} ms, counts ${ms(point.counts.p50)} ms`);
+        opts.log(
+          `growth/${label}: ${int(rows)} rows, sees ${n}: list p50 ${ms(point.list.p50)} ms, page ${ms(point.page.p50)} ms, deadline ${ms(point.deadline.p50)} ms, paged ${ms(point.paged.p50)} ms, counts ${ms(point.counts.p50)} ms`,
+        );
         bySize.set(n, point);
       }
       results.set(rows, bySize);
@@ -93,7 +112,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
     const sections: string[] = [
       `Database: ${label}. Each figure: p50 / p99 in ms of single requests one after the other on one keep-alive connection ` +
         `(${s.count} requests or ${s.seconds} s, whichever ends first, after ${s.warmup} warm-up requests); ` +
-        `the user's tasks are half created by them, half assigned to them, 30 % done. Seeding: ${seedTimes.join('; ') || 'viewers only'}. Load average after: ${loadAverage()}.`,
+        `the user's tasks are half created by them, half assigned to them, 30 % done; the "${OWN}" user created ${int(OWN_TASKS)} tasks assigned to themselves, 30 % done. Seeding: ${seedTimes.join('; ') || 'viewers only'}. Load average after: ${loadAverage()}.`,
     ];
     for (const call of CALLS) {
       sections.push(
@@ -102,13 +121,14 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
         '',
         table(
           ['tasks the user sees', ...sizes.map((n) => `${int(n)} rows in table`), ...(call.key === 'list' ? ['µs per task (largest table)'] : [])],
-          s.visible.map((n) => {
+          [...viewers.keys()].map((n) => {
             const cells = sizes.map((size) => {
               const p = results.get(size)!.get(n)![call.key];
               return `${ms(p.p50)} / ${ms(p.p99)}`;
             });
             const largest = results.get(sizes.at(-1)!)!.get(n)![call.key];
-            return [int(n), ...cells, ...(call.key === 'list' ? [((largest.p50 * 1000) / n).toFixed(1)] : [])];
+            const seen = n === OWN ? OWN_TASKS : Number(n.replaceAll(',', ''));
+            return [n, ...cells, ...(call.key === 'list' ? [((largest.p50 * 1000) / seen).toFixed(1)] : [])];
           }),
         ),
       );
@@ -117,7 +137,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
     const targets: TargetResult[] = [];
     const biggest = sizes.at(-1)!;
     const smallest = sizes[0]!;
-    const at = (size: number, n: number, key: CallKey) => results.get(size)!.get(n)![key].p50;
+    const at = (size: number, n: number | string, key: CallKey) => results.get(size)!.get(typeof n === 'number' ? int(n) : n)![key].p50;
     const growth = at(biggest, s.linearTo, 'list') / at(biggest, s.linearFrom, 'list');
     const factor = s.linearTo / s.linearFrom;
     targets.push({
@@ -136,6 +156,15 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
         target: '<= 1.5× (+0.5 ms)',
         figure: `${flat.toFixed(2)}× (${ms(at(smallest, n, call.key))} → ${ms(at(biggest, n, call.key))} ms)`,
         met,
+      });
+    }
+    for (const key of ['page', 'deadline'] as const) {
+      const call = CALLS.find((c) => c.key === key)!;
+      targets.push({
+        name: `${label}: ${call.label} for a user with ${int(OWN_TASKS)} tasks assigned to themselves (p50, ${int(biggest)} rows)`,
+        target: `<= ${OWN_PAGE_TARGET_MS} ms`,
+        figure: `${ms(at(biggest, OWN, key))} ms (counts ${ms(at(biggest, OWN, 'counts'))} ms)`,
+        met: at(biggest, OWN, key) <= OWN_PAGE_TARGET_MS,
       });
     }
     return { section: { title: `Growth: latency by tasks seen and by table size, ${label}`, markdown: sections.join('\n') }, targets };

@@ -1,29 +1,24 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { constants as sqliteConstants, DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { constants as sqliteConstants, DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
+  AbortedTransactionError,
   CamelCasePlugin,
   CompiledQuery,
   Kysely,
   PostgresDialect,
   SqliteDialect,
-  SqliteDriver,
   SqliteQueryCompiler,
   type QueryCompiler,
   type DatabaseConnection,
   type Driver,
-  type SqliteDialectConfig,
-  type PostgresCursor,
-  type PostgresPool,
-  type PostgresPoolClient,
-  type PostgresQueryResult,
-  type SqliteDatabase,
-  type SqliteStatement,
+  type QueryResult,
+  type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
-import { PLAN_PER_RUN, returnsArrays, withoutMarkers, withoutPlugins } from './prepared.ts';
+import { optionsOf, withoutPlugins } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -55,10 +50,15 @@ export interface StatementStats {
   lastReprepared: string | null;
 }
 
+/** Runs the begin, commit and rollback of a transaction as plain statements on a connection. */
+const run = (connection: DatabaseConnection, sqlText: string) => connection.executeQuery(CompiledQuery.raw(sqlText));
+
 /**
- * Node's built-in node:sqlite behind Kysely's SQLite dialect. Kysely's driver calls `prepare()`
- * for every query; memoizing by SQL text means a hot query is parsed and planned once per
- * process, and with `+?` parameters (below) it stays so.
+ * Node's built-in node:sqlite behind Kysely (one connection; node:sqlite runs each statement
+ * synchronously). Statements are cached by SQL text: a hot query is parsed and planned once
+ * per process, and with `+?` parameters (below) it stays so. A prepared statement's options
+ * (db/prepared.ts `optionsOf`) come with each run: rows as arrays get their own statement
+ * (`setReturnArrays`), so the same text can be read both ways.
  *
  * Re-prepares are counted, not guessed: SQLite calls the authorizer only while it compiles a
  * statement. A statement's first prepare leaves a trail of authorizer calls; when the same trail
@@ -67,51 +67,116 @@ export interface StatementStats {
  * before the first statement is prepared (setting one later would expire them all), it costs a
  * callback per compiled name, and nothing once the statements are compiled.
  */
-function memoizedPrepare(sqlite: DatabaseSync, stats: StatementStats): SqliteDatabase {
-  let compiled = 0;
-  const trail: string[] = [];
-  sqlite.setAuthorizer((action, ...names) => {
-    compiled += 1;
-    trail.push(`${action} ${names.join(' ')}`);
-    return sqliteConstants.SQLITE_OK;
-  });
-  const counted = <T>(sqlText: string, firstTrail: string, run: () => T): T => {
-    const before = compiled;
-    trail.length = 0;
-    const result = run();
-    if (compiled !== before && trail.join('\n').includes(firstTrail)) {
-      stats.reprepared += 1;
-      stats.lastReprepared = sqlText;
+interface CachedStatement {
+  statement: StatementSync;
+  reader: boolean;
+  /** The authorizer calls of its first compile (see above). */
+  firstTrail: string;
+}
+
+class NodeSqliteConnection implements DatabaseConnection {
+  readonly #sqlite: DatabaseSync;
+  readonly #stats: StatementStats;
+  /** By SQL text: statements returning row objects, and those returning arrays. */
+  readonly #objects = new Map<string, CachedStatement>();
+  readonly #arrays = new Map<string, CachedStatement>();
+  readonly #trail: string[] = [];
+  #compiled = 0;
+
+  constructor(sqlite: DatabaseSync, stats: StatementStats) {
+    this.#sqlite = sqlite;
+    this.#stats = stats;
+    sqlite.setAuthorizer((action, ...names) => {
+      this.#compiled += 1;
+      this.#trail.push(`${action} ${names.join(' ')}`);
+      return sqliteConstants.SQLITE_OK;
+    });
+  }
+
+  #statement(sqlText: string, arrays: boolean): CachedStatement {
+    const cache = arrays ? this.#arrays : this.#objects;
+    let cached = cache.get(sqlText);
+    if (cached === undefined) {
+      if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
+      this.#trail.length = 0;
+      const statement = this.#sqlite.prepare(sqlText);
+      if (arrays) statement.setReturnArrays(true);
+      cached = { statement, reader: statement.columns().length > 0, firstTrail: this.#trail.join('\n') };
+      this.#stats.prepared += 1;
+      cache.set(sqlText, cached);
     }
-    return result;
-  };
-  const cache = new Map<string, SqliteStatement>();
-  return {
-    prepare(sqlText) {
-      let statement = cache.get(sqlText);
-      if (statement === undefined) {
-        if (cache.size >= STATEMENT_CACHE_MAX) cache.clear();
-        trail.length = 0;
-        const prepared = sqlite.prepare(sqlText);
-        if (returnsArrays(sqlText)) prepared.setReturnArrays(true);
-        const firstTrail = trail.join('\n');
-        stats.prepared += 1;
-        statement = {
-          // Kysely passes the parameters as one array.
-          reader: prepared.columns().length > 0,
-          all: (parameters) => counted(sqlText, firstTrail, () => prepared.all(...(parameters as SQLInputValue[]))),
-          run: (parameters) => counted(sqlText, firstTrail, () => prepared.run(...(parameters as SQLInputValue[]))),
-          iterate: (parameters) => prepared.iterate(...(parameters as SQLInputValue[])),
-        };
-        cache.set(sqlText, statement);
+    return cached;
+  }
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const { statement, reader, firstTrail } = this.#statement(query.sql, optionsOf(query).rowsAsArrays);
+    const parameters = query.parameters as SQLInputValue[];
+    const before = this.#compiled;
+    this.#trail.length = 0;
+    try {
+      if (reader) return Promise.resolve({ rows: statement.all(...parameters) as R[] });
+      const { changes, lastInsertRowid } = statement.run(...parameters);
+      return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      if (this.#compiled !== before && this.#trail.join('\n').includes(firstTrail)) {
+        this.#stats.reprepared += 1;
+        this.#stats.lastReprepared = query.sql;
       }
-      return statement;
-    },
-    close() {
-      cache.clear();
-      if (sqlite.isOpen) sqlite.close();
-    },
-  };
+    }
+  }
+
+  // eslint-disable-next-line @typescript-eslint/require-await -- node:sqlite reads each row synchronously: nothing to await
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const { statement } = this.#statement(query.sql, optionsOf(query).rowsAsArrays);
+    for (const row of statement.iterate(...(query.parameters as SQLInputValue[]))) yield { rows: [row as R] };
+  }
+
+  close(): void {
+    this.#objects.clear();
+    this.#arrays.clear();
+    if (this.#sqlite.isOpen) this.#sqlite.close();
+  }
+}
+
+/**
+ * The driver of NodeSqliteConnection. Transactions begin with BEGIN IMMEDIATE, not Kysely's
+ * plain BEGIN, which takes the write lock only at the first write: a second process writing the
+ * same file then fails at once with SQLITE_BUSY, because busy_timeout does not apply to a lock
+ * upgrade inside a transaction. BEGIN IMMEDIATE takes the lock up front, so another writer waits
+ * (busy_timeout) instead. Within this process nothing changes: one connection, used one at a time.
+ * @see https://www.sqlite.org/lang_transaction.html#deferred_immediate_and_exclusive_transactions
+ */
+class NodeSqliteDriver implements Driver {
+  readonly #connection: NodeSqliteConnection;
+
+  constructor(connection: NodeSqliteConnection) {
+    this.#connection = connection;
+  }
+
+  init(): Promise<void> {
+    return Promise.resolve();
+  }
+  acquireConnection(): Promise<DatabaseConnection> {
+    return Promise.resolve(this.#connection);
+  }
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await run(connection, 'begin immediate');
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await run(connection, 'commit');
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await run(connection, 'rollback');
+  }
+  releaseConnection(): Promise<void> {
+    return Promise.resolve();
+  }
+  destroy(): Promise<void> {
+    this.#connection.close();
+    return Promise.resolve();
+  }
 }
 
 const statementStats = new WeakMap<Kysely<DB>, StatementStats>();
@@ -122,20 +187,6 @@ const statementStats = new WeakMap<Kysely<DB>, StatementStats>();
  */
 export function sqliteStatementStats(db: Kysely<DB>): Readonly<StatementStats> | undefined {
   return statementStats.get(db);
-}
-
-/**
- * Kysely's SQLite driver opens transactions with a plain BEGIN, which takes the write lock only
- * at the first write; a second process writing the same file then fails at once with
- * SQLITE_BUSY, because busy_timeout does not apply to a lock upgrade inside a transaction.
- * BEGIN IMMEDIATE takes the lock up front, so another writer waits (busy_timeout) instead.
- * Within this process nothing changes: node:sqlite is one connection, used one at a time.
- * @see https://www.sqlite.org/lang_transaction.html#deferred_immediate_and_exclusive_transactions
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
 }
 
 /**
@@ -157,15 +208,16 @@ class StablePlanSqliteQueryCompiler extends SqliteQueryCompiler {
 }
 
 class TaskwiseSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
+  readonly #connection: NodeSqliteConnection;
 
-  constructor(config: SqliteDialectConfig) {
-    super(config);
-    this.#config = config;
+  constructor(connection: NodeSqliteConnection) {
+    // Kysely's own SQLite driver is replaced below; its config is never used.
+    super({ database: { close: () => undefined, prepare: () => ({ reader: false, all: () => [], run: () => ({ changes: 0, lastInsertRowid: 0 }), iterate: () => [][Symbol.iterator]() }) } });
+    this.#connection = connection;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new NodeSqliteDriver(this.#connection);
   }
 
   override createQueryCompiler(): QueryCompiler {
@@ -187,7 +239,7 @@ function openSqlite(file: string): Database {
   // A second process (e.g. `npm run db:migrate`, a backup) may hold the write lock briefly.
   sqlite.exec('pragma busy_timeout = 5000');
   const db = new Kysely<DB>({
-    dialect: new TaskwiseSqliteDialect({ database: memoizedPrepare(sqlite, stats) }),
+    dialect: new TaskwiseSqliteDialect(new NodeSqliteConnection(sqlite, stats)),
     plugins: [new CamelCasePlugin()],
   });
   statementStats.set(db, stats);
@@ -201,37 +253,34 @@ function openSqlite(file: string): Database {
 export function openSqliteReadOnly(file: string): Kysely<DB> {
   const sqlite = new DatabaseSync(file, { readOnly: true });
   return new Kysely<DB>({
-    dialect: new TaskwiseSqliteDialect({ database: memoizedPrepare(sqlite, { prepared: 0, reprepared: 0, lastReprepared: null }) }),
+    dialect: new TaskwiseSqliteDialect(new NodeSqliteConnection(sqlite, { prepared: 0, reprepared: 0, lastReprepared: null })),
     plugins: [new CamelCasePlugin()],
   });
 }
 
 const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
 
-
 /**
- * Wraps pg's pool so data queries run as named prepared statements: PostgreSQL parses and plans
- * each distinct SQL text once per connection instead of on every request. The name is derived
- * from the SQL text, so the same text always maps to the same statement.
+ * A pg client as a Kysely connection. Data queries run as named prepared statements:
+ * PostgreSQL parses and plans each distinct SQL text once per connection instead of on every
+ * request. The name is derived from the SQL text, so the same text always maps to the same
+ * statement. A prepared statement's options (db/prepared.ts `optionsOf`) come with each run:
+ * `planPerRun` runs it unnamed (planned for this run's values), `rowsAsArrays` asks pg for
+ * array rows.
  */
-class PreparedStatementPool implements PostgresPool {
-  readonly #pool: pg.Pool;
-  readonly #names = new Map<string, string>();
-  /** Kysely keys its connection objects by client, so each pg client keeps one wrapper. */
-  readonly #wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  readonly #onError: (error: Error) => void;
+class PgConnection implements DatabaseConnection {
+  readonly client: pg.PoolClient;
+  readonly #names: Map<string, string>;
+  /** Set when a rollback failed: the client goes back to the pool to be destroyed, not reused. */
+  broken = false;
 
-  constructor(pool: pg.Pool, onError: (error: Error) => void) {
-    this.#pool = pool;
-    this.#onError = onError;
-  }
-
-  get options(): object {
-    return this.#pool.options;
+  constructor(client: pg.PoolClient, names: Map<string, string>) {
+    this.client = client;
+    this.#names = names;
   }
 
   #nameOf(sqlText: string): string | undefined {
-    if (sqlText.startsWith(PLAN_PER_RUN) || !PREPARABLE.test(withoutMarkers(sqlText))) return undefined;
+    if (!PREPARABLE.test(sqlText)) return undefined;
     let name = this.#names.get(sqlText);
     if (name === undefined) {
       if (this.#names.size >= STATEMENT_CACHE_MAX) return undefined;
@@ -241,47 +290,99 @@ class PreparedStatementPool implements PostgresPool {
     return name;
   }
 
-  #wrap(client: pg.PoolClient): PostgresPoolClient {
-    const nameOf = (sqlText: string) => this.#nameOf(sqlText);
-    function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
-    function query<R>(sqlText: string, parameters: readonly unknown[]): Promise<PostgresQueryResult<R>>;
-    function query<R>(
-      sqlOrCursor: string | PostgresCursor<R>,
-      parameters?: readonly unknown[],
-    ): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
-      if (typeof sqlOrCursor !== 'string') throw new Error('Streaming queries are not supported.');
-      const name = nameOf(sqlOrCursor);
-      const values = (parameters ?? []) as unknown[];
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const options = optionsOf(query);
+    const config: pg.QueryConfig = {
       // Without a name the statement is unnamed (planned for this run only).
-      const config: pg.QueryConfig = { name, text: sqlOrCursor, values };
-      const result = returnsArrays(sqlOrCursor) ? client.query({ ...config, rowMode: 'array' }) : client.query(config);
-      return result as unknown as Promise<PostgresQueryResult<R>>;
-    }
-    return {
-      query,
-      release: (destroy?: boolean) => {
-        client.release(destroy);
-      },
+      name: options.planPerRun ? undefined : this.#nameOf(query.sql),
+      text: query.sql,
+      values: query.parameters as unknown[],
     };
+    const result = options.rowsAsArrays ? await this.client.query({ ...config, rowMode: 'array' }) : await this.client.query(config);
+    const { command, rowCount } = result;
+    // PostgreSQL completes COMMIT with a ROLLBACK tag when an earlier error aborted the transaction.
+    if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command } as R] };
+    const changed = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+    return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: result.rows as R[] };
   }
 
-  async connect(): Promise<PostgresPoolClient> {
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming queries are not supported.');
+  }
+}
+
+/** Kysely's driver for pg, reduced to what the app uses, on PgConnection. */
+class PgDriver implements Driver {
+  readonly #pool: pg.Pool;
+  readonly #onError: (error: Error) => void;
+  readonly #names = new Map<string, string>();
+  /** Kysely keys its connection objects by client, so each pg client keeps one wrapper. */
+  readonly #connections = new WeakMap<pg.PoolClient, PgConnection>();
+
+  constructor(pool: pg.Pool, onError: (error: Error) => void) {
+    this.#pool = pool;
+    this.#onError = onError;
+  }
+
+  init(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
     const client = await this.#pool.connect();
-    let wrapper = this.#wrappers.get(client);
-    if (wrapper === undefined) {
-      wrapper = this.#wrap(client);
-      this.#wrappers.set(client, wrapper);
+    let connection = this.#connections.get(client);
+    if (connection === undefined) {
+      connection = new PgConnection(client, this.#names);
+      this.#connections.set(client, connection);
       // pg-pool listens for errors only while a client is idle. A connection that dies while
       // checked out between two statements (e.g. inside a transaction) would otherwise emit an
       // unhandled 'error' and crash the process; its pending and next queries fail instead
       // (503), and pg-pool discards it on release because it is no longer queryable.
       client.on('error', this.#onError);
     }
-    return wrapper;
+    return connection;
   }
 
-  end(): Promise<void> {
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const mode = [settings.isolationLevel === undefined ? '' : ` isolation level ${settings.isolationLevel}`, settings.accessMode === undefined ? '' : ` ${settings.accessMode}`].join('');
+    await run(connection, mode === '' ? 'begin' : `start transaction${mode}`);
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const { rows } = await run(connection, 'commit');
+    if ((rows[0] as { command?: string } | undefined)?.command === 'ROLLBACK') throw new AbortedTransactionError();
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await run(connection, 'rollback');
+    } catch (error) {
+      if (connection instanceof PgConnection) connection.broken = true;
+      throw error;
+    }
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if (connection instanceof PgConnection) connection.client.release(connection.broken);
+    return Promise.resolve();
+  }
+
+  destroy(): Promise<void> {
     return this.#pool.end();
+  }
+}
+
+class TaskwisePostgresDialect extends PostgresDialect {
+  readonly #driver: PgDriver;
+
+  constructor(driver: PgDriver) {
+    // Kysely's own pg driver is replaced below; its pool config is never used.
+    super({ pool: () => Promise.reject(new Error('unused')) });
+    this.#driver = driver;
+  }
+
+  override createDriver(): Driver {
+    return this.#driver;
   }
 }
 
@@ -299,7 +400,7 @@ function openPostgres(url: string, onPoolError: (error: Error) => void): Databas
     client.query('set random_page_cost = 1.1').catch(onPoolError);
   });
   const db = new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: new PreparedStatementPool(pool, onPoolError) }),
+    dialect: new TaskwisePostgresDialect(new PgDriver(pool, onPoolError)),
     plugins: [new CamelCasePlugin()],
   });
   const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });

@@ -27,36 +27,62 @@ export interface Prepared<P, R> {
   execute(executor: Executor, args: P): Promise<QueryResult<R>>;
 }
 
-/**
- * Marks a statement PostgreSQL must plan with each run's values (db/connect.ts runs it as an
- * unnamed statement), for queries whose best plan depends on them. A named statement switches
- * to a generic plan after five runs; for a text search the generic plan is the one for a common
- * word (read the viewer's rows in order) whatever the word, so a rare word would read all of
- * them: 37 ms instead of 7 ms at 1,000,000 rows. Planning each run costs about 1 ms, small beside a search.
- */
-export const PLAN_PER_RUN = '/* planned per run */ ';
-
-/**
- * Marks a statement whose rows the driver returns as arrays of the select list's values, in
- * order, instead of one object per row (db/connect.ts: node:sqlite's `setReturnArrays`, pg's
- * `rowMode: 'array'`). node:sqlite's row objects have a null prototype and 13 named properties;
- * reading them back field by field cost 0.8 µs a row, an array 0.05 µs (docs/performance.md).
- * It follows PLAN_PER_RUN when both are given.
- */
-export const ROWS_AS_ARRAYS = '/* rows as arrays */ ';
-
-/** The statement's SQL without our leading markers (what the database is asked to run). */
-export function withoutMarkers(sqlText: string): string {
-  let text = sqlText;
-  if (text.startsWith(PLAN_PER_RUN)) text = text.slice(PLAN_PER_RUN.length);
-  if (text.startsWith(ROWS_AS_ARRAYS)) text = text.slice(ROWS_AS_ARRAYS.length);
-  return text;
+/** How the driver runs a statement: db/connect.ts reads these from each run (`optionsOf`). */
+export interface StatementOptions {
+  /**
+   * The driver returns each row as an array of the select list's values, in order, instead of
+   * an object (node:sqlite's `setReturnArrays`, pg's `rowMode: 'array'`). node:sqlite's row
+   * objects have a null prototype and 13 named properties; reading them back field by field
+   * cost 0.8 µs a row, an array 0.05 µs (docs/performance.md). CamelCasePlugin is skipped: it
+   * has no names to rename. Type such rows with `ValuesOf`.
+   */
+  readonly rowsAsArrays: boolean;
+  /**
+   * PostgreSQL plans the statement with each run's values (db/connect.ts runs it as an unnamed
+   * statement), for queries whose best plan depends on them. A named statement switches to a
+   * generic plan after five runs; for a text search that plan was the one for a common word
+   * (read the viewer's rows in order) whatever the word, so a rare word read all of them: 37 ms
+   * instead of 7 ms at 1,000,000 rows. Planning each run costs about 1 ms, small beside a search.
+   */
+  readonly planPerRun: boolean;
 }
 
-/** True when the statement was prepared with `rowsAsArrays` (see ROWS_AS_ARRAYS). */
-export function returnsArrays(sqlText: string): boolean {
-  return sqlText.startsWith(ROWS_AS_ARRAYS) || sqlText.startsWith(`${PLAN_PER_RUN}${ROWS_AS_ARRAYS}`);
+const DEFAULT_OPTIONS: StatementOptions = { rowsAsArrays: false, planPerRun: false };
+
+/**
+ * One run of a prepared statement: the compiled SQL with this run's parameters, and the
+ * statement's options as data beside it. Kysely hands this very object to the driver's
+ * connection (db/connect.ts), which reads the options with `optionsOf`.
+ */
+class StatementRun<R> implements CompiledQuery<R> {
+  readonly query: CompiledQuery['query'];
+  readonly queryId: CompiledQuery['queryId'];
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+  readonly options: StatementOptions;
+
+  constructor(compiled: CompiledQuery, parameters: readonly unknown[], options: StatementOptions) {
+    this.query = compiled.query;
+    this.queryId = compiled.queryId;
+    this.sql = compiled.sql;
+    this.parameters = parameters;
+    this.options = options;
+  }
 }
+
+/** The options of a query the driver is given: a prepared statement's own, else the defaults (Kysely's own queries). */
+export function optionsOf(query: CompiledQuery): StatementOptions {
+  return query instanceof StatementRun ? query.options : DEFAULT_OPTIONS;
+}
+
+/** The name a select-list entry has in the result row: `t.id` → `id`, `u.fullName as assignor` → `assignor`. */
+type OutputName<S> = S extends `${string} as ${infer A}` ? A : S extends `${string}.${infer C}` ? C : S;
+
+/**
+ * A row read as an array (`rowsAsArrays`): the values of the select list `S`, in its order,
+ * each typed as Kysely types it in the query's result row `Row` (`InferResult<typeof query>[number]`).
+ */
+export type ValuesOf<Row, S extends readonly string[]> = { readonly [K in keyof S]: Row[OutputName<S[K]> & keyof Row] };
 
 const pluginFree = new WeakMap<Executor, Executor>();
 /** The executor without result plugins, made once per executor. */
@@ -72,20 +98,16 @@ export function withoutPlugins(executor: Executor): Executor {
 /**
  * Compiles a Kysely query once and executes the same SQL text with new parameters: no query
  * building, plugin transforms or compiling per request. With the statement caches of
- * db/connect.ts, a hot query is also parsed and planned once by the database.
+ * db/connect.ts, a hot query is also parsed and planned once by the database. `options`: see
+ * StatementOptions.
  */
 export function prepare<P extends Record<string, unknown>, R>(
   query: Compilable,
   options: { rowsAsArrays?: boolean; planPerRun?: boolean } = {},
 ): Prepared<P, R> {
-  const built = query.compile();
-  // rowsAsArrays: each row is an array of the select list's values (see ROWS_AS_ARRAYS), and
-  // CamelCasePlugin is skipped (it has no names to rename); the repository maps the rows itself
-  // (used where a query returns many rows). planPerRun: PostgreSQL plans the statement for each
-  // run's values instead of reusing a generic plan (see PLAN_PER_RUN).
-  const markers = `${options.planPerRun === true ? PLAN_PER_RUN : ''}${options.rowsAsArrays === true ? ROWS_AS_ARRAYS : ''}`;
-  const compiled = markers === '' ? built : { ...built, sql: `${markers}${built.sql}` };
-  const executorFor = options.rowsAsArrays === true ? withoutPlugins : (executor: Executor) => executor;
+  const compiled = query.compile();
+  const statement: StatementOptions = { rowsAsArrays: options.rowsAsArrays === true, planPerRun: options.planPerRun === true };
+  const executorFor = statement.rowsAsArrays ? withoutPlugins : (executor: Executor) => executor;
   const slots = compiled.parameters.map((value) =>
     typeof value === 'string' && value.startsWith(SLOT_PREFIX) ? value.slice(SLOT_PREFIX.length) : null,
   );
@@ -99,8 +121,7 @@ export function prepare<P extends Record<string, unknown>, R>(
         if (value === undefined) throw new Error(`prepare(): no value for slot "${name}"`);
         return value;
       });
-      const run = { ...compiled, parameters } as CompiledQuery<R>;
-      return executorFor(executor).executeQuery(run);
+      return executorFor(executor).executeQuery(new StatementRun<R>(compiled, parameters, statement));
     },
   };
 }

@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import { prepare, slot, type Executor } from '../db/prepared.ts';
+import type { InferResult, Kysely } from 'kysely';
+import { prepare, slot, type Executor, type ValuesOf } from '../db/prepared.ts';
 import type { DB, SessionsTable } from '../db/schema.ts';
 
 export interface SessionWithUser {
@@ -11,17 +11,17 @@ export interface SessionWithUser {
 }
 
 export function createSessionsRepository(db: Kysely<DB>) {
-  // The per-request check: one primary-key read joined to the user (also a primary key). It is
-  // read on every signed-in request, so its row comes back as an array, in the select list's
-  // order (docs/decisions/003-task-rows-read-as-arrays.md).
-  const findWithUser = prepare<{ tokenHash: string }, readonly [string, string, string, string, string]>(
-    db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.userId')
-      .select(['s.userId', 's.expiresAt', 's.lastSeenAt', 'u.email', 'u.fullName'])
-      .where('s.tokenHash', '=', slot('tokenHash')),
-    { rowsAsArrays: true },
-  );
+  // The per-request check: one primary-key read joined to the user (also a primary key). Its
+  // row comes back as an array, in the select list's order (docs/decisions/003-task-rows-read-as-arrays.md): it is read on every signed-in request.
+  const sessionSelect = ['s.userId', 's.expiresAt', 's.lastSeenAt', 'u.email', 'u.fullName'] as const;
+  const sessionWithUser = db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.userId')
+    .select(sessionSelect)
+    .where('s.tokenHash', '=', slot('tokenHash'));
+  const findWithUser = prepare<{ tokenHash: string }, ValuesOf<InferResult<typeof sessionWithUser>[number], typeof sessionSelect>>(sessionWithUser, {
+    rowsAsArrays: true,
+  });
   const touch = prepare<{ tokenHash: string; lastSeenAt: string; expiresAt: string }, never>(
     db
       .updateTable('sessions')

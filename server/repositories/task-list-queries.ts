@@ -1,21 +1,26 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type InferResult, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import { PRIORITY_RANK, STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
 import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
-import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
+import { prepare, slot, type Executor, type Prepared, type ValuesOf } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 
 /**
  * The board's list and count queries: visibility, `view`, filters, text search, three sort
  * orders and keyset paging, compiled once per shape (db/prepared.ts).
  *
- * Visibility is two index range scans merged with UNION ALL (created by me; assigned to me but
+ * Visibility is index range scans merged with UNION ALL (created by me; assigned to me but
  * created by someone else, so nothing appears twice) instead of an OR that would scan the
- * table. Each branch is ordered and cut by the page size, so a page reads at most 2 × limit rows
- * when the order is the index's (newest); other orders sort the viewer's rows only, which does
- * not grow with the table. The indexes lead with (person, status): a page of the newest tasks of
- * any status is therefore read as one ordered, cut branch per person and status, so a text
- * search on the viewer's rows stops after its page instead of testing all of them.
+ * table. A page reads each part in the order of an index and cuts it at the page size, so it
+ * reads at most (parts × limit) rows whoever asks and however many tasks they have: newest
+ * first from the (person, status, created_at, id) indexes, one part per person and status;
+ * sort=deadline from the (person, status, deadline, created_at desc, id desc) indexes, with the
+ * dated and the undated tasks as separate parts. The assignee's part of a page leaves out my own
+ * tasks only after the cut (see `partsOf`), so a list of tasks one assigns to oneself, the usual
+ * case for a person alone, costs the same as any other. sort=priority, and lists without a
+ * limit, sort the viewer's rows, which does not grow with the table. A page of the newest tasks
+ * of any status is read as one part per status too, so a text search on the viewer's rows
+ * stops after its page instead of testing all of them.
  *
  * Text search (`q`, a case-insensitive substring of title, work title, description or assignee):
  * - PostgreSQL: `ILIKE '%q%'` per column, served by the pg_trgm GIN index; the planner picks
@@ -31,15 +36,9 @@ import type { DB } from '../db/schema.ts';
  *   `lower()` folds ASCII letters only.
  * - Counts, on both databases, test the text on the viewer's rows: a count visits every match,
  *   and the matches of a common word grow with the table while the viewer's rows do not.
+ *   Without a text or priority filter a count reads index entries only (`buildCounts`).
  * Never a `LIKE '%…%'` over the whole table.
  */
-
-/**
- * A task row of the board's queries, read as an array (prepare's `rowsAsArrays`): the values of
- * TASK_COLUMNS in that order, then the creator's full name and e-mail (TASK_SELECT). Only
- * `toTaskJson` (tasks-repository.ts) reads it.
- */
-export type TaskRowValues = readonly unknown[];
 
 export const TASK_COLUMNS = [
   'id',
@@ -56,8 +55,31 @@ export const TASK_COLUMNS = [
   'version',
 ] as const;
 
+type TaskColumns = typeof TASK_COLUMNS;
+type Prefixed<T extends readonly string[], P extends string> = { readonly [K in keyof T]: `${P}${T[K] & string}` };
+
 /** The select list of every query whose rows are TaskRowValues (`t`: tasks, `u`: its creator). */
-export const TASK_SELECT = [...TASK_COLUMNS.map((c) => `t.${c}` as const), 'u.fullName as assignor', 'u.email as assignorEmail'] as const;
+export const TASK_SELECT = [
+  // `map` loses the tuple's order in its type; the prefix is the only change.
+  ...(TASK_COLUMNS.map((c) => `t.${c}` as const) as unknown as Prefixed<TaskColumns, 't.'>),
+  'u.fullName as assignor',
+  'u.email as assignorEmail',
+] as const;
+
+/** Tasks with their creator (the assignor), selected as TASK_SELECT: the query every task row's type comes from. */
+export function selectTasks(db: Kysely<DB>) {
+  return db.selectFrom('tasks as t').innerJoin('users as u', 'u.id', 't.createdBy').select(TASK_SELECT);
+}
+
+/**
+ * A task row of the board's queries, read as an array (prepare's `rowsAsArrays`): the values of
+ * TASK_SELECT in that order (TASK_COLUMNS, then the creator's full name and e-mail), each typed
+ * as Kysely types it in `selectTasks`. Only `toTaskJson` (tasks-repository.ts) reads it.
+ */
+export type TaskRowValues = ValuesOf<InferResult<ReturnType<typeof selectTasks>>[number], typeof TASK_SELECT>;
+
+/** A task row written and read back (`returning(TASK_COLUMNS)`), as an array. */
+export type TaskColumnValues = ValuesOf<Selectable<DB['tasks']>, TaskColumns>;
 
 /** Who is asking: visibility is "created by me" or "assigned to my e-mail". */
 export interface Viewer {
@@ -102,7 +124,6 @@ const TRIGRAM = 3;
 
 type Args = Record<string, unknown>;
 type Columns = readonly (typeof TASK_COLUMNS)[number][];
-const COUNT_COLUMNS = ['status', 'deadline'] as const;
 /** How the text condition is evaluated (see the comment at the top). */
 type TextMode = 'none' | 'scan' | 'trigram' | 'fts';
 interface Shape {
@@ -110,6 +131,22 @@ interface Shape {
   status: boolean;
   priority: boolean;
   text: TextMode;
+}
+/**
+ * Whose tasks a part reads: those I created, those assigned to me, those assigned to me by
+ * someone else (tested in the query), or those assigned to me, cut to a page and then without
+ * mine (see `partsOf`).
+ */
+type Person = 'mine' | 'assigned' | 'assignedOnly' | 'assignedThenNotMine';
+/**
+ * A part of the visible set, read in one index's order: a person, one status or all, and for a
+ * page of sort=deadline the tasks with a deadline (`dated`, deadline order) or without
+ * (newest first), which come after them.
+ */
+interface Part {
+  person: Person;
+  status: TaskStatus | undefined;
+  dated: boolean | undefined;
 }
 interface ListShape extends Shape {
   sort: TaskSort;
@@ -161,12 +198,19 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return tail;
   }
 
-  /** Rows strictly after the keyset position, in the sort's order. */
-  function afterCondition(prefix: string, shape: ListShape): Expression<SqlBool> | undefined {
+  /**
+   * Rows strictly after the keyset position, in the sort's order. `dated`: the part of a
+   * sort=deadline page it applies to (see `Part`); undefined: the whole sort order.
+   */
+  function afterCondition(prefix: string, shape: ListShape, dated?: boolean): Expression<SqlBool> | undefined {
     if (shape.after === 'none') return undefined;
     const older = sql<SqlBool>`(${col(prefix, 'createdAt')}, ${col(prefix, 'id')}) < (${slot('afterCreatedAt')}, ${slot('afterId')})`;
     if (shape.sort === 'deadline') {
       const deadline = col(prefix, 'deadline');
+      // Undated tasks come after every dated one.
+      if (dated === false) return shape.after === 'null' ? older : undefined;
+      // The `>=` bound lets the index seek to the position instead of reading up to it.
+      if (dated === true) return sql<SqlBool>`(${deadline} >= ${slot('afterDeadline')} and (${deadline} > ${slot('afterDeadline')} or ${older}))`;
       return shape.after === 'null'
         ? sql<SqlBool>`(${deadline} is null and ${older})`
         : sql<SqlBool>`(${deadline} is null or ${deadline} > ${slot('afterDeadline')} or (${deadline} = ${slot('afterDeadline')} and ${older}))`;
@@ -178,34 +222,63 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return older;
   }
 
-  /** One branch of the visible set, as its own derived table; `status` pins one status in it. */
-  function branch(which: 'mine' | 'assigned' | 'assignedOnly', shape: Shape, columns: Columns, list?: ListShape, status?: TaskStatus) {
-    let q = db.selectFrom('tasks').select(columns);
-    if (which === 'mine') q = q.where('createdBy', '=', slot('userId'));
+  /** The tasks of one part (see `Part`) that pass the filters, nothing selected yet. */
+  function partTasks(part: Part, shape: Shape) {
+    let q = db.selectFrom('tasks');
+    if (part.person === 'mine') q = q.where('createdBy', '=', slot('userId'));
     else q = q.where('assigneeEmail', '=', slot('email'));
-    if (status !== undefined) q = q.where('status', '=', sql.lit(status));
-    if (which === 'assignedOnly') q = q.where('createdBy', '<>', slot('userId'));
+    if (part.status !== undefined) q = q.where('status', '=', sql.lit(part.status));
+    if (part.dated !== undefined) q = q.where('deadline', part.dated ? 'is not' : 'is', null);
+    if (part.person === 'assignedOnly') q = q.where('createdBy', '<>', slot('userId'));
     for (const condition of filters('', shape)) q = q.where(condition);
+    return q;
+  }
+
+  /** One part of the visible set, as its own derived table, cut to a page when `list` has a limit. */
+  function branch(part: Part, shape: Shape, columns: Columns, list?: ListShape) {
+    let q = partTasks(part, shape).select(columns);
     if (list !== undefined) {
-      const after = afterCondition('', list);
+      const after = afterCondition('', list, part.dated);
       if (after !== undefined) q = q.where(after);
       if (list.limit) {
-        for (const term of orderTerms('', list.sort)) q = q.orderBy(term);
+        // Within a dated or undated part, the deadline order is the index's own.
+        const terms = part.dated === true ? [sql`deadline asc`, ...orderTerms('', 'newest')] : orderTerms('', part.dated === false ? 'newest' : list.sort);
+        for (const term of terms) q = q.orderBy(term);
         q = q.limit(slot('limit'));
       }
     }
     return q;
   }
 
-  /** The visible set for a view: one branch per person (and per status, see the top), merged without duplicates. */
+  /**
+   * The parts a query of this shape reads (see the top): one per person, and for a page in an
+   * order an index holds (newest, deadline) also one per status and, for sort=deadline, dated and
+   * undated tasks apart. The assignee's part of a page is cut first and only then loses the tasks
+   * I created myself: every such task is also in my own part, and a task assigned to me by
+   * someone else that belongs on the page is among the first `limit` assigned to me. Testing it
+   * before the cut would read every task I assigned to myself (all of them, for one person
+   * keeping their own list) to find the few others.
+   */
+  function partsOf(shape: Shape, list?: ListShape): Part[] {
+    const indexOrder = list !== undefined && list.limit && list.sort !== 'priority';
+    const statuses = indexOrder && !shape.status ? STATUSES : [undefined];
+    // After an undated position, only undated tasks are left.
+    const datedness = indexOrder && list.sort === 'deadline' ? (list.after === 'null' ? [false] : [true, false]) : [undefined];
+    const people: Person[] =
+      shape.view === 'created-by-me' ? ['mine'] : shape.view === 'assigned-to-me' ? ['assigned'] : ['mine', indexOrder ? 'assignedThenNotMine' : 'assignedOnly'];
+    return people.flatMap((person) => statuses.flatMap((status) => datedness.map((dated) => ({ person, status, dated }))));
+  }
+
+  /** The visible set for a view: its parts (`partsOf`) merged without duplicates. */
   function visible(shape: Shape, columns: Columns, list?: ListShape) {
-    const perStatus = list !== undefined && list.limit && list.sort === 'newest' && !shape.status;
-    const statuses = perStatus ? STATUSES : [undefined];
-    const people =
-      shape.view === 'created-by-me' ? (['mine'] as const) : shape.view === 'assigned-to-me' ? (['assigned'] as const) : (['mine', 'assignedOnly'] as const);
-    const part = (which: (typeof people)[number], status: TaskStatus | undefined) => db.selectFrom(branch(which, shape, columns, list, status).as('b')).selectAll();
+    const read = (part: Part) => {
+      const rows = db.selectFrom(branch(part, shape, columns, list).as('b')).selectAll();
+      return part.person === 'assignedThenNotMine' ? rows.where('b.createdBy', '<>', slot('userId')) : rows;
+    };
     // At least one part: people and statuses are never empty.
-    return people.flatMap((which) => statuses.map((status) => part(which, status))).reduce((union, next) => union.unionAll(next));
+    return partsOf(shape, list)
+      .map(read)
+      .reduce((union, next) => union.unionAll(next));
   }
 
   /** SQLite, few matches: start from the FTS5 index, keep the visible rows. */
@@ -247,27 +320,30 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return prepare<Args, TaskRowValues>(q, { rowsAsArrays: true, planPerRun: shape.text !== 'none' });
   }
 
-  function buildCounts(shape: Shape): Prepared<Args, { status: TaskStatus; count: number; overdue: number }> {
-    // Both sources have the same two columns; only their builders' table types differ.
-    const source =
-      shape.text === 'fts'
-        ? (db.selectFrom(ftsDriven(shape).select(['t.status', 't.deadline']).as('c')).selectAll() as unknown as ReturnType<typeof visible>)
-        : visible(shape, COUNT_COLUMNS);
+  /**
+   * One row: to do, done and overdue, each the sum of one count per person. A count of one
+   * person's tasks of one status (and, for overdue, deadline before now) is a range of their
+   * (person, status, deadline) index (migration 0010): no table read, no sorting or grouping of
+   * the rows. Filters other than the status test their columns in the table.
+   */
+  function buildCounts(shape: Shape): Prepared<Args, { todo: number; done: number; overdue: number }> {
+    const people: Person[] = shape.view === 'created-by-me' ? ['mine'] : shape.view === 'assigned-to-me' ? ['assigned'] : ['mine', 'assignedOnly'];
+    const measure = (status: TaskStatus, overdue: boolean) => {
+      const terms = people.map((person) => {
+        let q = partTasks({ person, status, dated: undefined }, shape).select((eb) => eb.fn.countAll().as('n'));
+        if (overdue) q = q.where('deadline', '<', slot('now'));
+        return sql`(${q})`;
+      });
+      return sql<number>`cast(${sql.join(terms, sql` + `)} as integer)`;
+    };
     return prepare(
-      db
-        .selectFrom(source.as('t'))
-        .select([
-          't.status',
-          sql<number>`cast(count(*) as integer)`.as('count'),
-          sql<number>`cast(coalesce(sum(case when t.deadline < ${slot('now')} then 1 else 0 end), 0) as integer)`.as('overdue'),
-        ])
-        .groupBy('t.status'),
+      db.selectNoFrom([measure('todo', false).as('todo'), measure('done', false).as('done'), measure('todo', true).as('overdue')]),
       { planPerRun: shape.text !== 'none' },
     );
   }
 
   const lists = new Map<string, Prepared<Args, TaskRowValues>>();
-  const counts = new Map<string, Prepared<Args, { status: TaskStatus; count: number; overdue: number }>>();
+  const counts = new Map<string, Prepared<Args, { todo: number; done: number; overdue: number }>>();
   const ftsHits = prepare<Args, { hits: number }>(
     db
       .selectFrom(sql`(select rowid from tasks_fts where tasks_fts match ${slot('fts')} limit ${FTS_MAX_HITS + 1})`.as('m'))
@@ -348,12 +424,8 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
         query = buildCounts(shape);
         counts.set(key, query);
       }
-      const result: TaskCounts = { todo: 0, done: 0, overdue: 0 };
-      for (const row of (await query.execute(ex, args)).rows) {
-        result[row.status] = row.count;
-        if (row.status === 'todo') result.overdue = row.overdue;
-      }
-      return result;
+      const row = (await query.execute(ex, args)).rows[0];
+      return { todo: row?.todo ?? 0, done: row?.done ?? 0, overdue: row?.overdue ?? 0 };
     },
   };
 }

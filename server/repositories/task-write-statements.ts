@@ -8,7 +8,7 @@ import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
 import { appendEvent, EVENT_CHANNEL_SQL, EVENT_ORDER_LOCK_SQL, type EventTransaction, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
-import { TASK_COLUMNS } from './task-list-queries.ts';
+import { TASK_COLUMNS, type TaskColumnValues } from './task-list-queries.ts';
 import { toTaskJson, type Creator, type TasksRepository } from './tasks-repository.ts';
 
 /** A mail a write causes to someone else: counted against its sender's hourly cap. */
@@ -225,7 +225,9 @@ export function createTaskWriteStatements(
     const row = rows[0];
     if (row === undefined) return { task: undefined, mailsHeld: 0 };
     const creator = creatorOf(target);
-    return { task: toTaskJson([...TASK_COLUMNS.map((column) => row[column]), creator.fullName, creator.email]), mailsHeld: Number(row.mailsHeld) };
+    // The statement's `returning` lists TASK_COLUMNS, so these are the task row's values in that order.
+    const values = TASK_COLUMNS.map((column) => row[column]) as unknown as TaskColumnValues;
+    return { task: toTaskJson([...values, creator.fullName, creator.email]), mailsHeld: Number(row.mailsHeld) };
   }
 
   async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: EventTransaction): Promise<WriteResult> {

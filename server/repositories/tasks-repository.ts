@@ -5,9 +5,10 @@ import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
 import {
   createTaskListQueries,
+  selectTasks,
   TASK_COLUMNS,
   type ListOptions,
-  TASK_SELECT,
+  type TaskColumnValues,
   type TaskRowValues,
   type TaskFilter,
   type Viewer,
@@ -27,54 +28,21 @@ export interface Creator {
   email: string;
 }
 
-/** Where each field sits in TaskRowValues. */
-const at = (column: (typeof TASK_COLUMNS)[number]) => TASK_COLUMNS.indexOf(column);
-const ID = at('id');
-const WORK_TITLE = at('workTitle');
-const TASK_TITLE = at('taskTitle');
-const ASSIGNEE = at('assigneeEmail');
-const DEADLINE = at('deadline');
-const PRIORITY = at('priority');
-const STATUS = at('status');
-const DESCRIPTION = at('description');
-const CREATED_AT = at('createdAt');
-const UPDATED_AT = at('updatedAt');
-const VERSION = at('version');
-const ASSIGNOR = TASK_COLUMNS.length;
-const ASSIGNOR_EMAIL = TASK_COLUMNS.length + 1;
-
 /**
  * The one place a stored task becomes the API's Task JSON (lists, single reads, write answers
  * and event payloads all go through it): one object per task, field by field, so nothing
  * unlisted can leak into an answer.
  */
 export function toTaskJson(row: TaskRowValues): Task {
-  return {
-    _id: row[ID] as string,
-    workTitle: row[WORK_TITLE] as string,
-    taskTitle: row[TASK_TITLE] as string,
-    assignee: row[ASSIGNEE] as string,
-    assignor: row[ASSIGNOR] as string,
-    assignorEmail: row[ASSIGNOR_EMAIL] as string,
-    deadline: row[DEADLINE] as string | null,
-    priority: row[PRIORITY] as Task['priority'],
-    status: row[STATUS] as Task['status'],
-    description: row[DESCRIPTION] as string,
-    createdAt: row[CREATED_AT] as string,
-    updatedAt: row[UPDATED_AT] as string,
-    version: row[VERSION] as number,
-  };
+  // TASK_SELECT's order; each value typed by the query (the creator's id is not shown).
+  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, assignor, assignorEmail] = row;
+  return { _id, workTitle, taskTitle, assignee, assignor, assignorEmail, deadline, priority, status, description, createdAt, updatedAt, version };
 }
 
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const listQueries = createTaskListQueries(db, dialect);
 
-  const withCreator = () =>
-    db
-      .selectFrom('tasks as t')
-      .innerJoin('users as u', 'u.id', 't.createdBy')
-      .select(TASK_SELECT)
-      .where('t.id', '=', slot('id'));
+  const withCreator = () => selectTasks(db).where('t.id', '=', slot('id'));
   const visible = () =>
     withCreator().where((eb) => eb.or([eb('t.createdBy', '=', slot('userId')), eb('t.assigneeEmail', '=', slot('email'))]));
   const findVisible = prepare<FindArgs, TaskRowValues>(visible(), { rowsAsArrays: true });
@@ -83,12 +51,12 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const findVisibleForWrite =
     dialect === 'postgres' ? prepare<FindArgs, TaskRowValues>(visible().forUpdate('t'), { rowsAsArrays: true }) : findVisible;
   const findById = prepare<{ id: string }, TaskRowValues>(withCreator(), { rowsAsArrays: true });
-  const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TaskRowValues>(
+  const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TaskColumnValues>(
     db.insertInto('tasks').values(slotsFor(TASK_COLUMNS)).returning(TASK_COLUMNS),
     { rowsAsArrays: true },
   );
   /** A row a write read back (TASK_COLUMNS' values) with its creator, who is the assignor. */
-  const written = (row: TaskRowValues | undefined, creator: Creator) =>
+  const written = (row: TaskColumnValues | undefined, creator: Creator) =>
     row === undefined ? undefined : toTaskJson([...row, creator.fullName, creator.email]);
 
   return {
@@ -148,7 +116,7 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
         .where('id', '=', current._id)
         .where('version', '=', current.version)
         .returning(TASK_COLUMNS);
-      const { rows } = await prepare<Record<string, never>, TaskRowValues>(update, { rowsAsArrays: true }).execute(ex, {});
+      const { rows } = await prepare<Record<string, never>, TaskColumnValues>(update, { rowsAsArrays: true }).execute(ex, {});
       return written(rows[0], { fullName: current.assignor, email: current.assignorEmail });
     },
 

@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { sqliteStatementStats } from '../db/connect.ts';
+import { prepare, slot } from '../db/prepared.ts';
 import { createSignedInUser, createTask } from './factories.ts';
 import { isPostgres, useTestApp } from './helpers.ts';
 
@@ -74,5 +75,23 @@ describe('PostgreSQL prepared statements', () => {
       expect(statements.some((s) => s.includes('"status" = $'))).toBe(true);
       expect(statements.filter((s) => /ilike|strpos/i.test(s))).toEqual([]);
     });
+  });
+});
+
+/**
+ * A prepared statement's options travel with each run to the driver (db/prepared.ts
+ * StatementOptions), not in its SQL text: the same text prepared both ways keeps both ways.
+ */
+describe('prepare() options', () => {
+  it('runs the same SQL as row objects and as arrays, each as it was prepared', async () => {
+    const { user } = await createSignedInUser(t);
+    const query = t.app.db.selectFrom('users').select(['email', 'fullName']).where('id', '=', slot('id'));
+    const objects = prepare<{ id: string }, { email: string; fullName: string }>(query);
+    const arrays = prepare<{ id: string }, readonly [string, string]>(query, { rowsAsArrays: true });
+    expect(arrays.sql).toBe(objects.sql);
+    for (let round = 0; round < 2; round++) {
+      expect((await objects.execute(t.app.db, { id: user.id })).rows).toEqual([{ email: user.email, fullName: user.fullName }]);
+      expect((await arrays.execute(t.app.db, { id: user.id })).rows).toEqual([[user.email, user.fullName]]);
+    }
   });
 });

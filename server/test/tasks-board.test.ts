@@ -14,6 +14,16 @@ const patch = (cookie: string, id: string, body: unknown) => t.request('PATCH', 
 const ids = (tasks: Task[]) => tasks.map((task) => task._id);
 const isoIn = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString();
 
+const RANK = { urgent: 0, high: 1, normal: 2, low: 3 } as const;
+const newestFirst = (a: Task, b: Task) => b.createdAt.localeCompare(a.createdAt) || b._id.localeCompare(a._id);
+/** The board's three orders, as the API documents them. */
+const ORDERS = {
+  newest: newestFirst,
+  deadline: (a: Task, b: Task) =>
+    Number(a.deadline === null) - Number(b.deadline === null) || (a.deadline ?? '').localeCompare(b.deadline ?? '') || newestFirst(a, b),
+  priority: (a: Task, b: Task) => RANK[a.priority] - RANK[b.priority] || newestFirst(a, b),
+} as const;
+
 /** Every page of a query, following nextCursor with the given page size. */
 async function allPages(cookie: string, query: string, limit: number): Promise<Task[]> {
   const out: Task[] = [];
@@ -121,6 +131,58 @@ describe('GET /api/tasks?view=', () => {
     const bad = await list(alice.cookie, '?view=everyone');
     expect(bad.status).toBe(400);
     expect(bad.json.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('tasks I assigned to myself', () => {
+  it('appear once, in every order, view, status and page size, and are counted once', async () => {
+    const me = await createSignedInUser(t);
+    const other = await createSignedInUser(t);
+    const specs = [
+      { by: me, to: me, priority: 'high', deadline: isoIn(2 * DAY), done: false },
+      { by: me, to: me, priority: 'low', deadline: null, done: false },
+      { by: me, to: other, priority: 'urgent', deadline: isoIn(HOUR), done: false },
+      { by: other, to: me, priority: 'normal', deadline: isoIn(2 * DAY), done: false },
+      { by: me, to: me, priority: 'urgent', deadline: isoIn(HOUR), done: true },
+      { by: me, to: me, priority: 'normal', deadline: isoIn(HOUR), done: false },
+      { by: other, to: me, priority: 'high', deadline: null, done: false },
+      { by: me, to: me, priority: 'normal', deadline: null, done: true },
+      { by: other, to: other, priority: 'urgent', deadline: isoIn(HOUR), done: false },
+      { by: me, to: me, priority: 'low', deadline: isoIn(3 * DAY), done: false },
+      { by: other, to: me, priority: 'low', deadline: isoIn(HOUR), done: true },
+      { by: me, to: other, priority: 'high', deadline: null, done: true },
+    ] as const;
+    const tasks: Task[] = [];
+    for (const spec of specs) {
+      const task = await createTask(t, spec.by.cookie, { assignee: spec.to.user.email, priority: spec.priority, deadline: spec.deadline });
+      tasks.push(spec.done ? (await patch(spec.by.cookie, task._id, { status: 'done' })).json.data.task : task);
+      t.clock.advance(SECOND);
+    }
+    t.clock.advance(2 * HOUR);
+    const now = t.clock.now().toISOString();
+    const views = {
+      all: (task: Task) => task.assignorEmail === me.user.email || task.assignee === me.user.email,
+      'assigned-to-me': (task: Task) => task.assignee === me.user.email,
+      'created-by-me': (task: Task) => task.assignorEmail === me.user.email,
+    };
+    for (const [view, visible] of Object.entries(views)) {
+      const seen = tasks.filter(visible);
+      const open = seen.filter((task) => task.status === 'todo');
+      expect((await counts(me.cookie, `?view=${view}`)).json.data.counts, view).toEqual({
+        todo: open.length,
+        done: seen.length - open.length,
+        overdue: open.filter((task) => task.deadline !== null && task.deadline < now).length,
+      });
+      for (const status of [undefined, 'todo', 'done']) {
+        const wanted = status === undefined ? seen : seen.filter((task) => task.status === status);
+        for (const [sort, order] of Object.entries(ORDERS)) {
+          const query = `?view=${view}&sort=${sort}${status === undefined ? '' : `&status=${status}`}`;
+          const want = ids([...wanted].sort(order));
+          expect(ids((await list(me.cookie, query)).json.data.tasks), query).toEqual(want);
+          for (const limit of [1, 2, 50]) expect(ids(await allPages(me.cookie, query, limit)), `${query} by ${limit}`).toEqual(want);
+        }
+      }
+    }
   });
 });
 
@@ -237,20 +299,12 @@ describe('GET /api/tasks?sort=', () => {
     }
     return { cookie, tasks };
   }
-  const RANK = { urgent: 0, high: 1, normal: 2, low: 3 } as const;
-  const newestFirst = (a: Task, b: Task) => b.createdAt.localeCompare(a.createdAt) || b._id.localeCompare(a._id);
-
   it('newest (default), deadline (soonest first, none last) and priority (urgent to low), each paged by keyset', async () => {
     const { cookie, tasks } = await board();
     const expected = {
-      newest: [...tasks].sort(newestFirst),
-      deadline: [...tasks].sort(
-        (a, b) =>
-          Number(a.deadline === null) - Number(b.deadline === null) ||
-          (a.deadline ?? '').localeCompare(b.deadline ?? '') ||
-          newestFirst(a, b),
-      ),
-      priority: [...tasks].sort((a, b) => RANK[a.priority] - RANK[b.priority] || newestFirst(a, b)),
+      newest: [...tasks].sort(ORDERS.newest),
+      deadline: [...tasks].sort(ORDERS.deadline),
+      priority: [...tasks].sort(ORDERS.priority),
     };
     for (const [sort, want] of Object.entries(expected)) {
       const query = sort === 'newest' ? '' : `?sort=${sort}`;
@@ -274,7 +328,7 @@ describe('GET /api/tasks?sort=', () => {
       tasks.push(i % 2 === 0 ? (await patch(me.cookie, task._id, { status: 'done' })).json.data.task : task);
       t.clock.advance(SECOND);
     }
-    const newest = [...tasks].sort(newestFirst);
+    const newest = [...tasks].sort(ORDERS.newest);
     expect(new Set(newest.map((task) => task.status))).toEqual(new Set(['todo', 'done']));
     for (const limit of [1, 3, 50]) {
       expect(ids(await allPages(me.cookie, '', limit)), `all by ${limit}`).toEqual(ids(newest));

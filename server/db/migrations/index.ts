@@ -8,6 +8,7 @@ import * as m0006 from './0006-mail.ts';
 import * as m0007 from './0007-search-index-email.ts';
 import * as m0008 from './0008-stream-sessions.ts';
 import * as m0009 from './0009-mail-sender-cap.ts';
+import * as m0010 from './0010-board-deadline-indexes.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0007-search-index-email': m0007,
   '0008-stream-sessions': m0008,
   '0009-mail-sender-cap': m0009,
+  '0010-board-deadline-indexes': m0010,
 };
