@@ -3,16 +3,8 @@ import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
-import {
-  createTaskListQueries,
-  selectTasks,
-  TASK_COLUMNS,
-  type ListOptions,
-  type TaskColumnValues,
-  type TaskRowValues,
-  type TaskFilter,
-  type Viewer,
-} from './task-list-queries.ts';
+import { selectTasks, TASK_COLUMNS, type TaskColumnValues, type TaskRowValues } from './task-columns.ts';
+import { createTaskListQueries, type ListOptions, type TaskFilter, type Viewer } from './task-list-queries.ts';
 
 export type { ListOptions, TaskFilter, Viewer } from './task-list-queries.ts';
 
