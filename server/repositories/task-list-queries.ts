@@ -283,5 +283,3 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     },
   };
 }
-
-export type TaskListQueries = ReturnType<typeof createTaskListQueries>;

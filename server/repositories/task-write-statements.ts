@@ -288,5 +288,3 @@ export function createTaskWriteStatements(
     },
   };
 }
-
-export type TaskWriteStatements = ReturnType<typeof createTaskWriteStatements>;
