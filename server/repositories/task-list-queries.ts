@@ -6,6 +6,7 @@ import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import { columnRef as col, TASK_COLUMNS, TASK_SELECT, type TaskColumn, type TaskRowValues } from './task-columns.ts';
 import { afterArgs, afterCondition, keysetOf, orderTerms, type KeysetShape, type SortPosition } from './task-order.ts';
+import { peopleOf, visibilityOf, type Person, type Viewer } from './task-visibility.ts';
 import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, textCondition, TRIGRAM, type TextMode } from './task-search.ts';
 
 /**
@@ -25,14 +26,9 @@ import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, textCon
  * of any status is read as one part per status too, so a text search on the viewer's rows
  * stops after its page instead of testing all of them.
  *
- * Text search: task-search.ts; sort orders and keyset paging: task-order.ts; columns: task-columns.ts.
+ * Who sees which tasks: task-visibility.ts; text search: task-search.ts; sort orders and keyset
+ * paging: task-order.ts; columns and row types: task-columns.ts.
  */
-
-/** Who is asking: visibility is "created by me" or "assigned to my e-mail". */
-export interface Viewer {
-  userId: string;
-  email: string;
-}
 
 export interface TaskFilter {
   view: TaskView;
@@ -57,12 +53,6 @@ interface Shape {
   priority: boolean;
   text: TextMode;
 }
-/**
- * Whose tasks a part reads: those I created, those assigned to me, those assigned to me by
- * someone else (tested in the query), or those assigned to me, cut to a page and then without
- * mine (see `partsOf`).
- */
-type Person = 'mine' | 'assigned' | 'assignedOnly' | 'assignedThenNotMine';
 /**
  * A part of the visible set, read in one index's order: a person, one status or all, and for a
  * page of sort=deadline the tasks with a deadline (`dated`, deadline order) or without
@@ -129,9 +119,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const statuses = indexOrder && !shape.status ? STATUSES : [undefined];
     // After an undated position, only undated tasks are left.
     const datedness = indexOrder && list.sort === 'deadline' ? (list.after === 'null' ? [false] : [true, false]) : [undefined];
-    const people: Person[] =
-      shape.view === 'created-by-me' ? ['mine'] : shape.view === 'assigned-to-me' ? ['assigned'] : ['mine', indexOrder ? 'assignedThenNotMine' : 'assignedOnly'];
-    return people.flatMap((person) => statuses.flatMap((status) => datedness.map((dated) => ({ person, status, dated }))));
+    return peopleOf(shape.view, indexOrder).flatMap((person) => statuses.flatMap((status) => datedness.map((dated) => ({ person, status, dated }))));
   }
 
   /** The visible set for a view: its parts (`partsOf`) merged without duplicates. */
@@ -148,12 +136,6 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
   /** SQLite, few matches: start from the FTS5 index, keep the visible rows. */
   function ftsDriven(shape: Shape) {
-    const visibility =
-      shape.view === 'created-by-me'
-        ? sql<SqlBool>`t.created_by = ${slot('userId')}`
-        : shape.view === 'assigned-to-me'
-          ? sql<SqlBool>`t.assignee_email = ${slot('email')}`
-          : sql<SqlBool>`(t.created_by = ${slot('userId')} or t.assignee_email = ${slot('email')})`;
     // CROSS JOIN fixes the join order in SQLite: index matches first, then their rows.
     let q = db
       .$extendTables<{ tasksFts: { rowid: number }; taskSearchKeys: { key: number; taskId: string } }>()
@@ -163,7 +145,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       .where(sql<SqlBool>`tasks_fts match ${slot('fts')}`)
       .whereRef('k.key', '=', 'tasksFts.rowid')
       .whereRef('t.id', '=', 'k.taskId')
-      .where(visibility);
+      .where(visibilityOf(shape.view));
     for (const condition of filters('t', shape)) q = q.where(condition);
     return q;
   }
@@ -192,7 +174,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
    * the rows. Filters other than the status test their columns in the table.
    */
   function buildCounts(shape: Shape): Prepared<Args, { todo: number; done: number; overdue: number }> {
-    const people: Person[] = shape.view === 'created-by-me' ? ['mine'] : shape.view === 'assigned-to-me' ? ['assigned'] : ['mine', 'assignedOnly'];
+    const people = peopleOf(shape.view, false);
     const measure = (status: TaskStatus, overdue: boolean) => {
       const terms = people.map((person) => {
         let q = partTasks({ person, status, dated: undefined }, shape).select((eb) => eb.fn.countAll().as('n'));
