@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Kysely } from 'kysely';
-import { openSqliteReadOnly } from '../db/connect.ts';
+import { openSqliteReadOnly } from '../db/sqlite-driver.ts';
 import type { DB } from '../db/schema.ts';
 import { createMaintenanceRepository } from '../repositories/maintenance-repository.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';

@@ -27,7 +27,7 @@ export interface Prepared<P, R> {
   execute(executor: Executor, args: P): Promise<QueryResult<R>>;
 }
 
-/** How the driver runs a statement: db/connect.ts reads these from each run (`optionsOf`). */
+/** How the driver runs a statement: the drivers (db/sqlite-driver.ts, db/postgres-driver.ts) read these from each run (`optionsOf`). */
 export interface StatementOptions {
   /**
    * The driver returns each row as an array of the select list's values, in order, instead of
@@ -38,7 +38,7 @@ export interface StatementOptions {
    */
   readonly rowsAsArrays: boolean;
   /**
-   * PostgreSQL plans the statement with each run's values (db/connect.ts runs it as an unnamed
+   * PostgreSQL plans the statement with each run's values (db/postgres-driver.ts runs it as an unnamed
    * statement), for queries whose best plan depends on them. A named statement switches to a
    * generic plan after five runs; for a text search that plan was the one for a common word
    * (read the viewer's rows in order) whatever the word, so a rare word read all of them: 37 ms
@@ -52,7 +52,7 @@ const DEFAULT_OPTIONS: StatementOptions = { rowsAsArrays: false, planPerRun: fal
 /**
  * One run of a prepared statement: the compiled SQL with this run's parameters, and the
  * statement's options as data beside it. Kysely hands this very object to the driver's
- * connection (db/connect.ts), which reads the options with `optionsOf`.
+ * connection (db/sqlite-driver.ts, db/postgres-driver.ts), which reads the options with `optionsOf`.
  */
 class StatementRun<R> implements CompiledQuery<R> {
   readonly query: CompiledQuery['query'];
@@ -98,7 +98,7 @@ export function withoutPlugins(executor: Executor): Executor {
 /**
  * Compiles a Kysely query once and executes the same SQL text with new parameters: no query
  * building, plugin transforms or compiling per request. With the statement caches of
- * db/connect.ts, a hot query is also parsed and planned once by the database. `options`: see
+ * the drivers (db/sqlite-driver.ts, db/postgres-driver.ts), a hot query is also parsed and planned once by the database. `options`: see
  * StatementOptions.
  */
 export function prepare<P extends Record<string, unknown>, R>(

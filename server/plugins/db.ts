@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import fp from 'fastify-plugin';
-import { openDatabase, type Dialect, type PoolStats } from '../db/connect.ts';
+import { openDatabase, type Dialect } from '../db/connect.ts';
+import type { PoolStats } from '../db/postgres-driver.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import type { DB } from '../db/schema.ts';
 

@@ -59,5 +59,3 @@ export function createEventStreamLeasesRepository(db: Kysely<DB>) {
     },
   };
 }
-
-export type EventStreamLeasesRepository = ReturnType<typeof createEventStreamLeasesRepository>;

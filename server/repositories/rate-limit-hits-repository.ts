@@ -30,5 +30,3 @@ export function createRateLimitHitsRepository(db: Kysely<DB>) {
     },
   };
 }
-
-export type RateLimitHitsRepository = ReturnType<typeof createRateLimitHitsRepository>;

@@ -8,7 +8,7 @@ import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
 import { appendEvent, EVENT_CHANNEL_SQL, EVENT_ORDER_LOCK_SQL, type EventTransaction, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
-import { TASK_COLUMNS, type TaskColumnValues } from './task-list-queries.ts';
+import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
 import { toTaskJson, type Creator, type TasksRepository } from './tasks-repository.ts';
 
 /** A mail a write causes to someone else: counted against its sender's hourly cap. */
@@ -288,5 +288,3 @@ export function createTaskWriteStatements(
     },
   };
 }
-
-export type TaskWriteStatements = ReturnType<typeof createTaskWriteStatements>;

@@ -3,18 +3,9 @@ import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
-import {
-  createTaskListQueries,
-  selectTasks,
-  TASK_COLUMNS,
-  type ListOptions,
-  type TaskColumnValues,
-  type TaskRowValues,
-  type TaskFilter,
-  type Viewer,
-} from './task-list-queries.ts';
-
-export type { ListOptions, TaskFilter, Viewer } from './task-list-queries.ts';
+import { selectTasks, TASK_COLUMNS, type TaskColumnValues, type TaskRowValues } from './task-columns.ts';
+import { createTaskListQueries, type ListOptions, type TaskFilter } from './task-list-queries.ts';
+import type { Viewer } from './task-visibility.ts';
 
 interface FindArgs extends Record<string, unknown> {
   id: string;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { ErrorEnvelope, HealthEnvelope } from '#shared/schemas/common.ts';
-import { ping } from '../db/connect.ts';
+import { ping } from '../db/ping.ts';
 import { AppError } from '../errors.ts';
 import { serializable } from './schemas.ts';
 

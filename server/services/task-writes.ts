@@ -18,7 +18,7 @@ import {
   type WriteResult,
   type WriteTarget,
 } from '../repositories/task-write-statements.ts';
-import type { Viewer } from '../repositories/tasks-repository.ts';
+import type { Viewer } from '../repositories/task-visibility.ts';
 import { activityFor } from './task-activity.ts';
 
 export type { WriteParts } from '../repositories/task-write-statements.ts';

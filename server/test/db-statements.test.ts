@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { sqliteStatementStats } from '../db/connect.ts';
+import { sqliteStatementStats } from '../db/sqlite-driver.ts';
 import { prepare, slot } from '../db/prepared.ts';
 import { createSignedInUser, createTask } from './factories.ts';
 import { isPostgres, useTestApp } from './helpers.ts';
@@ -10,7 +10,7 @@ const t = useTestApp();
 /**
  * SQLite may silently re-compile a cached statement on a later run ("re-prepare"), which cost
  * more than the rest of a board request together; docs/performance.md tells why. The database
- * layer counts those runs (server/db/connect.ts), so this checks the count, not the speed.
+ * layer counts those runs (server/db/sqlite-driver.ts), so this checks the count, not the speed.
  */
 describe('SQLite statement cache', () => {
   it.runIf(!isPostgres)('re-prepares none of the statements of the hot calls, whoever calls and with whatever values', async () => {
@@ -46,7 +46,7 @@ describe('SQLite statement cache', () => {
   it.runIf(!isPostgres)('counts a re-prepare when SQLite makes one (a bare `LIMIT ?` is re-prepared on every run)', async () => {
     const stats = sqliteStatementStats(t.app.db)!;
     const before = stats.reprepared;
-    // Written by hand: the app's own queries never bind a bare `?` (server/db/connect.ts).
+    // Written by hand: the app's own queries never bind a bare `?` (server/db/sqlite-compiler.ts).
     const query = (limit: number) => CompiledQuery.raw('select id from tasks order by created_at limit ?', [limit]);
     for (const limit of [5, 6, 7]) await t.app.db.executeQuery(query(limit));
     expect(stats.reprepared - before).toBeGreaterThanOrEqual(2);

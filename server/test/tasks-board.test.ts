@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
-import { FTS_MAX_HITS } from '../repositories/task-list-queries.ts';
+import { FTS_MAX_HITS } from '../repositories/task-search.ts';
 import { createSignedInUser, createTask, uniqueEmail } from './factories.ts';
 import { DAY, HOUR, MINUTE, SECOND, useTestApp } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { PRIORITIES, type Priority, type TaskSort } from '#shared/constants.ts';
 import { ID_RE } from '../../db/ids.ts';
 import { validationFailed } from '../../errors.ts';
-import type { SortPosition } from '../../repositories/task-list-queries.ts';
+import type { SortPosition } from '../../repositories/task-order.ts';
 
 /**
  * Keyset cursor: the sort key of the last task of a page, opaque to clients (base64url). The

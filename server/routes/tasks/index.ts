@@ -16,7 +16,7 @@ import {
 } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkDescription, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import { validationFailed } from '../../errors.ts';
-import type { TaskFilter } from '../../repositories/tasks-repository.ts';
+import type { TaskFilter } from '../../repositories/task-list-queries.ts';
 import { actorOf, existingId, taskNotFound, type EditableFields } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
