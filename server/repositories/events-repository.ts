@@ -182,11 +182,10 @@ export async function listen(
   url: string,
   channel: string,
   handlers: { onNotify: () => void; onLost: (error: Error | undefined) => void },
-): Promise<{ close(): Promise<void>; pid: number }> {
+): Promise<{ close(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   let lost = false;
   let closing = false;
-  let pid: number;
   const lose = (error: Error | undefined) => {
     if (lost || closing) return;
     lost = true;
@@ -203,8 +202,7 @@ export async function listen(
   });
   try {
     await client.connect();
-    pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0;
-    // Last statement on purpose: pg_stat_activity then shows this connection as `listen "…"`.
+    // pg_stat_activity shows this connection by its last statement: `listen "…"`.
     await client.query(`listen ${client.escapeIdentifier(channel)}`);
   } catch (error) {
     closing = true;
@@ -212,7 +210,6 @@ export async function listen(
     throw error;
   }
   return {
-    pid,
     async close() {
       closing = true;
       await client.end().catch(() => undefined);
