@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
+import type { ButtonHTMLAttributes, MouseEvent, ReactNode, Ref } from 'react';
 import { Link, type LinkProps } from 'react-router';
 import { cx } from '#web/lib/cx.ts';
 import { Spinner } from './spinner.tsx';
@@ -10,7 +10,12 @@ type Size = 'sm' | 'md' | 'lg';
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: Variant;
   size?: Size;
-  /** Shows a spinner and disables the button; pass the busy label as children. */
+  /**
+   * Shows a spinner and refuses clicks (and so form submission); pass the busy label as
+   * children. The button stays focusable (`aria-disabled`, not `disabled`): a disabled button
+   * drops keyboard focus to the page, so Esc or Tab pressed while a request is under way would
+   * land nowhere (React Aria's pending buttons behave the same way).
+   */
   busy?: boolean;
   icon?: ReactNode;
   block?: boolean;
@@ -32,15 +37,21 @@ export function Button({
   disabled,
   type = 'button',
   ref,
+  onClick,
   ...rest
 }: ButtonProps) {
+  const refuse = (event: MouseEvent<HTMLButtonElement>) => {
+    event.preventDefault();
+  };
   return (
     <button
       ref={ref}
       type={type}
       className={buttonClass(variant, size, block, className)}
-      disabled={disabled === true || busy}
+      disabled={disabled === true}
+      aria-disabled={busy || undefined}
       aria-busy={busy || undefined}
+      onClick={busy ? refuse : onClick}
       {...rest}
     >
       {busy ? <Spinner /> : icon}

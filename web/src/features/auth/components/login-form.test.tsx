@@ -57,7 +57,8 @@ describe('login form', () => {
     await user.type(screen.getByLabelText('Password'), 'correct horse battery');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     const busy = await screen.findByRole('button', { name: 'Signing in…' });
-    expect(busy).toBeDisabled();
+    // Busy, not disabled: it keeps keyboard focus, and refuses a second click.
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
     answer(json(200, { status: 'success', message: 'ok', data: { user: ADA } }));
     expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
   });

@@ -146,7 +146,11 @@ describe('the new-task form', () => {
     api.on('POST', '/tasks', () => new Promise<Response>((resolve) => (answer = resolve)));
     await user.click(within(dialog).getByRole('button', { name: 'Create Task' }));
     const busy = await within(dialog).findByRole('button', { name: CLIENT_MESSAGES.creatingTask });
-    expect(busy).toBeDisabled();
+    // Busy, not disabled: focus stays on it (Esc still reaches the panel), and a second click sends nothing.
+    expect(busy).toHaveAttribute('aria-disabled', 'true');
+    expect(busy).toHaveFocus();
+    await user.click(busy);
+    expect(api.callsTo('POST', '/tasks')).toHaveLength(1);
 
     expect(api.callsTo('POST', '/tasks')[0]?.body).toEqual({
       workTitle: 'Launch',
