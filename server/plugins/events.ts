@@ -24,8 +24,6 @@ export interface EventsService {
    * transaction): hands `fn` the pool as an EventTransaction and wakes the streams afterwards.
    */
   statement<T>(fn: (ex: EventTransaction) => Promise<T>): Promise<T>;
-  /** Reads the log from where this instance stopped and delivers what is new. */
-  wake(): void;
   /** Serves `GET /api/events` for the signed-in `user` (takes over the reply). */
   serve(request: FastifyRequest, reply: FastifyReply, user: AuthUser): Promise<void>;
   /** Writes the heartbeat comment to every stream and renews their leases (also run by a timer). */
@@ -78,7 +76,6 @@ export default fp(
     const service: EventsService = {
       transaction: createWriteTransaction(fastify.db, reader.wake),
       statement: createWriteStatement(fastify.db, reader.wake),
-      wake: reader.wake,
       serve: createStreamOpener({ log, streams, leases, logger: fastify.log, closing: () => closing, sessionIdOf: (request) => fastify.sessions.idOf(request) }),
       get openStreams() {
         return streams.open;

@@ -1,8 +1,8 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import type { Executor } from '../db/prepared.ts';
-import type { DB, TasksTable } from '../db/schema.ts';
+import type { TasksTable } from '../db/schema.ts';
 import type { MailContent } from '../mail/templates.ts';
 import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
@@ -202,12 +202,11 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
 
 /**
  * The writes of a task change or a comment change. PostgreSQL: one statement (see
- * postgresStatement), on `db` or inside a caller's transaction. SQLite: the same rows through
+ * postgresStatement), on the pool (`events.statement`) or inside `events.transaction`. SQLite: the same rows through
  * the repositories, one statement each, inside the caller's transaction (SQLite has one writer
  * at a time, and a statement there costs no network trip).
  */
 export function createTaskWriteStatements(
-  db: Kysely<DB>,
   dialect: Dialect,
   repos: {
     tasks: TasksRepository;

@@ -160,7 +160,7 @@ export default fp(
     const { clock } = fastify;
     const repo = fastify.tasksRepository;
     const postgres = fastify.dbDialect === 'postgres';
-    const statements = createTaskWriteStatements(fastify.db, fastify.dbDialect, {
+    const statements = createTaskWriteStatements(fastify.dbDialect, {
       tasks: repo,
       activity: fastify.activityRepository,
       comments: fastify.commentsRepository,
