@@ -41,6 +41,24 @@ export const LIMITS = {
   /** Page size bounds for `GET /api/tasks?limit=`. */
   pageMin: 1,
   pageMax: 500,
+  boardNameMin: 1,
+  boardNameMax: 80,
+  boardDescriptionMax: 1000,
+} as const;
+
+export const BOARD_ROLES = ['admin', 'member', 'viewer'] as const;
+export type BoardRole = (typeof BOARD_ROLES)[number];
+export const MEMBER_STATUSES = ['active', 'invited'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+/** The name of every account's own board. */
+export const PERSONAL_BOARD_NAME = 'Personal';
+
+/** How far boards grow, and how fast people can be added (each addition sends a mail). */
+export const BOARD_POLICY = {
+  maxMembers: 1000,
+  /** Shared boards one account may be on. */
+  maxSharedBoardsPerAccount: 200,
+  maxMemberAdditionsPerHour: 50,
 } as const;
 
 const MINUTE = 60_000;

@@ -170,6 +170,7 @@ export class TaskFactory {
       taskTitle: `${VERBS[Math.floor(r() * VERBS.length)]!} ${THINGS[Math.floor(r() * THINGS.length)]!} #${Math.floor(r() * 100_000)}`,
       assigneeEmail: fields.assigneeEmail,
       createdBy: fields.createdBy,
+      boardId: fields.createdBy,
       deadline,
       priority,
       status: fields.status ?? (r() < 0.3 ? 'done' : 'todo'),
@@ -199,8 +200,13 @@ export interface Seeder {
   close(): Promise<void>;
 }
 
-const TASK_COLUMNS = ['id', 'work_title', 'task_title', 'assignee_email', 'created_by', 'deadline', 'priority', 'status', 'created_at', 'updated_at'];
-const taskValues = (t: TaskSeed): (string | null)[] => [t.id, t.workTitle, t.taskTitle, t.assigneeEmail, t.createdBy, t.deadline, t.priority, t.status, t.createdAt, t.updatedAt];
+const TASK_COLUMNS = ['id', 'work_title', 'task_title', 'assignee_email', 'created_by', 'deadline', 'priority', 'status', 'created_at', 'updated_at', 'board_id'];
+const taskValues = (t: TaskSeed): (string | null)[] => [t.id, t.workTitle, t.taskTitle, t.assigneeEmail, t.createdBy, t.deadline, t.priority, t.status, t.createdAt, t.updatedAt, t.boardId];
+/** Every account has its personal board (id = the user's id) with itself as its active admin, as the app makes them. */
+const PERSONAL_BOARDS_SQL = `insert into boards (id, name, description, personal, created_at, updated_at)
+  select id, 'Personal', '', 1, created_at, created_at from users where id not in (select id from boards)`;
+const PERSONAL_MEMBERS_SQL = `insert into board_members (board_id, email, user_id, role, added_at, added_by_name, added_by_email)
+  select id, email, id, 'admin', created_at, full_name, email from users where id not in (select board_id from board_members)`;
 const USER_COLUMNS = ['id', 'email', 'full_name', 'password_hash', 'created_at', 'updated_at'];
 const userValues = (u: UserSeed, now: string): string[] => [u.id, u.email, u.fullName, u.passwordHash, now, now];
 
@@ -238,6 +244,8 @@ function sqliteSeeder(file: string): Seeder {
   const userInsert = db.prepare(`insert into users (${USER_COLUMNS.join(',')}) values (${USER_COLUMNS.map(() => '?').join(',')})`);
   const insertUsers = transaction((rows: readonly UserSeed[], now: string) => {
     for (const u of rows) userInsert.run(...userValues(u, now));
+    db.exec(PERSONAL_BOARDS_SQL);
+    db.exec(PERSONAL_MEMBERS_SQL);
   });
   return {
     insertUsers(rows) {
@@ -296,6 +304,8 @@ async function postgresSeeder(url: string): Promise<Seeder> {
       for (let i = 0; i < rows.length; i += CHUNK) {
         await client.query(userSql, columnsOf(rows.slice(i, i + CHUNK), (u) => userValues(u, now), USER_COLUMNS.length));
       }
+      await client.query(PERSONAL_BOARDS_SQL);
+      await client.query(PERSONAL_MEMBERS_SQL);
     },
     async insertTasks(count, make) {
       // As for SQLite: secondary indexes are dropped for a big batch and rebuilt from their own

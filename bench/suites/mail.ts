@@ -45,6 +45,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<string[]> 
         taskTitle: `Reminder bench ${i}`,
         assigneeEmail: assignee.email,
         createdBy: creator.id,
+        boardId: creator.id,
         deadline: deadline === null ? null : new Date(deadline).toISOString(),
         priority: 'normal',
         status: i % 10 === 9 && i >= s.dueSoon ? 'done' : 'todo',

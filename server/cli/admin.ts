@@ -67,7 +67,8 @@ await runCommand(async () => {
         if ((await users.findByEmail(address)) !== undefined) throw new CommandError(`An account with the e-mail ${address} already exists.`);
         const { password, generated } = await newPassword(address, args['password-stdin']);
         const now = systemClock.now().toISOString();
-        await users.insert({ id: newId(), email: address, fullName, passwordHash: await hashPassword(password), createdAt: now, updatedAt: now });
+        const passwordHash = await hashPassword(password);
+        await db.transaction().execute((trx) => users.insert({ id: newId(), email: address, fullName, passwordHash, createdAt: now, updatedAt: now }, trx));
         return generated
           ? `Created ${address}; one-time password: ${password} (pass it on privately; they should change it after signing in).`
           : `Created ${address}.`;

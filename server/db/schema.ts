@@ -54,6 +54,33 @@ export interface TasksTable {
   updatedAt: string;
   /** 1 on create, +1 on every successful change. */
   version: number;
+  /** The board the task is on (a personal board's id is its owner's user id). */
+  boardId: string;
+}
+
+export type BoardRole = 'admin' | 'member' | 'viewer';
+
+/** `personal` is 1 for an account's own board (its id is the owner's user id), 0 for a shared one. */
+export interface BoardsTable {
+  id: string;
+  name: string;
+  /** Plain text, `""` when none. */
+  description: string;
+  personal: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One address on a board: `userId` null = invited (no account yet), set = active. */
+export interface BoardMembersTable {
+  boardId: string;
+  /** Lower-cased. */
+  email: string;
+  userId: string | null;
+  role: BoardRole;
+  addedAt: string;
+  addedByName: string;
+  addedByEmail: string;
 }
 
 export interface EventsTable {
@@ -66,6 +93,8 @@ export interface EventsTable {
   /** JSON text of the event's `data`. */
   payload: string;
   createdAt: string;
+  /** The board a task event is about; null for other events. */
+  boardId: Generated<string | null>;
 }
 
 export interface RateLimitHitsTable {
@@ -148,6 +177,7 @@ export interface MailSettingsTable {
   email: string;
   notifyAssigned: number;
   notifyReminders: number;
+  notifyBoards: Generated<number>;
   updatedAt: string;
 }
 
@@ -165,4 +195,6 @@ export interface DB {
   taskActivity: TaskActivityTable;
   outbox: OutboxTable;
   mailSettings: MailSettingsTable;
+  boards: BoardsTable;
+  boardMembers: BoardMembersTable;
 }

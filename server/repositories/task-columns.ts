@@ -16,6 +16,7 @@ export const TASK_COLUMNS = [
   'createdAt',
   'updatedAt',
   'version',
+  'boardId',
 ] as const;
 
 type TaskColumns = typeof TASK_COLUMNS;

@@ -26,8 +26,8 @@ export interface Creator {
  */
 export function toTaskJson(row: TaskRowValues): Task {
   // TASK_SELECT's order; each value typed by the query (the creator's id is not shown).
-  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, assignor, assignorEmail] = row;
-  return { _id, workTitle, taskTitle, assignee, assignor, assignorEmail, deadline, priority, status, description, createdAt, updatedAt, version };
+  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, assignor, assignorEmail] = row;
+  return { _id, workTitle, taskTitle, assignee, assignor, assignorEmail, deadline, priority, status, description, createdAt, updatedAt, version, boardId };
 }
 
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { prepare, slot, type Executor } from '../db/prepared.ts';
+import { PERSONAL_BOARD_NAME } from '#shared/constants.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
 
 export function createUsersRepository(db: Kysely<DB>) {
@@ -13,8 +14,29 @@ export function createUsersRepository(db: Kysely<DB>) {
       return rows[0];
     },
 
+    /**
+     * An account is made with its personal board (whose id is the account's id), the account
+     * being that board's active admin. Call it inside a transaction (or on SQLite's single
+     * connection) so neither is written without the other.
+     */
     async insert(user: UsersTable, ex: Executor = db): Promise<void> {
       await ex.insertInto('users').values(user).execute();
+      await ex
+        .insertInto('boards')
+        .values({ id: user.id, name: PERSONAL_BOARD_NAME, description: '', personal: 1, createdAt: user.createdAt, updatedAt: user.createdAt })
+        .execute();
+      await ex
+        .insertInto('boardMembers')
+        .values({
+          boardId: user.id,
+          email: user.email,
+          userId: user.id,
+          role: 'admin',
+          addedAt: user.createdAt,
+          addedByName: user.fullName,
+          addedByEmail: user.email,
+        })
+        .execute();
     },
 
     async findById(id: string, ex: Executor = db) {

@@ -233,6 +233,7 @@ export default fp(
           priority: task.priority,
           status: task.status,
           description: task.description,
+          boardId: task.boardId,
           createdAt: nowIso,
           updatedAt: nowIso,
           version: 1,

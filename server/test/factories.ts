@@ -100,7 +100,7 @@ export async function insertTasks(t: TestApp, creator: Pick<TestUser, 'id' | 'em
   const common = { workTitle: '', description: '', deadline: null, priority: 'normal', status: 'todo', version: 1 } as const;
   const rows = Array.from({ length: count }, (_, i) => {
     const at = new Date(start + i).toISOString();
-    return { ...common, id: newId(), taskTitle: `Bulk task ${i}`, assigneeEmail: creator.email, createdBy: creator.id, createdAt: at, updatedAt: at };
+    return { ...common, id: newId(), taskTitle: `Bulk task ${i}`, assigneeEmail: creator.email, createdBy: creator.id, boardId: creator.id, createdAt: at, updatedAt: at };
   });
   // Chunks keep each statement under SQLite's limit of bound parameters.
   for (let i = 0; i < rows.length; i += 500) await t.app.db.insertInto('tasks').values(rows.slice(i, i + 500)).execute();

@@ -234,6 +234,7 @@ describe('GET /api/tasks?q=', () => {
       taskTitle,
       assigneeEmail,
       createdBy,
+      boardId: createdBy,
       deadline: null,
       priority: 'normal' as const,
       status: 'todo' as const,

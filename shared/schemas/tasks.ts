@@ -29,6 +29,7 @@ export const TaskSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
   version: Type.Integer({ minimum: 1, description: '1 on create, +1 on every successful change.' }),
+  boardId: Type.String({ description: 'The board the task is on.' }),
 });
 export type Task = Static<typeof TaskSchema>;
 
@@ -48,6 +49,7 @@ export const CreateTaskBody = Type.Object({
   assignor: Type.Optional(Type.Unknown({ description: 'Ignored: the server sets the assignor.' })),
   description: Type.Optional(DescriptionInput),
   status: Type.Optional(StatusField),
+  boardId: Type.Optional(Type.String({ maxLength: 64, description: "The board to create it on (default: the creator's personal board); needs the admin or member role there." })),
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 
@@ -64,6 +66,7 @@ export const UpdateTaskBody = Type.Object({
   workTitle: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
   version: Type.Optional(TaskVersion),
   description: Type.Optional(DescriptionInput),
+  boardId: Type.Optional(Type.String({ maxLength: 64, description: 'Moves the task to this board (admin or member role there).' })),
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
 
@@ -84,6 +87,7 @@ export type TaskParams = Static<typeof TaskParams>;
 
 /** The filters `GET /api/tasks` and `GET /api/tasks/counts` share. */
 const taskFilters = {
+  board: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this board\'s tasks (404 for a board you are not on). Without it: every task you can see.' })),
   /** `""` is what the original task-board client (it sends the whole task) sends for "All Tasks". */
   priority: Type.Optional(Type.Union([PriorityField, Type.Literal('')])),
   status: Type.Optional(StatusField),

@@ -9,6 +9,7 @@ import * as m0007 from './0007-search-index-email.ts';
 import * as m0008 from './0008-stream-sessions.ts';
 import * as m0009 from './0009-mail-sender-cap.ts';
 import * as m0010 from './0010-board-deadline-indexes.ts';
+import * as m0011 from './0011-boards.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0008-stream-sessions': m0008,
   '0009-mail-sender-cap': m0009,
   '0010-board-deadline-indexes': m0010,
+  '0011-boards': m0011,
 };

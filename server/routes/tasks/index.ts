@@ -96,6 +96,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         priority: body.priority ?? DEFAULT_PRIORITY,
         status: body.status ?? DEFAULT_STATUS,
         description: fields.description,
+        boardId: viewer.userId,
       });
       return reply.code(201).send({ status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } });
     },

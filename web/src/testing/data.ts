@@ -20,6 +20,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     description: '',
     createdAt: now,
     updatedAt: now,
+    boardId: 'board-personal',
   };
   return { ...task, ...overrides };
 }

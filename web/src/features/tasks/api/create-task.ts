@@ -40,6 +40,7 @@ export function useCreateTask() {
         status: DEFAULT_STATUS,
         createdAt: now,
         updatedAt: now,
+        boardId: body.boardId ?? '',
       };
       writeTask(queryClient, null, pending);
       return { pending };
