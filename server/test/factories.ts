@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import type { Priority } from '#shared/constants.ts';
+import type { BoardRole, Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
 import { hashPassword } from '../services/passwords.ts';
@@ -80,6 +80,40 @@ export interface TaskInput {
   deadline?: string | null;
   priority?: Priority;
   description?: string;
+}
+
+export interface BoardMemberInput {
+  /** A user (an active member) or a bare address (an invited one while no account has it). */
+  who: Pick<TestUser, 'id' | 'email'> | string;
+  role: BoardRole;
+}
+
+/**
+ * A shared board written straight into the tables (no events, no mail): `admin` is its first
+ * active admin, `members` the others. For tests of what membership allows; the boards API has
+ * its own tests.
+ */
+export async function insertBoard(
+  t: TestApp,
+  admin: Pick<TestUser, 'id' | 'email' | 'fullName'>,
+  members: BoardMemberInput[] = [],
+  name = `Board ${unique()}`,
+): Promise<{ id: string; name: string }> {
+  const id = newId();
+  const now = t.clock.now().toISOString();
+  await t.app.db.insertInto('boards').values({ id, name, description: '', personal: 0, createdAt: now, updatedAt: now }).execute();
+  const rows = [{ who: admin, role: 'admin' as const }, ...members].map(({ who, role }, i) => ({
+    boardId: id,
+    email: typeof who === 'string' ? who.toLowerCase() : who.email,
+    userId: typeof who === 'string' ? null : who.id,
+    role,
+    // Added one ms apart, in the order given: the first is the longest-standing member.
+    addedAt: new Date(t.clock.now().getTime() + i).toISOString(),
+    addedByName: admin.fullName,
+    addedByEmail: admin.email,
+  }));
+  await t.app.db.insertInto('boardMembers').values(rows).execute();
+  return { id, name };
 }
 
 /** Creates a task through the API as the cookie's user; unique title, assigned to a fresh address by default. */
