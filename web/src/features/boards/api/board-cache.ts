@@ -17,7 +17,10 @@ export function writeBoard(queryClient: QueryClient, board: Board): void {
 /** The viewer is no longer on the board (left, removed, or it was deleted). */
 export function removeBoard(queryClient: QueryClient, id: string): void {
   queryClient.setQueryData<Board[]>(boardKeys.list(), (boards) => boards?.filter((b) => b._id !== id));
-  queryClient.removeQueries({ queryKey: boardKeys.detail(id), exact: true });
+  // A page still showing it leaves by itself (it watches the list); taking its data away under
+  // it would unmount the control whose success callback does the leaving.
+  const detail = queryClient.getQueryCache().find({ queryKey: boardKeys.detail(id), exact: true });
+  if (detail && detail.getObserversCount() === 0) queryClient.removeQueries({ queryKey: boardKeys.detail(id), exact: true });
 }
 
 /** One member's row written into the board's detail (added or replaced), or taken out (`null`). */

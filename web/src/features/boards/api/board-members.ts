@@ -24,7 +24,7 @@ export async function updateMember(boardId: string, email: string, body: UpdateM
 }
 
 export async function removeMember(boardId: string, email: string): Promise<void> {
-  await apiRequest(membersPath(boardId, email), { method: 'DELETE' });
+  await apiRequest<undefined>(membersPath(boardId, email), { method: 'DELETE', expectNoContent: true });
 }
 
 export function useAddMember(boardId: string) {

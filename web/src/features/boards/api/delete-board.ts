@@ -3,7 +3,7 @@ import { apiRequest } from '#web/lib/api-client.ts';
 import { removeBoard } from './board-cache.ts';
 
 export async function deleteBoard(id: string): Promise<void> {
-  await apiRequest(`/boards/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await apiRequest<undefined>(`/boards/${encodeURIComponent(id)}`, { method: 'DELETE', expectNoContent: true });
 }
 
 /** Deletes a board with its tasks (admins). */
