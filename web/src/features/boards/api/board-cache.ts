@@ -20,7 +20,7 @@ export function removeBoard(queryClient: QueryClient, id: string): void {
   // A page still showing it leaves by itself (it watches the list); taking its data away under
   // it would unmount the control whose success callback does the leaving.
   const detail = queryClient.getQueryCache().find({ queryKey: boardKeys.detail(id), exact: true });
-  if (detail && detail.getObserversCount() === 0) queryClient.removeQueries({ queryKey: boardKeys.detail(id), exact: true });
+  if (detail?.getObserversCount() === 0) queryClient.removeQueries({ queryKey: boardKeys.detail(id), exact: true });
 }
 
 /** One member's row written into the board's detail (added or replaced), or taken out (`null`). */

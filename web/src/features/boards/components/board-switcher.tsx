@@ -112,24 +112,24 @@ export function BoardSidebar() {
  * outside closes it and focus goes back to the button.
  */
 export function BoardMenuButton({ className }: { className?: string }) {
-  const [open, setOpen] = useState(false);
+  // Open on the page where it was opened: any navigation closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
   const panelId = useId();
   const { pathname } = useLocation();
-
-  // Any navigation closes it.
-  useEffect(() => {
-    setOpen(false);
-  }, [pathname]);
+  const open = openOn === pathname;
+  const setOpen = (next: boolean) => {
+    setOpenOn(next ? pathname : null);
+  };
 
   useEffect(() => {
     if (!open) return;
     panelRef.current?.querySelector<HTMLElement>('[aria-current="page"], a')?.focus();
     const onPointer = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!panelRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
+      if (!panelRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpenOn(null);
     };
     document.addEventListener('pointerdown', onPointer);
     return () => {
@@ -160,7 +160,7 @@ export function BoardMenuButton({ className }: { className?: string }) {
         aria-controls={panelId}
         aria-label="Switch board"
         onClick={() => {
-          setOpen((current) => !current);
+          setOpen(!open);
         }}
       >
         <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">

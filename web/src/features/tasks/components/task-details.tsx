@@ -133,7 +133,7 @@ function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
         }}
       >
         {current ? null : <option value={task.boardId}>A board you are not on</option>}
-        {current && current.role === 'viewer' ? <option value={current._id}>{current.name}</option> : null}
+        {current?.role === 'viewer' ? <option value={current._id}>{current.name}</option> : null}
         {targets.map((board) => (
           <option key={board._id} value={board._id}>
             {board.name}
