@@ -19,7 +19,7 @@ describe('the board switcher', () => {
     const fetch = api();
     fetch.always('GET', '/boards/team', json(200, boardAnswer(TEAM)));
     const { user } = renderApp('/boards/team', { signedIn: true });
-    await screen.findByRole('heading', { level: 1, name: 'Launch team' }, { timeout: 5000 });
+    await screen.findByRole('heading', { level: 1, name: 'Launch team' }, { timeout: 10_000 });
     const toggle = screen.getByRole('button', { name: 'Switch board' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     await user.click(toggle);

@@ -23,7 +23,7 @@ describe('the Board select of the new-task form', () => {
   it('offers the boards where the viewer may create, starting with the board on screen', async () => {
     const fetch = api();
     const { user } = renderApp('/boards/team', { signedIn: true });
-    await user.click(await screen.findByRole('button', { name: 'Create Task' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Create Task' }, { timeout: 10_000 }));
     const dialog = screen.getByRole('dialog', { name: 'Create Task' });
     const select = within(dialog).getByRole('combobox', { name: /Board/ });
     expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Personal', 'Launch team']);
