@@ -311,7 +311,7 @@ export default fp(
             parts: partsFor({ kind: 'updated', before, after, actor, now, boards }),
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
-        });
+        }, moveTo);
       },
 
       remove(actor, id, expectedVersion) {
