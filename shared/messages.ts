@@ -33,6 +33,8 @@ export const SERVER_MESSAGES = {
   taskCreated: 'Task created successfully.',
   taskUpdated: 'Task updated successfully.',
   taskNotFound: 'Task not found.',
+  taskBoardNotFound: 'Board not found.',
+  viewerCannotChangeTasks: 'Viewers of a board cannot change its tasks; they can see them and comment.',
   mailCapReached: 'No e-mail was sent about it: your account has caused 100 e-mails in the last hour, the most allowed. Mail goes out again as the hour moves on.',
   taskConflict: 'Someone else changed this task in the meantime. Nothing was saved; here is the current version.',
   versionMismatch: 'The version in the body and in If-Match differ.',

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
 import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
@@ -6,24 +6,27 @@ import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import { columnRef as col, TASK_COLUMNS, TASK_SELECT, type TaskColumn, type TaskRowValues } from './task-columns.ts';
 import { afterArgs, afterCondition, keysetOf, orderTerms, type KeysetShape, type SortPosition } from './task-order.ts';
-import { peopleOf, visibilityOf, type Person, type Viewer } from './task-visibility.ts';
+import { onMyBoard, peopleOf, viewWithinBoard, visibilityOf, visibleTo, type Person, type Viewer } from './task-visibility.ts';
 import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, textCondition, TRIGRAM, type TextMode } from './task-search.ts';
 
 /**
- * The board's list and count queries: visibility, `view`, filters, text search, three sort
- * orders and keyset paging, compiled once per shape (db/prepared.ts).
+ * The board's list and count queries: visibility, `view`, `board`, filters, text search, three
+ * sort orders and keyset paging, compiled once per shape (db/prepared.ts).
  *
- * Visibility is index range scans merged with UNION ALL (created by me; assigned to me but
- * created by someone else, so nothing appears twice) instead of an OR that would scan the
- * table. A page reads each part in the order of an index and cuts it at the page size, so it
- * reads at most (parts × limit) rows whoever asks and however many tasks they have: newest
- * first from the (person, status, created_at, id) indexes, one part per person and status;
- * sort=deadline from the (person, status, deadline, created_at desc, id desc) indexes, with the
- * dated and the undated tasks as separate parts. The assignee's part of a page leaves out my own
- * tasks only after the cut (see `partsOf`), so a list of tasks one assigns to oneself, the usual
- * case for a person alone, costs the same as any other. sort=priority, and lists without a
- * limit, sort the viewer's rows, which does not grow with the table. A page of the newest tasks
- * of any status is read as one part per status too, so a text search on the viewer's rows
+ * Visibility (task-visibility.ts) is index range scans merged with UNION ALL instead of an OR
+ * that would scan the table: the tasks of each board I am an active member of, and those
+ * assigned to me on boards I am not on (so nothing appears twice). A page reads each part in
+ * the order of an index and cuts it at the page size, so it reads at most (parts × limit) rows
+ * whoever asks and however many tasks the table has: newest first from the (board, status,
+ * created_at, id) and (assignee, status, created_at, id) indexes, one part per board (or
+ * person) and status; sort=deadline from the (…, status, deadline, created_at desc, id desc)
+ * indexes, with the dated and the undated tasks as separate parts. "Every board I am on" is
+ * one cut per board: a LATERAL join on PostgreSQL, a correlated `rowid in (… limit)` on SQLite
+ * (which has no LATERAL), each an index range read stopped at the page size; so a person on 50
+ * boards reads at most 50 × limit entries per status, not the 50 boards' tasks. The assignee's
+ * part of a page leaves out the tasks on my boards only after the cut (see `partsOf`).
+ * sort=priority, and lists without a limit, sort the visible rows. A page of the newest tasks
+ * of any status is read as one part per status too, so a text search on the visible rows
  * stops after its page instead of testing all of them.
  *
  * Who sees which tasks: task-visibility.ts; text search: task-search.ts; sort orders and keyset
@@ -32,6 +35,8 @@ import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, textCon
 
 export interface TaskFilter {
   view: TaskView;
+  /** Only this board's tasks; the caller has checked that the viewer is an active member of it. */
+  board?: string | undefined;
   status?: TaskStatus | undefined;
   priority?: Priority | undefined;
   /** Search text, 1–100 characters. */
@@ -57,6 +62,7 @@ type Args = Record<string, unknown>;
 type Columns = readonly TaskColumn[];
 interface Shape {
   view: TaskView;
+  board: boolean;
   status: boolean;
   priority: boolean;
   text: TextMode;
@@ -88,41 +94,73 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return out;
   }
 
-  /** The tasks of one part (see `Part`) that pass the filters, nothing selected yet. */
-  function partTasks(part: Part, shape: Shape) {
+  /**
+   * The tasks of one part (see `Part`) that pass the filters, nothing selected yet. `board`: for
+   * `myBoards`, the one board to read (a column of the outer query); without it, all of them.
+   */
+  function partTasks(part: Part, shape: Shape, board?: RawBuilder<unknown>) {
     let q = db.selectFrom('tasks');
-    if (part.person === 'mine') q = q.where('createdBy', '=', slot('userId'));
-    else q = q.where('assigneeEmail', '=', slot('email'));
+    const person = part.person;
+    if (person === 'board') {
+      q = q.where('boardId', '=', slot('board'));
+      const within = viewWithinBoard(shape.view, 'tasks');
+      if (within !== undefined) q = q.where(within);
+    } else if (person === 'myBoards') {
+      q = board === undefined
+        ? q.where('boardId', 'in', (eb) => eb.selectFrom('boardMembers').select('boardId').where('userId', '=', slot('userId')))
+        : q.where(sql<SqlBool>`tasks.board_id = ${board}`);
+    } else if (person === 'mine') {
+      q = q.where('createdBy', '=', slot('userId')).where(visibleTo('tasks'));
+    } else {
+      q = q.where('assigneeEmail', '=', slot('email'));
+      if (person === 'assignedOffMyBoards') q = q.where((eb) => eb.not(onMyBoard(col('tasks', 'boardId'))));
+    }
     if (part.status !== undefined) q = q.where('status', '=', sql.lit(part.status));
     if (part.dated !== undefined) q = q.where('deadline', part.dated ? 'is not' : 'is', null);
-    if (part.person === 'assignedOnly') q = q.where('createdBy', '<>', slot('userId'));
     for (const condition of filters('', shape)) q = q.where(condition);
     return q;
   }
 
+  /** A part's rows after the keyset position, in the part's order, cut to the page when `list` is paged. */
+  function cut<Q extends ReturnType<typeof partTasks>>(q: Q, part: Part, list: ListShape | undefined): Q {
+    if (list === undefined) return q;
+    let out = q;
+    const after = afterCondition('', list, part.dated);
+    if (after !== undefined) out = out.where(after) as Q;
+    if (list.paged) {
+      // Within a dated or undated part, the deadline order is the index's own.
+      const terms = part.dated === true ? [sql`deadline asc`, ...orderTerms('', 'newest')] : orderTerms('', part.dated === false ? 'newest' : list.sort);
+      for (const term of terms) out = out.orderBy(term) as Q;
+      out = out.limit(slot('limit')) as Q;
+    }
+    return out;
+  }
+
   /** One part of the visible set, as its own derived table, cut to a page when `list` has a limit. */
   function branch(part: Part, shape: Shape, columns: Columns, list?: ListShape) {
-    let q = partTasks(part, shape).select(columns);
-    if (list !== undefined) {
-      const after = afterCondition('', list, part.dated);
-      if (after !== undefined) q = q.where(after);
-      if (list.paged) {
-        // Within a dated or undated part, the deadline order is the index's own.
-        const terms = part.dated === true ? [sql`deadline asc`, ...orderTerms('', 'newest')] : orderTerms('', part.dated === false ? 'newest' : list.sort);
-        for (const term of terms) q = q.orderBy(term);
-        q = q.limit(slot('limit'));
+    if (part.person === 'myBoards' && list?.paged === true) {
+      // One cut per board the viewer is an active member of.
+      const m = sql.ref('m.boardId');
+      const members = db.selectFrom('boardMembers as m').where('m.userId', '=', slot('userId'));
+      if (dialect === 'postgres') {
+        const perBoard = cut(partTasks(part, shape, m), part, list).select(columns.map((c) => `tasks.${c}` as const));
+        return members.innerJoinLateral(perBoard.as('b'), (join) => join.onTrue()).select(columns.map((c) => `b.${c}` as const));
       }
+      const perBoard = cut(partTasks(part, shape, m), part, list).select(sql`tasks.rowid`.as('r'));
+      return members
+        .innerJoin('tasks as bt', (join) => join.on(sql<SqlBool>`bt.rowid in (${perBoard})`))
+        .select(columns.map((c) => `bt.${c}` as const));
     }
-    return q;
+    return cut(partTasks(part, shape), part, list).select(columns);
   }
 
   /**
    * The parts a query of this shape reads (see the top): one per person, and for a page in an
    * order an index holds (newest, deadline) also one per status and, for sort=deadline, dated and
    * undated tasks apart. The assignee's part of a page is cut first and only then loses the tasks
-   * I created myself: every such task is also in my own part, and a task assigned to me by
-   * someone else that belongs on the page is among the first `limit` assigned to me. Testing it
-   * before the cut would read every task I assigned to myself (all of them, for one person
+   * on my boards: every such task is also in a board part, and a task assigned to me on another
+   * board that belongs on the page is among the first `limit` assigned to me. Testing it before
+   * the cut would read every task assigned to me on my own boards (all of them, for one person
    * keeping their own list) to find the few others.
    */
   function partsOf(shape: Shape, list?: ListShape): Part[] {
@@ -130,14 +168,14 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const statuses = indexOrder && !shape.status ? STATUSES : [undefined];
     // After an undated position, only undated tasks are left.
     const datedness = indexOrder && list.sort === 'deadline' ? (list.after === 'null' ? [false] : [true, false]) : [undefined];
-    return peopleOf(shape.view, indexOrder).flatMap((person) => statuses.flatMap((status) => datedness.map((dated) => ({ person, status, dated }))));
+    return peopleOf(shape.view, indexOrder, shape.board).flatMap((person) => statuses.flatMap((status) => datedness.map((dated) => ({ person, status, dated }))));
   }
 
   /** The visible set for a view: its parts (`partsOf`) merged without duplicates. */
   function visible(shape: Shape, columns: Columns, list?: ListShape) {
     const read = (part: Part) => {
       const rows = db.selectFrom(branch(part, shape, columns, list).as('b')).selectAll();
-      return part.person === 'assignedThenNotMine' ? rows.where('b.createdBy', '<>', slot('userId')) : rows;
+      return part.person === 'assignedThenOffMyBoards' ? rows.where((eb) => eb.not(onMyBoard(col('b', 'boardId')))) : rows;
     };
     // At least one part: people and statuses are never empty.
     return partsOf(shape, list)
@@ -156,7 +194,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       .where(sql<SqlBool>`tasks_fts match ${slot('fts')}`)
       .whereRef('k.key', '=', 'tasksFts.rowid')
       .whereRef('t.id', '=', 'k.taskId')
-      .where(visibilityOf(shape.view));
+      .where(visibilityOf(shape.view, shape.board));
     for (const condition of filters('t', shape)) q = q.where(condition);
     return q;
   }
@@ -185,7 +223,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
    * the rows. Filters other than the status test their columns in the table.
    */
   function buildCounts(shape: Shape): Prepared<Args, { todo: number; done: number; overdue: number }> {
-    const people = peopleOf(shape.view, false);
+    const people = peopleOf(shape.view, false, shape.board);
     const measure = (status: TaskStatus, overdue: boolean) => {
       const terms = people.map((person) => {
         let q = partTasks({ person, status, dated: undefined }, shape).select((eb) => eb.fn.countAll().as('n'));
@@ -235,10 +273,11 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
         }
       }
     }
+    if (filter.board !== undefined) args.board = filter.board;
     if (filter.status !== undefined) args.status = filter.status;
     if (filter.priority !== undefined) args.priority = filter.priority;
     return {
-      shape: { view: filter.view, status: filter.status !== undefined, priority: filter.priority !== undefined, text },
+      shape: { view: filter.view, board: filter.board !== undefined, status: filter.status !== undefined, priority: filter.priority !== undefined, text },
       args,
     };
   }

@@ -10,6 +10,7 @@ import { appendEvent, EVENT_CHANNEL_SQL, EVENT_ORDER_LOCK_SQL, type EventTransac
 import type { OutboxRepository } from './outbox-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
 import { toTaskJson, type Creator, type TasksRepository } from './tasks-repository.ts';
+import { canEditBoard, EDITING_ROLES } from './task-visibility.ts';
 
 /** A mail a write causes to someone else: counted against its sender's hourly cap. */
 export interface PlannedMail {
@@ -63,15 +64,21 @@ export interface MailCap {
 }
 
 export interface WriteResult {
-  /** The task as written (deleted: as it was); undefined when the row was not at the expected version. */
+  /**
+   * The task as written (deleted: as it was); undefined when the row was not at the expected
+   * version, or (insert) when the creator may not create tasks on the board.
+   */
   task: Task | undefined;
+  /** An insert: the creator's role on the task's board, read by the insert itself (null: not an active member, or no such board). */
+  boardRole?: string | null;
   /** Mails left unwritten because the sender reached the cap. */
   mailsHeld: number;
 }
 
 const snake = (name: string) => name.replaceAll(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const COLUMNS = TASK_COLUMNS.map(snake).join(', ');
-const CHANGEABLE = new Set<string>(['workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'updatedAt']);
+const CHANGEABLE = new Set<string>(['workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'boardId', 'updatedAt']);
+const EDITING_ROLES_SQL = EDITING_ROLES.map((role) => `'${role}'`).join(', ');
 
 const mailJson = (mails: readonly PlannedMail[]) =>
   JSON.stringify(
@@ -133,7 +140,11 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
   if (target.kind === 'insert') {
     const row = { ...target.task, version: 1 } as Record<string, unknown>;
     const values = TASK_COLUMNS.map((c) => p(row[c]));
-    ctes.push(`task as (insert into tasks (${COLUMNS}, next_reminder_at) values (${values.join(', ')}, ${p(parts.nextReminderAt ?? null)}) returning ${COLUMNS})`);
+    // Only a creator with an editing role on the board inserts (task-visibility.ts); the role
+    // read here also tells a refusal's 404 (not a member) from its 403 (a viewer).
+    ctes.push(`rights as (select role from board_members where board_id = ${p(target.task.boardId)} and user_id = ${p(target.task.createdBy)})`);
+    ctes.push(`task as (insert into tasks (${COLUMNS}, next_reminder_at) select ${values.join(', ')}, ${p(parts.nextReminderAt ?? null)}
+      where exists (select 1 from rights where role in (${EDITING_ROLES_SQL})) returning ${COLUMNS})`);
   } else {
     const at = `id = ${p(target.before._id)} and version = ${p(target.before.version)}`;
     if (target.kind === 'update') {
@@ -196,7 +207,10 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
     ctes.push(`notified as (select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from event having count(*) > 0)`);
     notified = '(select count(*) from notified)';
   }
-  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${notified} as notified from task`;
+  // An insert answers one row even when refused: its columns null and the creator's role.
+  const from = target.kind === 'insert' ? '(select 1 as one) one left join task on true' : 'task';
+  const role = target.kind === 'insert' ? ', (select role from rights) as board_role' : '';
+  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${notified} as notified${role} from ${from}`;
   return CompiledQuery.raw(text, params);
 }
 
@@ -223,15 +237,23 @@ export function createTaskWriteStatements(
     const { rows } = await ex.executeQuery<Record<string, unknown>>(postgresStatement(target, parts, cap));
     const row = rows[0];
     if (row === undefined) return { task: undefined, mailsHeld: 0 };
+    const boardRole = target.kind === 'insert' ? { boardRole: (row.boardRole as string | null | undefined) ?? null } : {};
+    if (row.id === null) return { task: undefined, mailsHeld: 0, ...boardRole };
     const creator = creatorOf(target);
     // The statement's `returning` lists TASK_COLUMNS, so these are the task row's values in that order.
     const values = TASK_COLUMNS.map((column) => row[column]) as unknown as TaskColumnValues;
-    return { task: toTaskJson([...values, creator.fullName, creator.email]), mailsHeld: Number(row.mailsHeld) };
+    return { task: toTaskJson([...values, creator.fullName, creator.email]), mailsHeld: Number(row.mailsHeld), ...boardRole };
   }
 
   async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: EventTransaction): Promise<WriteResult> {
     let task: Task | undefined;
-    if (target.kind === 'insert') task = await repos.tasks.insert(target.task, target.creator, trx);
+    let boardRole: { boardRole?: string | null } = {};
+    if (target.kind === 'insert') {
+      const role = (await repos.tasks.boardRole(target.task.boardId, { userId: target.task.createdBy, email: '' }, trx)) ?? null;
+      boardRole = { boardRole: role };
+      if (!canEditBoard(role)) return { task: undefined, mailsHeld: 0, ...boardRole };
+      task = await repos.tasks.insert(target.task, target.creator, trx);
+    }
     else if (target.kind === 'update') task = await repos.tasks.update(target.before, target.changes, trx);
     else if (target.kind === 'delete') task = (await repos.tasks.delete(target.before._id, target.before.version, trx)) ? target.before : undefined;
     else task = (await repos.tasks.findById(target.before._id, trx))?.version === target.before.version ? target.before : undefined;
@@ -246,7 +268,7 @@ export function createTaskWriteStatements(
     await repos.activity.insert(parts.activity, trx);
     const mailsHeld = parts.mails.length > 0 && cap !== undefined ? await sqliteMails(parts.mails, cap, trx) : 0;
     for (const event of parts.events) await appendEvent(trx, event);
-    return { task, mailsHeld };
+    return { task, mailsHeld, ...boardRole };
   }
 
   /** The SQLite form of the mail CTEs: count what is wanted and what the cap allows, then write. */

@@ -1,16 +1,31 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
 import { selectTasks, TASK_COLUMNS, type TaskColumnValues, type TaskRowValues } from './task-columns.ts';
 import { createTaskListQueries, type ListOptions, type TaskFilter } from './task-list-queries.ts';
-import type { Viewer } from './task-visibility.ts';
+import { boardRoleOf, visibleTo, type Viewer } from './task-visibility.ts';
 
 interface FindArgs extends Record<string, unknown> {
   id: string;
   userId: string;
   email: string;
+}
+
+/** A task as a write finds it, with what decides the writer's rights (task-visibility.ts). */
+export interface TaskForWrite {
+  task: Task;
+  /** The writer's role on the task's board; null when they are not an active member of it. */
+  role: string | null;
+  /** The name of the task's board (for the activity of a move). */
+  boardName: string;
+  /** The board `target` of the read, when one was given: the writer's role there (null: not a member or no such board) and its name. */
+  target: { role: string | null; name: string | null };
+}
+
+interface WriteFindArgs extends FindArgs {
+  target: string;
 }
 
 /** The creator of a task, who is shown as its assignor. */
@@ -34,13 +49,27 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const listQueries = createTaskListQueries(db, dialect);
 
   const withCreator = () => selectTasks(db).where('t.id', '=', slot('id'));
-  const visible = () =>
-    withCreator().where((eb) => eb.or([eb('t.createdBy', '=', slot('userId')), eb('t.assigneeEmail', '=', slot('email'))]));
-  const findVisible = prepare<FindArgs, TaskRowValues>(visible(), { rowsAsArrays: true });
-  // A write reads the task it changes with a row lock (PostgreSQL; SQLite has one writer at a
-  // time), so concurrent writes to one task queue up and each sees the version before it.
-  const findVisibleForWrite =
-    dialect === 'postgres' ? prepare<FindArgs, TaskRowValues>(visible().forUpdate('t'), { rowsAsArrays: true }) : findVisible;
+  const findVisible = prepare<FindArgs, TaskRowValues>(withCreator().where(visibleTo('t')), { rowsAsArrays: true });
+  // A write reads the task it changes together with everything that decides the writer's rights
+  // (one statement: the task if visible, the writer's role on its board, and on the board it
+  // may move to), so a refusal costs no second trip and 404 / 403 / 409 are told apart from it.
+  const forWrite = () =>
+    withCreator()
+      .where(visibleTo('t'))
+      .select([
+        boardRoleOf(sql.ref('t.boardId')).as('role'),
+        sql<string>`(select b.name from boards b where b.id = t.board_id)`.as('boardName'),
+        boardRoleOf(slot('target')).as('targetRole'),
+        sql<string | null>`(select b.name from boards b where b.id = ${slot('target')})`.as('targetName'),
+      ]);
+  // With a row lock (PostgreSQL; SQLite has one writer at a time) inside a write transaction,
+  // so concurrent writes to one task queue up and each sees the version before it.
+  const findForWrite = prepare<WriteFindArgs, [...TaskRowValues, string | null, string, string | null, string | null]>(forWrite(), { rowsAsArrays: true });
+  const findForWriteLocked =
+    dialect === 'postgres' ? prepare<WriteFindArgs, [...TaskRowValues, string | null, string, string | null, string | null]>(forWrite().forUpdate('t'), { rowsAsArrays: true }) : findForWrite;
+  const boardRole = prepare<{ board: string; userId: string }, { role: string }>(
+    db.selectFrom('boardMembers').select('role').where('boardId', '=', slot('board')).where('userId', '=', slot('userId')),
+  );
   const findById = prepare<{ id: string }, TaskRowValues>(withCreator(), { rowsAsArrays: true });
   const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TaskColumnValues>(
     db.insertInto('tasks').values(slotsFor(TASK_COLUMNS)).returning(TASK_COLUMNS),
@@ -66,10 +95,24 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
       return rows[0] === undefined ? undefined : toTaskJson(rows[0]);
     },
 
-    /** `findVisible` for a write transaction: also locks the row until the transaction ends. */
-    async findVisibleForWrite(id: string, viewer: Viewer, trx: Executor): Promise<Task | undefined> {
-      const { rows } = await findVisibleForWrite.execute(trx, { id, userId: viewer.userId, email: viewer.email });
-      return rows[0] === undefined ? undefined : toTaskJson(rows[0]);
+    /**
+     * `findVisible` for a write, with the writer's rights (`TaskForWrite`); `target`: a board the
+     * write may move the task to. `locked`: inside a write transaction, also locks the row until
+     * it ends (PostgreSQL).
+     */
+    async findForWrite(id: string, viewer: Viewer, target: string | undefined, locked: boolean, ex: Executor): Promise<TaskForWrite | undefined> {
+      const statement = locked ? findForWriteLocked : findForWrite;
+      const { rows } = await statement.execute(ex, { id, userId: viewer.userId, email: viewer.email, target: target ?? '' });
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      const [role, boardName, targetRole, targetName] = row.slice(-4) as [string | null, string, string | null, string | null];
+      return { task: toTaskJson(row.slice(0, -4) as unknown as TaskRowValues), role, boardName, target: { role: targetRole, name: targetName } };
+    },
+
+    /** The viewer's role on a board, or undefined when they are not an active member of it (or it does not exist). */
+    async boardRole(board: string, viewer: Viewer, ex: Executor = db): Promise<string | undefined> {
+      const { rows } = await boardRole.execute(ex, { board, userId: viewer.userId });
+      return rows[0]?.role;
     },
 
     /** Any task by id, regardless of who asks (for answers and events after a write). */

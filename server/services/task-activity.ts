@@ -1,4 +1,4 @@
-import { TRACKED_FIELDS, type TrackedField } from '#shared/schemas/comments.ts';
+import { TRACKED_FIELDS, type ActivityChangeField, type TrackedField } from '#shared/schemas/comments.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
@@ -10,11 +10,13 @@ export interface ActivityChange {
   after: (Pick<Task, TrackedField | 'status'> & { _id: string }) | undefined;
   actor: { userId: string; email: string; fullName: string };
   now: Date;
+  /** A move: the names of the board it left and of the one it is on now. */
+  boards?: { from: string; to: string } | undefined;
 }
 
 /**
  * The activity entries of one task write: `created`; `updated` with `{field: {from, to}}` for
- * each tracked field that changed; `completed` / `reopened` for a status change (an edit that
+ * each tracked field that changed, and `board: {from, to}` (the boards' names) for a move; `completed` / `reopened` for a status change (an edit that
  * does both writes both entries, the update first). A deletion writes nothing: the log goes
  * with its task.
  */
@@ -33,10 +35,11 @@ export function activityFor(change: ActivityChange): NewActivity[] {
   });
   if (before === undefined) return [entry('created')];
   const entries: NewActivity[] = [];
-  const changes: Partial<Record<TrackedField, { from: string | null; to: string | null }>> = {};
+  const changes: Partial<Record<ActivityChangeField, { from: string | null; to: string | null }>> = {};
   for (const field of TRACKED_FIELDS) {
     if (before[field] !== after[field]) changes[field] = { from: before[field], to: after[field] };
   }
+  if (change.boards !== undefined) changes.board = change.boards;
   if (Object.keys(changes).length > 0) entries.push(entry('updated', JSON.stringify(changes)));
   if (before.status !== after.status) entries.push(entry(after.status === 'done' ? 'completed' : 'reopened'));
   return entries;

@@ -18,7 +18,8 @@ import {
   type WriteResult,
   type WriteTarget,
 } from '../repositories/task-write-statements.ts';
-import type { Viewer } from '../repositories/task-visibility.ts';
+import { canEditBoard, type Viewer } from '../repositories/task-visibility.ts';
+import type { TaskForWrite } from '../repositories/tasks-repository.ts';
 import { activityFor } from './task-activity.ts';
 
 export type { WriteParts } from '../repositories/task-write-statements.ts';
@@ -35,6 +36,15 @@ export function actorOf(request: FastifyRequest): Actor {
 }
 
 export const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
+/** A board the user is not an active member of answers like a missing one. */
+export const boardNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskBoardNotFound);
+const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
+
+/** A board's role allows creating and changing its tasks: otherwise 404 for a non-member, 403 for a viewer. */
+function needEditingRole(role: string | null | undefined): void {
+  if (role === null || role === undefined) throw boardNotFound();
+  if (!canEditBoard(role)) throw viewerCannotChange();
+}
 const taskConflict = (current: Task) => conflict(SERVER_MESSAGES.taskConflict, { task: current });
 
 /** An id from a URL: one that cannot be ours answers 404 without a query. */
@@ -55,6 +65,8 @@ export interface TaskChange {
   after: Task | undefined;
   actor: Actor;
   now: Date;
+  /** A move to another board: the names of the board it was on and of the one it is on now. */
+  boards?: { from: string; to: string } | undefined;
 }
 
 /**
@@ -65,7 +77,7 @@ export interface TaskChange {
  */
 export type TaskWriteHook = (change: TaskChange, parts: WriteParts) => void;
 
-export type EditableFields = Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description'>>;
+export type EditableFields = Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId'>>;
 
 /** A write's answer: the task, and how many of the mails it caused were held back by the sender's cap. */
 export interface Written {
@@ -82,12 +94,21 @@ export interface CommentPlan<T> {
 }
 
 export interface TaskWrites {
+  /** On `fields.boardId`, which needs the admin or member role there (403 for a viewer, 404 for anyone else). */
   create(actor: Actor, fields: Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'updatedAt' | 'version'>): Promise<Written>;
   /**
    * `changesFor(current)` returns the fields that really change (it may throw a 4xx). With
    * `expectedVersion`, a task at another version answers 409 CONFLICT and nothing changes.
+   * `moveTo`: the board to move it to (needs the admin or member role there; its own board: no move).
+   * The actor needs edit rights on the task (403 for a viewer of its board who is not its assignee).
    */
-  update(actor: Actor, id: string, expectedVersion: number | undefined, changesFor: (current: Task) => EditableFields): Promise<Written>;
+  update(
+    actor: Actor,
+    id: string,
+    expectedVersion: number | undefined,
+    changesFor: (current: Task) => EditableFields,
+    moveTo?: string,
+  ): Promise<Written>;
   remove(actor: Actor, id: string, expectedVersion: number | undefined): Promise<void>;
   /**
    * A comment write on a task the actor can see (404 otherwise). `plan(task, ex)` reads what it
@@ -190,11 +211,19 @@ export default fp(
      * Runs a change of task `id`: reads it (404 when the actor cannot see it), plans the write
      * with `plan`, and writes it at the version read (see above).
      */
-    async function change<T>(actor: Actor, id: string, plan: (before: Task, ex: Executor) => Promise<Step<T>> | Step<T>): Promise<T> {
+    async function change<T>(
+      actor: Actor,
+      id: string,
+      rights: 'edit' | 'see',
+      plan: (found: TaskForWrite, ex: Executor) => Promise<Step<T>> | Step<T>,
+      moveTo?: string,
+    ): Promise<T> {
       const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; parts?: WriteParts } | typeof MISSED> => {
-        const before = locked ? await repo.findVisibleForWrite(id, actor, ex) : await repo.findVisible(id, actor, ex);
-        if (before === undefined) throw taskNotFound();
-        const step = await plan(before, ex);
+        // The task and the actor's rights on it come from one read (task-visibility.ts).
+        const found = await repo.findForWrite(id, actor, moveTo, locked, ex);
+        if (found === undefined) throw taskNotFound();
+        if (rights === 'edit' && found.task.assignee !== actor.email && !canEditBoard(found.role)) throw viewerCannotChange();
+        const step = await plan(found, ex);
         if (!('target' in step)) return { value: step.answer };
         const result = await statements.write(step.target, step.parts, capOf(actor, clock.now()), ex);
         if (result.task === undefined) {
@@ -243,15 +272,24 @@ export default fp(
         const cap = capOf(actor, now);
         const write = (ex: EventTransaction) => statements.write(target, parts, cap, ex);
         const result = postgres ? await fastify.events.statement(write) : await fastify.events.transaction(write);
-        if (result.task === undefined) throw new Error('The task insert returned no row');
+        if (result.task === undefined) {
+          needEditingRole(result.boardRole);
+          throw new Error('The task insert returned no row');
+        }
         committed(parts);
         return { task: result.task, mailsHeld: result.mailsHeld };
       },
 
-      update(actor, id, expectedVersion, changesFor) {
-        return change<Written>(actor, id, (before) => {
+      update(actor, id, expectedVersion, changesFor, moveTo) {
+        return change<Written>(actor, id, 'edit', ({ task: before, boardName, target }) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
-          const changes = changesFor(before);
+          const changes: EditableFields = changesFor(before);
+          let boards: TaskChange['boards'];
+          if (moveTo !== undefined && moveTo !== before.boardId) {
+            needEditingRole(target.role);
+            changes.boardId = moveTo;
+            boards = { from: boardName, to: target.name ?? '' };
+          }
           if (Object.keys(changes).length === 0) return { answer: { task: before, mailsHeld: 0 } };
           const now = clock.now();
           const updatedAt = now.toISOString();
@@ -264,19 +302,20 @@ export default fp(
             ...(changes.priority === undefined ? {} : { priority: changes.priority }),
             ...(changes.status === undefined ? {} : { status: changes.status }),
             ...(changes.description === undefined ? {} : { description: changes.description }),
+            ...(changes.boardId === undefined ? {} : { boardId: changes.boardId }),
             updatedAt,
             version: before.version + 1,
           };
           return {
             target: { kind: 'update', before, changes: { ...changes, updatedAt } },
-            parts: partsFor({ kind: 'updated', before, after, actor, now }),
+            parts: partsFor({ kind: 'updated', before, after, actor, now, boards }),
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
-        });
+        }, moveTo);
       },
 
       remove(actor, id, expectedVersion) {
-        return change<undefined>(actor, id, (before) => {
+        return change<undefined>(actor, id, 'edit', ({ task: before }) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           return {
             target: { kind: 'delete', before },
@@ -287,7 +326,7 @@ export default fp(
       },
 
       comment(actor, taskId, plan) {
-        return change(actor, taskId, async (task, ex) => {
+        return change(actor, taskId, 'see', async ({ task }, ex) => {
           const planned = await plan(task, ex);
           if (planned.comment === undefined) return { answer: planned.result };
           const { event } = planned;

@@ -80,6 +80,8 @@ export interface TaskInput {
   deadline?: string | null;
   priority?: Priority;
   description?: string;
+  /** The board to create it on (default: the creator's personal board). */
+  boardId?: string;
 }
 
 export interface BoardMemberInput {

@@ -142,7 +142,14 @@ export interface TestApp {
  * Registers the hooks of one test file: a database and an SMTP catcher for the file, a fresh
  * app (built by the production `build()`) for every test, everything closed afterwards.
  */
-export function useTestApp(options: { env?: Record<string, string>; patch?: Partial<Config> } = {}): TestApp {
+export function useTestApp(
+  options: {
+    env?: Record<string, string>;
+    patch?: Partial<Config>;
+    /** Runs once on the file's empty database (its URL: `file:…` or postgres://…) before any app is built, e.g. to fill it through older migrations. */
+    before?: (databaseUrl: string) => Promise<void>;
+  } = {},
+): TestApp {
   let database: TestDatabase | undefined;
   let mail: MailCatcher | undefined;
   let app: FastifyInstance | undefined;
@@ -163,6 +170,7 @@ export function useTestApp(options: { env?: Record<string, string>; patch?: Part
   beforeAll(async () => {
     database = await createTestDatabase();
     mail = await startMailCatcher();
+    await options.before?.(database.url);
   });
   beforeEach(async () => {
     await start(options.env ?? {}, options.patch ?? {});

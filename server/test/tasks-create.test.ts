@@ -33,6 +33,7 @@ describe('POST /api/tasks', () => {
           createdAt: now,
           updatedAt: now,
           version: 1,
+          boardId: user.id,
         },
       },
     });

@@ -48,6 +48,9 @@ export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 /** The fields an `updated` entry reports, in this order. */
 export const TRACKED_FIELDS = ['taskTitle', 'workTitle', 'description', 'assignee', 'priority', 'deadline'] as const;
 export type TrackedField = (typeof TRACKED_FIELDS)[number];
+/** The keys of an `updated` entry's `changes`: the tracked fields, then `board` for a move (from and to are the boards' names). */
+export const ACTIVITY_CHANGE_FIELDS = [...TRACKED_FIELDS, 'board'] as const;
+export type ActivityChangeField = (typeof ACTIVITY_CHANGE_FIELDS)[number];
 
 const Change = Type.Object({
   from: Type.Union([Type.String(), Type.Null()]),
@@ -60,7 +63,7 @@ export const ActivitySchema = Type.Object({
   by: PersonSchema,
   at: Type.String({ format: 'date-time' }),
   changes: Type.Optional(
-    Type.Record(Type.String(), Change, { description: '`updated` only: {field: {from, to}} for each changed field.' }),
+    Type.Record(Type.String(), Change, { description: '`updated` only: {field: {from, to}} for each changed field; `board` (from and to are board names) when the task moved to another board.' }),
   ),
 });
 export type Activity = Static<typeof ActivitySchema>;

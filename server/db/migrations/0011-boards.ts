@@ -15,6 +15,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *   so the column is added with the default '' on both databases and every row is filled here;
  *   writes always set it. There is no foreign key (SQLite cannot add one to an existing table):
  *   deleting a board deletes its tasks in the same transaction (server/services).
+ *   Two indexes serve a board's list and counts like 0001/0010 serve a person's: (board_id,
+ *   status, created_at desc, id desc) for newest first, (board_id, status, deadline, created_at
+ *   desc, id desc) for sort=deadline and the counts; "every board I am on" reads one cut of
+ *   each of my boards from them (server/repositories/task-list-queries.ts).
  * - `events.board_id`: the board a task event is about, null for other events.
  * - `mail_settings.notify_boards`: whether the address wants "you were added to a board" mail.
  *
@@ -54,6 +58,16 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('board_members_email_idx').on('board_members').column('email').execute();
 
   await db.schema.alterTable('tasks').addColumn('board_id', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .createIndex('tasks_board_status_created_idx')
+    .on('tasks')
+    .columns(['board_id', 'status', 'created_at desc', 'id desc'])
+    .execute();
+  await db.schema
+    .createIndex('tasks_board_status_deadline_idx')
+    .on('tasks')
+    .columns(['board_id', 'status', 'deadline', 'created_at desc', 'id desc'])
+    .execute();
   await db.schema.alterTable('events').addColumn('board_id', 'text').execute();
   await db.schema.alterTable('mail_settings').addColumn('notify_boards', 'integer', (c) => c.notNull().defaultTo(1)).execute();
 
@@ -73,6 +87,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('mail_settings').dropColumn('notify_boards').execute();
   await db.schema.alterTable('events').dropColumn('board_id').execute();
+  await db.schema.dropIndex('tasks_board_status_deadline_idx').ifExists().execute();
+  await db.schema.dropIndex('tasks_board_status_created_idx').ifExists().execute();
   await db.schema.alterTable('tasks').dropColumn('board_id').execute();
   await db.schema.dropTable('board_members').ifExists().execute();
   await db.schema.dropTable('boards').ifExists().execute();

@@ -17,17 +17,19 @@ import {
 import { checkDeadline, checkDescription, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import { validationFailed } from '../../errors.ts';
 import type { TaskFilter } from '../../repositories/task-list-queries.ts';
-import { actorOf, existingId, taskNotFound, type EditableFields } from '../../services/task-writes.ts';
+import type { Viewer } from '../../repositories/task-visibility.ts';
+import { actorOf, boardNotFound, existingId, taskNotFound, type EditableFields } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /** Tasks in an answer without `limit` (the original task-board client asks for the whole list). */
 const UNPAGED_MAX = 5000;
-/** The filters the list and the counts share, from the query string. */
+/** The filters the list and the counts share, from the query string (`board` checked by `boardFilterOf`). */
 function filterOf(query: TaskCountsQuery): TaskFilter {
   return {
     view: query.view ?? DEFAULT_VIEW,
+    board: query.board,
     status: query.status,
     priority: query.priority === '' ? undefined : query.priority,
     q: query.q,
@@ -62,8 +64,15 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
   const repo = fastify.tasksRepository;
   const writes = fastify.taskWrites;
 
-  // Every task call needs a session; visibility is "created by me or assigned to my e-mail".
+  // Every task call needs a session; who sees and changes which task: repositories/task-visibility.ts.
   fastify.addHook('onRequest', fastify.authenticate);
+
+  /** The filters of a list or count; `board=` must be a board the viewer is an active member of (else 404). */
+  async function checkedFilter(viewer: Viewer, query: TaskCountsQuery): Promise<TaskFilter> {
+    const filter = filterOf(query);
+    if (filter.board !== undefined && (await repo.boardRole(existingId(filter.board, boardNotFound), viewer)) === undefined) throw boardNotFound();
+    return filter;
+  }
 
   fastify.post(
     '/tasks',
@@ -71,7 +80,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['tasks'],
         summary: 'Create a task (the assignor is the signed-in user)',
-        description: '201 with the stored task. The assignee is any e-mail address (it need not have an account); a deadline may not be in the past. Every invalid field is reported at once (400 VALIDATION_FAILED).',
+        description:
+          '201 with the stored task. The assignee is any e-mail address (it need not have an account); a deadline may not be in the past. Every invalid field is reported at once (400 VALIDATION_FAILED). ' +
+          "`boardId` (default: my personal board) needs the admin or member role there: 403 FORBIDDEN for a viewer, 404 NOT_FOUND for a board I am not on.",
         security: sessionSecurity,
         body: CreateTaskBody,
         response: { 201: serializable(TaskEnvelope), ...errorResponses },
@@ -96,7 +107,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         priority: body.priority ?? DEFAULT_PRIORITY,
         status: body.status ?? DEFAULT_STATUS,
         description: fields.description,
-        boardId: viewer.userId,
+        // A malformed id is a board nobody is on; the insert itself checks the role.
+        boardId: body.boardId === undefined ? viewer.userId : existingId(body.boardId, boardNotFound),
       });
       return reply.code(201).send({ status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } });
     },
@@ -107,8 +119,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
     {
       schema: {
         tags: ['tasks'],
-        summary: 'The tasks I created or that are assigned to me, newest first',
+        summary: 'The tasks I can see (on the boards I am on, or assigned to me), newest first',
         description:
+          '`board=<id>`: only that board\'s tasks (404 NOT_FOUND for a board I am not an active member of). ' +
           '`priority=""` means all. With `limit`, one page of that many tasks; without it, the first ' +
           `${UNPAGED_MAX.toLocaleString('en')} of the order, so no answer is unbounded. ` +
           '`data.nextCursor` is the cursor of the next page (null on the last page); pass it back as `cursor` for the next page.',
@@ -130,7 +143,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(sort, cursor);
       // One extra row tells whether there is a next page.
       const whole = request.query.limit === undefined;
-      const rows = await repo.list(viewer, { ...filterOf(request.query), sort, after, limit: limit + 1, whole });
+      const rows = await repo.list(viewer, { ...(await checkedFilter(viewer, request.query)), sort, after, limit: limit + 1, whole });
       const page = rows.length > limit ? rows.slice(0, limit) : rows;
       const last = page.at(-1);
       const nextCursor =
@@ -147,14 +160,15 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['tasks'],
         summary: 'How many of my visible tasks are to do, done and overdue (for the column badges)',
-        description: 'Takes the filters of `GET /api/tasks`. Overdue: open tasks whose deadline has passed.',
+        description: 'Takes the filters of `GET /api/tasks`, `board` included. Overdue: open tasks whose deadline has passed.',
         security: sessionSecurity,
         querystring: TaskCountsQuery,
         response: { 200: serializable(TaskCountsEnvelope), ...errorResponses },
       },
     },
     async (request) => {
-      const counts = await repo.counts(actorOf(request), filterOf(request.query), clock.now().toISOString());
+      const viewer = actorOf(request);
+      const counts = await repo.counts(viewer, await checkedFilter(viewer, request.query), clock.now().toISOString());
       return { status: 'success', data: { counts } } as const;
     },
   );
@@ -165,7 +179,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['tasks'],
         summary: 'One task I can see',
-        description: 'The task, if I created it or it is assigned to me; 404 NOT_FOUND otherwise (the same answer as for an id that does not exist).',
+        description:
+          'The task, if I am an active member of its board or it is assigned to me; 404 NOT_FOUND otherwise (the same answer as for an id that does not exist).',
         security: sessionSecurity,
         params: TaskParams,
         response: { 200: serializable(TaskDataEnvelope), ...errorResponses },
@@ -188,7 +203,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
           '`_id`, `assignor`, `assignorEmail`, `createdAt`, `updatedAt` and unknown fields are ignored. ' +
           'A deadline is checked against the current minute only when it changes. With `version` ' +
           '(or `If-Match: "<version>"`) and another current version: 409 CONFLICT with the current ' +
-          'task, and nothing changes.',
+          'task, and nothing changes. Needs the admin or member role on the task\'s board, or being its assignee ' +
+          '(403 FORBIDDEN for a viewer). `boardId` moves it: also the admin or member role there (403 for a viewer, 404 NOT_FOUND for a board I am not on).',
         security: sessionSecurity,
         params: TaskParams,
         body: UpdateTaskBody,
@@ -212,7 +228,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         description?: string;
       };
       const version = expectedVersion(body.version, request.headers['if-match']);
-      const { task, mailsHeld } = await writes.update(viewer, existingId(request.params.id), version, (current) => {
+      const moveTo = body.boardId === undefined ? undefined : existingId(body.boardId, boardNotFound);
+      const { task, mailsHeld } = await writes.update(
+        viewer, existingId(request.params.id), version, (current) => {
         const changes: EditableFields = {};
         if (fields.taskTitle !== undefined && fields.taskTitle !== current.taskTitle) changes.taskTitle = fields.taskTitle;
         if (fields.assignee !== undefined && fields.assignee !== current.assignee) changes.assigneeEmail = fields.assignee;
@@ -234,7 +252,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         if (priority !== undefined && priority !== current.priority) changes.priority = priority;
         if (status !== undefined && status !== current.status) changes.status = status;
         return changes;
-      });
+      }, moveTo);
       return { status: 'success', message: withMailNote(SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;
     },
   );
