@@ -151,7 +151,7 @@ export function insertTask(db: Db, creatorEmail: string, task: SeedTask): string
   };
   if (col('version')) values.version = 1;
   // On its creator's personal board (whose id is the creator's).
-  if (col('board_id')) values.board_id = values.created_by;
+  if (col('board_id')) values.board_id = userId(db, creatorEmail);
   const id = insert(db, 'tasks', values);
   // created_by may be an integer column; userId() returns text, SQLite's affinity converts it.
   return id;
