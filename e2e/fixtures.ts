@@ -134,6 +134,8 @@ export interface NewTask {
   workTitle?: string;
   priority?: 'normal' | 'low' | 'high' | 'urgent';
   deadline?: string | null;
+  /** The board to create it on (default: the creator's personal board). */
+  boardId?: string;
 }
 
 /** Creates a task through the API as whoever `api` (e.g. `page.request`) is signed in as. */

@@ -104,18 +104,27 @@ function passwordHash(password: string): Promise<string> {
   return cached;
 }
 
-/** Writes a signed-up user straight into the database (argon2id, as the server hashes). */
+/**
+ * Writes a signed-up user straight into the database (argon2id, as the server hashes), with
+ * what every account has from the start: its personal board (whose id is the user's) and its
+ * admin membership there.
+ */
 export async function insertUser(db: Db, user: TestUser): Promise<string> {
   const cols = columns(db, 'users');
   const col = (name: string) => cols.find((c) => c.name === name);
   const now = new Date();
-  return insert(db, 'users', {
-    email: user.email.toLowerCase(),
+  const email = user.email.toLowerCase();
+  const id = insert(db, 'users', {
+    email,
     full_name: user.fullName,
     password_hash: await passwordHash(user.password),
     created_at: timeValue(col('created_at'), now),
     updated_at: timeValue(col('updated_at'), now),
   });
+  const at = now.toISOString();
+  insert(db, 'boards', { id, name: 'Personal', description: '', personal: 1, created_at: at, updated_at: at });
+  insert(db, 'board_members', { board_id: id, email, user_id: id, role: 'admin', added_at: at, added_by_name: user.fullName, added_by_email: email });
+  return id;
 }
 
 export function userId(db: Db, email: string): string {
@@ -141,6 +150,8 @@ export function insertTask(db: Db, creatorEmail: string, task: SeedTask): string
     updated_at: timeValue(col('updated_at'), created),
   };
   if (col('version')) values.version = 1;
+  // On its creator's personal board (whose id is the creator's).
+  if (col('board_id')) values.board_id = userId(db, creatorEmail);
   const id = insert(db, 'tasks', values);
   // created_by may be an integer column; userId() returns text, SQLite's affinity converts it.
   return id;

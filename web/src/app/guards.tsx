@@ -2,6 +2,7 @@ import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { LiveBoardProvider } from '#web/features/tasks/components/live-board.tsx';
 import { loginPathFor, RETURN_PARAM, safeReturnPath } from '#web/lib/return-path.ts';
+import { BoardScopeProvider } from './board-scope.tsx';
 import { LIVE_EVENT_HANDLERS } from './live-events.ts';
 import { PageLoading } from './root-layout.tsx';
 
@@ -23,7 +24,9 @@ export function RequireAuth() {
   if (!session.verified) return <PageLoading />;
   return (
     <LiveBoardProvider key={session.user.email} viewer={session.user} handlers={LIVE_EVENT_HANDLERS}>
-      <Outlet />
+      <BoardScopeProvider>
+        <Outlet />
+      </BoardScopeProvider>
     </LiveBoardProvider>
   );
 }

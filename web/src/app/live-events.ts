@@ -1,6 +1,11 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { applyBoardEvent, BOARD_EVENTS, refreshBoards } from '#web/features/boards/api/board-events.ts';
+import { boardKeys } from '#web/features/boards/api/query-keys.ts';
 import { applyCommentEvent, COMMENT_EVENTS, refreshComments } from '#web/features/comments/api/comment-events.ts';
 import { activityKey } from '#web/features/tasks/api/get-task-activity.ts';
 import type { LiveEventHandlers } from '#web/features/tasks/api/live-events.ts';
+import { refreshTasks } from '#web/features/tasks/api/query-keys.ts';
+import { TASK_EVENTS } from '#web/features/tasks/api/task-events.ts';
 
 /**
  * The comments' events on the tab's live stream (composed here: features do not import each
@@ -15,5 +20,42 @@ const commentLiveEvents: LiveEventHandlers = {
   refresh: refreshComments,
 };
 
+/**
+ * The boards' events: the switcher's list and an open board's members follow at once. Being
+ * added to a board or taken off one changes which tasks the viewer sees, and the stream sends
+ * no task events for that (a removed member hears nothing more of the board's tasks): the
+ * task lists are asked again.
+ */
+const boardLiveEvents: LiveEventHandlers = {
+  types: BOARD_EVENTS,
+  apply(queryClient, type, data) {
+    const boardId = applyBoardEvent(queryClient, type, data);
+    if (boardId !== null && type !== 'board.updated') void refreshTasks(queryClient);
+  },
+  refresh: refreshBoards,
+};
+
+/** How long task events are gathered before the switcher's open counts are asked again. */
+const COUNTS_DELAY_MS = 400;
+const countTimers = new WeakMap<QueryClient, ReturnType<typeof setTimeout>>();
+
+/** The switcher's open counts follow task changes: one request per burst of task events. */
+const boardCountLiveEvents: LiveEventHandlers = {
+  types: TASK_EVENTS,
+  apply(queryClient) {
+    if (countTimers.has(queryClient)) return;
+    countTimers.set(
+      queryClient,
+      setTimeout(() => {
+        countTimers.delete(queryClient);
+        void queryClient.invalidateQueries({ queryKey: boardKeys.list(), exact: true });
+      }, COUNTS_DELAY_MS),
+    );
+  },
+  refresh: async () => {
+    // refreshBoards (above) asks for the list again already.
+  },
+};
+
 /** Every other feature's live events, in one constant list (the live connection reopens when it changes). */
-export const LIVE_EVENT_HANDLERS: readonly LiveEventHandlers[] = [commentLiveEvents];
+export const LIVE_EVENT_HANDLERS: readonly LiveEventHandlers[] = [commentLiveEvents, boardLiveEvents, boardCountLiveEvents];

@@ -4,6 +4,10 @@ import { ErrorBoundary } from '#web/components/error-boundary.tsx';
 import { KeyboardHelp } from '#web/components/keyboard-help.tsx';
 import { NoticeRegion } from '#web/components/notices.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
+import { useSession } from '#web/features/auth/components/session-provider.tsx';
+import { BoardSidebar } from '#web/features/boards/components/board-switcher.tsx';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { SIDEBAR_QUERY } from './board-scope.tsx';
 import { NavBar } from './nav-bar.tsx';
 import { RouteError } from './route-error.tsx';
 
@@ -16,9 +20,17 @@ export function PageLoading() {
   );
 }
 
-/** Every page: skip link, navigation bar, the page, and the notices stack. */
+/** Signed in, on a wide screen: the board switcher beside every page (on a narrow one it is a menu by the board's name). */
+function useBoardSidebar(): boolean {
+  const { session } = useSession();
+  const wide = useMediaQuery(SIDEBAR_QUERY);
+  return wide && session.status === 'signedIn' && session.verified;
+}
+
+/** Every page: skip link, navigation bar, the board switcher, the page, and the notices stack. */
 export function RootLayout() {
   const { pathname } = useLocation();
+  const sidebar = useBoardSidebar();
   return (
     <>
       <a
@@ -32,14 +44,17 @@ export function RootLayout() {
         Skip to content
       </a>
       <NavBar />
-      <main id="main" className="main" tabIndex={-1}>
+      <div className={sidebar ? 'app-body app-body--sidebar' : 'app-body'}>
+        {sidebar ? <BoardSidebar /> : null}
+        <main id="main" className="main" tabIndex={-1}>
         {/* Keyed by path: leaving a broken page clears the error. */}
         <ErrorBoundary key={pathname} fallback={(error) => <RouteError error={error} />}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>
         </ErrorBoundary>
-      </main>
+        </main>
+      </div>
       <NoticeRegion />
       <KeyboardHelp />
     </>

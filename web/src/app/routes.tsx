@@ -19,6 +19,9 @@ const TaskPage = lazy(() => import('./routes/task.tsx').then((m) => ({ default: 
 const AccountPage = lazy(() => import('./routes/account.tsx').then((m) => ({ default: m.AccountPage })));
 const ResetPasswordPage = lazy(() => import('./routes/reset-password.tsx').then((m) => ({ default: m.ResetPasswordPage })));
 const UnsubscribePage = lazy(() => import('./routes/unsubscribe.tsx').then((m) => ({ default: m.UnsubscribePage })));
+const BoardPage = lazy(() => import('./routes/board.tsx').then((m) => ({ default: m.BoardPage })));
+const BoardTaskOnly = lazy(() => import('./routes/board.tsx').then((m) => ({ default: m.BoardTaskOnly })));
+const BoardSettingsPage = lazy(() => import('./routes/board-settings.tsx').then((m) => ({ default: m.BoardSettingsPage })));
 const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ default: m.SignUpPage })));
 
 /** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */
@@ -33,6 +36,13 @@ function TasksRoute() {
   const taskOpen = useMatch('/tasks/:id') !== null;
   const wide = useMediaQuery(WIDE_SCREEN_QUERY);
   return taskOpen && !wide ? <Outlet /> : <BoardRoute />;
+}
+
+/** /boards/:boardId and /boards/:boardId/tasks/:id: as /tasks, for one board. */
+function SharedBoardRoute() {
+  const taskOpen = useMatch('/boards/:boardId/tasks/:id') !== null;
+  const wide = useMediaQuery(WIDE_SCREEN_QUERY);
+  return <Suspense fallback={<PageLoading />}>{taskOpen && !wide ? <BoardTaskOnly /> : <BoardPage />}</Suspense>;
 }
 
 function BoardRoute() {
@@ -65,6 +75,28 @@ export const routes: RouteObject[] = [
                 ),
               },
             ],
+          },
+          {
+            path: 'boards/:boardId',
+            element: <SharedBoardRoute />,
+            children: [
+              {
+                path: 'tasks/:id',
+                element: (
+                  <Suspense fallback={<PageLoading />}>
+                    <TaskPage />
+                  </Suspense>
+                ),
+              },
+            ],
+          },
+          {
+            path: 'boards/:boardId/settings',
+            element: (
+              <Suspense fallback={<PageLoading />}>
+                <BoardSettingsPage />
+              </Suspense>
+            ),
           },
         ],
       },

@@ -1,4 +1,5 @@
 import type { Task } from '#shared/schemas/tasks.ts';
+import type { Board, Member } from '#shared/schemas/boards.ts';
 
 let sequence = 0;
 
@@ -37,4 +38,44 @@ export function listAnswer(tasks: Task[], nextCursor: string | null = null) {
 
 export function countsAnswer(todo: number, done: number) {
   return { status: 'success', data: { counts: { todo, done } } };
+}
+
+/** A board as GET /api/boards returns it; every call makes a unique one. */
+export function makeBoard(overrides: Partial<Board> = {}): Board {
+  sequence++;
+  const now = new Date().toISOString();
+  return {
+    _id: `board-${sequence}`,
+    name: `Board ${sequence}`,
+    description: '',
+    personal: false,
+    role: 'admin',
+    memberCount: 1,
+    counts: { todo: 0, done: 0, overdue: 0 },
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+}
+
+export const PERSONAL_BOARD = makeBoard({ _id: 'board-personal', name: 'Personal', personal: true });
+
+export function makeMember(overrides: Partial<Member> = {}): Member {
+  return {
+    email: 'ada@example.com',
+    fullName: 'Ada Lovelace',
+    role: 'admin',
+    status: 'active',
+    addedAt: new Date().toISOString(),
+    addedBy: ADA,
+    ...overrides,
+  };
+}
+
+export function boardsAnswer(boards: Board[]) {
+  return { status: 'success', data: { boards } };
+}
+
+export function boardAnswer(board: Board, members: Member[] = [makeMember()]) {
+  return { status: 'success', data: { board, members } };
 }

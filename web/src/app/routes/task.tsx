@@ -8,6 +8,7 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { TaskComments } from '#web/features/comments/components/task-comments.tsx';
+import { boardPath, useBoardScope } from '#web/features/tasks/api/board-scope.ts';
 import { activityKey } from '#web/features/tasks/api/get-task-activity.ts';
 import { useTask } from '#web/features/tasks/api/get-task.ts';
 import { TaskActivity } from '#web/features/tasks/components/task-activity.tsx';
@@ -37,6 +38,8 @@ export function TaskPage() {
   const { session } = useSession();
   const queryClient = useQueryClient();
   const task = useTask(id);
+  // Opened from a board (`/boards/:id/tasks/:taskId`): closing goes back to that board.
+  const back = boardPath(useBoardScope().boardId);
   const bodyRef = useRef<HTMLDivElement>(null);
   const notFound = task.isError && isApiError(task.error) && task.error.status === 404;
   const title = task.data?.taskTitle ?? (notFound ? TASK_NOT_FOUND : task.isError ? 'Task' : 'Loading task…');
@@ -53,8 +56,8 @@ export function TaskPage() {
   const fromBoard = (location.state as { fromBoard?: boolean } | null)?.fromBoard === true;
   const close = useCallback(() => {
     if (fromBoard) void navigate(-1);
-    else void navigate({ pathname: '/tasks', search: location.search });
-  }, [fromBoard, navigate, location.search]);
+    else void navigate({ pathname: back, search: location.search });
+  }, [fromBoard, navigate, location.search, back]);
   // The page form has no dialog to catch Esc.
   useShortcuts({ Escape: close }, !wide);
 
@@ -75,7 +78,7 @@ export function TaskPage() {
       <div className="task-page__missing">
         <p>It may have been deleted, or it is not shared with you.</p>
         {wide ? (
-          <ButtonLink to={{ pathname: '/tasks', search: location.search }} variant="primary">
+          <ButtonLink to={{ pathname: back, search: location.search }} variant="primary">
             Back to the board
           </ButtonLink>
         ) : null}
@@ -119,7 +122,7 @@ export function TaskPage() {
   }
   return (
     <div className="page task-page">
-      <Link className="task-page__back" to={{ pathname: '/tasks', search: location.search }}>
+      <Link className="task-page__back" to={{ pathname: back, search: location.search }}>
         <span aria-hidden="true">← </span>Back to the board
       </Link>
       <PageHeading className="task-page__title">{title}</PageHeading>

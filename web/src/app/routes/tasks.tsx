@@ -1,12 +1,14 @@
 import { Outlet } from 'react-router';
 import { TaskBoard } from '#web/features/tasks/components/task-board.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { NarrowBoardSwitcher } from '../board-scope.tsx';
 
+/** "All my tasks": every task the viewer sees, on every board. */
 export function TasksPage() {
   useDocumentTitle('Tasks');
   return (
     <div className="page page--board">
-      <TaskBoard />
+      <TaskBoard headingExtra={<NarrowBoardSwitcher />} />
       {/* /tasks/:id on a wide screen: the task panel over the board. */}
       <Outlet />
     </div>

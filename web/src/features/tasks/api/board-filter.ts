@@ -16,9 +16,11 @@ export interface BoardFilter {
   /** Trimmed search text; "" is no search. */
   q: string;
   sort: TaskSort;
+  /** The board on screen (from the address's path, `/boards/:id`); "" is every board ("All my tasks"). */
+  board: string;
 }
 
-export const DEFAULT_FILTER: BoardFilter = { priority: '', view: DEFAULT_VIEW, q: '', sort: DEFAULT_SORT };
+export const DEFAULT_FILTER: BoardFilter = { priority: '', view: DEFAULT_VIEW, q: '', sort: DEFAULT_SORT, board: '' };
 
 const pick = <T extends string>(values: readonly T[], raw: string | null, fallback: T): T =>
   values.includes(raw as T) ? (raw as T) : fallback;
@@ -32,9 +34,10 @@ export function normalizeSearch(raw: string | null): string {
   return (raw ?? '').trim().slice(0, SEARCH_MAX_LENGTH);
 }
 
-/** The board's filter from its URL; anything unknown falls back to the default. */
-export function parseBoardFilter(params: URLSearchParams): BoardFilter {
+/** The board's filter from its URL's query (and the board of its path); anything unknown falls back to the default. */
+export function parseBoardFilter(params: URLSearchParams, board = ''): BoardFilter {
   return {
+    board,
     priority: parsePriorityFilter(params.get('priority')),
     view: pick(TASK_VIEWS, params.get('view'), DEFAULT_VIEW),
     q: normalizeSearch(params.get('q')),
@@ -46,6 +49,8 @@ export function parseBoardFilter(params: URLSearchParams): BoardFilter {
 export function withFilter(params: URLSearchParams, change: Partial<BoardFilter>): URLSearchParams {
   const next = new URLSearchParams(params);
   for (const [key, value] of Object.entries(change)) {
+    // The board is the path's, never a query parameter.
+    if (key === 'board') continue;
     if (value === '' || value === DEFAULT_FILTER[key as keyof BoardFilter]) next.delete(key);
     else next.set(key, value);
   }
@@ -59,6 +64,7 @@ export function filterQuery(filter: BoardFilter): Record<string, string | undefi
     view: filter.view === DEFAULT_VIEW ? undefined : filter.view,
     q: filter.q || undefined,
     sort: filter.sort === DEFAULT_SORT ? undefined : filter.sort,
+    board: filter.board || undefined,
   };
 }
 

@@ -3,7 +3,7 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import { writeCounts } from './count-writes.ts';
 import { ANY_FIELD, changedFields, mayChange, scheduleRefresh, type ChangedFields } from './list-refresh.ts';
 import { isPendingTask } from './pending-tasks.ts';
-import { filterOfKey, membershipOf, taskKeys, type TaskPages } from './query-keys.ts';
+import { filterOfKey, membershipOf, taskKeys, type KeyFilter, type TaskPages } from './query-keys.ts';
 
 /*
  * The one writer of a task's copies in the cache after a fetch: the task page's copy, and the
@@ -32,8 +32,11 @@ function withFirst(data: TaskPages, task: Task): TaskPages {
   return first ? { ...data, pages: [{ ...first, tasks: [task, ...first.tasks] }, ...rest] } : data;
 }
 
-function nextList(data: TaskPages, column: string | undefined, id: string, before: Task | null, after: Task | null): TaskPages {
-  if (after && after.status === column) {
+function nextList(data: TaskPages, filter: KeyFilter, id: string, before: Task | null, after: Task | null): TaskPages {
+  // A board's list holds only that board's tasks: a task on another board (moved, or a stand-in
+  // created there) is certainly not in it.
+  const belongs = after !== null && after.status === filter.status && (!filter.board || after.boardId === filter.board);
+  if (after && belongs) {
     const inPlace = replacedInPlace(data, before?._id ?? after._id, after);
     if (inPlace) return inPlace;
     return !before && isPendingTask(after) ? withFirst(data, after) : data;
@@ -77,7 +80,7 @@ function write(queryClient: QueryClient, id: string, before: Task | null, after:
       continue;
     }
     if (before && holds(data, before._id)) heldBy.add(membershipOf(filter));
-    const next = nextList(data, filter.status, id, before, after);
+    const next = nextList(data, filter, id, before, after);
     if (next !== data) queryClient.setQueryData<TaskPages>(query.queryKey, next);
     if (serverChanged && after?.status === filter.status && mayChange(filter, changed)) scheduleRefresh(queryClient, query.queryKey);
   }

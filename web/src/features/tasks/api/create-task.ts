@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_PRIORITY, DEFAULT_STATUS } from '#shared/constants.ts';
 import type { CreateTaskBody, Task, TaskEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
+import { personalBoardOf, useBoardScope } from './board-scope.ts';
 import { useLiveBoard } from './live-board-context.ts';
 import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
 import { newPendingId } from './pending-tasks.ts';
@@ -20,6 +21,8 @@ export async function createTask(body: CreateTaskBody): Promise<{ task: Task; me
 export function useCreateTask() {
   const queryClient = useQueryClient();
   const live = useLiveBoard();
+  // Without a board chosen the server puts the task on the creator's personal board.
+  const personalId = personalBoardOf(useBoardScope().boards)?._id ?? '';
   return useMutation({
     scope: TASK_WRITES,
     mutationFn: createTask,
@@ -40,7 +43,7 @@ export function useCreateTask() {
         status: DEFAULT_STATUS,
         createdAt: now,
         updatedAt: now,
-        boardId: body.boardId ?? '',
+        boardId: body.boardId ?? personalId,
       };
       writeTask(queryClient, null, pending);
       return { pending };

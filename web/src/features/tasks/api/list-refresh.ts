@@ -32,6 +32,7 @@ export function changedFields(before: Task, after: Task): ChangedFields {
 function fieldsRead(filter: KeyFilter): Set<Field> {
   const fields = new Set<Field>(['status']);
   if (filter.priority) fields.add('priority');
+  if (filter.board) fields.add('boardId');
   if (filter.view === 'assigned-to-me') fields.add('assignee');
   if (filter.view === 'created-by-me') fields.add('assignorEmail');
   if (filter.q) for (const field of SEARCHED_TASK_FIELDS) fields.add(field);

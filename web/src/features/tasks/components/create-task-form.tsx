@@ -5,9 +5,10 @@ import type { CreateTaskBody } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
-import { EmailField, TextField } from '#web/components/field.tsx';
+import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
+import { personalBoardOf, useBoardScope, writableBoards } from '../api/board-scope.ts';
 import { useCreateTask } from '../api/create-task.ts';
 import { dateTimeLocalToIso, toDateTimeLocal } from '../utils/deadline.ts';
 import { PrioritySelect } from './priority.tsx';
@@ -18,14 +19,16 @@ interface Values {
   assignee: string;
   deadline: string;
   priority: Priority;
+  /** "" until the boards are known: the board on screen, else Personal. */
+  boardId: string;
 }
 
 type FieldErrors = Partial<Record<keyof Values, string>>;
 
-const EMPTY: Values = { workTitle: '', taskTitle: '', assignee: '', deadline: '', priority: DEFAULT_PRIORITY };
+const EMPTY: Values = { workTitle: '', taskTitle: '', assignee: '', deadline: '', priority: DEFAULT_PRIORITY, boardId: '' };
 
 /** Server field names that map onto this form's fields. */
-const FIELD_NAMES = new Set<string>(['workTitle', 'taskTitle', 'assignee', 'deadline', 'priority']);
+const FIELD_NAMES = new Set<string>(['workTitle', 'taskTitle', 'assignee', 'deadline', 'priority', 'boardId']);
 
 /**
  * The new-task form of the side panel. Success resets it (the panel stays open for the next
@@ -37,6 +40,11 @@ export function CreateTaskForm() {
   const [formError, setFormError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const create = useCreateTask();
+  const scope = useBoardScope();
+  const boards = writableBoards(scope.boards);
+  // The board on screen when the viewer may create there, else their personal board.
+  const defaultBoardId = boards.find((board) => board._id === scope.boardId)?._id ?? personalBoardOf(boards)?._id ?? '';
+  const boardId = values.boardId || defaultBoardId;
   const now = useNow(30_000);
   const firstFieldRef = useRef<HTMLInputElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -88,12 +96,14 @@ export function CreateTaskForm() {
       taskTitle: title.value,
       assignee: assignee.value,
       priority: values.priority,
+      ...(boardId ? { boardId } : {}),
       ...(work.value ? { workTitle: work.value } : {}),
       ...(deadlineIso ? { deadline: deadlineIso } : {}),
     };
     create.mutate(body, {
       onSuccess: ({ message }) => {
-        setValues(EMPTY);
+        // The next task goes to the same board.
+        setValues({ ...EMPTY, boardId: values.boardId });
         setFieldErrors({});
         setSuccess(message);
         firstFieldRef.current?.focus();
@@ -158,6 +168,24 @@ export function CreateTaskForm() {
           set('assignee', event.target.value);
         }}
       />
+      {boards.length > 1 ? (
+        <SelectField
+          label="Board"
+          name="boardId"
+          value={boardId}
+          error={fieldErrors.boardId}
+          hint="Everyone on the board sees the task."
+          onChange={(event) => {
+            set('boardId', event.target.value);
+          }}
+        >
+          {boards.map((board) => (
+            <option key={board._id} value={board._id}>
+              {board.name}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
       <div className="create-task__row">
         <TextField
           ref={deadlineRef}

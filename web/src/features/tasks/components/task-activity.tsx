@@ -1,5 +1,5 @@
 import type { Priority } from '#shared/constants.ts';
-import type { Activity, TrackedField } from '#shared/schemas/comments.ts';
+import type { Activity, ActivityChangeField } from '#shared/schemas/comments.ts';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
@@ -10,13 +10,15 @@ import { PRIORITY_LABELS } from './priority.tsx';
 import { Timestamp } from './task-details.tsx';
 import './task-activity.css';
 
-const FIELD_LABELS: Record<TrackedField, string> = {
+const FIELD_LABELS: Record<ActivityChangeField, string> = {
   taskTitle: 'title',
   workTitle: 'work title',
   description: 'description',
   assignee: 'assignee',
   priority: 'priority',
   deadline: 'deadline',
+  // A move: from and to are the boards' names.
+  board: 'board',
 };
 
 const VERBS: Record<Exclude<Activity['type'], 'updated'>, string> = {
@@ -29,7 +31,7 @@ const VERBS: Record<Exclude<Activity['type'], 'updated'>, string> = {
 /** Long values (a description) are cut in the list; the task shows them in full. */
 const PREVIEW_MAX = 80;
 
-function showValue(field: TrackedField, value: unknown, now: Date): string {
+function showValue(field: ActivityChangeField, value: unknown, now: Date): string {
   if (value === null || value === undefined || value === '') return 'none';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (field === 'priority' && text in PRIORITY_LABELS) return PRIORITY_LABELS[text as Priority];
@@ -44,7 +46,7 @@ function Changes({ changes, now }: { changes: NonNullable<Activity['changes']>; 
   // In a fixed order (the labels' order), whatever order the object has. The labels are typed
   // against the tracked fields (shared/schemas/comments.ts) without importing that module's
   // runtime (TypeBox) into the page.
-  const fields = (Object.keys(FIELD_LABELS) as TrackedField[]).filter((field) => field in changes);
+  const fields = (Object.keys(FIELD_LABELS) as ActivityChangeField[]).filter((field) => field in changes);
   if (fields.length === 0) return null;
   return (
     <ul className="activity__changes">

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -7,6 +7,7 @@ import { Dialog } from '#web/components/dialog.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
+import { useCanCreateHere } from '../api/board-scope.ts';
 import { parseBoardFilter, withFilter, type BoardFilter, type PriorityFilter as Filter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
 import { useBoardStaleTime } from '../api/live-board-context.ts';
@@ -19,15 +20,32 @@ import type { EditDraft } from './task-edit-form.tsx';
 import { TaskColumn } from './task-column.tsx';
 import './task-board.css';
 
+export interface TaskBoardProps {
+  /** One board's tasks (`board=` on every list and count); none: every task the viewer sees. */
+  boardId?: string;
+  /** The page's heading. */
+  title?: string;
+  /** Beside the heading: the board switcher's button on narrow screens. */
+  headingExtra?: ReactNode;
+  /** Under the heading: a line about the board (its members, its settings). */
+  subtitle?: ReactNode;
+}
+
 /**
  * The board: a header with "Create Task", the priority filter (kept in the URL, so a reload
  * or a shared link shows the same view), and the two status columns.
  */
-export function TaskBoard() {
+export function TaskBoard({
+  boardId = '',
+  title = 'Tasks',
+  headingExtra,
+  subtitle = <p className="board__subtitle">Everything you assigned, and everything assigned to you.</p>,
+}: TaskBoardProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const { priority, view, q, sort } = parseBoardFilter(searchParams);
   // One object per distinct filter, so effects and memoized cards see a change only when there is one.
-  const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort }), [priority, view, q, sort]);
+  const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort, board: boardId }), [priority, view, q, sort, boardId]);
+  const canCreate = useCanCreateHere();
   const searchRef = useRef<HTMLInputElement>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const [editing, setEditing] = useState<EditDraft | null>(null);
@@ -43,7 +61,7 @@ export function TaskBoard() {
       const next = withFilter(searchParams, change);
       // The new filter's lists and counts are asked for at once, before the board re-renders
       // with the new address (the hooks then find them under way): about 20 ms sooner.
-      const nextFilter = parseBoardFilter(next);
+      const nextFilter = parseBoardFilter(next, boardId);
       // A failure is the hooks' to show (they ask again); here it is only swallowed.
       const ignore = () => undefined;
       queryClient.infiniteQuery(taskColumnQueryOptions('todo', nextFilter, staleTime)).catch(ignore);
@@ -51,7 +69,7 @@ export function TaskBoard() {
       queryClient.query(taskCountsQueryOptions(nextFilter, staleTime)).catch(ignore);
       setSearchParams(next, { replace: true });
     },
-    [queryClient, searchParams, setSearchParams, staleTime],
+    [queryClient, searchParams, setSearchParams, staleTime, boardId],
   );
   const onFilter = (next: Filter) => {
     changeFilter({ priority: next });
@@ -59,7 +77,7 @@ export function TaskBoard() {
 
   useShortcuts({
     n: () => {
-      setPanelOpen(true);
+      if (canCreate) setPanelOpen(true);
     },
     '/': () => {
       searchRef.current?.focus();
@@ -82,29 +100,34 @@ export function TaskBoard() {
   return (
     <div className="board">
       <header className="board__header">
-        <div>
+        <div className="board__heading-row">
           <PageHeading className="board__title" ref={headingRef}>
-            Tasks
+            {title}
           </PageHeading>
-          <p className="board__subtitle">Everything you assigned, and everything assigned to you.</p>
+          {headingExtra}
           <OverdueCount count={counts.data?.overdue} />
+          <span className="board__heading-spacer" />
+          {canCreate ? (
+            <Button
+              variant="primary"
+              size="lg"
+              className="board__create"
+              icon={
+                <svg viewBox="0 0 16 16" aria-hidden="true">
+                  <path stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" d="M8 3v10M3 8h10" />
+                </svg>
+              }
+              onClick={() => {
+                setPanelOpen(true);
+              }}
+              aria-haspopup="dialog"
+              aria-keyshortcuts="n"
+            >
+              <span className="board__create-label">Create Task</span>
+            </Button>
+          ) : null}
         </div>
-        <Button
-          variant="primary"
-          size="lg"
-          icon={
-            <svg viewBox="0 0 16 16" aria-hidden="true">
-              <path stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" d="M8 3v10M3 8h10" />
-            </svg>
-          }
-          onClick={() => {
-            setPanelOpen(true);
-          }}
-          aria-haspopup="dialog"
-          aria-keyshortcuts="n"
-        >
-          Create Task
-        </Button>
+        {subtitle}
       </header>
 
       <div className="board__toolbar">

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { cx } from '#web/lib/cx.ts';
+import { boardPath, useBoardScope, useCanChangeTask } from '../api/board-scope.ts';
 import { useTaskHighlight } from '../api/live-board-context.ts';
 import { isPendingTask } from '../api/pending-tasks.ts';
 import { useUpdateTask } from '../api/update-task.ts';
@@ -26,10 +27,12 @@ export interface TaskCardProps {
 }
 
 /** The card's title opens the task page; the board's filters stay in the address behind it. */
-function TaskLink({ task }: { task: Task }) {
+function TaskLink({ task, boardId }: { task: Task; boardId: string | null }) {
   const { search } = useLocation();
+  // On a board the task opens over that board (its address keeps the board).
+  const pathname = boardId ? `${boardPath(boardId)}/tasks/${encodeURIComponent(task._id)}` : `/tasks/${encodeURIComponent(task._id)}`;
   return (
-    <Link className="task-card__link" to={{ pathname: `/tasks/${encodeURIComponent(task._id)}`, search }} state={{ fromBoard: true }}>
+    <Link className="task-card__link" to={{ pathname, search }} state={{ fromBoard: true }}>
       {task.taskTitle}
     </Link>
   );
@@ -54,6 +57,10 @@ export const TaskCard = memo(function TaskCard({
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocusToEdit = useRef(false);
   const editing = draft !== null;
+  const { boards, boardId } = useBoardScope();
+  const canChange = useCanChangeTask(task);
+  // "All my tasks" mixes boards: each card says which one it is on.
+  const boardName = boardId === null ? boards?.find((board) => board._id === task.boardId)?.name : undefined;
 
   useEffect(() => {
     if (!editing && returnFocusToEdit.current) {
@@ -81,6 +88,12 @@ export const TaskCard = memo(function TaskCard({
     >
       <div className="task-card__top">
         {task.workTitle ? <p className="task-card__work">{task.workTitle}</p> : null}
+        {boardName === undefined ? null : (
+          <p className="task-card__board">
+            <span className="visually-hidden">Board: </span>
+            {boardName}
+          </p>
+        )}
         <PriorityBadge priority={task.priority} />
       </div>
       <h3 className="task-card__title" id={titleId}>
@@ -89,7 +102,7 @@ export const TaskCard = memo(function TaskCard({
             <CheckIcon />
           </span>
         ) : null}
-        <TaskLink task={task} />
+        <TaskLink task={task} boardId={boardId} />
       </h3>
       <dl className="task-card__meta">
         <div>
@@ -119,7 +132,7 @@ export const TaskCard = memo(function TaskCard({
             onEditEnd();
           }}
         />
-      ) : (
+      ) : canChange ? (
         <div className="task-card__actions">
           {done ? (
             <Button size="sm" variant="secondary" icon={<ReopenIcon />} disabled={pending} onClick={onStatus}>
@@ -155,7 +168,7 @@ export const TaskCard = memo(function TaskCard({
             <span className="task-card__action-label">Delete</span>
           </Button>
         </div>
-      )}
+      ) : null}
     </article>
   );
 });

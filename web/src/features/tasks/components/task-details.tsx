@@ -3,10 +3,11 @@ import { LIMITS } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { TextAreaField } from '#web/components/field.tsx';
+import { SelectField, TextAreaField } from '#web/components/field.tsx';
 import { LinkedText } from '#web/components/linked-text.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
+import { useBoardScope, useCanChangeTask, writableBoards } from '../api/board-scope.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
 import { DeadlineText } from './deadline-text.tsx';
@@ -98,6 +99,52 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
 }
 
 /**
+ * The task's board, and for whoever may change the task a select that moves it to another of
+ * their boards (admin or member there). A conflict opens the conflict dialog as any edit does.
+ */
+function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
+  const { boards } = useBoardScope();
+  const move = useUpdateTask({ quiet: true });
+  const [error, setError] = useState<string | null>(null);
+  const current = boards?.find((board) => board._id === task.boardId);
+  const targets = writableBoards(boards);
+  const canMove = canChange && targets.length > 0 && (targets.length > 1 || targets[0]?._id !== task.boardId);
+  if (!canMove) return <dd>{current?.name ?? <span className="task-details__none">A board you are not on</span>}</dd>;
+  return (
+    <dd>
+      <SelectField
+        label={<span className="visually-hidden">Move to board</span>}
+        fieldClassName="task-details__board"
+        value={task.boardId}
+        error={error}
+        disabled={move.isPending}
+        onChange={(event) => {
+          const boardId = event.target.value;
+          if (boardId === task.boardId) return;
+          setError(null);
+          move.mutate(
+            { task, changes: { boardId } },
+            {
+              onError: (failure) => {
+                if (!isUnauthorized(failure)) setError(errorText(failure));
+              },
+            },
+          );
+        }}
+      >
+        {current ? null : <option value={task.boardId}>A board you are not on</option>}
+        {current?.role === 'viewer' ? <option value={current._id}>{current.name}</option> : null}
+        {targets.map((board) => (
+          <option key={board._id} value={board._id}>
+            {board.name}
+          </option>
+        ))}
+      </SelectField>
+    </dd>
+  );
+}
+
+/**
  * Every field of one task, its description (editable) and the complete / reopen action. The
  * title is the page's or panel's heading, so it is not repeated here.
  */
@@ -116,6 +163,7 @@ export function TaskDetails({ task }: { task: Task }) {
   }, [editing]);
   const done = task.status === 'done';
   const description = task.description;
+  const canChange = useCanChangeTask(task);
 
   const onStatus = () => {
     setStatusError(null);
@@ -136,12 +184,18 @@ export function TaskDetails({ task }: { task: Task }) {
         <span className={done ? 'status-pill status-pill--done' : 'status-pill'}>{done ? 'Completed' : 'To do'}</span>
         <PriorityBadge priority={task.priority} />
         <span className="task-details__spacer" />
-        <Button size="sm" variant="secondary" busy={status.isPending} onClick={onStatus}>
-          {done ? (status.isPending ? 'Reopening…' : 'Reopen') : status.isPending ? 'Completing…' : 'Mark complete'}
-        </Button>
+        {canChange ? (
+          <Button size="sm" variant="secondary" busy={status.isPending} onClick={onStatus}>
+            {done ? (status.isPending ? 'Reopening…' : 'Reopen') : status.isPending ? 'Completing…' : 'Mark complete'}
+          </Button>
+        ) : null}
       </div>
 
       <dl className="task-details__fields">
+        <div>
+          <dt>Board</dt>
+          <BoardField task={task} canChange={canChange} />
+        </div>
         <div>
           <dt>Work title</dt>
           <dd>{task.workTitle || <span className="task-details__none">None</span>}</dd>
@@ -179,7 +233,7 @@ export function TaskDetails({ task }: { task: Task }) {
       <section className="task-details__description" aria-labelledby="task-description-heading">
         <div className="task-details__section-head">
           <h3 id="task-description-heading">Description</h3>
-          {editing ? null : (
+          {editing || !canChange ? null : (
             <Button
               ref={editButtonRef}
               size="sm"

@@ -1,0 +1,21 @@
+import { useMemo, type ReactNode } from 'react';
+import { useBoards } from '#web/features/boards/api/get-boards.ts';
+import { BoardScopeContext } from '#web/features/tasks/api/board-scope.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { BoardMenuButton } from '#web/features/boards/components/board-switcher.tsx';
+
+/** From this width the board switcher is a sidebar beside every signed-in page; below it, a menu by the board's name. */
+export const SIDEBAR_QUERY = '(min-width: 64rem)';
+
+/** Hands the viewer's boards (and the board on screen) to the task screens. */
+export function BoardScopeProvider({ boardId = null, children }: { boardId?: string | null; children: ReactNode }) {
+  const { data } = useBoards();
+  const scope = useMemo(() => ({ boards: data, boardId }), [data, boardId]);
+  return <BoardScopeContext value={scope}>{children}</BoardScopeContext>;
+}
+
+/** The switcher's button beside a board's heading, where the sidebar is not shown. */
+export function NarrowBoardSwitcher() {
+  const wide = useMediaQuery(SIDEBAR_QUERY);
+  return wide ? null : <BoardMenuButton />;
+}

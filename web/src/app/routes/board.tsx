@@ -1,0 +1,114 @@
+import { useEffect, useRef, type RefObject } from 'react';
+import { Link, Outlet, useNavigate, useParams } from 'react-router';
+import { ButtonLink } from '#web/components/button.tsx';
+import { useNotices } from '#web/components/notices.tsx';
+import { PageHeading } from '#web/components/page-heading.tsx';
+import { RetryAlert } from '#web/components/retry-alert.tsx';
+import { useBoard } from '#web/features/boards/api/get-board.ts';
+import { useBoards } from '#web/features/boards/api/get-boards.ts';
+import { BoardMembersStrip } from '#web/features/boards/components/board-members-strip.tsx';
+import { TaskBoard } from '#web/features/tasks/components/task-board.tsx';
+import { isApiError } from '#web/lib/api-client.ts';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { BoardScopeProvider, NarrowBoardSwitcher } from '../board-scope.tsx';
+import { PageLoading } from '../root-layout.tsx';
+import './status-page.css';
+
+export const BOARD_NOT_FOUND = 'Board not found';
+
+/** A board the viewer is not on answers 404, exactly as one that does not exist. */
+export function BoardNotFound() {
+  useDocumentTitle(BOARD_NOT_FOUND);
+  return (
+    <div className="page status-page">
+      <PageHeading className="status-page__title">{BOARD_NOT_FOUND}</PageHeading>
+      <p className="status-page__text">It may have been deleted, or you are not on this board. Ask one of its admins to add you.</p>
+      <div className="status-page__actions">
+        <ButtonLink to="/tasks" variant="primary">
+          Go to all my tasks
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Leaves the board's pages when the viewer is no longer on it (removed, left in another tab, or
+ * the board was deleted): the board went from their list, so they go to "All my tasks".
+ */
+export function useLeaveWhenRemoved(boardId: string, handled?: RefObject<boolean>) {
+  const boards = useBoards();
+  const navigate = useNavigate();
+  const { notify } = useNotices();
+  const seen = useRef<string | null>(null);
+  const board = boards.data?.find((b) => b._id === boardId);
+  useEffect(() => {
+    if (board) {
+      seen.current = board.name;
+      return;
+    }
+    // The viewer left or deleted it here: that page says so itself.
+    if (boards.data && seen.current !== null && handled?.current !== true) {
+      notify('info', `You are no longer on ${seen.current}.`);
+      seen.current = null;
+      void navigate('/tasks', { replace: true });
+    }
+  }, [board, boards.data, navigate, notify, handled]);
+}
+
+/**
+ * /boards/:boardId — the board's tasks in the same two columns as "All my tasks", headed by
+ * its name, its members and the way to its settings. /boards/:boardId/tasks/:id opens a task
+ * over it (on a narrow screen the task page alone: see app/routes.tsx).
+ */
+export function BoardPage() {
+  const { boardId = '' } = useParams();
+  const detail = useBoard(boardId);
+  const boards = useBoards();
+  const listed = boards.data?.find((b) => b._id === boardId);
+  const board = detail.data?.board ?? listed;
+  useLeaveWhenRemoved(boardId);
+  useDocumentTitle(board?.name ?? 'Board');
+
+  if (!board) {
+    if (detail.isError && isApiError(detail.error) && detail.error.status === 404) return <BoardNotFound />;
+    if (detail.isError) {
+      return (
+        <div className="page">
+          <RetryAlert onRetry={() => void detail.refetch()}>Couldn’t load this board. {isApiError(detail.error) ? detail.error.message : ''}</RetryAlert>
+        </div>
+      );
+    }
+    return <PageLoading />;
+  }
+
+  const settingsLabel = board.role === 'admin' ? 'Board settings' : 'About this board';
+  const subtitle = (
+    <div className="board-meta">
+      {detail.data ? <BoardMembersStrip members={detail.data.members} /> : null}
+      <Link to={`/boards/${encodeURIComponent(board._id)}/settings`} className="board-meta__settings">
+        {settingsLabel}
+      </Link>
+      {board.description ? <p className="board-meta__description">{board.description}</p> : null}
+    </div>
+  );
+
+  return (
+    <BoardScopeProvider boardId={board._id}>
+      <div className="page page--board">
+        <TaskBoard key={board._id} boardId={board._id} title={board.name} headingExtra={<NarrowBoardSwitcher />} subtitle={subtitle} />
+        <Outlet />
+      </div>
+    </BoardScopeProvider>
+  );
+}
+
+/** /boards/:boardId/tasks/:id on a narrow screen: the task page alone, still knowing its board. */
+export function BoardTaskOnly() {
+  const { boardId = '' } = useParams();
+  return (
+    <BoardScopeProvider boardId={boardId}>
+      <Outlet />
+    </BoardScopeProvider>
+  );
+}

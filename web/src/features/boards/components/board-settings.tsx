@@ -1,0 +1,489 @@
+import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { BOARD_ROLES, LIMITS, type BoardRole } from '#shared/constants.ts';
+import type { Member } from '#shared/schemas/boards.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { Dialog } from '#web/components/dialog.tsx';
+import { EmailField, SelectField, TextAreaField, TextField } from '#web/components/field.tsx';
+import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { useAddMember, useRemoveMember, useUpdateMember } from '../api/board-members.ts';
+import { useDeleteBoard } from '../api/delete-board.ts';
+import type { BoardDetail } from '../api/get-board.ts';
+import { useUpdateBoard } from '../api/update-board.ts';
+import { initialsOf } from './board-members-strip.tsx';
+import './boards.css';
+
+const ROLE_LABELS: Record<BoardRole, string> = { admin: 'Admin', member: 'Member', viewer: 'Viewer' };
+const ROLE_HINT = 'Admins manage the board and its members; members create and change tasks; viewers read and comment.';
+
+/** The server's words for a refused change (LAST_ADMIN, ALREADY_MEMBER, PERSONAL_BOARD, 429 …). */
+function errorText(error: unknown): string {
+  if (!isApiError(error)) return String(error);
+  if (error.status === 429 && error.retryAfter) return `${error.message} Try again in ${Math.ceil(error.retryAfter / 60)} min.`;
+  return error.message;
+}
+
+interface SettingsProps {
+  detail: BoardDetail;
+  /** The viewer's address: their own row offers "Leave" instead of "Remove". */
+  me: string;
+  /** After the viewer left or deleted the board (the page goes elsewhere). */
+  onGone: (how: 'left' | 'deleted') => void;
+}
+
+/**
+ * A board's settings. Admins rename and describe it, manage its members and may delete it;
+ * everyone else reads the same and may leave. The server decides every change: what it refuses
+ * is shown beside the control that asked.
+ */
+export function BoardSettings({ detail, me, onGone }: SettingsProps) {
+  const { board, members } = detail;
+  const admin = board.role === 'admin';
+  return (
+    <div className="board-settings">
+      {board.personal ? (
+        <Alert tone="info">Your personal board is yours alone: it cannot be renamed, shared, left or deleted.</Alert>
+      ) : null}
+      <section className="settings-section" aria-labelledby="board-about-heading">
+        <h2 id="board-about-heading">About this board</h2>
+        {admin && !board.personal ? (
+          <AboutForm key={`${board.name}\u0000${board.description}`} boardId={board._id} name={board.name} description={board.description} />
+        ) : (
+          <dl className="board-settings__about">
+            <div>
+              <dt>Name</dt>
+              <dd>{board.name}</dd>
+            </div>
+            <div>
+              <dt>Description</dt>
+              <dd>{board.description || <span className="board-settings__none">None</span>}</dd>
+            </div>
+            <div>
+              <dt>Your role</dt>
+              <dd>{ROLE_LABELS[board.role]}</dd>
+            </div>
+          </dl>
+        )}
+      </section>
+
+      <section className="settings-section" aria-labelledby="board-members-heading">
+        <h2 id="board-members-heading">Members ({members.length})</h2>
+        <MemberList boardId={board._id} members={members} admin={admin && !board.personal} me={me} onLeft={() => { onGone('left'); }} />
+        {admin && !board.personal ? <AddMemberForm boardId={board._id} /> : null}
+      </section>
+
+      {board.personal ? null : (
+        <section className="settings-section settings-section--danger" aria-labelledby="board-leave-heading">
+          <h2 id="board-leave-heading">Leave or delete</h2>
+          <div className="board-settings__danger-actions">
+            <LeaveBoard boardId={board._id} boardName={board.name} me={me} onLeft={() => { onGone('left'); }} />
+            {admin ? <DeleteBoard boardId={board._id} boardName={board.name} onDeleted={() => { onGone('deleted'); }} /> : null}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+function AboutForm({ boardId, name: savedName, description: savedDescription }: { boardId: string; name: string; description: string }) {
+  const [name, setName] = useState(savedName);
+  const [description, setDescription] = useState(savedDescription);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const update = useUpdateBoard(boardId);
+  const nameRef = useRef<HTMLInputElement>(null);
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    setSaved(false);
+    const trimmed = name.trim();
+    if (trimmed.length < LIMITS.boardNameMin || trimmed.length > LIMITS.boardNameMax) {
+      setNameError(`Give the board a name of ${LIMITS.boardNameMin} to ${LIMITS.boardNameMax} characters.`);
+      nameRef.current?.focus();
+      return;
+    }
+    setNameError(null);
+    update.mutate(
+      { name: trimmed, description: description.trim() },
+      {
+        onSuccess: () => {
+          setSaved(true);
+        },
+        onError: (failure) => {
+          if (isUnauthorized(failure)) return;
+          const field = isApiError(failure) ? failure.errors.find((item) => item.field === 'name') : undefined;
+          if (field) setNameError(field.message);
+          else setError(errorText(failure));
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="board-form" onSubmit={onSubmit} noValidate aria-label="About this board">
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <TextField
+        ref={nameRef}
+        label="Name"
+        name="name"
+        autoComplete="off"
+        required
+        maxLength={LIMITS.boardNameMax}
+        value={name}
+        error={nameError}
+        onChange={(event) => {
+          setName(event.target.value);
+          setSaved(false);
+        }}
+      />
+      <TextAreaField
+        label="Description"
+        name="description"
+        rows={3}
+        maxLength={LIMITS.boardDescriptionMax}
+        value={description}
+        onChange={(event) => {
+          setDescription(event.target.value);
+          setSaved(false);
+        }}
+      />
+      <div className="board-form__actions board-form__actions--start">
+        <Button type="submit" variant="primary" busy={update.isPending}>
+          {update.isPending ? 'Saving…' : 'Save'}
+        </Button>
+        <p className="board-form__saved" role="status">
+          {saved ? 'Saved.' : ''}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+function MemberList({ boardId, members, admin, me, onLeft }: { boardId: string; members: readonly Member[]; admin: boolean; me: string; onLeft: () => void }) {
+  return (
+    <ul className="member-list">
+      {members.map((member) => (
+        <MemberRow key={member.email} boardId={boardId} member={member} admin={admin} self={member.email === me} onLeft={onLeft} />
+      ))}
+    </ul>
+  );
+}
+
+function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; member: Member; admin: boolean; self: boolean; onLeft: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const update = useUpdateMember(boardId);
+  const remove = useRemoveMember(boardId);
+  const errorId = useId();
+  const name = member.fullName ?? 'Invited';
+  return (
+    <li className="member-row">
+      <span className="member-row__avatar" aria-hidden="true" data-status={member.status}>
+        {initialsOf(member)}
+      </span>
+      <span className="member-row__who">
+        <span className={member.fullName ? 'member-row__name' : 'member-row__name member-row__name--invited'}>
+          {name}
+          {self ? ' (you)' : ''}
+        </span>
+        <span className="member-row__email">{member.email}</span>
+      </span>
+      {admin ? (
+        <SelectField
+          label={<span className="visually-hidden">Role of {member.email}</span>}
+          fieldClassName="member-row__role"
+          value={member.role}
+          disabled={update.isPending}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(event) => {
+            setError(null);
+            update.mutate(
+              { email: member.email, role: event.target.value as BoardRole },
+              {
+                onError: (failure) => {
+                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                },
+              },
+            );
+          }}
+        >
+          {BOARD_ROLES.map((role) => (
+            <option key={role} value={role}>
+              {ROLE_LABELS[role]}
+            </option>
+          ))}
+        </SelectField>
+      ) : (
+        <span className="member-row__role-text">{ROLE_LABELS[member.role]}</span>
+      )}
+      {admin && !self ? (
+        <Button
+          size="sm"
+          variant="danger-ghost"
+          busy={remove.isPending}
+          aria-label={`Remove ${member.email}`}
+          onClick={() => {
+            setError(null);
+            remove.mutate(
+              { email: member.email },
+              {
+                onError: (failure) => {
+                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                },
+              },
+            );
+          }}
+        >
+          Remove
+        </Button>
+      ) : null}
+      {self && admin ? (
+        <Button
+          size="sm"
+          variant="ghost"
+          busy={remove.isPending}
+          onClick={() => {
+            setError(null);
+            remove.mutate(
+              { email: member.email, leaving: true },
+              {
+                onSuccess: onLeft,
+                onError: (failure) => {
+                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                },
+              },
+            );
+          }}
+        >
+          Leave
+        </Button>
+      ) : null}
+      {error ? (
+        <p className="member-row__error field__error" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function AddMemberForm({ boardId }: { boardId: string }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<BoardRole>('member');
+  const [emailError, setEmailError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const add = useAddMember(boardId);
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    setAdded(null);
+    const address = email.trim();
+    if (!address.includes('@')) {
+      setEmailError('Enter the e-mail address of the person to add.');
+      emailRef.current?.focus();
+      return;
+    }
+    setEmailError(null);
+    add.mutate(
+      { email: address, role },
+      {
+        onSuccess: (member) => {
+          setEmail('');
+          setAdded(member.status === 'invited' ? `Invited ${member.email}: they join when they sign up.` : `Added ${member.email}.`);
+          emailRef.current?.focus();
+        },
+        onError: (failure) => {
+          if (isUnauthorized(failure)) return;
+          if (isApiError(failure) && (failure.code === 'ALREADY_MEMBER' || failure.errors.some((item) => item.field === 'email'))) {
+            setEmailError(failure.errors.find((item) => item.field === 'email')?.message ?? failure.message);
+            emailRef.current?.focus();
+            return;
+          }
+          setError(errorText(failure));
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="add-member" onSubmit={onSubmit} noValidate aria-label="Add a member">
+      <h3 className="add-member__title">Add a member</h3>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <div className="add-member__row">
+        <EmailField
+          ref={emailRef}
+          label="E-mail address"
+          name="email"
+          autoComplete="off"
+          required
+          value={email}
+          error={emailError}
+          fieldClassName="add-member__email"
+          onChange={(event) => {
+            setEmail(event.target.value);
+          }}
+        />
+        <SelectField
+          label="Role"
+          name="role"
+          value={role}
+          onChange={(event) => {
+            setRole(event.target.value as BoardRole);
+          }}
+        >
+          {BOARD_ROLES.map((option) => (
+            <option key={option} value={option}>
+              {ROLE_LABELS[option]}
+            </option>
+          ))}
+        </SelectField>
+        <Button type="submit" variant="primary" className="add-member__submit" busy={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add'}
+        </Button>
+      </div>
+      <p className="add-member__hint">{ROLE_HINT} They get an e-mail; someone without an account is invited until they sign up.</p>
+      <p className="board-form__saved" role="status">
+        {added ?? ''}
+      </p>
+    </form>
+  );
+}
+
+function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; boardName: string; me: string; onLeft: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = useRemoveMember(boardId);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  return (
+    <>
+      <Button
+        variant="secondary"
+        aria-haspopup="dialog"
+        onClick={() => {
+          setError(null);
+          setOpen(true);
+        }}
+      >
+        Leave board
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => {
+          setOpen(false);
+        }}
+        variant="center"
+        role="alertdialog"
+        title="Leave this board?"
+        description={<>You will no longer see the tasks of “{boardName}”, except those assigned to you.</>}
+        initialFocusRef={cancelRef}
+        hideCloseButton
+        footer={
+          <>
+            <Button
+              ref={cancelRef}
+              onClick={() => {
+                setOpen(false);
+              }}
+            >
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              busy={remove.isPending}
+              onClick={() => {
+                setError(null);
+                remove.mutate(
+                  { email: me, leaving: true },
+                  {
+                    onSuccess: onLeft,
+                    onError: (failure) => {
+                      if (!isUnauthorized(failure)) setError(errorText(failure));
+                    },
+                  },
+                );
+              }}
+            >
+              Leave board
+            </Button>
+          </>
+        }
+      >
+        {error ? <Alert tone="error">{error}</Alert> : null}
+      </Dialog>
+    </>
+  );
+}
+
+function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; boardName: string; onDeleted: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const remove = useDeleteBoard();
+  const matches = typed.trim() === boardName;
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!matches) return;
+    setError(null);
+    remove.mutate(boardId, {
+      onSuccess: onDeleted,
+      onError: (failure) => {
+        if (!isUnauthorized(failure)) setError(errorText(failure));
+      },
+    });
+  };
+  return (
+    <>
+      <Button
+        variant="danger"
+        aria-haspopup="dialog"
+        onClick={() => {
+          setTyped('');
+          setError(null);
+          setOpen(true);
+        }}
+      >
+        Delete board
+      </Button>
+      <Dialog
+        open={open}
+        onClose={() => {
+          setOpen(false);
+        }}
+        variant="center"
+        role="alertdialog"
+        title="Delete this board?"
+        description={<>Every task of “{boardName}”, with its comments and activity, goes with it, for every member. This cannot be undone.</>}
+      >
+        <form className="board-form" onSubmit={onSubmit} noValidate aria-label="Delete board">
+          {error ? <Alert tone="error">{error}</Alert> : null}
+          <TextField
+            label={<>Type the board’s name, “{boardName}”, to confirm</>}
+            name="confirmName"
+            autoComplete="off"
+            value={typed}
+            onChange={(event) => {
+              setTyped(event.target.value);
+            }}
+          />
+          <div className="board-form__actions">
+            <Button
+              variant="ghost"
+              onClick={() => {
+                setOpen(false);
+              }}
+            >
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={!matches} busy={remove.isPending}>
+              {remove.isPending ? 'Deleting…' : 'Delete board'}
+            </Button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,191 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation, useMatch } from 'react-router';
+import type { Board } from '#shared/schemas/boards.ts';
+import { Button } from '#web/components/button.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { cx } from '#web/lib/cx.ts';
+import { useBoards } from '../api/get-boards.ts';
+import { NewBoardDialog } from './new-board-dialog.tsx';
+import './boards.css';
+
+/** The board whose address is open (`/boards/:id…`), or null. */
+function useBoardOnScreen(): string | null {
+  const match = useMatch('/boards/:boardId/*');
+  return match?.params.boardId ?? null;
+}
+
+function openCountLabel(board: Board): string {
+  return `${board.counts.todo} open`;
+}
+
+/**
+ * "All my tasks", then every board the viewer is on with its open tasks, then "New board".
+ * The page on screen is marked `aria-current="page"`. `onNavigate`: a link was followed (the
+ * menu closes).
+ */
+export function BoardList({ onNavigate, onNewBoard }: { onNavigate?: () => void; onNewBoard: () => void }) {
+  const boards = useBoards();
+  const onScreen = useBoardOnScreen();
+  const onAllTasks = useMatch('/tasks/*') !== null;
+  return (
+    <div className="board-list">
+      <ul className="board-list__items">
+        <li>
+          <Link
+            to="/tasks"
+            className="board-list__link"
+            aria-current={onAllTasks ? 'page' : undefined}
+            onClick={onNavigate}
+          >
+            <span className="board-list__name">All my tasks</span>
+          </Link>
+        </li>
+        {boards.data?.map((board) => (
+          <li key={board._id}>
+            <Link
+              to={`/boards/${encodeURIComponent(board._id)}`}
+              className="board-list__link"
+              aria-current={onScreen === board._id ? 'page' : undefined}
+              onClick={onNavigate}
+            >
+              <span className="board-list__name">{board.name}</span>
+              <span className="board-list__count" title={openCountLabel(board)}>
+                {board.counts.todo}
+                <span className="visually-hidden"> open</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {boards.isPending ? (
+        <p className="board-list__status" role="status">
+          <Spinner /> Loading boards…
+        </p>
+      ) : null}
+      {boards.isError ? (
+        <p className="board-list__status">
+          Couldn’t load your boards.{' '}
+          <Button size="sm" variant="ghost" onClick={() => void boards.refetch()}>
+            Try again
+          </Button>
+        </p>
+      ) : null}
+      <Button size="sm" variant="ghost" className="board-list__new" onClick={onNewBoard} aria-haspopup="dialog" icon={<PlusIcon />}>
+        New board
+      </Button>
+    </div>
+  );
+}
+
+function PlusIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+      <path stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" d="M8 3v10M3 8h10" />
+    </svg>
+  );
+}
+
+/** Wide screens: the switcher as a column beside every signed-in page. */
+export function BoardSidebar() {
+  const [creating, setCreating] = useState(false);
+  return (
+    <nav className="board-sidebar" aria-label="Boards">
+      <h2 className="board-sidebar__title">Boards</h2>
+      <BoardList
+        onNewBoard={() => {
+          setCreating(true);
+        }}
+      />
+      <NewBoardDialog
+        open={creating}
+        onClose={() => {
+          setCreating(false);
+        }}
+      />
+    </nav>
+  );
+}
+
+/**
+ * Narrow screens: the switcher as a disclosure opened from the button beside the board's name
+ * (the WAI-ARIA disclosure pattern: a list of links, not an application menu). Esc or a click
+ * outside closes it and focus goes back to the button.
+ */
+export function BoardMenuButton({ className }: { className?: string }) {
+  // Open on the page where it was opened: any navigation closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const panelId = useId();
+  const { pathname } = useLocation();
+  const open = openOn === pathname;
+  const setOpen = (next: boolean) => {
+    setOpenOn(next ? pathname : null);
+  };
+
+  useEffect(() => {
+    if (!open) return;
+    panelRef.current?.querySelector<HTMLElement>('[aria-current="page"], a')?.focus();
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!panelRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpenOn(null);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    buttonRef.current?.focus();
+  };
+
+  return (
+    <div
+      className={cx('board-menu', className)}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          event.stopPropagation();
+          close();
+        }
+      }}
+    >
+      <button
+        ref={buttonRef}
+        type="button"
+        className="board-menu__button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label="Switch board"
+        onClick={() => {
+          setOpen(!open);
+        }}
+      >
+        <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+          <path fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" d="m4 6 4 4 4-4" />
+        </svg>
+      </button>
+      <div ref={panelRef} id={panelId} className="board-menu__panel" hidden={!open}>
+        <nav aria-label="Boards">
+          <BoardList
+            onNavigate={() => {
+              setOpen(false);
+            }}
+            onNewBoard={() => {
+              setOpen(false);
+              setCreating(true);
+            }}
+          />
+        </nav>
+      </div>
+      <NewBoardDialog
+        open={creating}
+        onClose={() => {
+          setCreating(false);
+        }}
+      />
+    </div>
+  );
+}

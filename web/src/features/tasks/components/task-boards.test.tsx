@@ -1,0 +1,115 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { ADA, boardAnswer, boardsAnswer, countsAnswer, listAnswer, makeBoard, makeTask, meAnswer, PERSONAL_BOARD } from '#web/testing/data.ts';
+import { json, mockFetch } from '#web/testing/fetch.ts';
+import { renderApp } from '#web/testing/render.tsx';
+
+const TEAM = makeBoard({ _id: 'team', name: 'Launch team', role: 'member' });
+const WATCHED = makeBoard({ _id: 'watched', name: 'Watched', role: 'viewer' });
+const BOARDS = [PERSONAL_BOARD, TEAM, WATCHED];
+
+function api(todo: Task[] = []) {
+  return mockFetch()
+    .on('GET', '/users/me', json(200, meAnswer()))
+    .always('GET', '/boards', json(200, boardsAnswer(BOARDS)))
+    .always('GET', '/boards/team', json(200, boardAnswer(TEAM)))
+    .always('GET', '/boards/watched', json(200, boardAnswer(WATCHED)))
+    .always('GET', '/tasks', (call) => json(200, listAnswer(call.query.get('status') === 'todo' ? todo : [])))
+    .always('GET', '/tasks/counts', json(200, countsAnswer(todo.length, 0)));
+}
+
+describe('the Board select of the new-task form', () => {
+  it('offers the boards where the viewer may create, starting with the board on screen', async () => {
+    const fetch = api();
+    const { user } = renderApp('/boards/team', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Create Task' }, { timeout: 10_000 }));
+    const dialog = screen.getByRole('dialog', { name: 'Create Task' });
+    const select = within(dialog).getByRole('combobox', { name: /Board/ });
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Personal', 'Launch team']);
+    expect(select).toHaveValue('team');
+    fetch.on('POST', '/tasks', (call) =>
+      json(201, { status: 'success', message: 'Task created.', data: { task: makeTask({ ...(call.body as Partial<Task>), boardId: 'team' }) } }),
+    );
+    await user.type(within(dialog).getByLabelText('Task title'), 'Write the launch post');
+    await user.type(within(dialog).getByLabelText('Assignee'), 'bob@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Task' }));
+    await waitFor(() => {
+      expect(fetch.callsTo('POST', '/tasks')[0]?.body).toMatchObject({ taskTitle: 'Write the launch post', boardId: 'team' });
+    });
+  });
+
+  it('starts with Personal on "All my tasks", and sends the board chosen', async () => {
+    const fetch = api();
+    const { user } = renderApp('/tasks', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Create Task' }, { timeout: 5000 }));
+    const dialog = screen.getByRole('dialog', { name: 'Create Task' });
+    const select = within(dialog).getByRole('combobox', { name: /Board/ });
+    expect(select).toHaveValue(PERSONAL_BOARD._id);
+    await user.selectOptions(select, 'team');
+    fetch.on('POST', '/tasks', json(201, { status: 'success', message: 'Task created.', data: { task: makeTask({ boardId: 'team' }) } }));
+    await user.type(within(dialog).getByLabelText('Task title'), 'Plan');
+    await user.type(within(dialog).getByLabelText('Assignee'), 'bob@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Task' }));
+    await waitFor(() => {
+      expect(fetch.callsTo('POST', '/tasks')[0]?.body).toMatchObject({ boardId: 'team' });
+    });
+  });
+});
+
+describe('a viewer of a board', () => {
+  it('gets no create, complete, edit or delete controls, except on the tasks assigned to them', async () => {
+    const theirs = makeTask({ taskTitle: 'Someone else’s', boardId: 'watched', assignee: 'bob@example.com' });
+    const mine = makeTask({ taskTitle: 'Mine to do', boardId: 'watched', assignee: ADA.email });
+    api([theirs, mine]);
+    renderApp('/boards/watched', { signedIn: true });
+    const theirCard = await screen.findByRole('article', { name: 'Someone else’s' }, { timeout: 5000 });
+    expect(within(theirCard).queryByRole('button')).not.toBeInTheDocument();
+    const myCard = screen.getByRole('article', { name: 'Mine to do' });
+    expect(within(myCard).getByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
+    expect(within(myCard).getByRole('button', { name: 'Delete' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create Task' })).not.toBeInTheDocument();
+  });
+});
+
+describe('"All my tasks"', () => {
+  it('names each card’s board', async () => {
+    api([makeTask({ taskTitle: 'On the team board', boardId: 'team' }), makeTask({ taskTitle: 'Just mine', boardId: PERSONAL_BOARD._id })]);
+    renderApp('/tasks', { signedIn: true });
+    const card = await screen.findByRole('article', { name: 'On the team board' }, { timeout: 5000 });
+    await within(card).findByText('Launch team');
+    expect(within(screen.getByRole('article', { name: 'Just mine' })).getByText('Personal')).toBeInTheDocument();
+  });
+});
+
+describe('the task page', () => {
+  it('shows the board and moves the task with PATCH {boardId, version}', async () => {
+    const task = makeTask({ taskTitle: 'Move me', boardId: PERSONAL_BOARD._id, version: 3 });
+    const fetch = api()
+      .always('GET', `/tasks/${task._id}`, json(200, { status: 'success', data: { task } }))
+      .always('GET', `/tasks/${task._id}/comments`, json(200, { status: 'success', data: { comments: [] } }))
+      .always('GET', `/tasks/${task._id}/activity`, json(200, { status: 'success', data: { activity: [] } }));
+    const { user } = renderApp(`/tasks/${task._id}`, { signedIn: true });
+    await screen.findByRole('heading', { level: 1, name: 'Move me' }, { timeout: 5000 });
+    const select = await screen.findByRole('combobox', { name: 'Move to board' });
+    expect(select).toHaveValue(PERSONAL_BOARD._id);
+    // Only boards where the viewer may create tasks.
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Personal', 'Launch team']);
+    fetch.on('PATCH', `/tasks/${task._id}`, json(200, { status: 'success', data: { task: { ...task, boardId: 'team', version: 4 } } }));
+    await user.selectOptions(select, 'team');
+    await waitFor(() => {
+      expect(fetch.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ boardId: 'team', version: 3 });
+    });
+    await waitFor(() => {
+      expect(select).toHaveValue('team');
+    });
+  });
+});
+
+describe('the sign-up page', () => {
+  it('fills in the address a board invitation was sent to', async () => {
+    mockFetch();
+    renderApp('/sign-up?email=new%40example.com');
+    expect(await screen.findByLabelText(/E-mail/, undefined, { timeout: 5000 })).toHaveValue('new@example.com');
+  });
+});
