@@ -7,14 +7,13 @@ import { Dialog } from '#web/components/dialog.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
-import { parseBoardFilter, withFilter, type BoardFilter, type PriorityFilter as Filter } from '../api/board-filter.ts';
+import { parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
 import { useBoardStaleTime } from '../api/live-board-context.ts';
 import { taskColumnQueryOptions, taskCountsQueryOptions } from '../api/task-queries.ts';
-import { OverdueCount, SearchBox, SortSelect, ViewSwitch } from './board-toolbar.tsx';
+import { BoardControls, OverdueCount, type SearchHandle } from './board-toolbar.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
-import { PriorityFilter } from './priority-filter.tsx';
 import type { EditDraft } from './task-edit-form.tsx';
 import { TaskColumn } from './task-column.tsx';
 import './task-board.css';
@@ -28,7 +27,7 @@ export function TaskBoard() {
   const { priority, view, q, sort } = parseBoardFilter(searchParams);
   // One object per distinct filter, so effects and memoized cards see a change only when there is one.
   const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort }), [priority, view, q, sort]);
-  const searchRef = useRef<HTMLInputElement>(null);
+  const searchRef = useRef<SearchHandle>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const [editing, setEditing] = useState<EditDraft | null>(null);
   const [deleting, setDeleting] = useState<Task | null>(null);
@@ -53,9 +52,6 @@ export function TaskBoard() {
     },
     [queryClient, searchParams, setSearchParams, staleTime],
   );
-  const onFilter = (next: Filter) => {
-    changeFilter({ priority: next });
-  };
 
   useShortcuts({
     n: () => {
@@ -107,30 +103,7 @@ export function TaskBoard() {
         </Button>
       </header>
 
-      <div className="board__toolbar">
-        <PriorityFilter value={priority} onChange={onFilter} />
-      </div>
-      <div className="board__controls">
-        <ViewSwitch
-          value={view}
-          onChange={(next) => {
-            changeFilter({ view: next });
-          }}
-        />
-        <SearchBox
-          ref={searchRef}
-          value={q}
-          onSearch={(next) => {
-            changeFilter({ q: next });
-          }}
-        />
-        <SortSelect
-          value={sort}
-          onChange={(next) => {
-            changeFilter({ sort: next });
-          }}
-        />
-      </div>
+      <BoardControls filter={filter} onChange={changeFilter} searchRef={searchRef} />
 
       <div className="board__columns">
         <TaskColumn status="todo" title="Tasks To Do" count={counts.data?.todo} {...columnProps} />
