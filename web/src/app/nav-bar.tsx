@@ -1,7 +1,8 @@
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useMatch } from 'react-router';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { Button, ButtonLink } from '#web/components/button.tsx';
 import { useNotices } from '#web/components/notices.tsx';
+import { cx } from '#web/lib/cx.ts';
 import { useLogout } from '#web/features/auth/api/logout.ts';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
@@ -102,9 +103,11 @@ export function NavBar() {
  */
 function AccountMenu({ fullName, onLogout, loggingOut }: { fullName: string; onLogout: () => void; loggingOut: boolean }) {
   const { close, buttonProps, panelProps } = usePopover();
+  // On the account page the bar shows where one is, as the links do for theirs.
+  const onAccount = useMatch('/account') !== null;
   return (
     <div className="nav__account">
-      <button type="button" className="nav__menu-button" {...buttonProps}>
+      <button type="button" className={cx('nav__menu-button', onAccount && 'nav__menu-button--current')} {...buttonProps}>
         <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
           <circle cx="10" cy="7" r="3.25" fill="none" stroke="currentColor" strokeWidth="1.6" />
           <path d="M3.75 17c.9-3 3.3-4.5 6.25-4.5s5.35 1.5 6.25 4.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
