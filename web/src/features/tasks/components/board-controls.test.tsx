@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -6,6 +6,7 @@ import { NARROW_SCREEN_QUERY } from '#web/lib/use-popover.ts';
 import { listAnswer, makeTask, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, type Call } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
+import { SearchBox } from './board-toolbar.tsx';
 
 /** Answers that follow the query: `q` matches the title, `view` and `sort` are only recorded. */
 function board(tasks: { todo?: Task[]; done?: Task[] } = {}, overdue = 0) {
@@ -221,4 +222,29 @@ describe('on a phone: one row of a Filters button and a search icon', () => {
     expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
     expect(currentPath()).toBe('/tasks');
   });
+});
+
+it('keeps newer letters in the box when an older search reaches the URL late', async () => {
+  const sent: string[] = [];
+  const onSearch = (q: string) => {
+    sent.push(q);
+  };
+  // The URL (the `value` prop) is left behind on purpose, as on a slow device.
+  const { rerender } = render(<SearchBox value="" onSearch={onSearch} />);
+  const box = screen.getByRole('searchbox', { name: 'Search tasks' });
+  fireEvent.change(box, { target: { value: 'inv' } });
+  await waitFor(() => {
+    expect(sent).toEqual(['inv']);
+  });
+  fireEvent.change(box, { target: { value: 'invoice' } });
+  await waitFor(() => {
+    expect(sent).toEqual(['inv', 'invoice']);
+  });
+  rerender(<SearchBox value="inv" onSearch={onSearch} />);
+  expect(box).toHaveValue('invoice');
+  rerender(<SearchBox value="invoice" onSearch={onSearch} />);
+  expect(box).toHaveValue('invoice');
+  // A change from elsewhere (the back button) still shows.
+  rerender(<SearchBox value="room" onSearch={onSearch} />);
+  expect(box).toHaveValue('room');
 });

@@ -4,7 +4,7 @@ import { SelectField } from '#web/components/field.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
-import { DEFAULT_SORT, DEFAULT_VIEW, type TaskSort, type TaskView } from '#shared/constants.ts';
+import type { TaskSort, TaskView } from '#shared/constants.ts';
 import { DEFAULT_FILTER, normalizeSearch, SEARCH_MAX_LENGTH, type BoardFilter } from '../api/board-filter.ts';
 import { PriorityFilter } from './priority-filter.tsx';
 import './board-toolbar.css';
@@ -183,7 +183,7 @@ export function SearchBox({ value, onSearch, ref, onCollapse }: SearchBoxProps) 
 
 /** How many of the choices behind the phone's Filters button differ from the defaults. */
 export function activeFilterCount(filter: BoardFilter): number {
-  return [filter.priority !== DEFAULT_FILTER.priority, filter.view !== DEFAULT_VIEW, filter.sort !== DEFAULT_SORT].filter(Boolean).length;
+  return (['priority', 'view', 'sort'] as const).filter((key) => filter[key] !== DEFAULT_FILTER[key]).length;
 }
 
 interface BoardControlsProps {
