@@ -1,28 +1,10 @@
 /** Responsive down to 360 px wide — no page scrolls sideways at that width. */
-import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, test } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 import { board } from './support/pages.ts';
 
 test.use({ viewport: { width: 360, height: 740 } });
-
-/** The innermost elements sticking out past the right edge, for a readable failure. */
-const overflow = (page: Page) =>
-  page.evaluate<{ scrollWidth: number; clientWidth: number; offenders: string[] }>(`(() => {
-    const width = document.documentElement.clientWidth;
-    const out = [...document.querySelectorAll('body *')].filter((el) => {
-      const box = el.getBoundingClientRect();
-      return box.width > 0 && box.right > width + 1;
-    });
-    const innermost = out.filter((el) => !out.some((other) => other !== el && el.contains(other)));
-    const describe = (el) => el.tagName.toLowerCase() + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '') + ' "' + (el.textContent || '').trim().slice(0, 30) + '" (right edge ' + Math.round(el.getBoundingClientRect().right) + ' px)';
-    return { scrollWidth: document.documentElement.scrollWidth, clientWidth: width, offenders: innermost.slice(0, 6).map(describe) };
-  })()`);
-
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const result = await overflow(page);
-  expect(result.scrollWidth, `page is ${result.scrollWidth} px wide at ${result.clientWidth} px; sticking out: ${result.offenders.join(', ')}`).toBeLessThanOrEqual(result.clientWidth);
-}
 
 test.describe('signed out at 360 px', () => {
   for (const path of ['/login', '/sign-up', '/not-a-page']) {

@@ -1,10 +1,13 @@
-import { Link, NavLink } from 'react-router';
+import { Link, NavLink, useMatch } from 'react-router';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { Button, ButtonLink } from '#web/components/button.tsx';
 import { useNotices } from '#web/components/notices.tsx';
+import { cx } from '#web/lib/cx.ts';
 import { useLogout } from '#web/features/auth/api/logout.ts';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
 import { Logo } from './logo.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
@@ -14,6 +17,7 @@ export function NavBar() {
   const logout = useLogout();
   const { notify } = useNotices();
   const signedIn = session.status === 'signedIn';
+  const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
 
   const onLogout = () => {
     logout.mutate(undefined, {
@@ -52,18 +56,26 @@ export function NavBar() {
                   Tasks
                 </NavLink>
               </li>
-              <li>
-                <NavLink to="/account" className="nav__link">
-                  Account
-                </NavLink>
-              </li>
+              {narrow ? null : (
+                <li>
+                  <NavLink to="/account" className="nav__link">
+                    Account
+                  </NavLink>
+                </li>
+              )}
             </ul>
-            <p className="nav__welcome">
-              Welcome, <strong>{session.user.fullName}</strong>
-            </p>
-            <Button size="sm" className="nav__logout" onClick={onLogout} busy={logout.isPending}>
-              {logout.isPending ? 'Logging out…' : 'Logout'}
-            </Button>
+            {narrow ? (
+              <AccountMenu fullName={session.user.fullName} onLogout={onLogout} loggingOut={logout.isPending} />
+            ) : (
+              <>
+                <p className="nav__welcome">
+                  Welcome, <strong>{session.user.fullName}</strong>
+                </p>
+                <Button size="sm" className="nav__logout" onClick={onLogout} busy={logout.isPending}>
+                  {logout.isPending ? 'Logging out…' : 'Logout'}
+                </Button>
+              </>
+            )}
           </>
         ) : (
           <ul className="nav__links nav__links--guest">
@@ -79,8 +91,55 @@ export function NavBar() {
             </li>
           </ul>
         )}
-        <ThemeToggle />
+        {signedIn && narrow ? null : <ThemeToggle />}
       </nav>
     </header>
+  );
+}
+
+/**
+ * A phone's navigation bar has room for the brand, Home and Tasks only: the account's items
+ * (who is signed in, Account, dark mode, Logout) fold behind one button.
+ */
+function AccountMenu({ fullName, onLogout, loggingOut }: { fullName: string; onLogout: () => void; loggingOut: boolean }) {
+  const { close, buttonProps, panelProps } = usePopover();
+  // On the account page the bar shows where one is, as the links do for theirs.
+  const onAccount = useMatch('/account') !== null;
+  return (
+    <div className="nav__account">
+      <button type="button" className={cx('nav__menu-button', onAccount && 'nav__menu-button--current')} {...buttonProps}>
+        <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
+          <circle cx="10" cy="7" r="3.25" fill="none" stroke="currentColor" strokeWidth="1.6" />
+          <path d="M3.75 17c.9-3 3.3-4.5 6.25-4.5s5.35 1.5 6.25 4.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+        </svg>
+        <span className="visually-hidden">Account menu</span>
+      </button>
+      <div className="nav__menu" {...panelProps}>
+        <p className="nav__menu-user">
+          Signed in as <strong>{fullName}</strong>
+        </p>
+        <ul className="nav__menu-list">
+          <li>
+            <NavLink
+              to="/account"
+              className="nav__menu-item"
+              onClick={() => {
+                close(false);
+              }}
+            >
+              Account
+            </NavLink>
+          </li>
+          <li>
+            <ThemeToggle labelled />
+          </li>
+          <li>
+            <Button size="sm" variant="ghost" className="nav__menu-item nav__logout" onClick={onLogout} busy={loggingOut}>
+              {loggingOut ? 'Logging out…' : 'Logout'}
+            </Button>
+          </li>
+        </ul>
+      </div>
+    </div>
   );
 }

@@ -1,13 +1,16 @@
 import { useTheme } from '#web/lib/theme.ts';
 
-/** The nav bar's dark-mode switch: a toggle button, pressed while the dark theme is on. */
-export function ThemeToggle() {
+/**
+ * The nav bar's dark-mode switch: a toggle button, pressed while the dark theme is on. An icon
+ * in the bar; `labelled`, a row with its name showing (in the phone's account menu).
+ */
+export function ThemeToggle({ labelled = false }: { labelled?: boolean }) {
   const [theme, setTheme] = useTheme();
   const dark = theme === 'dark';
   return (
     <button
       type="button"
-      className="nav__theme"
+      className={labelled ? 'nav__menu-item' : 'nav__theme'}
       aria-pressed={dark}
       title={dark ? 'Dark mode is on' : 'Dark mode is off'}
       onClick={() => {
@@ -29,7 +32,12 @@ export function ThemeToggle() {
           />
         </svg>
       )}
-      <span className="visually-hidden">Dark mode</span>
+      <span className={labelled ? undefined : 'visually-hidden'}>Dark mode</span>
+      {labelled ? (
+        <span className="nav__menu-state" aria-hidden="true">
+          {dark ? 'On' : 'Off'}
+        </span>
+      ) : null}
     </button>
   );
 }

@@ -1,10 +1,12 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { NARROW_SCREEN_QUERY } from '#web/lib/use-popover.ts';
 import { listAnswer, makeTask, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, type Call } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
+import { SearchBox } from './board-toolbar.tsx';
 
 /** Answers that follow the query: `q` matches the title, `view` and `sort` are only recorded. */
 function board(tasks: { todo?: Task[]; done?: Task[] } = {}, overdue = 0) {
@@ -136,4 +138,113 @@ describe('reopen and the task link on cards', () => {
     const card = await within(todoColumn()).findByRole('article', { name: 'Open me' });
     expect(within(card).getByRole('link', { name: 'Open me' })).toHaveAttribute('href', `/tasks/${task._id}?sort=deadline`);
   });
+});
+
+/** A phone: the narrow-screen media query matches (jsdom has no matchMedia of its own). */
+function asPhone() {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: query === NARROW_SCREEN_QUERY,
+    media: query,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }));
+}
+
+describe('on a phone: one row of a Filters button and a search icon', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('opens the filters in a dialog, moves focus in, writes choices to the URL, and Esc returns focus', async () => {
+    asPhone();
+    board({ todo: [makeTask({ taskTitle: 'Anything' })] });
+    const { user } = await openBoard('/tasks?sort=deadline');
+    expect(screen.queryByRole('combobox', { name: 'Sort by' })).not.toBeInTheDocument();
+    const button = screen.getByRole('button', { name: 'Filters, 1 active' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+
+    await user.click(button);
+    const panel = screen.getByRole('dialog', { name: 'Filters' });
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(button).toHaveAttribute('aria-controls', panel.id);
+    expect(within(panel).getByRole('button', { name: 'All Tasks' })).toHaveFocus();
+    await user.click(within(panel).getByRole('button', { name: 'High' }));
+    expect(currentPath()).toBe('/tasks?sort=deadline&priority=high');
+    await user.selectOptions(within(panel).getByRole('combobox', { name: 'Sort by' }), 'Newest');
+    expect(currentPath()).toBe('/tasks?priority=high');
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Filters' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Filters, 1 active' })).toHaveFocus();
+  });
+
+  it('closes the filters on a press outside', async () => {
+    asPhone();
+    board();
+    const { user } = await openBoard();
+    await user.click(screen.getByRole('button', { name: 'Filters' }));
+    expect(screen.getByRole('dialog', { name: 'Filters' })).toBeInTheDocument();
+    await user.click(screen.getByRole('heading', { level: 1, name: 'Tasks' }));
+    expect(screen.queryByRole('dialog', { name: 'Filters' })).not.toBeInTheDocument();
+  });
+
+  it('opens the search from its icon, searches, and Esc clears and closes it', async () => {
+    asPhone();
+    board({ todo: [makeTask({ taskTitle: 'Pay the invoice' }), makeTask({ taskTitle: 'Book a room' })] });
+    const { user } = await openBoard();
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Search tasks' }));
+    const box = screen.getByRole('searchbox', { name: 'Search tasks' });
+    expect(box).toHaveFocus();
+    await user.type(box, 'invoice');
+    await waitFor(() => {
+      expect(currentPath()).toBe('/tasks?q=invoice');
+    });
+    // Filled, it stays open when focus leaves.
+    await user.click(screen.getByRole('heading', { level: 1, name: 'Tasks' }));
+    expect(screen.getByRole('searchbox', { name: 'Search tasks' })).toHaveValue('invoice');
+
+    await user.click(screen.getByRole('searchbox', { name: 'Search tasks' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+    expect(currentPath()).toBe('/tasks');
+    expect(screen.getByRole('button', { name: 'Search tasks' })).toHaveFocus();
+  });
+
+  it('keeps a search from the URL open, and folds an empty one back into the icon', async () => {
+    asPhone();
+    board();
+    const { user } = await openBoard('/tasks?q=zebra');
+    expect(screen.getByRole('searchbox', { name: 'Search tasks' })).toHaveValue('zebra');
+    await user.click(screen.getByRole('searchbox', { name: 'Search tasks' }));
+    await user.clear(screen.getByRole('searchbox', { name: 'Search tasks' }));
+    await user.click(screen.getByRole('heading', { level: 1, name: 'Tasks' }));
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+    expect(currentPath()).toBe('/tasks');
+  });
+});
+
+it('keeps newer letters in the box when an older search reaches the URL late', async () => {
+  const sent: string[] = [];
+  const onSearch = (q: string) => {
+    sent.push(q);
+  };
+  // The URL (the `value` prop) is left behind on purpose, as on a slow device.
+  const { rerender } = render(<SearchBox value="" onSearch={onSearch} />);
+  const box = screen.getByRole('searchbox', { name: 'Search tasks' });
+  fireEvent.change(box, { target: { value: 'inv' } });
+  await waitFor(() => {
+    expect(sent).toEqual(['inv']);
+  });
+  fireEvent.change(box, { target: { value: 'invoice' } });
+  await waitFor(() => {
+    expect(sent).toEqual(['inv', 'invoice']);
+  });
+  rerender(<SearchBox value="inv" onSearch={onSearch} />);
+  expect(box).toHaveValue('invoice');
+  rerender(<SearchBox value="invoice" onSearch={onSearch} />);
+  expect(box).toHaveValue('invoice');
+  // A change from elsewhere (the back button) still shows.
+  rerender(<SearchBox value="room" onSearch={onSearch} />);
+  expect(box).toHaveValue('room');
 });

@@ -1,8 +1,12 @@
-import { useEffect, useId, useRef, useState, type Ref } from 'react';
+import { useEffect, useId, useImperativeHandle, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
+import { buttonClass } from '#web/components/button.tsx';
 import { SelectField } from '#web/components/field.tsx';
 import { cx } from '#web/lib/cx.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
 import type { TaskSort, TaskView } from '#shared/constants.ts';
-import { normalizeSearch, SEARCH_MAX_LENGTH } from '../api/board-filter.ts';
+import { DEFAULT_FILTER, normalizeSearch, SEARCH_MAX_LENGTH, type BoardFilter } from '../api/board-filter.ts';
+import { PriorityFilter } from './priority-filter.tsx';
 import './board-toolbar.css';
 
 /** How long typing must pause before the search runs (and lands in the URL). */
@@ -61,22 +65,54 @@ export function SortSelect({ value, onChange }: { value: TaskSort; onChange: (so
   );
 }
 
+/** What the board's "/" shortcut calls: puts the cursor in the search box (opening it first on a phone). */
+export interface SearchHandle {
+  focus: () => void;
+}
+
+interface SearchBoxProps {
+  value: string;
+  onSearch: (q: string) => void;
+  ref?: Ref<HTMLInputElement>;
+  /**
+   * The phone's search, opened from an icon: its label is for screen readers only, and it
+   * asks to close when it is left empty or Esc is pressed (`returnFocus`: put focus back on
+   * the icon, because the person did not move it themselves).
+   */
+  onCollapse?: (returnFocus: boolean) => void;
+}
+
 /**
  * The search box. Typing updates the box at once; the search itself (and the URL's `?q=`)
  * follows once typing pauses for SEARCH_DEBOUNCE_MS, so a word typed quickly is one request,
  * not one per letter. A URL changed from outside (back button, a link) updates the box.
  */
-export function SearchBox({ value, onSearch, ref }: { value: string; onSearch: (q: string) => void; ref?: Ref<HTMLInputElement> }) {
+export function SearchBox({ value, onSearch, ref, onCollapse }: SearchBoxProps) {
   const id = useId();
   const [text, setText] = useState(value);
   const latest = useRef(value);
+  // Searches sent but not yet seen back in the URL: on a slow device the URL can lag behind
+  // typing, and an older search arriving late must not overwrite newer letters in the box.
+  const pending = useRef<string[]>([]);
   const onSearchRef = useRef(onSearch);
   useEffect(() => {
     onSearchRef.current = onSearch;
   });
 
+  const send = (q: string) => {
+    latest.current = q;
+    pending.current.push(q);
+    onSearchRef.current(q);
+  };
+
   // The URL moved on its own (not by our typing): show what it says.
   useEffect(() => {
+    const ours = pending.current.indexOf(value);
+    if (ours !== -1) {
+      pending.current = pending.current.slice(ours + 1);
+      return;
+    }
+    pending.current = [];
     if (value !== latest.current) {
       latest.current = value;
       setText(value);
@@ -87,17 +123,22 @@ export function SearchBox({ value, onSearch, ref }: { value: string; onSearch: (
     const q = normalizeSearch(text);
     if (q === latest.current) return;
     const timer = window.setTimeout(() => {
-      latest.current = q;
-      onSearchRef.current(q);
+      send(q);
     }, SEARCH_DEBOUNCE_MS);
     return () => {
       window.clearTimeout(timer);
     };
   }, [text]);
 
+  /** Empties the box and the search at once: a deliberate clear needs no debounce. */
+  const clear = () => {
+    setText('');
+    if (latest.current !== '') send('');
+  };
+
   return (
-    <div className="toolbar-field toolbar-field--search" role="search">
-      <label className="toolbar-field__label" htmlFor={id}>
+    <div className={cx('toolbar-field', 'toolbar-field--search', onCollapse && 'toolbar-field--compact')} role="search">
+      <label className={onCollapse ? 'visually-hidden' : 'toolbar-field__label'} htmlFor={id}>
         Search tasks
       </label>
       <div className="search-box">
@@ -120,15 +161,239 @@ export function SearchBox({ value, onSearch, ref }: { value: string; onSearch: (
             setText(event.target.value);
           }}
           onKeyDown={(event) => {
-            // Esc in a filled box clears it at once (the browser's own behaviour for type=search).
-            if (event.key === 'Escape' && text !== '') {
-              event.stopPropagation();
-              setText('');
-            }
+            if (event.key !== 'Escape') return;
+            // Esc in a filled box clears it at once (the browser's own behaviour for type=search);
+            // the phone's box also closes, filled or not.
+            if (text === '' && !onCollapse) return;
+            event.preventDefault();
+            event.stopPropagation();
+            clear();
+            onCollapse?.(true);
+          }}
+          onBlur={() => {
+            if (!onCollapse || normalizeSearch(text) !== '') return;
+            clear();
+            onCollapse(false);
           }}
         />
       </div>
     </div>
+  );
+}
+
+/** How many of the choices behind the phone's Filters button differ from the defaults. */
+export function activeFilterCount(filter: BoardFilter): number {
+  return (['priority', 'view', 'sort'] as const).filter((key) => filter[key] !== DEFAULT_FILTER[key]).length;
+}
+
+interface BoardControlsProps {
+  filter: BoardFilter;
+  onChange: (change: Partial<BoardFilter>) => void;
+  searchRef?: Ref<SearchHandle>;
+}
+
+/**
+ * Everything that narrows or orders the board: priority, whose tasks, search and sort. Wide
+ * screens show them all, in two rows. Below 40rem they fold into one row so the cards start
+ * on the first screen: a "Filters" button (with the number of choices that differ from the
+ * defaults) opening the same controls in a popover, and a search icon that opens the box.
+ * Every choice still lives in the URL; these are only two ways of showing the same controls.
+ */
+export function BoardControls({ filter, onChange, searchRef }: BoardControlsProps) {
+  const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [searchOpen, setSearchOpen] = useState(false);
+
+  useImperativeHandle(
+    searchRef,
+    () => ({
+      focus: () => {
+        if (inputRef.current) inputRef.current.focus();
+        else setSearchOpen(true);
+      },
+    }),
+    [],
+  );
+
+  const priority = (
+    <PriorityFilter
+      value={filter.priority}
+      onChange={(next) => {
+        onChange({ priority: next });
+      }}
+    />
+  );
+  const view = (
+    <ViewSwitch
+      value={filter.view}
+      onChange={(next) => {
+        onChange({ view: next });
+      }}
+    />
+  );
+  const sort = (
+    <SortSelect
+      value={filter.sort}
+      onChange={(next) => {
+        onChange({ sort: next });
+      }}
+    />
+  );
+  const onSearch = (next: string) => {
+    onChange({ q: next });
+  };
+
+  if (!narrow) {
+    return (
+      <>
+        <div className="board__toolbar">{priority}</div>
+        <div className="board__controls">
+          {view}
+          <SearchBox ref={inputRef} value={filter.q} onSearch={onSearch} />
+          {sort}
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <div className="board__controls board__controls--compact">
+      <FiltersPopover filter={filter} onChange={onChange} priority={priority} view={view} sort={sort} />
+      <CompactSearch inputRef={inputRef} value={filter.q} onSearch={onSearch} open={searchOpen} setOpen={setSearchOpen} />
+    </div>
+  );
+}
+
+interface FiltersPopoverProps {
+  filter: BoardFilter;
+  onChange: (change: Partial<BoardFilter>) => void;
+  /** The same controls the wide layout shows, built once by BoardControls. */
+  priority: ReactNode;
+  view: ReactNode;
+  sort: ReactNode;
+}
+
+function FiltersPopover({ filter, onChange, priority, view, sort }: FiltersPopoverProps) {
+  const { close, buttonProps, panelProps } = usePopover();
+  const titleId = useId();
+  const count = activeFilterCount(filter);
+  return (
+    <div className="board-filters">
+      {/* The badge is a bare number: the button's name says what it counts. */}
+      <button
+        type="button"
+        className={buttonClass('secondary', 'md', false, 'board-filters__button')}
+        aria-haspopup="dialog"
+        aria-label={count > 0 ? `Filters, ${count} active` : undefined}
+        {...buttonProps}
+      >
+        <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+          <path stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" d="M2.5 4h11M4.5 8h7M6.5 12h3" />
+        </svg>
+        Filters
+        {count > 0 ? (
+          <span className="board-filters__count" aria-hidden="true">
+            {count}
+          </span>
+        ) : null}
+      </button>
+      <div className="board-filters__panel" role="dialog" aria-labelledby={titleId} tabIndex={-1} {...panelProps}>
+        <h2 className="visually-hidden" id={titleId}>
+          Filters
+        </h2>
+        <div className="board-filters__section">
+          <p className="board-filters__caption" aria-hidden="true">
+            Priority
+          </p>
+          {priority}
+        </div>
+        <div className="board-filters__section">
+          <p className="board-filters__caption" aria-hidden="true">
+            Show
+          </p>
+          {view}
+        </div>
+        {sort}
+        <div className="board-filters__footer">
+          {count > 0 ? (
+            <button
+              type="button"
+              className={buttonClass('ghost', 'sm')}
+              onClick={() => {
+                onChange({ priority: DEFAULT_FILTER.priority, view: DEFAULT_FILTER.view, sort: DEFAULT_FILTER.sort });
+              }}
+            >
+              Reset
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className={buttonClass('primary', 'sm')}
+            onClick={() => {
+              close(true);
+            }}
+          >
+            Done
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+interface CompactSearchProps {
+  inputRef: RefObject<HTMLInputElement | null>;
+  value: string;
+  onSearch: (q: string) => void;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+}
+
+/** The phone's search: an icon until opened; a search in the URL keeps it open and visible. */
+function CompactSearch({ inputRef, value, onSearch, open, setOpen }: CompactSearchProps) {
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const focusButton = useRef(false);
+  const shown = open || value !== '';
+
+  // Opened by the person (the icon or "/"): the cursor goes in.
+  useEffect(() => {
+    if (open) inputRef.current?.focus();
+  }, [open, inputRef]);
+  // Closed by Esc: focus goes back to the icon that stands in its place.
+  useEffect(() => {
+    if (!shown && focusButton.current) buttonRef.current?.focus();
+    focusButton.current = false;
+  }, [shown]);
+
+  if (shown) {
+    return (
+      <SearchBox
+        ref={inputRef}
+        value={value}
+        onSearch={onSearch}
+        onCollapse={(returnFocus) => {
+          focusButton.current = returnFocus;
+          setOpen(false);
+        }}
+      />
+    );
+  }
+  return (
+    <button
+      ref={buttonRef}
+      type="button"
+      className="board-search__toggle"
+      aria-keyshortcuts="/"
+      onClick={() => {
+        setOpen(true);
+      }}
+    >
+      <svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true">
+        <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
+        <path d="m10.5 10.5 3 3" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+      </svg>
+      <span className="visually-hidden">Search tasks</span>
+    </button>
   );
 }
 

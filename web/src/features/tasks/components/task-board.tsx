@@ -8,14 +8,13 @@ import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { useCanCreateHere } from '../api/board-scope.ts';
-import { parseBoardFilter, withFilter, type BoardFilter, type PriorityFilter as Filter } from '../api/board-filter.ts';
+import { parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
 import { useBoardStaleTime } from '../api/live-board-context.ts';
 import { taskColumnQueryOptions, taskCountsQueryOptions } from '../api/task-queries.ts';
-import { OverdueCount, SearchBox, SortSelect, ViewSwitch } from './board-toolbar.tsx';
+import { BoardControls, OverdueCount, type SearchHandle } from './board-toolbar.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
-import { PriorityFilter } from './priority-filter.tsx';
 import type { EditDraft } from './task-edit-form.tsx';
 import { TaskColumn } from './task-column.tsx';
 import './task-board.css';
@@ -46,7 +45,7 @@ export function TaskBoard({
   // One object per distinct filter, so effects and memoized cards see a change only when there is one.
   const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort, board: boardId }), [priority, view, q, sort, boardId]);
   const canCreate = useCanCreateHere();
-  const searchRef = useRef<HTMLInputElement>(null);
+  const searchRef = useRef<SearchHandle>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const [editing, setEditing] = useState<EditDraft | null>(null);
   const [deleting, setDeleting] = useState<Task | null>(null);
@@ -71,9 +70,6 @@ export function TaskBoard({
     },
     [queryClient, searchParams, setSearchParams, staleTime, boardId],
   );
-  const onFilter = (next: Filter) => {
-    changeFilter({ priority: next });
-  };
 
   useShortcuts({
     n: () => {
@@ -130,30 +126,7 @@ export function TaskBoard({
         {subtitle}
       </header>
 
-      <div className="board__toolbar">
-        <PriorityFilter value={priority} onChange={onFilter} />
-      </div>
-      <div className="board__controls">
-        <ViewSwitch
-          value={view}
-          onChange={(next) => {
-            changeFilter({ view: next });
-          }}
-        />
-        <SearchBox
-          ref={searchRef}
-          value={q}
-          onSearch={(next) => {
-            changeFilter({ q: next });
-          }}
-        />
-        <SortSelect
-          value={sort}
-          onChange={(next) => {
-            changeFilter({ sort: next });
-          }}
-        />
-      </div>
+      <BoardControls filter={filter} onChange={changeFilter} searchRef={searchRef} />
 
       <div className="board__columns">
         <TaskColumn status="todo" title="Tasks To Do" count={counts.data?.todo} {...columnProps} />
