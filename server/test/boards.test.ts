@@ -372,7 +372,8 @@ describe('PATCH /api/boards/:id/members/:email', () => {
       await sql`select id from boards where id = ${board.id} for update`.execute(other);
       await sql`update board_members set role = 'member' where board_id = ${board.id} and email = ${admin.user.email}`.execute(other);
       const answer = api.setRole(member.cookie, board.id, member.user.email, 'member');
-      for (;;) {
+      for (let waited = 0; ; waited += 10) {
+        if (waited > 5000) throw new Error('The second change never waited for the board row');
         const { rows } = await sql<{ n: number }>`
           select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%from "boards"%for update%'`.execute(t.app.db);
         if ((rows[0]?.n ?? 0) > 0) break;
