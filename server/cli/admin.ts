@@ -8,7 +8,7 @@ import { createWriteTransaction } from '../events/write-transaction.ts';
 import { createBoardsRepository } from '../repositories/boards-repository.ts';
 import { createSessionsRepository } from '../repositories/sessions-repository.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';
-import { activateInvitations } from '../services/boards.ts';
+import { activateInvitations } from '../services/board-events.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase } from './common.ts';
 

@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../db/ids.ts';
 import { AppError, rateLimited } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
-import { activateInvitations } from '../../services/boards.ts';
+import { activateInvitations } from '../../services/board-events.ts';
 import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword, warmDummyHash } from '../../services/passwords.ts';
 import { checkFields } from '../field-checks.ts';
