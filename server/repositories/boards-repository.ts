@@ -179,7 +179,7 @@ export function createBoardsRepository(db: Kysely<DB>, dialect: Dialect) {
         .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
         .where('boardId', '=', boardId)
         .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return row.n;
     },
 
     /** Shared boards the address is on, active or invited. */
@@ -191,7 +191,7 @@ export function createBoardsRepository(db: Kysely<DB>, dialect: Dialect) {
         .where('m.email', '=', email)
         .where('b.personal', '=', 0)
         .executeTakeFirstOrThrow();
-      return Number(row.n);
+      return row.n;
     },
 
     async insertBoard(board: { id: string; name: string; description: string; createdAt: string }, ex: Executor = db): Promise<void> {

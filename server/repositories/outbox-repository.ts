@@ -124,7 +124,7 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
     async senderMailsUsed(sender: string, since: string, ex: Executor = db): Promise<number> {
       if (dialect === 'postgres') {
         const { rows } = await sql<{ used: number }>`select mail_quota_used(${sender}, ${since}) as used`.execute(ex);
-        return Number(rows[0]?.used ?? 0);
+        return rows[0]?.used ?? 0;
       }
       const row = await ex
         .selectFrom('outbox')
@@ -132,7 +132,7 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
         .where('causedBy', '=', sender)
         .where('createdAt', '>', since)
         .executeTakeFirstOrThrow();
-      return Number(row.used);
+      return row.used;
     },
 
     async countPending(ex: Executor = db): Promise<number> {

@@ -171,7 +171,6 @@ export default fp(
       async addMember(actor, boardId, email, role) {
         const { waitMs, hitId } = await fastify.rateLimits.memberAdditions.attempt(actor.userId);
         if (waitMs > 0 || hitId === null) throw rateLimited(waitMs);
-        let mailed = false;
         try {
           const added = await fastify.events.transaction(async (trx) => {
             const m = await membership(trx, actor, boardId);
@@ -186,15 +185,14 @@ export default fp(
               trx,
             );
             const mail = await mailAddition(trx, actor, m, { email, role, hasAccount: account !== undefined });
-            mailed = mail === 'written';
             const member = await repo.member(boardId, email, trx);
             if (member === undefined) throw new Error('The member just added is missing');
             const { userId: _userId, ...json } = member;
             await appendAll(trx, await boardEvents(repo, trx, boardId, at, { added: account === undefined ? [] : [email], othersUpdated: true }));
-            return { member: json, mailHeld: mail === 'held' };
+            return { member: json, mailHeld: mail === 'held', mailed: mail === 'written' };
           });
-          if (mailed) outbox.wake();
-          return added;
+          if (added.mailed) outbox.wake();
+          return { member: added.member, mailHeld: added.mailHeld };
         } catch (error) {
           // Only additions that happened count against the hourly limit.
           await fastify.rateLimits.memberAdditions.refund(hitId);
