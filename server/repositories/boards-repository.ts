@@ -3,7 +3,7 @@ import type { BoardRole } from '#shared/constants.ts';
 import type { Board, Member } from '#shared/schemas/boards.ts';
 import type { Dialect } from '../db/connect.ts';
 import type { Executor } from '../db/prepared.ts';
-import type { BoardMembersTable, DB } from '../db/schema.ts';
+import type { BoardMembersTable, BoardsTable, DB } from '../db/schema.ts';
 
 /** A board as everyone on it sees it: Board JSON without the viewer's role. */
 export type BoardFacts = Omit<Board, 'role'>;
@@ -15,17 +15,14 @@ export interface ActiveMember {
   role: BoardRole;
 }
 
-interface BoardRowValues {
-  id: string;
-  name: string;
-  description: string;
-  personal: number;
-  createdAt: string;
-  updatedAt: string;
-  memberCount: number | string | bigint | null;
-  todo: number | string | bigint | null;
-  done: number | string | bigint | null;
-  overdue: number | string | bigint | null;
+/** A count as the drivers return it (PostgreSQL's bigint as text); null where nothing was counted. */
+type Count = number | string | bigint | null;
+
+interface BoardRowValues extends BoardsTable {
+  memberCount: Count;
+  todo: Count;
+  done: Count;
+  overdue: Count;
 }
 
 const toFacts = (row: BoardRowValues): BoardFacts => ({
