@@ -22,6 +22,7 @@ import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
+import boardsRoute from './routes/boards/index.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
@@ -31,6 +32,7 @@ import taskComments from './routes/tasks/comments.ts';
 import { buildValidator } from './validator-compiler.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
+import boards from './services/boards.ts';
 import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
 
@@ -148,6 +150,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(otpService);
     await app.register(events);
     await app.register(taskWrites);
+    await app.register(boards);
     await app.register(swagger);
     await app.register(metrics);
 
@@ -161,6 +164,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(eventsRoute);
         await api.register(mailSettings);
         await api.register(account);
+        await api.register(boardsRoute);
       },
       { prefix: '/api' },
     );

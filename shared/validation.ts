@@ -93,3 +93,18 @@ export function checkDeadline(raw: string | null | undefined, now: Date): Checke
   if (date.getTime() < currentMinute) return fail('Deadline cannot be in the past.');
   return ok(date);
 }
+
+export function checkBoardName(raw: string): Checked<string> {
+  const name = raw.trim();
+  if (name.length < LIMITS.boardNameMin) return fail('Board name is required.');
+  if (name.length > LIMITS.boardNameMax) return fail(`Board name must be at most ${LIMITS.boardNameMax} characters.`);
+  return ok(name);
+}
+
+/** A board's description: plain text, trimmed; empty means none. */
+export function checkBoardDescription(raw: string): Checked<string> {
+  const text = raw.trim();
+  return text.length > LIMITS.boardDescriptionMax
+    ? fail(`Board description must be at most ${LIMITS.boardDescriptionMax} characters.`)
+    : ok(text);
+}

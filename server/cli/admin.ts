@@ -4,8 +4,11 @@ import { checkEmail, checkFullName, checkPassword, type Checked } from '#shared/
 import { systemClock } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { createWriteTransaction } from '../events/write-transaction.ts';
+import { createBoardsRepository } from '../repositories/boards-repository.ts';
 import { createSessionsRepository } from '../repositories/sessions-repository.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';
+import { activateInvitations } from '../services/board-events.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase } from './common.ts';
 
@@ -68,10 +71,17 @@ await runCommand(async () => {
         const { password, generated } = await newPassword(address, args['password-stdin']);
         const now = systemClock.now().toISOString();
         const passwordHash = await hashPassword(password);
-        await db.transaction().execute((trx) => users.insert({ id: newId(), email: address, fullName, passwordHash, createdAt: now, updatedAt: now }, trx));
+        // No stream of this process to wake: other instances learn of the events from the log.
+        const activated = await createWriteTransaction(db, () => undefined)(async (trx) => {
+          const id = newId();
+          await users.insert({ id, email: address, fullName, passwordHash, createdAt: now, updatedAt: now }, trx);
+          // As at sign-up: the boards the address was invited to become the account's.
+          return activateInvitations(createBoardsRepository(db, dialect), trx, { id, email: address }, now);
+        });
+        const boards = activated === 0 ? '' : ` (now an active member of ${activated} board${activated === 1 ? '' : 's'} it was invited to)`;
         return generated
-          ? `Created ${address}; one-time password: ${password} (pass it on privately; they should change it after signing in).`
-          : `Created ${address}.`;
+          ? `Created ${address}${boards}; one-time password: ${password} (pass it on privately; they should change it after signing in).`
+          : `Created ${address}${boards}.`;
       }
       case 'users:reset-password': {
         const user = await existing(email());

@@ -43,6 +43,8 @@ export interface OutboxMail extends MailContent {
   headers?: Record<string, string>;
   /** At most one row with this key is ever written (e.g. one reminder per task and deadline). */
   dedupeKey?: string;
+  /** The account whose change caused the mail to someone else (counted against its hourly cap). */
+  causedBy?: string;
 }
 
 export interface Outbox {
@@ -203,7 +205,7 @@ export default fp(
       lastError: null,
       createdAt: now,
       sentAt: null,
-      causedBy: null,
+      causedBy: mail.causedBy ?? null,
     });
 
     const outbox: Outbox = {

@@ -6,7 +6,7 @@ import type { DueReminderRow } from '../repositories/outbox-repository.ts';
 import type { TaskChange, WriteParts } from '../services/task-writes.ts';
 import type { OutboxMail } from './outbox-worker.ts';
 import { assignedMail, reminderMail } from './templates.ts';
-import { signUnsubscribeToken, type MailKind } from './unsubscribe-tokens.ts';
+import { unsubscribeFor, type MailKind } from './unsubscribe-tokens.ts';
 
 export const REMINDER_POLICY = {
   /** "Due soon" goes out when the deadline is less than this far away. */
@@ -55,16 +55,7 @@ export default fp(
     const { config, outbox, outboxRepository: repo, mailSettingsRepository: settings } = fastify;
     const origin = config.appOrigin;
 
-    const unsubscribe = (email: string, kind: MailKind) => {
-      const token = signUnsubscribeToken(config.sessionSecret, email, kind);
-      return {
-        url: `${origin}/unsubscribe?token=${token}`,
-        headers: {
-          'List-Unsubscribe': `<${origin}/api/unsubscribe?token=${token}>`,
-          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-        },
-      };
-    };
+    const unsubscribe = (email: string, kind: MailKind) => unsubscribeFor(origin, config.sessionSecret, email, kind);
 
     /** Where a mail about a task leads: the task, or sign-up for an address without an account. */
     const linkFor = (email: string, taskId: string, hasAccount: boolean) =>

@@ -1,4 +1,4 @@
-import { OTP_POLICY, type Priority } from '#shared/constants.ts';
+import { OTP_POLICY, type BoardRole, type Priority } from '#shared/constants.ts';
 
 /**
  * Every mail Taskwise sends, in one place: a subject that says what happened, and the same
@@ -227,6 +227,39 @@ export function reminderMail(m: ReminderMailInput): MailContent {
     ],
     action: { label: 'Open the task', url: m.link },
     reason,
+    unsubscribeUrl: m.unsubscribeUrl,
+  });
+}
+
+export interface BoardAddedMailInput {
+  appOrigin: string;
+  adderName: string;
+  boardName: string;
+  role: BoardRole;
+  /** The board, or sign-up with the address filled in for an address without an account. */
+  link: string;
+  hasAccount: boolean;
+  unsubscribeUrl: string;
+}
+
+const ROLE_LABEL: Record<BoardRole, string> = {
+  admin: 'Admin (can change the board and its members)',
+  member: 'Member (can create and change its tasks)',
+  viewer: 'Viewer (can see its tasks and comment)',
+};
+
+export function boardAddedMail(m: BoardAddedMailInput): MailContent {
+  return render({
+    appOrigin: m.appOrigin,
+    subject: `${m.adderName} added you to ${m.boardName}`,
+    lead: `${m.adderName} added you to the board "${m.boardName}" on ${PRODUCT}.`,
+    details: [
+      ['Board', m.boardName],
+      ['Your role', ROLE_LABEL[m.role]],
+    ],
+    ...(m.hasAccount ? {} : { paragraphs: [`Create a ${PRODUCT} account with this address to see the board: it is waiting for you.`] }),
+    action: m.hasAccount ? { label: 'Open the board', url: m.link } : { label: 'Create your account', url: m.link },
+    reason: 'You got this mail because this address was added to a board.',
     unsubscribeUrl: m.unsubscribeUrl,
   });
 }

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The optional kinds of mail a person can turn off; codes and password resets are not among them. */
-export const MAIL_KINDS = ['assigned', 'reminders'] as const;
+export const MAIL_KINDS = ['assigned', 'reminders', 'boards'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 /**
@@ -29,4 +29,19 @@ export function verifyUnsubscribeToken(secret: string, token: string): { email: 
 
 function mac(secret: string, email: string, kind: MailKind): string {
   return createHmac('sha256', secret).update(`unsubscribe\n${kind}\n${email}`).digest('base64url');
+}
+
+/**
+ * An optional mail's way out: the link for its footer and the RFC 8058 headers that let a mail
+ * client turn that kind of mail off for the address in one click.
+ */
+export function unsubscribeFor(appOrigin: string, secret: string, email: string, kind: MailKind) {
+  const token = signUnsubscribeToken(secret, email, kind);
+  return {
+    url: `${appOrigin}/unsubscribe?token=${token}`,
+    headers: {
+      'List-Unsubscribe': `<${appOrigin}/api/unsubscribe?token=${token}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
 }

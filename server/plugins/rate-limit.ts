@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import ipaddr from 'ipaddr.js';
-import { LOGIN_POLICY, OTP_POLICY } from '#shared/constants.ts';
+import { BOARD_POLICY, LOGIN_POLICY, OTP_POLICY } from '#shared/constants.ts';
 import type { FastifyInstance } from 'fastify';
 import { HOUR } from '../clock.ts';
 import { newId } from '../db/ids.ts';
@@ -82,6 +82,8 @@ export class WindowCounter {
 export interface RateLimits {
   otpPerIp: WindowCounter;
   loginPerIp: WindowCounter;
+  /** Member additions per account (each sends a mail), across boards. */
+  memberAdditions: WindowCounter;
 }
 
 declare module 'fastify' {
@@ -95,6 +97,7 @@ export default fp(
     fastify.decorate('rateLimits', {
       otpPerIp: new WindowCounter(fastify, 'otp-ip', OTP_POLICY.maxPerIpPerHour, HOUR, clientBucket),
       loginPerIp: new WindowCounter(fastify, 'login-ip', LOGIN_POLICY.maxAttemptsPerIp, LOGIN_POLICY.windowMs, clientBucket),
+      memberAdditions: new WindowCounter(fastify, 'board-member-add', BOARD_POLICY.maxMemberAdditionsPerHour, HOUR),
     });
     done();
   },

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
+import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
 import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
@@ -24,6 +25,7 @@ declare module 'fastify' {
     commentsRepository: CommentsRepository;
     activityRepository: ActivityRepository;
     accountRepository: AccountRepository;
+    boardsRepository: BoardsRepository;
   }
 }
 
@@ -41,6 +43,7 @@ export default fp(
     fastify.decorate('commentsRepository', createCommentsRepository(fastify.db));
     fastify.decorate('activityRepository', createActivityRepository(fastify.db));
     fastify.decorate('accountRepository', createAccountRepository(fastify.db));
+    fastify.decorate('boardsRepository', createBoardsRepository(fastify.db, fastify.dbDialect));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -5,12 +5,6 @@ import type { DB } from '../db/schema.ts';
 /** The writes of deleting an account that touch other features' tables. */
 export function createAccountRepository(db: Kysely<DB>) {
   return {
-    /** Tasks nobody else can see: created by the user and assigned to their own address. */
-    async deletePrivateTasks(userId: string, email: string, ex: Executor = db): Promise<number> {
-      const result = await ex.deleteFrom('tasks').where('createdBy', '=', userId).where('assigneeEmail', '=', email).executeTakeFirst();
-      return Number(result.numDeletedRows);
-    },
-
     /**
      * The comments the user wrote, oldest first, for the data export: at most `limit`, after the
      * one numbered `afterSeq` (from the start when undefined). `seq` is where the next page starts.

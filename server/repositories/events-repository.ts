@@ -10,7 +10,10 @@ export type EventType =
   | 'task.deleted'
   | 'comment.created'
   | 'comment.updated'
-  | 'comment.deleted';
+  | 'comment.deleted'
+  | 'board.added'
+  | 'board.updated'
+  | 'board.removed';
 
 /** One event to append to the log. */
 export interface NewEvent {
@@ -24,6 +27,8 @@ export interface NewEvent {
   audience: readonly string[];
   /** The event's JSON `data` (written to the stream as is). */
   data: Readonly<Record<string, unknown>>;
+  /** The board the event is about (`events.board_id`); board events name their board as `taskId` too. */
+  boardId?: string | null;
   /** ISO 8601 instant from the app's clock (retention is measured against it). */
   at: string;
 }
@@ -75,7 +80,7 @@ export type EventTransaction = Executor & { readonly [eventTransaction]: true };
  * The cost of the lock is measured in bench/RESULTS.md and argued in
  * docs/decisions/005-event-log-commit-order-by-advisory-lock.md.
  */
-let sqliteAppend: Prepared<{ type: string; taskId: string; audience: string; payload: string; createdAt: string }, { id: string | number }> | undefined;
+let sqliteAppend: Prepared<{ type: string; taskId: string; audience: string; payload: string; createdAt: string; boardId: string | null }, { id: string | number }> | undefined;
 
 export async function appendEvent(trx: EventTransaction, event: NewEvent): Promise<number> {
   const values = {
@@ -84,6 +89,7 @@ export async function appendEvent(trx: EventTransaction, event: NewEvent): Promi
     audience: JSON.stringify(event.audience),
     payload: JSON.stringify(event.data),
     createdAt: event.at,
+    boardId: event.boardId ?? null,
   };
   if (!isPostgres(trx)) {
     // Compiled once, on the first SQLite append (the SQL depends only on the dialect).
@@ -96,8 +102,8 @@ export async function appendEvent(trx: EventTransaction, event: NewEvent): Promi
   const { rows } = await sql<{ id: string }>`
     with ordered as (select ${sql.raw(EVENT_ORDER_LOCK_SQL)})
     , inserted as (
-      insert into events (type, task_id, audience, payload, created_at)
-      select ${values.type}, ${values.taskId}, ${values.audience}, ${values.payload}, ${values.createdAt} from ordered
+      insert into events (type, task_id, audience, payload, created_at, board_id)
+      select ${values.type}, ${values.taskId}, ${values.audience}, ${values.payload}, ${values.createdAt}, ${values.boardId} from ordered
       returning id
     )
     select id, pg_notify(${sql.raw(EVENT_CHANNEL_SQL)}, id::text) from inserted`.execute(trx);

@@ -5,9 +5,16 @@ import type { DB } from '../db/schema.ts';
 export interface MailSettings {
   notifyAssigned: boolean;
   notifyReminders: boolean;
+  notifyBoards: boolean;
 }
 
-export const DEFAULT_MAIL_SETTINGS: MailSettings = { notifyAssigned: true, notifyReminders: true };
+export const DEFAULT_MAIL_SETTINGS: MailSettings = { notifyAssigned: true, notifyReminders: true, notifyBoards: true };
+
+const toSettings = (row: { notifyAssigned: number; notifyReminders: number; notifyBoards: number }): MailSettings => ({
+  notifyAssigned: row.notifyAssigned === 1,
+  notifyReminders: row.notifyReminders === 1,
+  notifyBoards: row.notifyBoards === 1,
+});
 
 /** Per address (an assignee without an account can unsubscribe too); no row means the defaults. */
 export function createMailSettingsRepository(db: Kysely<DB>) {
@@ -15,19 +22,19 @@ export function createMailSettingsRepository(db: Kysely<DB>) {
     async get(email: string, ex: Executor = db): Promise<MailSettings> {
       const row = await ex
         .selectFrom('mailSettings')
-        .select(['notifyAssigned', 'notifyReminders'])
+        .select(['notifyAssigned', 'notifyReminders', 'notifyBoards'])
         .where('email', '=', email)
         .executeTakeFirst();
       if (row === undefined) return { ...DEFAULT_MAIL_SETTINGS };
-      return { notifyAssigned: row.notifyAssigned === 1, notifyReminders: row.notifyReminders === 1 };
+      return toSettings(row);
     },
 
     /** The settings of many addresses at once (the reminder scan's batch). */
     async getMany(emails: readonly string[], ex: Executor = db): Promise<Map<string, MailSettings>> {
       const found = new Map<string, MailSettings>();
       if (emails.length === 0) return found;
-      const rows = await ex.selectFrom('mailSettings').select(['email', 'notifyAssigned', 'notifyReminders']).where('email', 'in', emails).execute();
-      for (const row of rows) found.set(row.email, { notifyAssigned: row.notifyAssigned === 1, notifyReminders: row.notifyReminders === 1 });
+      const rows = await ex.selectFrom('mailSettings').select(['email', 'notifyAssigned', 'notifyReminders', 'notifyBoards']).where('email', 'in', emails).execute();
+      for (const row of rows) found.set(row.email, toSettings(row));
       return found;
     },
 
@@ -45,6 +52,7 @@ export function createMailSettingsRepository(db: Kysely<DB>) {
       const values = {
         notifyAssigned: next.notifyAssigned ? 1 : 0,
         notifyReminders: next.notifyReminders ? 1 : 0,
+        notifyBoards: next.notifyBoards ? 1 : 0,
         updatedAt: now,
       };
       await ex

@@ -115,6 +115,26 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
         .execute();
     },
 
+    /**
+     * Mails caused by `sender` written after `since` (the sender's hourly cap). PostgreSQL:
+     * through `mail_quota_used`, which first takes the sender's advisory lock until the caller's
+     * transaction ends, so two writes of one sender cannot both take the last place (migration
+     * 0009); SQLite has one writer at a time, so a plain count is exact.
+     */
+    async senderMailsUsed(sender: string, since: string, ex: Executor = db): Promise<number> {
+      if (dialect === 'postgres') {
+        const { rows } = await sql<{ used: number }>`select mail_quota_used(${sender}, ${since}) as used`.execute(ex);
+        return rows[0]?.used ?? 0;
+      }
+      const row = await ex
+        .selectFrom('outbox')
+        .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('used'))
+        .where('causedBy', '=', sender)
+        .where('createdAt', '>', since)
+        .executeTakeFirstOrThrow();
+      return row.used;
+    },
+
     async countPending(ex: Executor = db): Promise<number> {
       const row = await ex
         .selectFrom('outbox')

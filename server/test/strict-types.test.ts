@@ -49,6 +49,13 @@ const signedInWithTask = async () => {
   return { cookie, task: await createTask(t, cookie) };
 };
 
+/** A signed-in user and a shared board of theirs. */
+const signedInWithBoard = async () => {
+  const cookie = await signedIn();
+  const res = await t.request('POST', '/api/boards', { cookie, body: { name: 'Typed board' } });
+  return { cookie, boardId: (res.json.data as unknown as { board: { _id: string } }).board._id };
+};
+
 /** A whole task body (create and update take the same fields). */
 const taskBody = (status: string) => ({ taskTitle: 'Typed task', assignee: uniqueEmail(), deadline: null, priority: 'high', workTitle: 'Work', description: 'Text', status });
 const TASK_FIELDS: WriteRoute['fields'] = {
@@ -149,9 +156,40 @@ const ROUTES: WriteRoute[] = [
       method: 'PATCH',
       url: '/api/users/me/settings',
       cookie: await signedIn(),
-      body: { notifyAssigned: false, notifyReminders: true },
+      body: { notifyAssigned: false, notifyReminders: true, notifyBoards: false },
     }),
-    fields: { notifyAssigned: ['boolean'], notifyReminders: ['boolean'] },
+    fields: { notifyAssigned: ['boolean'], notifyReminders: ['boolean'], notifyBoards: ['boolean'] },
+  },
+  {
+    name: 'POST /api/boards',
+    setup: async () => ({ method: 'POST', url: '/api/boards', cookie: await signedIn(), body: { name: 'Typed board', description: 'Text' } }),
+    fields: { name: ['string'], description: ['string'] },
+  },
+  {
+    name: 'PATCH /api/boards/:id',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      return { method: 'PATCH', url: `/api/boards/${boardId}`, cookie, body: { name: 'Renamed', description: 'Text' } };
+    },
+    fields: { name: ['string'], description: ['string'] },
+  },
+  {
+    name: 'POST /api/boards/:id/members',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      return { method: 'POST', url: `/api/boards/${boardId}/members`, cookie, body: { email: uniqueEmail('member'), role: 'member' } };
+    },
+    fields: { email: ['string'], role: ['string'] },
+  },
+  {
+    name: 'PATCH /api/boards/:id/members/:email',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      const email = uniqueEmail('member');
+      await t.request('POST', `/api/boards/${boardId}/members`, { cookie, body: { email, role: 'member' } });
+      return { method: 'PATCH', url: `/api/boards/${boardId}/members/${email}`, cookie, body: { role: 'viewer' } };
+    },
+    fields: { role: ['string'] },
   },
   {
     name: 'POST /api/password-resets',
@@ -173,12 +211,14 @@ const ROUTES: WriteRoute[] = [
 /** Rows a refused write must leave alone, beyond accounts, tasks and codes. */
 async function boardRows() {
   const db = t.app.db;
-  const [comments, activity, settings] = await Promise.all([
+  const [comments, activity, settings, boards, members] = await Promise.all([
     db.selectFrom('comments').select(['id', 'body', 'updatedAt']).orderBy('id').execute(),
     db.selectFrom('taskActivity').select('id').orderBy('id').execute(),
     db.selectFrom('mailSettings').selectAll().orderBy('email').execute(),
+    db.selectFrom('boards').selectAll().orderBy('id').execute(),
+    db.selectFrom('boardMembers').selectAll().orderBy('boardId').orderBy('email').execute(),
   ]);
-  return { comments, activity, settings };
+  return { comments, activity, settings, boards, members };
 }
 
 describe('strict JSON types on every write route (fast-check)', () => {

@@ -6,6 +6,7 @@ import { PublicUser } from './users.ts';
 export const MailSettings = Type.Object({
   notifyAssigned: Type.Boolean({ description: 'A mail when someone else assigns you a task.' }),
   notifyReminders: Type.Boolean({ description: '"Due soon" and "overdue" mails for tasks you created or are assigned.' }),
+  notifyBoards: Type.Boolean({ description: 'A mail when someone adds you to a board.' }),
 });
 export type MailSettings = Static<typeof MailSettings>;
 
@@ -27,7 +28,7 @@ export const UnsubscribeEnvelope = Type.Object({
   message: Type.String(),
   data: Type.Object({
     email: Type.String(),
-    kind: Type.Union([Type.Literal('assigned'), Type.Literal('reminders')]),
+    kind: Type.Union([Type.Literal('assigned'), Type.Literal('reminders'), Type.Literal('boards')]),
   }),
 });
 export type UnsubscribeEnvelope = Static<typeof UnsubscribeEnvelope>;

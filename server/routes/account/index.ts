@@ -172,7 +172,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       onRequest: fastify.authenticate,
       schema: {
         tags: ['users'],
-        summary: 'Download my data as JSON: my account, every task I created or am assigned, every comment I wrote',
+        summary: 'Download my data as JSON: my account, the boards I am on, every task I can see, every comment I wrote',
         description:
           'A JSON attachment (`Content-Disposition: attachment`) with everything stored about me, streamed as it is read ' +
           '(tasks newest first, comments oldest first): a cut connection leaves a document that does not parse.',
@@ -183,6 +183,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       const user = await me(request);
       const settings = await fastify.mailSettingsRepository.get(user.email);
+      const boards = (await fastify.boardsRepository.membershipsOf(user.id)).map((b) => ({ _id: b.id, name: b.name, personal: b.personal, role: b.role }));
       const viewer = { userId: user.id, email: user.email };
       const now = clock.now().toISOString();
       // Keyset pages (a task or comment written meanwhile is in the export or not, never twice).
@@ -199,7 +200,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         for await (const page of pages) yield page.map((row) => row.comment);
       }
       const document = jsonDocument(
-        { exportedAt: now, user: { fullName: user.fullName, email: user.email, createdAt: user.createdAt }, settings },
+        { exportedAt: now, user: { fullName: user.fullName, email: user.email, createdAt: user.createdAt }, settings, boards },
         { tasks, comments: comments() },
       );
       void reply
@@ -218,8 +219,10 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['users'],
         summary: 'Delete my account (confirmed with my password): 204',
         description:
-          'Sessions and codes go (mails the address turned off stay off); tasks only I could see are deleted; tasks I ' +
-          'created for other people, and my comments on them, stay under my name. The address may register again. A wrong ' +
+          'Sessions and codes go (mails the address turned off stay off). My memberships go: a shared board where I was the only ' +
+          'active admin gets its longest-standing active member as admin; a shared board with no other active member is deleted ' +
+          'with its tasks; my personal board loses the tasks assigned to me and is deleted unless tasks on it are assigned to ' +
+          'someone else. Tasks and comments that stay keep my name. The address may register again. A wrong ' +
           'password answers 400 and counts as a failed sign-in of the account (after 10 in 15 minutes, 429 with Retry-After).',
         security: sessionSecurity,
         body: DeleteAccountBody,
@@ -231,8 +234,8 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       await countPasswordAttempt(fastify, user.email);
       if (!(await verifyPassword(user.passwordHash, request.body.password))) throw wrongPassword('password');
       const now = clock.now().toISOString();
-      await fastify.db.transaction().execute(async (trx) => {
-        await fastify.accountRepository.deletePrivateTasks(user.id, user.email, trx);
+      await fastify.events.transaction(async (trx) => {
+        await fastify.boards.leaveAll(trx, { userId: user.id, email: user.email, fullName: user.fullName });
         // The address's mail settings stay: they belong to whoever reads that mailbox, and an
         // opt-out must not turn back on because an account went (nor when it signs up again).
         await fastify.accountRepository.deleteAddressRecords(user.email, trx);

@@ -26,7 +26,7 @@ const oneClickUnsubscribe: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['users'],
         summary: 'One-click unsubscribe (RFC 8058): turns one kind of mail off for the address in the token',
         description:
-          'The link of every assignment and reminder mail. No session needed; accepts the form-encoded ' +
+          'The link of every assignment, reminder and board mail. No session needed; accepts the form-encoded ' +
           '`List-Unsubscribe=One-Click` body mail clients send, a JSON body, or none.',
         querystring: UnsubscribeQuery,
         response: { 200: serializable(UnsubscribeEnvelope), ...errorResponses },
@@ -38,7 +38,7 @@ const oneClickUnsubscribe: FastifyPluginAsyncTypebox = (fastify) => {
         throw validationFailed([{ field: 'token', message: ACCOUNT_MESSAGES.invalidUnsubscribeToken }]);
       }
       const { email, kind } = verified;
-      const change = kind === 'assigned' ? { notifyAssigned: false } : { notifyReminders: false };
+      const change = { assigned: { notifyAssigned: false }, reminders: { notifyReminders: false }, boards: { notifyBoards: false } }[kind];
       await settings.update(email, change, clock.now().toISOString());
       request.log.info({ kind }, 'Unsubscribed by one-click link');
       return { status: 'success', message: ACCOUNT_MESSAGES.unsubscribed[kind], data: { email, kind } } as const;
@@ -59,8 +59,8 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
       onRequest: fastify.authenticate,
       schema: {
         tags: ['users'],
-        summary: 'Which optional mails I get (both true until changed)',
-        description: 'Whether assignment and reminder mails are sent to my address.',
+        summary: 'Which optional mails I get (all true until changed)',
+        description: 'Whether assignment, reminder and "added you to a board" mails are sent to my address.',
         security: sessionSecurity,
         response: { 200: serializable(MailSettingsEnvelope), ...errorResponses },
       },
@@ -77,18 +77,19 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
       onRequest: fastify.authenticate,
       schema: {
         tags: ['users'],
-        summary: 'Turn assignment or reminder mails on or off',
-        description: 'Any subset of the two settings; the answer holds both.',
+        summary: 'Turn assignment, reminder or board mails on or off',
+        description: 'Any subset of the settings; the answer holds all of them.',
         security: sessionSecurity,
         body: UpdateMailSettingsBody,
         response: { 200: serializable(MailSettingsEnvelope), ...errorResponses },
       },
     },
     async (request) => {
-      const { notifyAssigned, notifyReminders } = request.body;
+      const { notifyAssigned, notifyReminders, notifyBoards } = request.body;
       const changes = {
         ...(notifyAssigned === undefined ? {} : { notifyAssigned }),
         ...(notifyReminders === undefined ? {} : { notifyReminders }),
+        ...(notifyBoards === undefined ? {} : { notifyBoards }),
       };
       const next = await settings.update(currentUser(request).email, changes, clock.now().toISOString());
       return { status: 'success', message: ACCOUNT_MESSAGES.settingsSaved, data: { settings: next } } as const;

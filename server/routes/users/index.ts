@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../db/ids.ts';
 import { AppError, rateLimited } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
+import { activateInvitations } from '../../services/board-events.ts';
 import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword, warmDummyHash } from '../../services/passwords.ts';
 import { checkFields } from '../field-checks.ts';
@@ -48,14 +49,14 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       const passwordHash = await hashPassword(password);
       const now = clock.now().toISOString();
       try {
-        await fastify.db.transaction().execute(async (trx) => {
+        await fastify.events.transaction(async (trx) => {
           // The code is used up in the same transaction that creates the account.
           const consumed = await otpCodesRepository.consume(checked.codeId, now, trx);
           if (!consumed || (await usersRepository.findByEmail(email, trx)) !== undefined) throw invalidCode();
-          await usersRepository.insert(
-            { id: newId(), email, fullName, passwordHash, createdAt: now, updatedAt: now },
-            trx,
-          );
+          const id = newId();
+          await usersRepository.insert({ id, email, fullName, passwordHash, createdAt: now, updatedAt: now }, trx);
+          // The code proved the address: the boards it was invited to become the account's.
+          await activateInvitations(fastify.boardsRepository, trx, { id, email }, now);
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidCode();
