@@ -15,7 +15,12 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *   so the column is added with the default '' on both databases and every row is filled here;
  *   writes always set it. There is no foreign key (SQLite cannot add one to an existing table):
  *   deleting a board deletes its tasks in the same transaction (server/services).
- * - `events.board_id`: the board a task event is about, null for other events.
+ * - `events.board_id`: the board a task or comment event is about (a board event: the board it
+ *   names), null for other events. A task event reaches the board's active members and the
+ *   e-mails of `events.audience` (the assignee). A change that moved the task or changed its
+ *   assignee also names where the task was before: `from_board_id` and `from_audience` (null
+ *   when unchanged), so each stream can tell whether it saw the task before, sees it after, or
+ *   both.
  * - `mail_settings.notify_boards`: whether the address wants "you were added to a board" mail.
  *
  * Existing data: every account gets its personal board with itself as its active admin (a
@@ -55,6 +60,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema.alterTable('tasks').addColumn('board_id', 'text', (c) => c.notNull().defaultTo('')).execute();
   await db.schema.alterTable('events').addColumn('board_id', 'text').execute();
+  await db.schema.alterTable('events').addColumn('from_board_id', 'text').execute();
+  await db.schema.alterTable('events').addColumn('from_audience', 'text').execute();
   await db.schema.alterTable('mail_settings').addColumn('notify_boards', 'integer', (c) => c.notNull().defaultTo(1)).execute();
 
   await sql`insert into boards (id, name, description, personal, created_at, updated_at)
@@ -72,6 +79,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are frozen in time: they must not depend on the app's current schema types
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('mail_settings').dropColumn('notify_boards').execute();
+  await db.schema.alterTable('events').dropColumn('from_audience').execute();
+  await db.schema.alterTable('events').dropColumn('from_board_id').execute();
   await db.schema.alterTable('events').dropColumn('board_id').execute();
   await db.schema.alterTable('tasks').dropColumn('board_id').execute();
   await db.schema.dropTable('board_members').ifExists().execute();
