@@ -6,7 +6,9 @@
  * Fan-out: a shared board of 1,000 members, each with one open stream; a change of one of its
  * tasks (PATCH) and the delay until every member's stream has it.
  */
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type ClientRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createStreamRegistry, type Stream } from '../../server/events/streams.ts';
 import { openStream, type SseStream } from '../../server/test/sse-client.ts';
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
 import { benchPasswordHash, BENCH_PASSWORD, dbLabel, makeTarget, migrate, newId, NO_LOGIN_HASH, openSeeder, type DbKind } from '../lib/db.ts';
@@ -188,6 +190,50 @@ function lightStream(baseUrl: string, cookie: string): Promise<LightStream> {
   });
 }
 
+/**
+ * The instance's own share of a fan-out, apart from the database, the network and the readers:
+ * the stream registry of server/events/streams.ts with `count` live streams on real sockets
+ * (served and read in this process), and the time `dispatch` takes to write one board event
+ * to all of them (it writes synchronously), per event over `events` events after 5 of warm-up.
+ */
+async function dispatchTimes(count: number, events: number): Promise<number[]> {
+  const registry = createStreamRegistry();
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const i = Number(new URL(req.url ?? '/', 'http://bench').searchParams.get('i'));
+    const stream: Stream = { raw: res, email: `m${i}@bench.test`, userId: `u${i}`, sessionId: `s${i}`, lastId: 0, boards: new Set(['board']), pending: [], started: true, closed: false, end: () => res.end() };
+    registry.register(stream);
+    registry.goLive(stream);
+    res.on('close', () => {
+      registry.unregister(stream);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const clients = await Promise.all(
+    Array.from({ length: count }, (_, i) => new Promise<ClientRequest>((resolve) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: `/?i=${i}` }, (res) => {
+        res.resume();
+        resolve(req);
+      });
+      req.end();
+    })),
+  );
+  while (registry.open < count) await new Promise((resolve) => setTimeout(resolve, 10));
+  const task = { _id: newId(), workTitle: '', taskTitle: 'A task on a big board', assignee: 'm0@bench.test', description: 'x'.repeat(200), version: 2 };
+  const payload = JSON.stringify({ task, by: { fullName: 'Member 0', email: 'm0@bench.test' } });
+  const times: number[] = [];
+  for (let id = 1; id <= events + 5; id++) {
+    const start = performance.now();
+    registry.dispatch({ id, type: 'task.updated', boardId: 'board', audience: ['m0@bench.test'], fromBoardId: null, fromAudience: null, payload });
+    if (id > 5) times.push(performance.now() - start);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  for (const req of clients) req.destroy();
+  await new Promise((resolve) => server.close(resolve));
+  return times;
+}
+
 /** The fan-out target: a change on a board of this many members reaches all their open streams within FANOUT_P95_MS (p95). */
 const FANOUT_P95_MS = 250;
 
@@ -278,12 +324,16 @@ export const suite: BenchSuite = {
       fanoutRows.push(...result.rows);
       fanoutTargets.push(...result.targets);
     }
+    const members = opts.quick ? 200 : 1000;
+    opts.log(`events fan-out: the registry's dispatch to ${members} streams`);
+    const dispatch = await dispatchTimes(members, opts.quick ? 10 : 50);
     const section: BenchSection = {
       title: 'Live events (server-sent events fan-out)',
       markdown: [
         table(['case', 'streams and changes', 'delivery p50', 'p95', 'max', 'RSS per idle stream', 'POST /api/tasks req/s without → with streams'], rows),
         'A change on a shared board: every member has one open stream (all read by the benchmark\'s one process); delay from the start of the PATCH to its answer (median) and to each stream (p50, p95, max over all deliveries; "all reached" is the median over changes of the last stream\'s delay).',
         table(['case', 'board and changes', 'PATCH answered', 'delivery p50', 'p95', 'all reached (median)', 'max'], fanoutRows),
+        `The instance's own share (server/events/streams.ts \`dispatch\`, ${int(members)} live streams on real sockets, in one process, ${dispatch.length} events): p50 ${ms(pct(dispatch, 0.5))} ms, p95 ${ms(pct(dispatch, 0.95))} ms, max ${ms(Math.max(...dispatch))} ms per event to all of them.`,
       ].join('\n\n'),
       targets: [...targets, ...fanoutTargets],
     };
