@@ -8,6 +8,7 @@
  */
 import { createServer, request as httpRequest, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RETRY_FRAME } from '../../server/events/sse.ts';
 import { createStreamRegistry, type Stream } from '../../server/events/streams.ts';
 import { openStream, type SseStream } from '../../server/test/sse-client.ts';
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
@@ -200,6 +201,7 @@ async function dispatchTimes(count: number, events: number): Promise<number[]> {
   const registry = createStreamRegistry();
   const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(RETRY_FRAME);
     const i = Number(new URL(req.url ?? '/', 'http://bench').searchParams.get('i'));
     const stream: Stream = { raw: res, email: `m${i}@bench.test`, userId: `u${i}`, sessionId: `s${i}`, lastId: 0, boards: new Set(['board']), pending: [], started: true, closed: false, end: () => res.end() };
     registry.register(stream);
@@ -230,6 +232,7 @@ async function dispatchTimes(count: number, events: number): Promise<number[]> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   for (const req of clients) req.destroy();
+  server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   return times;
 }

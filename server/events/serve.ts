@@ -81,8 +81,9 @@ export function createStreamOpener(deps: {
       request.log.info({ url: request.url, ms: Date.now() - openedAt }, why);
     };
     // The stream is registered (queueing live events) and its place in the log (with the
-    // user's boards at that place) is read before the answer starts: a client holding the response headers may change a task at
-    // once, and that event must land after the position, not be skipped by it.
+    // user's boards at that place) is read before the answer starts: a client holding the
+    // response headers may change a task at once, and that event must land after the
+    // position, not be skipped by it.
     const stream: Stream = {
       raw,
       email: user.email,
