@@ -6,13 +6,13 @@
  * (server/db/schema.ts: text ids, ISO 8601 UTC text timestamps).
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { hash } from '@node-rs/argon2';
 import pg from 'pg';
-import type { Priority, TaskStatus } from '#shared/constants.ts';
+import { SESSION_POLICY, type Priority, type TaskStatus } from '#shared/constants.ts';
 import type { TasksTable } from '#server/db/schema.ts';
 import { repoRoot } from './env.ts';
 
@@ -197,8 +197,28 @@ export interface Seeder {
   countTasks(): Promise<number>;
   /** Empties the per-IP and per-address request budgets (they live in the database, shared by every instance). */
   clearRateLimits(): Promise<void>;
+  /** A shared board with `members` as its active members, the first of them its admin. */
+  insertBoard(id: string, name: string, members: readonly UserSeed[]): Promise<void>;
+  /** A session for each user, stored as the app stores them (the token's SHA-256): their `cookie` header values. */
+  insertSessions(users: readonly UserSeed[]): Promise<string[]>;
   close(): Promise<void>;
 }
+
+const MEMBER_COLUMNS = ['board_id', 'email', 'user_id', 'role', 'added_at', 'added_by_name', 'added_by_email'];
+const memberRows = (boardId: string, members: readonly UserSeed[], now: string): string[][] =>
+  members.map((m, i) => [boardId, m.email, m.id, i === 0 ? 'admin' : 'member', now, members[0]?.fullName ?? '', members[0]?.email ?? '']);
+const SESSION_COLUMNS = ['token_hash', 'user_id', 'created_at', 'expires_at', 'last_seen_at'];
+/** Session rows and cookies as server/plugins/session.ts makes them (a random 256-bit token; the row holds its SHA-256). */
+function sessionRows(users: readonly UserSeed[]): { rows: string[][]; cookies: string[] } {
+  const now = new Date();
+  const expires = new Date(now.getTime() + SESSION_POLICY.ttlMs).toISOString();
+  const tokens = users.map(() => randomBytes(32).toString('base64url'));
+  return {
+    rows: users.map((u, i) => [createHash('sha256').update(tokens[i]!).digest('hex'), u.id, now.toISOString(), expires, now.toISOString()]),
+    cookies: tokens.map((token) => `${SESSION_POLICY.cookieName}=${token}`),
+  };
+}
+const BOARD_SQL = (p: (i: number) => string) => `insert into boards (id, name, description, personal, created_at, updated_at) values (${p(1)}, ${p(2)}, '', 0, ${p(3)}, ${p(4)})`;
 
 const TASK_COLUMNS = ['id', 'work_title', 'task_title', 'assignee_email', 'created_by', 'deadline', 'priority', 'status', 'created_at', 'updated_at', 'board_id'];
 const taskValues = (t: TaskSeed): (string | null)[] => [t.id, t.workTitle, t.taskTitle, t.assigneeEmail, t.createdBy, t.deadline, t.priority, t.status, t.createdAt, t.updatedAt, t.boardId];
@@ -280,6 +300,23 @@ function sqliteSeeder(file: string): Seeder {
       db.prepare('delete from rate_limit_hits').run();
       return Promise.resolve();
     },
+    insertBoard(id, name, members) {
+      const now = new Date().toISOString();
+      transaction(() => {
+        db.prepare(BOARD_SQL(() => '?')).run(id, name, now, now);
+        const insert = db.prepare(`insert into board_members (${MEMBER_COLUMNS.join(',')}) values (${MEMBER_COLUMNS.map(() => '?').join(',')})`);
+        for (const row of memberRows(id, members, now)) insert.run(...row);
+      })();
+      return Promise.resolve();
+    },
+    insertSessions(users) {
+      const { rows, cookies } = sessionRows(users);
+      transaction(() => {
+        const insert = db.prepare(`insert into sessions (${SESSION_COLUMNS.join(',')}) values (${SESSION_COLUMNS.map(() => '?').join(',')})`);
+        for (const row of rows) insert.run(...row);
+      })();
+      return Promise.resolve(cookies);
+    },
     close() {
       db.close();
       return Promise.resolve();
@@ -336,6 +373,16 @@ async function postgresSeeder(url: string): Promise<Seeder> {
     },
     async clearRateLimits() {
       await client.query('delete from rate_limit_hits');
+    },
+    async insertBoard(id, name, members) {
+      const now = new Date().toISOString();
+      await client.query(BOARD_SQL((i) => `$${i}`), [id, name, now, now]);
+      await client.query(`insert into board_members (${MEMBER_COLUMNS.join(', ')}) select * from unnest(${unnest(MEMBER_COLUMNS)})`, columnsOf(memberRows(id, members, now), (r) => r, MEMBER_COLUMNS.length));
+    },
+    async insertSessions(users) {
+      const { rows, cookies } = sessionRows(users);
+      await client.query(`insert into sessions (${SESSION_COLUMNS.join(', ')}) select * from unnest(${unnest(SESSION_COLUMNS)})`, columnsOf(rows, (r) => r, SESSION_COLUMNS.length));
+      return cookies;
     },
     close: () => client.end(),
   };

@@ -88,13 +88,20 @@ export interface EventsTable {
   id: Generated<string | number>;
   type: string;
   taskId: string;
-  /** JSON array of the lower-cased e-mails that receive the event. */
+  /**
+   * JSON array of lower-cased e-mails that receive the event: a board event's addressees; a
+   * task or comment event's assignee (its board's members receive it through `boardId`).
+   */
   audience: string;
   /** JSON text of the event's `data`. */
   payload: string;
   createdAt: string;
-  /** The board a task event is about; null for other events. */
+  /** The board a task, comment or board event is about; null for other events. */
   boardId: Generated<string | null>;
+  /** A task event that moved the task: the board it was on before (null: not moved). */
+  fromBoardId: Generated<string | null>;
+  /** A task event that changed the assignee: JSON array of the e-mails before (null: unchanged). */
+  fromAudience: Generated<string | null>;
 }
 
 export interface RateLimitHitsTable {

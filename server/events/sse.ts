@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LoggedEvent } from '../repositories/events-repository.ts';
+import type { EventType, LoggedEvent } from '../repositories/events-repository.ts';
+import { payloadAs } from './addressing.ts';
 import { RETRY_MS } from './policy.ts';
 
 /**
@@ -8,7 +9,21 @@ import { RETRY_MS } from './policy.ts';
  * `event:`, `data:` and comment lines, each frame ended by a blank line.
  */
 
-export const frame = (event: LoggedEvent) => `id: ${event.id}\nevent: ${event.type}\ndata: ${event.payload}\n\n`;
+const frames = new WeakMap<LoggedEvent, Map<EventType, string>>();
+/** The frame of `event` sent as `type` (see payloadAs), made once per event and type however many streams get it. */
+export function frame(event: LoggedEvent, type: EventType = event.type): string {
+  let byType = frames.get(event);
+  if (byType === undefined) {
+    byType = new Map();
+    frames.set(event, byType);
+  }
+  let text = byType.get(type);
+  if (text === undefined) {
+    text = `id: ${event.id}\nevent: ${type}\ndata: ${payloadAs(event, type)}\n\n`;
+    byType.set(type, text);
+  }
+  return text;
+}
 /** Sets the browser's last event id without an event (an `id:` without `data:`). */
 export const positionFrame = (id: number) => `id: ${id}\n\n`;
 /** Tells the client its position is unknown: it reloads, then resumes from `id`. */

@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import { prepare, slotsFor, type Executor, type Prepared } from '../db/prepared.ts';
-import type { DB } from '../db/schema.ts';
+import type { DB, EventsTable } from '../db/schema.ts';
 
 /** Event names of the live stream (`event:` line). */
 export type EventType =
@@ -15,37 +15,65 @@ export type EventType =
   | 'board.updated'
   | 'board.removed';
 
+/**
+ * Board events go to the e-mails of their audience only; `board.added` and `board.removed`
+ * change which boards' task events a stream receives from then on.
+ */
+export const isBoardEvent = (type: EventType) => type.startsWith('board.');
+
 /** One event to append to the log. */
 export interface NewEvent {
   type: EventType;
-  /** The task the event is about (comment events too). */
+  /** The task the event is about (comment events too); a board event: the board. */
   taskId: string;
   /**
-   * Who receives it: lower-cased e-mails. A task's audience is its creator's and its
-   * assignee's e-mail (`taskAudience`), which is exactly who can see it.
+   * A task or comment event: the task's board after the change (a deletion: before it); the
+   * board's active members receive it. A board event: the board it is about. Null: no board.
+   */
+  boardId?: string | null;
+  /**
+   * Lower-cased e-mails that receive the event besides the board's members: a task or comment
+   * event's assignee; a board event's addressees (the only ones who receive it).
    */
   audience: readonly string[];
+  /** A `task.updated` that moved the task: the board it was on before (else null or absent). */
+  fromBoardId?: string | null;
+  /** A `task.updated` that changed the assignee: the audience before (else null or absent). */
+  fromAudience?: readonly string[] | null;
   /** The event's JSON `data` (written to the stream as is). */
   data: Readonly<Record<string, unknown>>;
-  /** The board the event is about (`events.board_id`); board events name their board as `taskId` too. */
-  boardId?: string | null;
   /** ISO 8601 instant from the app's clock (retention is measured against it). */
   at: string;
 }
 
-/** A stored event as the streams read it. */
+/** A stored event as the streams read it (see NewEvent for the addressing fields). */
 export interface LoggedEvent {
   id: number;
   type: EventType;
+  boardId: string | null;
   audience: string[];
+  fromBoardId: string | null;
+  fromAudience: string[] | null;
   /** JSON text of `data`. */
   payload: string;
 }
 
-/** Who can see a task: its creator and its assignee (one entry when they are the same person). */
-export function taskAudience(task: { assignorEmail: string; assignee: string }): string[] {
-  return task.assignorEmail === task.assignee ? [task.assignorEmail] : [task.assignorEmail, task.assignee];
+/** The columns of an appended event, in the order every insert lists them. */
+export function eventRow(event: NewEvent) {
+  const fromAudience = event.fromAudience ?? null;
+  return {
+    type: event.type,
+    taskId: event.taskId,
+    boardId: event.boardId ?? null,
+    audience: JSON.stringify(event.audience),
+    fromBoardId: event.fromBoardId ?? null,
+    fromAudience: fromAudience === null ? null : JSON.stringify(fromAudience),
+    payload: JSON.stringify(event.data),
+    createdAt: event.at,
+  };
 }
+/** The column names of `eventRow`, as SQL. */
+export const EVENT_COLUMNS_SQL = 'type, task_id, board_id, audience, from_board_id, from_audience, payload, created_at';
 
 /**
  * PostgreSQL: the lock that makes commit order id order (see appendEvent), one per schema, and
@@ -80,17 +108,10 @@ export type EventTransaction = Executor & { readonly [eventTransaction]: true };
  * The cost of the lock is measured in bench/RESULTS.md and argued in
  * docs/decisions/005-event-log-commit-order-by-advisory-lock.md.
  */
-let sqliteAppend: Prepared<{ type: string; taskId: string; audience: string; payload: string; createdAt: string; boardId: string | null }, { id: string | number }> | undefined;
+let sqliteAppend: Prepared<ReturnType<typeof eventRow>, { id: string | number }> | undefined;
 
 export async function appendEvent(trx: EventTransaction, event: NewEvent): Promise<number> {
-  const values = {
-    type: event.type,
-    taskId: event.taskId,
-    audience: JSON.stringify(event.audience),
-    payload: JSON.stringify(event.data),
-    createdAt: event.at,
-    boardId: event.boardId ?? null,
-  };
+  const values = eventRow(event);
   if (!isPostgres(trx)) {
     // Compiled once, on the first SQLite append (the SQL depends only on the dialect).
     sqliteAppend ??= prepare<typeof values, { id: string | number }>(trx.insertInto('events').values(slotsFor(Object.keys(values) as (keyof typeof values)[])).returning('id'));
@@ -102,8 +123,8 @@ export async function appendEvent(trx: EventTransaction, event: NewEvent): Promi
   const { rows } = await sql<{ id: string }>`
     with ordered as (select ${sql.raw(EVENT_ORDER_LOCK_SQL)})
     , inserted as (
-      insert into events (type, task_id, audience, payload, created_at, board_id)
-      select ${values.type}, ${values.taskId}, ${values.audience}, ${values.payload}, ${values.createdAt}, ${values.boardId} from ordered
+      insert into events (${sql.raw(EVENT_COLUMNS_SQL)})
+      select ${sql.join(Object.values(values))} from ordered
       returning id
     )
     select id, pg_notify(${sql.raw(EVENT_CHANNEL_SQL)}, id::text) from inserted`.execute(trx);
@@ -112,23 +133,53 @@ export async function appendEvent(trx: EventTransaction, event: NewEvent): Promi
   return Number(id);
 }
 
+const LOGGED_COLUMNS = ['id', 'type', 'boardId', 'audience', 'fromBoardId', 'fromAudience', 'payload'] as const;
+type LoggedRow = Pick<Selectable<EventsTable>, (typeof LOGGED_COLUMNS)[number]>;
+const toLogged = (row: LoggedRow): LoggedEvent => ({
+  id: Number(row.id),
+  type: row.type as EventType,
+  boardId: row.boardId,
+  audience: JSON.parse(row.audience) as string[],
+  fromBoardId: row.fromBoardId,
+  fromAudience: row.fromAudience === null ? null : (JSON.parse(row.fromAudience) as string[]),
+  payload: row.payload,
+});
+
 export function createEventsRepository(db: Kysely<DB>) {
   return {
     /** Events after `afterId`, oldest first, at most `limit`. */
     async listAfter(afterId: number, limit: number, ex: Executor = db): Promise<LoggedEvent[]> {
+      const rows = await ex.selectFrom('events').select(LOGGED_COLUMNS).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+      return rows.map(toLogged);
+    },
+
+    /**
+     * Where a new stream of `userId` starts: the log's bounds and the boards the user is an
+     * active member of, read in ONE statement, so the boards are exactly those as of `max`
+     * (a membership change commits with its board event, and ids commit in id order).
+     */
+    async startFor(userId: string, ex: Executor = db): Promise<{ min: number; max: number; boards: string[] }> {
+      const rows = await ex
+        .selectFrom((eb) => eb.selectFrom('events').select((s) => [s.fn.min('id').as('min'), s.fn.max('id').as('max')]).as('b'))
+        .leftJoin('boardMembers as m', (join) => join.on('m.userId', '=', userId))
+        .select(['b.min', 'b.max', 'm.boardId'])
+        .execute();
+      const first = rows[0];
+      const boards = rows.flatMap((row) => (row.boardId === null ? [] : [row.boardId]));
+      return { min: Number(first?.min ?? 0), max: Number(first?.max ?? 0), boards };
+    },
+
+    /** The `board.added` and `board.removed` events with ids in (`afterId`, `upTo`], oldest first. */
+    async boardChangesBetween(afterId: number, upTo: number, ex: Executor = db): Promise<LoggedEvent[]> {
       const rows = await ex
         .selectFrom('events')
-        .select(['id', 'type', 'audience', 'payload'])
+        .select(LOGGED_COLUMNS)
         .where('id', '>', afterId)
+        .where('id', '<=', upTo)
+        .where('type', 'in', ['board.added', 'board.removed'])
         .orderBy('id')
-        .limit(limit)
         .execute();
-      return rows.map((row) => ({
-        id: Number(row.id),
-        type: row.type as EventType,
-        audience: JSON.parse(row.audience) as string[],
-        payload: row.payload,
-      }));
+      return rows.map(toLogged);
     },
 
     /** The smallest and largest id still in the log (both 0 when it is empty). */

@@ -6,7 +6,7 @@ import type { TasksTable } from '../db/schema.ts';
 import type { MailContent } from '../mail/templates.ts';
 import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
-import { appendEvent, EVENT_CHANNEL_SQL, EVENT_ORDER_LOCK_SQL, type EventTransaction, type NewEvent } from './events-repository.ts';
+import { appendEvent, EVENT_CHANNEL_SQL, EVENT_COLUMNS_SQL, EVENT_ORDER_LOCK_SQL, eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
 import { toTaskJson, type Creator, type TasksRepository } from './tasks-repository.ts';
@@ -96,8 +96,9 @@ const mailJson = (mails: readonly PlannedMail[]) =>
       honoursAssigned: m.honoursAssignedOptOut,
     })),
   );
-const eventJson = (events: readonly NewEvent[]) =>
-  JSON.stringify(events.map((e) => ({ type: e.type, taskId: e.taskId, audience: JSON.stringify(e.audience), payload: JSON.stringify(e.data), at: e.at })));
+/** The fields of `eventRow`, in the order of EVENT_COLUMNS_SQL. */
+const EVENT_FIELDS = ['type', 'taskId', 'boardId', 'audience', 'fromBoardId', 'fromAudience', 'payload', 'createdAt'] as const satisfies readonly (keyof ReturnType<typeof eventRow>)[];
+const eventJson = (events: readonly NewEvent[]) => JSON.stringify(events.map(eventRow));
 
 /**
  * The mails that survive the recipients' settings, numbered (the cap admits the first ones),
@@ -200,9 +201,9 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
   if (parts.events.length > 0) {
     const first = after.map((name) => ` and (select count(*) from ${name}) >= 0`).join('');
     ctes.push(`ordered as (select ${EVENT_ORDER_LOCK_SQL} from task where true${first})`);
-    ctes.push(`event as (insert into events (type, task_id, audience, payload, created_at)
-      select e."type", e."taskId", e."audience", e."payload", e."at"
-      from ordered, json_to_recordset(${p(eventJson(parts.events))}::json) as e("type" text, "taskId" text, "audience" text, "payload" text, "at" text)
+    ctes.push(`event as (insert into events (${EVENT_COLUMNS_SQL})
+      select ${EVENT_FIELDS.map((f) => `e."${f}"`).join(', ')}
+      from ordered, json_to_recordset(${p(eventJson(parts.events))}::json) as e(${EVENT_FIELDS.map((f) => `"${f}" text`).join(', ')})
       returning id)`);
     ctes.push(`notified as (select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from event having count(*) > 0)`);
     notified = '(select count(*) from notified)';

@@ -9,7 +9,7 @@ import type { TasksTable } from '../db/schema.ts';
 import { AppError, conflict } from '../errors.ts';
 import { currentUser } from '../plugins/session.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
-import { taskAudience, type EventTransaction, type EventType, type NewEvent } from '../repositories/events-repository.ts';
+import { type EventTransaction, type EventType, type NewEvent } from '../repositories/events-repository.ts';
 import {
   createTaskWriteStatements,
   type CommentWrite,
@@ -112,8 +112,9 @@ export interface TaskWrites {
   remove(actor: Actor, id: string, expectedVersion: number | undefined): Promise<void>;
   /**
    * A comment write on a task the actor can see (404 otherwise). `plan(task, ex)` reads what it
-   * needs through `ex` and says what to store; its event goes to the task's audience as of the
-   * version that commits (the task row is locked at that version until the commit).
+   * needs through `ex` and says what to store; its event goes to whoever can see the task (its
+   * board's active members and its assignee) as of the version that commits (the task row is
+   * locked at that version until the commit).
    */
   comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>): Promise<T>;
   /**
@@ -129,31 +130,36 @@ declare module 'fastify' {
   }
 }
 
+/** Where a task is seen from: its board (every active member) and its assignee. */
+const sightOf = (task: Task) => ({ boardId: task.boardId, audience: [task.assignee] });
+
 /**
- * The events a change sends, by who could see the task before and after it: `task.created` to
- * whoever starts seeing it, `task.updated` to whoever still sees it, `task.deleted` to whoever no
- * longer sees it. The actor is in the audience like anyone else (their other tabs update).
- * A `task.deleted` carries the version the change produced (a deletion counts as a change).
+ * The one event a change sends, addressed to who can see the task: its board (every active
+ * member) and its assignee. A change that moves the task or changes its assignee also names
+ * where the task was seen from before (`fromBoardId`, `fromAudience`), and each stream is sent
+ * what the change means to it (events/addressing.ts): `task.created` to whoever starts seeing
+ * it, `task.updated` to whoever still sees it, `task.deleted` to whoever no longer sees it.
+ * The actor receives it like anyone else (their other tabs update). A `task.deleted` carries
+ * the version the change produced (a deletion counts as a change).
  */
 export function eventsFor(change: TaskChange): NewEvent[] {
   const { before, after, actor } = change;
   const by = { fullName: actor.fullName, email: actor.email };
   const at = change.now.toISOString();
-  const was = new Set(before === undefined ? [] : taskAudience(before));
-  const is = new Set(after === undefined ? [] : taskAudience(after));
-  const events: NewEvent[] = [];
-  const task = after ?? before;
-  if (task === undefined) return events;
-  const push = (type: NewEvent['type'], audience: string[], data: Record<string, unknown>) => {
-    if (audience.length > 0) events.push({ type, taskId: task._id, audience, data, at });
-  };
-  if (after !== undefined) {
-    push('task.created', [...is].filter((e) => !was.has(e)), { task: after, by });
-    push('task.updated', [...is].filter((e) => was.has(e)), { task: after, by });
+  if (after === undefined) {
+    if (before === undefined) return [];
+    const data = { task: { _id: before._id, version: before.version + 1 }, by };
+    return [{ type: 'task.deleted', taskId: before._id, ...sightOf(before), data, at }];
   }
-  const version = after?.version ?? task.version + 1;
-  push('task.deleted', [...was].filter((e) => !is.has(e)), { task: { _id: task._id, version }, by });
-  return events;
+  const event: NewEvent = { type: before === undefined ? 'task.created' : 'task.updated', taskId: after._id, ...sightOf(after), data: { task: after, by }, at };
+  if (before === undefined) return [event];
+  return [
+    {
+      ...event,
+      fromBoardId: before.boardId === after.boardId ? null : before.boardId,
+      fromAudience: before.assignee === after.assignee ? null : [before.assignee],
+    },
+  ];
 }
 
 /** A planned write of one task, or an answer without a write (nothing changes). */
@@ -337,7 +343,7 @@ export default fp(
               comment: planned.comment,
               activity: planned.activity ?? [],
               mails: [],
-              events: event === undefined ? [] : [{ type: event.type, taskId: task._id, audience: taskAudience(task), data: event.data, at }],
+              events: event === undefined ? [] : [{ type: event.type, taskId: task._id, ...sightOf(task), data: event.data, at }],
             },
             answer: () => planned.result,
           };

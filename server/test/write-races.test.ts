@@ -51,8 +51,9 @@ describe.runIf(isPostgres)('comment during a reassignment (PostgreSQL)', () => {
     const res = await duringReassignment(task._id, carol, () => t.request('POST', `/api/tasks/${task._id}/comments`, { cookie, body: { body: 'Who has this now?' } }));
     expect(res.status, res.body).toBe(201);
 
-    const { rows } = await sql<{ audience: string }>`select audience from events where type = 'comment.created' and task_id = ${task._id}`.execute(t.app.db);
-    expect(rows.map((r) => JSON.parse(r.audience) as string[])).toEqual([[ada.email, carol]]);
+    // Addressed to the task's board (Ada's personal board: its id is hers) and to Carol.
+    const { rows } = await sql<{ audience: string; boardId: string }>`select audience, board_id as "boardId" from events where type = 'comment.created' and task_id = ${task._id}`.execute(t.app.db);
+    expect(rows.map((r) => [r.boardId, JSON.parse(r.audience) as string[]])).toEqual([[ada.id, [carol]]]);
   });
 
   it('refuses the comment of an assignee who loses sight of the task meanwhile (404), writing nothing', async () => {

@@ -19,7 +19,12 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *   status, created_at desc, id desc) for newest first, (board_id, status, deadline, created_at
  *   desc, id desc) for sort=deadline and the counts; "every board I am on" reads one cut of
  *   each of my boards from them (server/repositories/task-list-queries.ts).
- * - `events.board_id`: the board a task event is about, null for other events.
+ * - `events.board_id`: the board a task or comment event is about (a board event: the board it
+ *   names), null for other events. A task event reaches the board's active members and the
+ *   e-mails of `events.audience` (the assignee). A change that moved the task or changed its
+ *   assignee also names where the task was before: `from_board_id` and `from_audience` (null
+ *   when unchanged), so each stream can tell whether it saw the task before, sees it after, or
+ *   both.
  * - `mail_settings.notify_boards`: whether the address wants "you were added to a board" mail.
  *
  * Existing data: every account gets its personal board with itself as its active admin (a
@@ -69,6 +74,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .columns(['board_id', 'status', 'deadline', 'created_at desc', 'id desc'])
     .execute();
   await db.schema.alterTable('events').addColumn('board_id', 'text').execute();
+  await db.schema.alterTable('events').addColumn('from_board_id', 'text').execute();
+  await db.schema.alterTable('events').addColumn('from_audience', 'text').execute();
   await db.schema.alterTable('mail_settings').addColumn('notify_boards', 'integer', (c) => c.notNull().defaultTo(1)).execute();
 
   await sql`insert into boards (id, name, description, personal, created_at, updated_at)
@@ -86,6 +93,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are frozen in time: they must not depend on the app's current schema types
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('mail_settings').dropColumn('notify_boards').execute();
+  await db.schema.alterTable('events').dropColumn('from_audience').execute();
+  await db.schema.alterTable('events').dropColumn('from_board_id').execute();
   await db.schema.alterTable('events').dropColumn('board_id').execute();
   await db.schema.dropIndex('tasks_board_status_deadline_idx').ifExists().execute();
   await db.schema.dropIndex('tasks_board_status_created_idx').ifExists().execute();

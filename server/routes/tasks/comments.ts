@@ -26,7 +26,8 @@ const commentNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.com
  * exactly as for a missing one; only a comment's author may change or delete it (403 for the
  * other person who can see the task). Changes go through `taskWrites.comment`, the write path
  * of task changes: a new comment also writes a `commented` activity entry, and every change
- * appends its `comment.*` event for the task's audience as of the version that commits.
+ * appends its `comment.*` event for whoever can see the task (its board's active members and
+ * its assignee) as of the version that commits.
  */
 const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
