@@ -1,7 +1,8 @@
 /**
  * `npm run screenshots`: regenerates docs/screenshots/*.png at 360×740 and 1280×800 — landing,
  * login, sign-up step 2, a board holding tasks of every priority (one overdue, some done), the
- * same board in the dark theme, and a task page with its description, comments and activity.
+ * same board in the dark theme, a task page with its description, comments and activity, a shared
+ * board with the board switcher (the sidebar at 1280, its menu open at 360) and its settings.
  * Uses the browser-test harness (e2e/support/harness.ts): a fresh SQLite database, a real SMTP
  * catcher, and the server started as `npm start` starts it, in Debian's Chromium.
  */
@@ -112,6 +113,65 @@ async function seedTaskPage(browser: Browser, harness: Harness): Promise<string>
   }
 }
 
+/**
+ * A shared board made through the API as a team would: Ada creates "Launch", adds Grace as a
+ * member and an address without an account as a viewer (an invitation), and both put tasks on it.
+ */
+async function seedSharedBoard(browser: Browser, harness: Harness): Promise<string> {
+  const login = async (user: TestUser) => {
+    const context = await browser.newContext({ baseURL: harness.baseURL });
+    const res = await context.request.post('/api/users/login', { data: { email: user.email, password: user.password } });
+    if (res.status() !== 200) throw new Error(`sign-in of ${user.email} failed: HTTP ${res.status()}`);
+    return context;
+  };
+  const call = async (context: BrowserContext, path: string, data: object) => {
+    const res = await context.request.post(path, { data });
+    if (res.status() >= 300) throw new Error(`POST ${path}: HTTP ${res.status()} ${await res.text()}`);
+    return (await res.json()) as { data: { board?: { _id: string } } };
+  };
+  const ada = await login(owner);
+  const grace = await login(colleague);
+  try {
+    const created = await call(ada, '/api/boards', { name: 'Launch', description: 'Everything that ships with the spring release.' });
+    const boardId = created.data.board?._id ?? '';
+    await call(ada, `/api/boards/${boardId}/members`, { email: colleague.email, role: 'member' });
+    await call(ada, `/api/boards/${boardId}/members`, { email: colleagues[1], role: 'viewer' });
+    const tasks = [
+      [ada, { taskTitle: 'Freeze the release branch', assignee: owner.email, priority: 'urgent', deadline: hours(20).toISOString() }],
+      [grace, { taskTitle: 'Update the status page copy', assignee: colleague.email, priority: 'high', deadline: hours(50).toISOString() }],
+      [grace, { taskTitle: 'Brief the support team', assignee: colleagues[2], priority: 'normal' }],
+      [ada, { taskTitle: 'Draft the launch announcement', assignee: colleague.email, priority: 'normal', deadline: hours(24 * 4).toISOString() }],
+    ] as const;
+    for (const [as, task] of tasks) await call(as, '/api/tasks', { ...task, workTitle: 'Spring release', boardId });
+    return boardId;
+  } finally {
+    await ada.close();
+    await grace.close();
+  }
+}
+
+/** The shared board with the switcher (sidebar when wide, its menu open when narrow) and its settings page. */
+async function shootSharedBoard(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], boardId: string): Promise<void> {
+  const shot = { animations: 'disabled', caret: 'hide' } as const;
+  const suffix = String(viewport.width);
+  const context = await newContext(browser, harness, viewport, true);
+  try {
+    const page = await context.newPage();
+    await page.goto(`/boards/${boardId}`);
+    await page.getByRole('article').first().waitFor();
+    if (viewport.width < 1024) {
+      await page.getByRole('button', { name: 'Switch board' }).click();
+      await page.getByRole('link', { name: /^All my tasks/ }).waitFor();
+    }
+    await page.screenshot({ ...shot, path: join(outDir, `shared-board-${suffix}.png`) });
+    await page.goto(`/boards/${boardId}/settings`);
+    await page.getByRole('heading', { name: /Members/ }).waitFor();
+    await page.screenshot({ ...shot, fullPage: true, path: join(outDir, `board-settings-${suffix}.png`) });
+  } finally {
+    await context.close();
+  }
+}
+
 /** The task page (a panel over the board at 1280, a page at 360) and the board in dark mode. */
 async function shootTaskPageAndDarkBoard(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], taskId: string): Promise<void> {
   const shot = { animations: 'disabled', caret: 'hide' } as const;
@@ -142,8 +202,10 @@ async function main(): Promise<void> {
   try {
     await seed(harness);
     const taskId = await seedTaskPage(browser, harness);
+    const boardId = await seedSharedBoard(browser, harness);
     for (const viewport of viewports) {
       await shootTaskPageAndDarkBoard(browser, harness, viewport, taskId);
+      await shootSharedBoard(browser, harness, viewport, boardId);
       const suffix = String(viewport.width);
       const shot = { animations: 'disabled', caret: 'hide' } as const;
 
@@ -174,7 +236,7 @@ async function main(): Promise<void> {
       await out.getByLabel('One-time code', { exact: true }).waitFor();
       await out.screenshot({ ...shot, path: join(outDir, `sign-up-${suffix}.png`) });
       await signedOut.close();
-      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account`);
+      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account, shared board with the switcher, board settings`);
     }
   } finally {
     await browser.close();

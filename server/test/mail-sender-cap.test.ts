@@ -20,7 +20,7 @@ async function writeWaitsForAdvisoryLock(): Promise<void> {
   for (;;) {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity
-      where wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%with task as (insert into tasks%'`.execute(t.app.db);
+      where wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%task as (insert into tasks%'`.execute(t.app.db);
     if ((rows[0]?.n ?? 0) > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

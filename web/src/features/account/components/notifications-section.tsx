@@ -14,6 +14,7 @@ const OPTIONS: { key: keyof MailSettings; label: string; hint: string }[] = [
     label: 'Mail me reminders about deadlines',
     hint: '"Due soon" under 24 hours before, and "overdue" after, for tasks you created or are assigned.',
   },
+  { key: 'notifyBoards', label: 'Mail me when someone adds me to a board', hint: 'With a link to the board.' },
 ];
 
 /** Which optional mails to get; each change saves at once and says so. Codes always arrive. */
