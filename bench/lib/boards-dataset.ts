@@ -46,6 +46,8 @@ export async function seedBoards(seeder: Seeder, shape: BoardsShape, label: stri
 
   const onBoard = (board: BoardSeed, me: UserSeed, i: number) =>
     factory.task({ createdBy: fellows[i % FELLOWS]!.id, assigneeEmail: i % 10 === 0 ? me.email : fellows[(i * 7 + 3) % FELLOWS]!.email, boardId: board.id });
+  // Assigned to the user by strangers, on the strangers' personal boards (older than the boards' tasks).
+  await seeder.insertTasks(shape.assignedElsewhere, (i) => factory.task({ createdBy: strangers[i % strangers.length]!.id, assigneeEmail: manyUser.email }));
   await seeder.insertTasks(shape.bigBoard, (i) => onBoard(bigBoard, bigUser, i));
   const turn = 50;
   await seeder.insertTasks(shape.boards * shape.perBoard, (i) => {
@@ -53,8 +55,6 @@ export async function seedBoards(seeder: Seeder, shape: BoardsShape, label: stri
     const board = boards[Math.floor(i / turn) % shape.boards]!;
     return onBoard(board, manyUser, round * turn + (i % turn));
   });
-  // Assigned to the user by strangers, on the strangers' personal boards.
-  await seeder.insertTasks(shape.assignedElsewhere, (i) => factory.task({ createdBy: strangers[i % strangers.length]!.id, assigneeEmail: manyUser.email }));
   return { bigUser, bigBoardId: bigBoard.id, manyUser, tasks: shape.bigBoard + shape.boards * shape.perBoard + shape.assignedElsewhere };
 }
 
