@@ -3,7 +3,7 @@
  * a thousand tasks each, and other users' tasks (on their personal boards) filling the table.
  * Seeded in steps so a suite can measure at a small table and then grow it.
  */
-import { benchUser, newId, otherUsers, othersTasks, TaskFactory, type BenchUser, type BoardSeed, type Seeder, type UserSeed } from './db.ts';
+import { benchUser, newId, otherUsers, othersTasks, type BenchUser, type BoardSeed, type Seeder, type TaskFactory, type UserSeed } from './db.ts';
 
 export interface BoardsShape {
   /** Tasks on the big board. */
