@@ -57,6 +57,7 @@ const API_NAMES: Record<string, string> = {
   created_at: 'createdAt',
   updated_at: 'updatedAt',
   version: 'version',
+  board_id: 'boardId',
 };
 
 function taskMapper(columns: readonly string[]): (row: Row, assignor: string, assignorEmail: string) => Row {
@@ -91,9 +92,21 @@ function boardRowMapper(columns: readonly string[]): (row: Row) => Row {
 
 function statements(taskColumns: readonly string[], hasVersion: boolean): Record<string, Sql> {
   const cols = taskColumns.map((c) => `t.${c}`).join(', ');
+  // With boards (a `board_id` column), a user sees the tasks of the boards they are an active
+  // member of and those assigned to them; before, those they created or were assigned. A list
+  // reads the two index ranges apart and merges them (an OR of them scans the table on
+  // PostgreSQL); one task, found by its id, is tested with the OR.
+  const boards = taskColumns.includes('board_id');
+  const myBoards = (me: string) => `select board_id from board_members where user_id = ${me}`;
+  const visible = (me: string, email: string) =>
+    boards ? `(t.board_id in (${myBoards(me)}) or t.assignee_email = ${email})` : `(t.created_by = ${me} or t.assignee_email = ${email})`;
   const board = (filter: string) =>
-    `select ${cols}, u.full_name as assignor, u.email as assignor_email from tasks t join users u on u.id = t.created_by ` +
-    `where (t.created_by = $1 or t.assignee_email = $2)${filter} order by t.created_at desc, t.id desc limit 5000`;
+    boards
+      ? `select ${cols}, u.full_name as assignor, u.email as assignor_email from ` +
+        `(select * from tasks where board_id in (${myBoards('$1')}) union all select * from tasks where assignee_email = $2 and board_id not in (${myBoards('$1')})) t ` +
+        `join users u on u.id = t.created_by where true${filter} order by t.created_at desc, t.id desc limit 5000`
+      : `select ${cols}, u.full_name as assignor, u.email as assignor_email from tasks t join users u on u.id = t.created_by ` +
+        `where ${visible('$1', '$2')}${filter} order by t.created_at desc, t.id desc limit 5000`;
   return {
     session: 'select s.user_id, s.expires_at, s.last_seen_at, u.email, u.full_name from sessions s join users u on u.id = s.user_id where s.token_hash = $1',
     touch: 'update sessions set last_seen_at = $2, expires_at = $3 where token_hash = $1',
@@ -102,10 +115,11 @@ function statements(taskColumns: readonly string[], hasVersion: boolean): Record
     boardStatus: board(' and t.status = $3'),
     boardPriority: board(' and t.priority = $3'),
     boardBoth: board(' and t.status = $3 and t.priority = $4'),
+    // On boards, a new task goes on its creator's personal board, whose id is the creator's id.
     insertTask:
-      'insert into tasks (id, work_title, task_title, assignee_email, created_by, deadline, priority, status, created_at, updated_at) ' +
-      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8) returning ${taskColumns.join(', ')}`,
-    visibleTask: `select ${cols}, u.full_name as assignor, u.email as assignor_email from tasks t join users u on u.id = t.created_by where t.id = $1 and (t.created_by = $2 or t.assignee_email = $3)`,
+      `insert into tasks (id, work_title, task_title, assignee_email, created_by, deadline, priority, status, created_at, updated_at${boards ? ', board_id' : ''}) ` +
+      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8${boards ? ', $5' : ''}) returning ${taskColumns.join(', ')}`,
+    visibleTask: `select ${cols}, u.full_name as assignor, u.email as assignor_email from tasks t join users u on u.id = t.created_by where t.id = $1 and ${visible('$2', '$3')}`,
     updateTask:
       'update tasks set work_title = $2, task_title = $3, assignee_email = $4, deadline = $5, priority = $6, status = $7, updated_at = $8' +
       `${hasVersion ? ', version = version + 1' : ''} where id = $1 returning ${taskColumns.join(', ')}`,

@@ -155,7 +155,8 @@ export class TaskFactory {
     this.#clock = this.#nowMs - 365 * 24 * 3600_000;
   }
 
-  task(fields: { createdBy: string; assigneeEmail: string; status?: TaskStatus; priority?: Priority }): TaskSeed {
+  /** `boardId`: the task's board; by default its creator's personal board (whose id is the creator's id). */
+  task(fields: { createdBy: string; assigneeEmail: string; boardId?: string; status?: TaskStatus; priority?: Priority }): TaskSeed {
     const r = this.#random;
     // Creation times advance ~3 s per task; a million tasks still fit in the past year.
     this.#clock += 1 + Math.floor(r() * 5000);
@@ -170,7 +171,7 @@ export class TaskFactory {
       taskTitle: `${VERBS[Math.floor(r() * VERBS.length)]!} ${THINGS[Math.floor(r() * THINGS.length)]!} #${Math.floor(r() * 100_000)}`,
       assigneeEmail: fields.assigneeEmail,
       createdBy: fields.createdBy,
-      boardId: fields.createdBy,
+      boardId: fields.boardId ?? fields.createdBy,
       deadline,
       priority,
       status: fields.status ?? (r() < 0.3 ? 'done' : 'todo'),
@@ -188,8 +189,17 @@ export function user(email: string, fullName: string, passwordHash: string): Use
 // ---------------------------------------------------------------------------------------------
 // Batched writers
 
+/** A shared board and its active members (each an account), all with the role `member`. */
+export interface BoardSeed {
+  id: string;
+  name: string;
+  members: readonly UserSeed[];
+}
+
 export interface Seeder {
   insertUsers(rows: readonly UserSeed[]): Promise<void>;
+  /** Inserts shared boards and their (active) memberships; the members' accounts must exist. */
+  insertBoards(rows: readonly BoardSeed[]): Promise<void>;
   /** Inserts `count` tasks made by `make(i)`, in chunks (never holds them all in memory). */
   insertTasks(count: number, make: (i: number) => TaskSeed): Promise<void>;
   /** Refreshes planner statistics (PostgreSQL: what autovacuum would have done by now). */
@@ -228,6 +238,10 @@ const PERSONAL_BOARDS_SQL = `insert into boards (id, name, description, personal
 const PERSONAL_MEMBERS_SQL = `insert into board_members (board_id, email, user_id, role, added_at, added_by_name, added_by_email)
   select id, email, id, 'admin', created_at, full_name, email from users where id not in (select board_id from board_members)`;
 const USER_COLUMNS = ['id', 'email', 'full_name', 'password_hash', 'created_at', 'updated_at'];
+const BOARD_COLUMNS = ['id', 'name', 'description', 'personal', 'created_at', 'updated_at'];
+const boardValues = (b: BoardSeed, now: string): (string | number)[] => [b.id, b.name, '', 0, now, now];
+const MEMBER_COLUMNS = ['board_id', 'email', 'user_id', 'role', 'added_at', 'added_by_name', 'added_by_email'];
+const memberValues = (b: BoardSeed, m: UserSeed, now: string): string[] => [b.id, m.email, m.id, 'member', now, m.fullName, m.email];
 const userValues = (u: UserSeed, now: string): string[] => [u.id, u.email, u.fullName, u.passwordHash, now, now];
 
 const CHUNK = 10_000;
@@ -267,9 +281,21 @@ function sqliteSeeder(file: string): Seeder {
     db.exec(PERSONAL_BOARDS_SQL);
     db.exec(PERSONAL_MEMBERS_SQL);
   });
+  const boardInsert = db.prepare(`insert into boards (${BOARD_COLUMNS.join(',')}) values (${BOARD_COLUMNS.map(() => '?').join(',')})`);
+  const memberInsert = db.prepare(`insert into board_members (${MEMBER_COLUMNS.join(',')}) values (${MEMBER_COLUMNS.map(() => '?').join(',')})`);
+  const insertBoards = transaction((rows: readonly BoardSeed[], now: string) => {
+    for (const b of rows) {
+      boardInsert.run(...boardValues(b, now));
+      for (const m of b.members) memberInsert.run(...memberValues(b, m, now));
+    }
+  });
   return {
     insertUsers(rows) {
       insertUsers(rows, new Date().toISOString());
+      return Promise.resolve();
+    },
+    insertBoards(rows) {
+      insertBoards(rows, new Date().toISOString());
       return Promise.resolve();
     },
     insertTasks(count, make) {
@@ -343,6 +369,13 @@ async function postgresSeeder(url: string): Promise<Seeder> {
       }
       await client.query(PERSONAL_BOARDS_SQL);
       await client.query(PERSONAL_MEMBERS_SQL);
+    },
+    async insertBoards(rows) {
+      const now = new Date().toISOString();
+      const boardCols = columnsOf(rows, (b) => boardValues(b, now).map(String), BOARD_COLUMNS.length);
+      await client.query(`insert into boards (${BOARD_COLUMNS.join(', ')}) select id, name, description, personal::integer, created_at, updated_at from unnest(${unnest(BOARD_COLUMNS)}) as b(${BOARD_COLUMNS.join(', ')})`, boardCols);
+      const members = rows.flatMap((b) => b.members.map((m) => memberValues(b, m, now)));
+      await client.query(`insert into board_members (${MEMBER_COLUMNS.join(', ')}) select * from unnest(${unnest(MEMBER_COLUMNS)})`, columnsOf(members, (v) => v, MEMBER_COLUMNS.length));
     },
     async insertTasks(count, make) {
       // As for SQLite: secondary indexes are dropped for a big batch and rebuilt from their own

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
 import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
@@ -21,10 +21,12 @@ import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, textCon
  * created_at, id) and (assignee, status, created_at, id) indexes, one part per board (or
  * person) and status; sort=deadline from the (…, status, deadline, created_at desc, id desc)
  * indexes, with the dated and the undated tasks as separate parts. "Every board I am on" is
- * one cut per board: a LATERAL join on PostgreSQL, a correlated `rowid in (… limit)` on SQLite
- * (which has no LATERAL), each an index range read stopped at the page size; so a person on 50
- * boards reads at most 50 × limit entries per status, not the 50 boards' tasks. The assignee's
- * part of a page leaves out the tasks on my boards only after the cut (see `partsOf`).
+ * one cut per board: a LATERAL join on PostgreSQL; on SQLite (no LATERAL) a range join of each
+ * board's index from the page's last key on (`boardFrom`); so a person on 50 boards reads at
+ * most 50 × limit index entries per status, not the 50 boards' tasks. A page reads only the
+ * sort keys of the parts' cuts, chooses its rows among them and then reads those rows
+ * (`pageQuery`, decision 051). The assignee's part of a page leaves out the tasks on my boards
+ * only after the cut (see `partsOf`).
  * sort=priority, and lists without a limit, sort the visible rows. A page of the newest tasks
  * of any status is read as one part per status too, so a text search on the visible rows
  * stops after its page instead of testing all of them.
@@ -77,6 +79,9 @@ interface Part {
   status: TaskStatus | undefined;
   dated: boolean | undefined;
 }
+/** Where a part's rows come from: the tasks table, or (SQLite) my board memberships joined to it. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- nothing selected yet
+type TasksFrom = SelectQueryBuilder<DB, 'tasks', {}>;
 interface ListShape extends Shape, KeysetShape {
   /** An outer limit. */
   limit: boolean;
@@ -97,9 +102,10 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   /**
    * The tasks of one part (see `Part`) that pass the filters, nothing selected yet. `board`: for
    * `myBoards`, the one board to read (a column of the outer query); without it, all of them.
+   * `from`: where the rows come from, the tasks table unless given (SQLite's per-board join).
    */
-  function partTasks(part: Part, shape: Shape, board?: RawBuilder<unknown>) {
-    let q = db.selectFrom('tasks');
+  function partTasks(part: Part, shape: Shape, board?: RawBuilder<unknown>, from: TasksFrom = db.selectFrom('tasks')) {
+    let q = from;
     const person = part.person;
     if (person === 'board') {
       q = q.where('boardId', '=', slot('board'));
@@ -121,6 +127,10 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return q;
   }
 
+  /** The order of a part of a page: within a dated or undated part, the deadline order is the index's own. */
+  const partOrder = (part: Part, list: ListShape, prefix = '') =>
+    part.dated === true ? [sql`${col(prefix, 'deadline')} asc`, ...orderTerms(prefix, 'newest')] : orderTerms(prefix, part.dated === false ? 'newest' : list.sort);
+
   /** A part's rows after the keyset position, in the part's order, cut to the page when `list` is paged. */
   function cut<Q extends ReturnType<typeof partTasks>>(q: Q, part: Part, list: ListShape | undefined): Q {
     if (list === undefined) return q;
@@ -128,30 +138,62 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const after = afterCondition('', list, part.dated);
     if (after !== undefined) out = out.where(after) as Q;
     if (list.paged) {
-      // Within a dated or undated part, the deadline order is the index's own.
-      const terms = part.dated === true ? [sql`deadline asc`, ...orderTerms('', 'newest')] : orderTerms('', part.dated === false ? 'newest' : list.sort);
-      for (const term of terms) out = out.orderBy(term) as Q;
+      for (const term of partOrder(part, list)) out = out.orderBy(term) as Q;
       out = out.limit(slot('limit')) as Q;
     }
     return out;
   }
 
-  /** One part of the visible set, as its own derived table, cut to a page when `list` has a limit. */
-  function branch(part: Part, shape: Shape, columns: Columns, list?: ListShape) {
+  /**
+   * SQLite's cut of one board (`myBoards`, a page in index order): the board's rows from its
+   * page's last one on, read from the index as a range of the join. The last row's leading sort
+   * value (created_at, or the deadline of a dated part) is a correlated scalar subquery that reads
+   * the board's index up to the page size; a board with fewer rows has none and is read whole.
+   * Rows tied with the last one come along too; the page's own cut drops them.
+   */
+  function boardFrom(part: Part, list: ListShape): RawBuilder<SqlBool> {
+    const leading = part.dated === true ? 'deadline' : 'created_at';
+    let last = partTasks(part, list, sql.ref('m.boardId'));
+    const after = afterCondition('', list, part.dated);
+    if (after !== undefined) last = last.where(after);
+    for (const term of partOrder(part, list)) last = last.orderBy(term);
+    const bound = last.select(sql.raw(leading).as('v')).limit(1).offset(sql<number>`${slot('limit')} - 1`);
+    // No row: '' is before every timestamp and '~' after every one (ISO 8601 text).
+    return part.dated === true
+      ? sql<SqlBool>`tasks.deadline <= coalesce((${bound}), '~')`
+      : sql<SqlBool>`tasks.created_at >= coalesce((${bound}), '')`;
+  }
+
+  /**
+   * One part of the visible set, as its own derived table, cut to a page when `list` has a limit.
+   * `rowid`: SQLite, also select the row's rowid as `r` (a page's rows are then read by it).
+   */
+  function branch(part: Part, shape: Shape, columns: Columns, list?: ListShape, rowid = false) {
     if (part.person === 'myBoards' && list?.paged === true) {
       // One cut per board the viewer is an active member of.
       const m = sql.ref('m.boardId');
       const members = db.selectFrom('boardMembers as m').where('m.userId', '=', slot('userId'));
       if (dialect === 'postgres') {
         const perBoard = cut(partTasks(part, shape, m), part, list).select(columns.map((c) => `tasks.${c}` as const));
-        return members.innerJoinLateral(perBoard.as('b'), (join) => join.onTrue()).select(columns.map((c) => `b.${c}` as const));
+        let q = members.innerJoinLateral(perBoard.as('b'), (join) => join.onTrue()).select(columns.map((c) => `b.${c}` as const));
+        // The boards' cuts merged and cut again: the page takes at most `limit` from this part.
+        for (const term of partOrder(part, list, 'b')) q = q.orderBy(term);
+        return q.limit(slot('limit'));
+      }
+      if (list.sort !== 'priority') {
+        const from = members.innerJoin('tasks', (join) => join.onTrue()) as unknown as TasksFrom;
+        let q = partTasks(part, shape, m, from).where(boardFrom(part, list));
+        const after = afterCondition('', list, part.dated);
+        if (after !== undefined) q = q.where(after);
+        for (const term of partOrder(part, list, 'tasks')) q = q.orderBy(term);
+        return q.select(columns.map((c) => `tasks.${c}` as const)).select(sql`tasks.rowid`.as('r')).limit(slot('limit'));
       }
       const perBoard = cut(partTasks(part, shape, m), part, list).select(sql`tasks.rowid`.as('r'));
-      return members
-        .innerJoin('tasks as bt', (join) => join.on(sql<SqlBool>`bt.rowid in (${perBoard})`))
-        .select(columns.map((c) => `bt.${c}` as const));
+      const rows = members.innerJoin('tasks as bt', (join) => join.on(sql<SqlBool>`bt.rowid in (${perBoard})`)).select(columns.map((c) => `bt.${c}` as const));
+      return rowid ? rows.select(sql`bt.rowid`.as('r')) : rows;
     }
-    return cut(partTasks(part, shape), part, list).select(columns);
+    const rows = cut(partTasks(part, shape), part, list).select(columns);
+    return rowid ? rows.select(sql`rowid`.as('r')) : rows;
   }
 
   /**
@@ -172,9 +214,9 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   }
 
   /** The visible set for a view: its parts (`partsOf`) merged without duplicates. */
-  function visible(shape: Shape, columns: Columns, list?: ListShape) {
+  function visible(shape: Shape, columns: Columns, list?: ListShape, rowid = false) {
     const read = (part: Part) => {
-      const rows = db.selectFrom(branch(part, shape, columns, list).as('b')).selectAll();
+      const rows = db.selectFrom(branch(part, shape, columns, list, rowid).as('b')).selectAll();
       return part.person === 'assignedThenOffMyBoards' ? rows.where((eb) => eb.not(onMyBoard(col('b', 'boardId')))) : rows;
     };
     // At least one part: people and statuses are never empty.
@@ -200,6 +242,8 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   }
 
   function buildList(shape: ListShape): Prepared<Args, TaskRowValues> {
+    const options = { rowsAsArrays: true, planPerRun: shape.text !== 'none' };
+    if (shape.paged && shape.text !== 'fts') return prepare<Args, TaskRowValues>(pageQuery(shape), options);
     let q =
       shape.text === 'fts'
         ? db
@@ -213,7 +257,30 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     }
     for (const term of orderTerms('t', shape.sort)) q = q.orderBy(term);
     if (shape.limit) q = q.limit(slot('limit'));
-    return prepare<Args, TaskRowValues>(q, { rowsAsArrays: true, planPerRun: shape.text !== 'none' });
+    return prepare<Args, TaskRowValues>(q, options);
+  }
+
+  /**
+   * A page: the parts' cuts read only the sort keys (from the index where it holds them), the
+   * page's rows are chosen among those keys, and only they are then read whole (by rowid on
+   * SQLite, by id on PostgreSQL). A person on 50 boards has up to 50 × statuses × limit keys
+   * compared, but only `limit` rows read and sent through the query.
+   */
+  function pageQuery(shape: ListShape) {
+    const keys: TaskColumn[] = ['id', 'createdAt', 'boardId'];
+    if (shape.sort === 'deadline') keys.push('deadline');
+    if (shape.sort === 'priority') keys.push('priority');
+    const sqlite = dialect === 'sqlite';
+    let chosen = db.selectFrom(visible(shape, keys, shape, sqlite).as('k')).selectAll();
+    for (const term of orderTerms('k', shape.sort)) chosen = chosen.orderBy(term);
+    chosen = chosen.limit(slot('limit'));
+    let q = db
+      .selectFrom(chosen.as('k'))
+      .innerJoin('tasks as t', (join) => (sqlite ? join.on(sql<SqlBool>`t.rowid = k.r`) : join.onRef('t.id', '=', 'k.id')))
+      .innerJoin('users as u', 'u.id', 't.createdBy')
+      .select(TASK_SELECT);
+    for (const term of orderTerms('k', shape.sort)) q = q.orderBy(term);
+    return q;
   }
 
   /**
