@@ -240,7 +240,6 @@ const PERSONAL_MEMBERS_SQL = `insert into board_members (board_id, email, user_i
 const USER_COLUMNS = ['id', 'email', 'full_name', 'password_hash', 'created_at', 'updated_at'];
 const BOARD_COLUMNS = ['id', 'name', 'description', 'personal', 'created_at', 'updated_at'];
 const boardValues = (b: BoardSeed, now: string): (string | number)[] => [b.id, b.name, '', 0, now, now];
-const MEMBER_COLUMNS = ['board_id', 'email', 'user_id', 'role', 'added_at', 'added_by_name', 'added_by_email'];
 const memberValues = (b: BoardSeed, m: UserSeed, now: string): string[] => [b.id, m.email, m.id, 'member', now, m.fullName, m.email];
 const userValues = (u: UserSeed, now: string): string[] => [u.id, u.email, u.fullName, u.passwordHash, now, now];
 
