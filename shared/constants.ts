@@ -44,7 +44,27 @@ export const LIMITS = {
   boardNameMin: 1,
   boardNameMax: 80,
   boardDescriptionMax: 1000,
+  labelNameMin: 1,
+  labelNameMax: 40,
+  labelsPerBoard: 100,
+  labelsPerTask: 10,
+  checklistTextMin: 1,
+  checklistTextMax: 200,
+  checklistItemsPerTask: 100,
+  repeatEveryMin: 1,
+  repeatEveryMax: 365,
 } as const;
+
+/**
+ * A label's color: one of a fixed palette, so every chip keeps AA contrast in both themes (the
+ * web app maps each name to a light and a dark pair).
+ */
+export const LABEL_COLORS = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'indigo', 'purple', 'pink'] as const;
+export type LabelColor = (typeof LABEL_COLORS)[number];
+
+/** The unit of a repeating task's interval (`repeat: {every, unit}`). */
+export const REPEAT_UNITS = ['day', 'week', 'month', 'year'] as const;
+export type RepeatUnit = (typeof REPEAT_UNITS)[number];
 
 export const BOARD_ROLES = ['admin', 'member', 'viewer'] as const;
 export type BoardRole = (typeof BOARD_ROLES)[number];

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ActivityType } from '#shared/schemas/comments.ts';
-import type { Priority, TaskStatus } from '#shared/constants.ts';
+import type { LabelColor, Priority, RepeatUnit, TaskStatus } from '#shared/constants.ts';
 
 /**
  * Table types as the app sees them (CamelCasePlugin maps them to snake_case SQL names).
@@ -56,6 +56,39 @@ export interface TasksTable {
   version: number;
   /** The board the task is on (a personal board's id is its owner's user id). */
   boardId: string;
+  /** The checklist's ticked and total items (0 by default), kept on the row by every checklist change. */
+  checklistDone: Generated<number>;
+  checklistTotal: Generated<number>;
+  /** A repeating task's interval; both null (the default) when it does not repeat. */
+  repeatEvery: number | null;
+  repeatUnit: RepeatUnit | null;
+}
+
+/** A board's label; `nameKey` is the name lower-cased (unique per board). */
+export interface LabelsTable {
+  id: string;
+  boardId: string;
+  name: string;
+  nameKey: string;
+  color: LabelColor;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TaskLabelsTable {
+  taskId: string;
+  labelId: string;
+}
+
+/** One item of a task's checklist; `position` is 0-based and dense within the task. `done` is 0/1. */
+export interface ChecklistItemsTable {
+  id: string;
+  taskId: string;
+  position: number;
+  text: string;
+  done: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export type BoardRole = 'admin' | 'member' | 'viewer';
@@ -142,6 +175,8 @@ export interface CommentsTable {
   body: string;
   createdAt: string;
   updatedAt: string;
+  /** JSON text: the addresses mentioned who could see the task when the comment was written. */
+  mentions: Generated<string>;
 }
 
 export interface TaskActivityTable {
@@ -185,6 +220,7 @@ export interface MailSettingsTable {
   notifyAssigned: number;
   notifyReminders: number;
   notifyBoards: Generated<number>;
+  notifyMentions: Generated<number>;
   updatedAt: string;
 }
 
@@ -204,4 +240,7 @@ export interface DB {
   mailSettings: MailSettingsTable;
   boards: BoardsTable;
   boardMembers: BoardMembersTable;
+  labels: LabelsTable;
+  taskLabels: TaskLabelsTable;
+  checklistItems: ChecklistItemsTable;
 }

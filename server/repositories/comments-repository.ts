@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Comment } from '#shared/schemas/comments.ts';
 import { prepare, slot, type Executor } from '../db/prepared.ts';
 import type { CommentsTable, DB } from '../db/schema.ts';
 
-export type NewComment = Omit<CommentsTable, 'seq'>;
+export type NewComment = Omit<Insertable<CommentsTable>, 'seq'>;
 
 interface CommentRow {
   id: string;
@@ -14,6 +14,7 @@ interface CommentRow {
   authorEmail: string;
   createdAt: string;
   updatedAt: string;
+  mentions: string;
 }
 
 /** A comment with the author's user id (for the author-only rule), and its API shape. */
@@ -32,6 +33,7 @@ function toComment(row: CommentRow): StoredComment {
       author: { fullName: row.authorName, email: row.authorEmail },
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
+      mentions: JSON.parse(row.mentions) as string[],
     },
   };
 }
@@ -53,6 +55,7 @@ export function createCommentsRepository(db: Kysely<DB>) {
       eb.fn.coalesce('u.email', 'c.authorEmail').as('authorEmail'),
       'c.createdAt',
       'c.updatedAt',
+      'c.mentions',
     ]);
   const listForTask = prepare<{ taskId: string }, CommentRow>(base.where('c.taskId', '=', slot('taskId')).orderBy('c.seq'));
   const findInTask = prepare<{ taskId: string; id: string }, CommentRow>(

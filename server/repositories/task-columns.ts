@@ -1,4 +1,6 @@
-import { sql, type InferResult, type Kysely, type Selectable } from 'kysely';
+import { sql, type InferResult, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import type { Label } from '#shared/schemas/labels.ts';
+import type { Dialect } from '../db/connect.ts';
 import type { ValuesOf } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 
@@ -17,31 +19,53 @@ export const TASK_COLUMNS = [
   'updatedAt',
   'version',
   'boardId',
+  'checklistDone',
+  'checklistTotal',
+  'repeatEvery',
+  'repeatUnit',
 ] as const;
 
 type TaskColumns = typeof TASK_COLUMNS;
 type Prefixed<T extends readonly string[], P extends string> = { readonly [K in keyof T]: `${P}${T[K] & string}` };
 export type TaskColumn = TaskColumns[number];
 
-/** The select list of every query whose rows are TaskRowValues (`t`: tasks, `u`: its creator). */
-export const TASK_SELECT = [
-  // `map` loses the tuple's order in its type; the prefix is the only change.
-  ...(TASK_COLUMNS.map((c) => `t.${c}` as const) as unknown as Prefixed<TaskColumns, 't.'>),
-  'u.fullName as assignor',
-  'u.email as assignorEmail',
-] as const;
+/**
+ * The labels of task `t` as one JSON array of {_id, name, color} ordered by name, '[]' when it
+ * has none: a correlated subquery over task_labels' primary key, so a page of tasks reads its
+ * labels in the same statement (no query per card). SQLite answers JSON text, PostgreSQL a
+ * parsed array (pg parses `json`).
+ */
+function labelsOfTask(dialect: Dialect): RawBuilder<string | Label[]> {
+  const object = sql`'_id', l.id, 'name', l.name, 'color', l.color`;
+  const from = sql`from task_labels tl join labels l on l.id = tl.label_id where tl.task_id = t.id`;
+  return dialect === 'postgres'
+    ? sql<Label[]>`coalesce((select json_agg(json_build_object(${object}) order by l.name_key) ${from}), '[]'::json)`
+    : sql<string>`coalesce((select json_group_array(json_object(${object}) order by l.name_key) ${from}), '[]')`;
+}
 
-/** Tasks with their creator (the assignor), selected as TASK_SELECT: the query every task row's type comes from. */
-export function selectTasks(db: Kysely<DB>) {
-  return db.selectFrom('tasks as t').innerJoin('users as u', 'u.id', 't.createdBy').select(TASK_SELECT);
+/** The select list of every query whose rows are TaskRowValues (`t`: tasks, `u`: its creator). */
+export function taskSelect(dialect: Dialect) {
+  return [
+    // `map` loses the tuple's order in its type; the prefix is the only change.
+    ...(TASK_COLUMNS.map((c) => `t.${c}` as const) as unknown as Prefixed<TaskColumns, 't.'>),
+    'u.fullName as assignor',
+    'u.email as assignorEmail',
+    labelsOfTask(dialect).as('labels'),
+  ] as const;
+}
+
+/** Tasks with their creator (the assignor), selected as `taskSelect`: the query every task row's type comes from. */
+export function selectTasks(db: Kysely<DB>, dialect: Dialect) {
+  return db.selectFrom('tasks as t').innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect));
 }
 
 /**
  * A task row of the board's queries, read as an array (prepare's `rowsAsArrays`): the values of
- * TASK_SELECT in that order (TASK_COLUMNS, then the creator's full name and e-mail), each typed
- * as Kysely types it in `selectTasks`. Only `toTaskJson` (tasks-repository.ts) reads it.
+ * `taskSelect` in that order (TASK_COLUMNS, then the creator's full name and e-mail, then the
+ * labels), each typed as Kysely types it in `selectTasks`. Only `toTaskJson` (tasks-repository.ts) reads it.
  */
-export type TaskRowValues = ValuesOf<InferResult<ReturnType<typeof selectTasks>>[number], typeof TASK_SELECT>;
+export type TaskRowValues = ValuesOf<InferResult<ReturnType<typeof selectTasks>>[number], TaskSelectNames>;
+type TaskSelectNames = readonly [...Prefixed<TaskColumns, 't.'>, 'u.fullName as assignor', 'u.email as assignorEmail', 'labels'];
 
 /** A task row written and read back (`returning(TASK_COLUMNS)`), as an array. */
 export type TaskColumnValues = ValuesOf<Selectable<DB['tasks']>, TaskColumns>;

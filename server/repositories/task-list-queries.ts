@@ -4,7 +4,7 @@ import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
-import { columnRef as col, TASK_COLUMNS, TASK_SELECT, type TaskColumn, type TaskRowValues } from './task-columns.ts';
+import { columnRef as col, TASK_COLUMNS, taskSelect, type TaskColumn, type TaskRowValues } from './task-columns.ts';
 import { afterArgs, afterCondition, keysetOf, orderTerms, type KeysetShape, type SortPosition } from './task-order.ts';
 import { onMyBoard, peopleOf, viewWithinBoard, visibilityOf, visibleTo, type Person, type Viewer } from './task-visibility.ts';
 import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, textCondition, TRIGRAM, type TextMode } from './task-search.ts';
@@ -249,8 +249,8 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
         ? db
             .selectFrom(ftsDriven(shape).select(TASK_COLUMNS.map((c) => `t.${c}` as const)).as('t'))
             .innerJoin('users as u', 'u.id', 't.createdBy')
-            .select(TASK_SELECT)
-        : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(TASK_SELECT);
+            .select(taskSelect(dialect))
+        : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect));
     if (shape.text === 'fts') {
       const after = afterCondition('t', shape);
       if (after !== undefined) q = q.where(after);
@@ -278,7 +278,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       .selectFrom(chosen.as('k'))
       .innerJoin('tasks as t', (join) => (sqlite ? join.on(sql<SqlBool>`t.rowid = k.r`) : join.onRef('t.id', '=', 'k.id')))
       .innerJoin('users as u', 'u.id', 't.createdBy')
-      .select(TASK_SELECT);
+      .select(taskSelect(dialect));
     for (const term of orderTerms('k', shape.sort)) q = q.orderBy(term);
     return q;
   }

@@ -2,14 +2,13 @@ import { CompiledQuery } from 'kysely';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import type { Executor } from '../db/prepared.ts';
-import type { TasksTable } from '../db/schema.ts';
 import type { MailContent } from '../mail/templates.ts';
 import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
 import { appendEvent, EVENT_CHANNEL_SQL, EVENT_COLUMNS_SQL, EVENT_ORDER_LOCK_SQL, eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
-import { toTaskJson, type Creator, type TasksRepository } from './tasks-repository.ts';
+import { newTaskRow, toTaskJson, type Creator, type NewTask, type TasksRepository } from './tasks-repository.ts';
 import { canEditBoard, EDITING_ROLES } from './task-visibility.ts';
 
 /** A mail a write causes to someone else: counted against its sender's hourly cap. */
@@ -49,8 +48,8 @@ export interface WriteParts {
  * the commit, so the parts (event audiences, activity "from" values) match what commits.
  */
 export type WriteTarget =
-  | { kind: 'insert'; task: Omit<TasksTable, 'version'>; creator: Creator }
-  | { kind: 'update'; before: Task; changes: Partial<Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'version'>> }
+  | { kind: 'insert'; task: NewTask; creator: Creator }
+  | { kind: 'update'; before: Task; changes: Partial<Omit<NewTask, 'id' | 'createdBy' | 'createdAt'>> }
   | { kind: 'delete'; before: Task }
   /** Only locks the row (a comment write): the task itself does not change. */
   | { kind: 'lock'; before: Task };
@@ -139,7 +138,7 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
   const ctes: string[] = [];
   const after: string[] = [];
   if (target.kind === 'insert') {
-    const row = { ...target.task, version: 1 } as Record<string, unknown>;
+    const row = newTaskRow(target.task);
     const values = TASK_COLUMNS.map((c) => p(row[c]));
     // Only a creator with an editing role on the board inserts (task-visibility.ts); the role
     // read here also tells a refusal's 404 (not a member) from its 403 (a viewer).
@@ -243,7 +242,8 @@ export function createTaskWriteStatements(
     const creator = creatorOf(target);
     // The statement's `returning` lists TASK_COLUMNS, so these are the task row's values in that order.
     const values = TASK_COLUMNS.map((column) => row[column]) as unknown as TaskColumnValues;
-    return { task: toTaskJson([...values, creator.fullName, creator.email]), mailsHeld: Number(row.mailsHeld), ...boardRole };
+    const labels = target.kind === 'insert' ? [] : target.before.labels;
+    return { task: toTaskJson([...values, creator.fullName, creator.email, labels]), mailsHeld: Number(row.mailsHeld), ...boardRole };
   }
 
   async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: EventTransaction): Promise<WriteResult> {

@@ -1,8 +1,10 @@
 import { sql, type Kysely } from 'kysely';
+import type { Label } from '#shared/schemas/labels.ts';
 import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
 import { selectTasks, TASK_COLUMNS, type TaskColumnValues, type TaskRowValues } from './task-columns.ts';
 import { createTaskListQueries, type ListOptions, type TaskFilter } from './task-list-queries.ts';
 import { boardRoleOf, visibleTo, type Viewer } from './task-visibility.ts';
@@ -40,15 +42,42 @@ export interface Creator {
  * unlisted can leak into an answer.
  */
 export function toTaskJson(row: TaskRowValues): Task {
-  // TASK_SELECT's order; each value typed by the query (the creator's id is not shown).
-  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, assignor, assignorEmail] = row;
-  return { _id, workTitle, taskTitle, assignee, assignor, assignorEmail, deadline, priority, status, description, createdAt, updatedAt, version, boardId };
+  // taskSelect's order; each value typed by the query (the creator's id is not shown).
+  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, assignor, assignorEmail, labels] =
+    row;
+  return {
+    _id,
+    workTitle,
+    taskTitle,
+    assignee,
+    assignor,
+    assignorEmail,
+    deadline,
+    priority,
+    status,
+    description,
+    createdAt,
+    updatedAt,
+    version,
+    boardId,
+    labels: typeof labels === 'string' ? (JSON.parse(labels) as Label[]) : labels,
+    checklist: { done, total },
+    repeat: every === null || unit === null ? null : { every, unit },
+  };
+}
+
+/** A new task's row: what `insert` needs, the checklist counts and repeat defaulting to none. */
+export type NewTask = Omit<Insertable<TasksTable>, 'version'>;
+
+/** The values of every task column for an insert of `task` at version 1. */
+export function newTaskRow(task: NewTask): Record<(typeof TASK_COLUMNS)[number], unknown> {
+  return { deadline: null, checklistDone: 0, checklistTotal: 0, repeatEvery: null, repeatUnit: null, ...task, version: 1 };
 }
 
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const listQueries = createTaskListQueries(db, dialect);
 
-  const withCreator = () => selectTasks(db).where('t.id', '=', slot('id'));
+  const withCreator = () => selectTasks(db, dialect).where('t.id', '=', slot('id'));
   const findVisible = prepare<FindArgs, TaskRowValues>(withCreator().where(visibleTo('t')), { rowsAsArrays: true });
   // A write reads the task it changes together with everything that decides the writer's rights
   // (one statement: the task if visible, the writer's role on its board, and on the board it
@@ -71,13 +100,13 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
     db.selectFrom('boardMembers').select('role').where('boardId', '=', slot('board')).where('userId', '=', slot('userId')),
   );
   const findById = prepare<{ id: string }, TaskRowValues>(withCreator(), { rowsAsArrays: true });
-  const insertTask = prepare<{ [K in keyof TasksTable]: TasksTable[K] }, TaskColumnValues>(
+  const insertTask = prepare<Record<(typeof TASK_COLUMNS)[number], unknown>, TaskColumnValues>(
     db.insertInto('tasks').values(slotsFor(TASK_COLUMNS)).returning(TASK_COLUMNS),
     { rowsAsArrays: true },
   );
-  /** A row a write read back (TASK_COLUMNS' values) with its creator, who is the assignor. */
-  const written = (row: TaskColumnValues | undefined, creator: Creator) =>
-    row === undefined ? undefined : toTaskJson([...row, creator.fullName, creator.email]);
+  /** A row a write read back (TASK_COLUMNS' values) with its creator, who is the assignor, and its labels. */
+  const written = (row: TaskColumnValues | undefined, creator: Creator, labels: Label[]) =>
+    row === undefined ? undefined : toTaskJson([...row, creator.fullName, creator.email, labels]);
 
   return {
     /** The visible tasks matching the filters, in the sort's order, already in the API's shape. */
@@ -125,9 +154,9 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
      * Stores a new task (version 1) and returns it as the API shows it, from the inserted row
      * itself (`returning`): no second read. `creator` is the creating user (the assignor).
      */
-    async insert(task: Omit<TasksTable, 'version'>, creator: Creator, ex: Executor = db): Promise<Task> {
-      const { rows } = await insertTask.execute(ex, { ...task, version: 1 });
-      const inserted = written(rows[0], creator);
+    async insert(task: NewTask, creator: Creator, ex: Executor = db): Promise<Task> {
+      const { rows } = await insertTask.execute(ex, newTaskRow(task));
+      const inserted = written(rows[0], creator, []);
       if (inserted === undefined) throw new Error('The task insert returned no row');
       return inserted;
     },
@@ -140,7 +169,7 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
      */
     async update(
       current: Task,
-      changes: Partial<Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'version'>>,
+      changes: Partial<Omit<Insertable<TasksTable>, 'id' | 'createdBy' | 'createdAt' | 'version'>>,
       ex: Executor = db,
     ): Promise<Task | undefined> {
       // Built per call (the changed fields differ), read back as an array like every task row.
@@ -151,7 +180,7 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
         .where('version', '=', current.version)
         .returning(TASK_COLUMNS);
       const { rows } = await prepare<Record<string, never>, TaskColumnValues>(update, { rowsAsArrays: true }).execute(ex, {});
-      return written(rows[0], { fullName: current.assignor, email: current.assignorEmail });
+      return written(rows[0], { fullName: current.assignor, email: current.assignorEmail }, current.labels);
     },
 
     /** Deletes the task if it is still at `version`; false when another write got there first. */

@@ -5,7 +5,6 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import { HOUR } from '../clock.ts';
 import { ID_RE, newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
-import type { TasksTable } from '../db/schema.ts';
 import { AppError, conflict } from '../errors.ts';
 import { currentUser } from '../plugins/session.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
@@ -19,7 +18,8 @@ import {
   type WriteTarget,
 } from '../repositories/task-write-statements.ts';
 import { canEditBoard, type Viewer } from '../repositories/task-visibility.ts';
-import type { TaskForWrite } from '../repositories/tasks-repository.ts';
+import type { NewTask, TaskForWrite } from '../repositories/tasks-repository.ts';
+import type { TasksTable } from '../db/schema.ts';
 import { activityFor } from './task-activity.ts';
 
 export type { WriteParts } from '../repositories/task-write-statements.ts';
@@ -95,7 +95,7 @@ export interface CommentPlan<T> {
 
 export interface TaskWrites {
   /** On `fields.boardId`, which needs the admin or member role there (403 for a viewer, 404 for anyone else). */
-  create(actor: Actor, fields: Omit<TasksTable, 'id' | 'createdBy' | 'createdAt' | 'updatedAt' | 'version'>): Promise<Written>;
+  create(actor: Actor, fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>): Promise<Written>;
   /**
    * `changesFor(current)` returns the fields that really change (it may throw a 4xx). With
    * `expectedVersion`, a task at another version answers 409 CONFLICT and nothing changes.
@@ -264,7 +264,7 @@ export default fp(
           assignee: task.assigneeEmail,
           assignor: actor.fullName,
           assignorEmail: actor.email,
-          deadline: task.deadline,
+          deadline: task.deadline ?? null,
           priority: task.priority,
           status: task.status,
           description: task.description,
@@ -272,6 +272,9 @@ export default fp(
           createdAt: nowIso,
           updatedAt: nowIso,
           version: 1,
+          labels: [],
+          checklist: { done: task.checklistDone ?? 0, total: task.checklistTotal ?? 0 },
+          repeat: task.repeatEvery == null || task.repeatUnit == null ? null : { every: task.repeatEvery, unit: task.repeatUnit },
         };
         const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
         const target: WriteTarget = { kind: 'insert', task, creator: actor };

@@ -41,6 +41,7 @@ describe('comments', () => {
       author: { fullName: alice.user.fullName, email: alice.user.email },
       createdAt: now,
       updatedAt: now,
+      mentions: [],
     });
     // Same instant: insertion order still decides.
     const second = await post(bob.cookie, task._id, { body: '<b>plain</b>' });

@@ -34,6 +34,9 @@ describe('POST /api/tasks', () => {
           updatedAt: now,
           version: 1,
           boardId: user.id,
+          labels: [],
+          checklist: { done: 0, total: 0 },
+          repeat: null,
         },
       },
     });

@@ -13,6 +13,7 @@ export const CommentSchema = Type.Object({
   author: PersonSchema,
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
+  mentions: Type.Array(Type.String(), { description: 'The addresses the comment mentions (`@address`) who could see the task when it was written.' }),
 });
 export type Comment = Static<typeof CommentSchema>;
 

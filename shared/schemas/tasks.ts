@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { LIMITS, PRIORITIES, STATUSES, TASK_SORTS, TASK_VIEWS } from '../constants.ts';
+import { LIMITS, PRIORITIES, REPEAT_UNITS, STATUSES, TASK_SORTS, TASK_VIEWS } from '../constants.ts';
+import { ChecklistCountsSchema } from './checklist.ts';
 import { EmailInput, literalUnion } from './common.ts';
+import { LabelSchema } from './labels.ts';
 
 export const PriorityField = literalUnion(PRIORITIES);
 export const StatusField = literalUnion(STATUSES);
@@ -14,6 +16,13 @@ const DescriptionInput = Type.String({
 const DeadlineInput = Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
   description: 'ISO 8601 date-time; without an offset it is read as UTC. "" or null: no deadline.',
 });
+
+/** A repeating task's interval: every N days, weeks, months or years. */
+export const RepeatSchema = Type.Object({
+  every: Type.Integer({ minimum: LIMITS.repeatEveryMin, maximum: LIMITS.repeatEveryMax }),
+  unit: literalUnion(REPEAT_UNITS),
+});
+export type Repeat = Static<typeof RepeatSchema>;
 
 export const TaskSchema = Type.Object({
   _id: Type.String({ description: 'Opaque identifier.' }),
@@ -30,6 +39,9 @@ export const TaskSchema = Type.Object({
   updatedAt: Type.String({ format: 'date-time' }),
   version: Type.Integer({ minimum: 1, description: '1 on create, +1 on every successful change.' }),
   boardId: Type.String({ description: 'The board the task is on.' }),
+  labels: Type.Array(LabelSchema, { description: "The task's labels, by name." }),
+  checklist: ChecklistCountsSchema,
+  repeat: Type.Union([RepeatSchema, Type.Null()], { description: 'null: the task does not repeat. Completing a repeating task creates its next occurrence.' }),
 });
 export type Task = Static<typeof TaskSchema>;
 

@@ -10,6 +10,7 @@ import * as m0008 from './0008-stream-sessions.ts';
 import * as m0009 from './0009-mail-sender-cap.ts';
 import * as m0010 from './0010-board-deadline-indexes.ts';
 import * as m0011 from './0011-boards.ts';
+import * as m0012 from './0012-task-details.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0009-mail-sender-cap': m0009,
   '0010-board-deadline-indexes': m0010,
   '0011-boards': m0011,
+  '0012-task-details': m0012,
 };

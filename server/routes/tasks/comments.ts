@@ -92,7 +92,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       const now = clock.now().toISOString();
       const comment = await writes.comment(actor, existingId(request.params.id), (task) => {
         const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, createdAt: now, updatedAt: now };
-        const created: Comment = { _id: row.id, taskId: task._id, body, author: person(actor), createdAt: now, updatedAt: now };
+        const created: Comment = { _id: row.id, taskId: task._id, body, author: person(actor), createdAt: now, updatedAt: now, mentions: [] };
         return Promise.resolve({
           comment: { insert: row },
           activity: [{ id: newId(), taskId: task._id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],

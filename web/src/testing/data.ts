@@ -22,6 +22,9 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     createdAt: now,
     updatedAt: now,
     boardId: 'board-personal',
+    labels: [],
+    checklist: { done: 0, total: 0 },
+    repeat: null,
   };
   return { ...task, ...overrides };
 }

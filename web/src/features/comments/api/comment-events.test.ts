@@ -13,6 +13,7 @@ const comment = (id: string, body: string, updatedAt = '2026-11-01T10:00:00.000Z
   author: ADA,
   createdAt: '2026-11-01T10:00:00.000Z',
   updatedAt,
+  mentions: [],
 });
 
 describe('applying comment events to a task’s cached comments', () => {

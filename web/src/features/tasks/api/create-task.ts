@@ -44,6 +44,9 @@ export function useCreateTask() {
         createdAt: now,
         updatedAt: now,
         boardId: body.boardId ?? personalId,
+        labels: [],
+        checklist: { done: 0, total: 0 },
+        repeat: null,
       };
       writeTask(queryClient, null, pending);
       return { pending };
