@@ -3,6 +3,11 @@ import type { Activity, ActivityType } from '#shared/schemas/comments.ts';
 import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TaskActivityTable } from '../db/schema.ts';
 
+/**
+ * An entry to write. `changes` is JSON text of the type's details, or null: `updated`:
+ * `{field: {from, to}}`; `checklist`: `{action, text}`; `created` of a repeating task's next
+ * occurrence: `{repeatOf: {_id, taskTitle}}`.
+ */
 export type NewActivity = Omit<TaskActivityTable, 'seq'>;
 
 interface ActivityRow {
@@ -44,7 +49,12 @@ export function createActivityRepository(db: Kysely<DB>) {
       const { rows } = await listForTask.execute(ex, { taskId });
       return rows.map((row) => {
         const entry: Activity = { _id: row.id, type: row.type, by: { fullName: row.actorName, email: row.actorEmail }, at: row.at };
-        if (row.changes !== null) entry.changes = JSON.parse(row.changes) as NonNullable<Activity['changes']>;
+        if (row.changes === null) return entry;
+        // `changes` holds each type's details (see NewActivity).
+        const details = JSON.parse(row.changes) as unknown;
+        if (row.type === 'checklist') entry.checklist = details as NonNullable<Activity['checklist']>;
+        else if (row.type === 'created') entry.repeatOf = (details as { repeatOf: NonNullable<Activity['repeatOf']> }).repeatOf;
+        else entry.changes = details as NonNullable<Activity['changes']>;
         return entry;
       });
     },

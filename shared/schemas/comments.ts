@@ -44,13 +44,17 @@ export const CommentListEnvelope = Type.Object({
 });
 export type CommentListEnvelope = Static<typeof CommentListEnvelope>;
 
-export const ACTIVITY_TYPES = ['created', 'updated', 'completed', 'reopened', 'commented'] as const;
+export const ACTIVITY_TYPES = ['created', 'updated', 'completed', 'reopened', 'commented', 'checklist'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 /** The fields an `updated` entry reports, in this order. */
 export const TRACKED_FIELDS = ['taskTitle', 'workTitle', 'description', 'assignee', 'priority', 'deadline'] as const;
 export type TrackedField = (typeof TRACKED_FIELDS)[number];
-/** The keys of an `updated` entry's `changes`: the tracked fields, then `board` for a move (from and to are the boards' names). */
-export const ACTIVITY_CHANGE_FIELDS = [...TRACKED_FIELDS, 'board'] as const;
+/**
+ * The keys of an `updated` entry's `changes`: the tracked fields, then `board` for a move (from
+ * and to are the boards' names), `labels` (the label names, comma-separated, by name; null when
+ * none) and `repeat` (shared/repeat.ts `describeRepeat`; null when it does not repeat).
+ */
+export const ACTIVITY_CHANGE_FIELDS = [...TRACKED_FIELDS, 'board', 'labels', 'repeat'] as const;
 export type ActivityChangeField = (typeof ACTIVITY_CHANGE_FIELDS)[number];
 
 const Change = Type.Object({
@@ -58,11 +62,24 @@ const Change = Type.Object({
   to: Type.Union([Type.String(), Type.Null()]),
 });
 
+/** What a `checklist` activity entry did to one item. */
+export const CHECKLIST_ACTIONS = ['added', 'checked', 'unchecked', 'edited', 'moved', 'deleted'] as const;
+export type ChecklistAction = (typeof CHECKLIST_ACTIONS)[number];
+
 export const ActivitySchema = Type.Object({
   _id: Type.String(),
   type: literalUnion(ACTIVITY_TYPES),
   by: PersonSchema,
   at: Type.String({ format: 'date-time' }),
+  checklist: Type.Optional(
+    Type.Object(
+      { action: literalUnion(CHECKLIST_ACTIONS), text: Type.String({ description: "The item's text (after the change; for `edited`, the new text)." }) },
+      { description: '`checklist` only: what happened to which item.' },
+    ),
+  ),
+  repeatOf: Type.Optional(
+    Type.Object({ _id: Type.String(), taskTitle: Type.String() }, { description: '`created` only, for the next occurrence of a repeating task: the completed task it repeats.' }),
+  ),
   changes: Type.Optional(
     Type.Record(Type.String(), Change, { description: '`updated` only: {field: {from, to}} for each changed field; `board` (from and to are board names) when the task moved to another board.' }),
   ),

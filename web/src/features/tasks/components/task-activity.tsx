@@ -19,6 +19,8 @@ const FIELD_LABELS: Record<ActivityChangeField, string> = {
   deadline: 'deadline',
   // A move: from and to are the boards' names.
   board: 'board',
+  labels: 'labels',
+  repeat: 'repeat',
 };
 
 const VERBS: Record<Exclude<Activity['type'], 'updated'>, string> = {
@@ -26,6 +28,7 @@ const VERBS: Record<Exclude<Activity['type'], 'updated'>, string> = {
   completed: 'marked it complete',
   reopened: 'reopened it',
   commented: 'commented',
+  checklist: 'changed the checklist',
 };
 
 /** Long values (a description) are cut in the list; the task shows them in full. */
