@@ -211,8 +211,34 @@ export interface Seeder {
   insertBoard(id: string, name: string, members: readonly UserSeed[]): Promise<void>;
   /** A session for each user, stored as the app stores them (the token's SHA-256): their `cookie` header values. */
   insertSessions(users: readonly UserSeed[]): Promise<string[]>;
+  /** Gives every task of each board `details.labels` labels of its board (created here) and a checklist of these counts; the labels' ids. */
+  addTaskDetails(boardIds: readonly string[], details: TaskDetailsSeed): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** Labels and checklist counts that `addTaskDetails` puts on every task of a board. */
+export interface TaskDetailsSeed {
+  labels: number;
+  checklist: { done: number; total: number };
+}
+
+const LABEL_COLUMNS = ['id', 'board_id', 'name', 'name_key', 'color', 'created_at', 'updated_at'];
+const SEED_COLORS = ['gray', 'red', 'orange', 'yellow', 'green', 'teal', 'blue', 'indigo', 'purple', 'pink'];
+/** The label rows of `addTaskDetails`: `count` per board, named as people name them. */
+function labelRows(boardIds: readonly string[], count: number): string[][] {
+  const now = new Date().toISOString();
+  const names = ['Bug', 'Design', 'Backend', 'Frontend', 'Customer', 'Blocked', 'Research', 'Ops', 'Docs', 'Release'];
+  return boardIds.flatMap((board) =>
+    Array.from({ length: count }, (_, i) => {
+      const name = `${names[i % names.length]!}${i >= names.length ? ` ${i}` : ''}`;
+      return [newId(), board, name, name.toLowerCase(), SEED_COLORS[i % SEED_COLORS.length]!, now, now];
+    }),
+  );
+}
+/** Every label of a task's board onto the task (`in (…)`: the boards, as placeholders). */
+const TASK_LABELS_SQL = (boards: string) =>
+  `insert into task_labels (task_id, label_id) select t.id, l.id from tasks t join labels l on l.board_id = t.board_id where t.board_id in (${boards})`;
+const CHECKLIST_SQL = (boards: string, done: number, total: number) => `update tasks set checklist_done = ${done}, checklist_total = ${total} where board_id in (${boards})`;
 
 const MEMBER_COLUMNS = ['board_id', 'email', 'user_id', 'role', 'added_at', 'added_by_name', 'added_by_email'];
 const memberRows = (boardId: string, members: readonly UserSeed[], now: string): string[][] =>
@@ -342,6 +368,17 @@ function sqliteSeeder(file: string): Seeder {
       })();
       return Promise.resolve(cookies);
     },
+    addTaskDetails(boardIds, details) {
+      const boards = boardIds.map(() => '?').join(',');
+      const labels = labelRows(boardIds, details.labels);
+      transaction(() => {
+        const insert = db.prepare(`insert into labels (${LABEL_COLUMNS.join(',')}) values (${LABEL_COLUMNS.map(() => '?').join(',')})`);
+        for (const row of labels) insert.run(...row);
+        db.prepare(TASK_LABELS_SQL(boards)).run(...boardIds);
+        db.prepare(CHECKLIST_SQL(boards, details.checklist.done, details.checklist.total)).run(...boardIds);
+      })();
+      return Promise.resolve(labels.map((row) => row[0]!));
+    },
     close() {
       db.close();
       return Promise.resolve();
@@ -396,6 +433,8 @@ async function postgresSeeder(url: string): Promise<Seeder> {
     },
     async analyze() {
       await client.query('vacuum analyze tasks');
+      await client.query('vacuum analyze task_labels');
+      await client.query('vacuum analyze labels');
       await client.query('vacuum analyze users');
       await client.query('vacuum analyze sessions');
     },
@@ -415,6 +454,14 @@ async function postgresSeeder(url: string): Promise<Seeder> {
       const { rows, cookies } = sessionRows(users);
       await client.query(`insert into sessions (${SESSION_COLUMNS.join(', ')}) select * from unnest(${unnest(SESSION_COLUMNS)})`, columnsOf(rows, (r) => r, SESSION_COLUMNS.length));
       return cookies;
+    },
+    async addTaskDetails(boardIds, details) {
+      const boards = boardIds.map((_, i) => `$${i + 1}`).join(', ');
+      const labels = labelRows(boardIds, details.labels);
+      await client.query(`insert into labels (${LABEL_COLUMNS.join(', ')}) select * from unnest(${unnest(LABEL_COLUMNS)})`, columnsOf(labels, (r) => r, LABEL_COLUMNS.length));
+      await client.query(TASK_LABELS_SQL(boards), [...boardIds]);
+      await client.query(CHECKLIST_SQL(boards, details.checklist.done, details.checklist.total), [...boardIds]);
+      return labels.map((row) => row[0]!);
     },
     close: () => client.end(),
   };

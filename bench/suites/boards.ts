@@ -1,6 +1,7 @@
 /**
  * Boards: GET /api/tasks over HTTP with the real server, for the two shapes shared boards bring:
- * one board of 20,000 tasks (`board=…&limit=50`), and a person on 50 boards of 1,000 tasks each
+ * one board of 20,000 tasks (`board=…&limit=50`) — and a twin of it whose every task carries 10
+ * labels and a checklist, to show what task details cost a page —, and a person on 50 boards of 1,000 tasks each
  * asking for "all my tasks" (no `board=`, `limit=50`) in every sort, a second page, filters and
  * the counts. Measured with only these users' tasks in the table and again at 1,000,000 rows
  * (other people's tasks on their personal boards): a page should stay under 5 ms and flat as the
@@ -8,7 +9,7 @@
  * `--quick` uses small shapes and a small table and never fails on a number.
  */
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
-import { seedBoards, seedOthers, type BoardsDataset, type BoardsShape } from '../lib/boards-dataset.ts';
+import { LABELS_PER_TASK, seedBoards, seedOthers, type BoardsDataset, type BoardsShape } from '../lib/boards-dataset.ts';
 import { BENCH_PASSWORD, dbLabel, makeTarget, migrate, openSeeder, TaskFactory, type DbKind } from '../lib/db.ts';
 import { int, loadAverage, ms, table } from '../lib/env.ts';
 import { signIn, timeSequential } from '../lib/load.ts';
@@ -16,13 +17,15 @@ import { startTaskwise, type RunningServer } from '../lib/servers.ts';
 
 /** p50 of a page of 50 (ms), at the largest table. */
 const PAGE_TARGET_MS = 5;
+/** A page of the labelled board against a page of the big board (same shape, no labels): p50 at most this much slower. */
+const DETAILS_COST_MAX = 1.2;
 
 interface Call {
   key: string;
   who: 'big' | 'many';
   label: string;
-  /** The path, given the big board's id. */
-  path: (board: string) => string;
+  /** The path, given the dataset (the boards' ids). */
+  path: (data: BoardsDataset) => string;
   /** A target of ≤ PAGE_TARGET_MS and flatness. */
   target: boolean;
   /** Follow the first page's nextCursor and time the second page instead. */
@@ -30,9 +33,23 @@ interface Call {
 }
 
 const CALLS: Call[] = [
-  { key: 'big', who: 'big', label: 'big board: ?board=…&limit=50', path: (b) => `/api/tasks?board=${b}&limit=50`, target: true },
-  { key: 'big-todo', who: 'big', label: 'big board: ?board=…&status=todo&sort=deadline&limit=50', path: (b) => `/api/tasks?board=${b}&status=todo&sort=deadline&limit=50`, target: false },
-  { key: 'big-counts', who: 'big', label: 'big board: /api/tasks/counts?board=…', path: (b) => `/api/tasks/counts?board=${b}`, target: false },
+  { key: 'big', who: 'big', label: 'big board: ?board=…&limit=50', path: (d) => `/api/tasks?board=${d.bigBoardId}&limit=50`, target: true },
+  {
+    key: 'labelled',
+    who: 'big',
+    label: `labelled board (${LABELS_PER_TASK} labels and a checklist on every task): ?board=…&limit=50`,
+    path: (d) => `/api/tasks?board=${d.labelledBoardId}&limit=50`,
+    target: true,
+  },
+  {
+    key: 'labelled-label',
+    who: 'big',
+    label: 'labelled board: ?board=…&label=…&limit=50 (one label, on every task)',
+    path: (d) => `/api/tasks?board=${d.labelledBoardId}&label=${d.labelIds[0] ?? ''}&limit=50`,
+    target: false,
+  },
+  { key: 'big-todo', who: 'big', label: 'big board: ?board=…&status=todo&sort=deadline&limit=50', path: (d) => `/api/tasks?board=${d.bigBoardId}&status=todo&sort=deadline&limit=50`, target: false },
+  { key: 'big-counts', who: 'big', label: 'big board: /api/tasks/counts?board=…', path: (d) => `/api/tasks/counts?board=${d.bigBoardId}`, target: false },
   { key: 'many', who: 'many', label: 'all my tasks: ?limit=50 (newest)', path: () => '/api/tasks?limit=50', target: true },
   { key: 'many-todo', who: 'many', label: 'all my tasks: ?status=todo&limit=50', path: () => '/api/tasks?status=todo&limit=50', target: true },
   { key: 'many-next', who: 'many', label: 'all my tasks: ?limit=50, second page (cursor)', path: () => '/api/tasks?limit=50', target: true, second: true },
@@ -71,7 +88,7 @@ async function measure(server: RunningServer, data: BoardsDataset, s: ReturnType
   const out = new Map<string, Point>();
   for (const call of CALLS) {
     const cookie = cookies[call.who];
-    let path = call.path(data.bigBoardId);
+    let path = call.path(data);
     if (call.second === true) path = await secondPage(server.baseUrl, path, cookie);
     const base = { baseUrl: server.baseUrl, path, headers: { cookie } };
     await timeSequential({ ...base, count: s.warmup, seconds: s.seconds });
@@ -149,6 +166,14 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<BenchSecti
         met: big <= 1.5 * small + 0.5,
       });
     }
+    const plain = at(biggest, 'big').p50;
+    const labelled = at(biggest, 'labelled').p50;
+    targets.push({
+      name: `${label}: a page of 50 cards with ${LABELS_PER_TASK} labels and a checklist each against a page without, p50 at ${int(biggest)} rows`,
+      target: `<= ${DETAILS_COST_MAX}×`,
+      figure: `${(labelled / plain).toFixed(2)}× (${ms(plain)} → ${ms(labelled)} ms)`,
+      met: labelled <= DETAILS_COST_MAX * plain,
+    });
     return { title: `Boards: a board of ${int(s.shape.bigBoard)} and "all my tasks" on ${s.shape.boards} boards, ${label}`, markdown, targets };
   } finally {
     if (server !== undefined) await server.stop();

@@ -1,5 +1,4 @@
 import { sql, type InferResult, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import type { Label } from '#shared/schemas/labels.ts';
 import type { Dialect } from '../db/connect.ts';
 import type { ValuesOf } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
@@ -30,17 +29,14 @@ type Prefixed<T extends readonly string[], P extends string> = { readonly [K in 
 export type TaskColumn = TaskColumns[number];
 
 /**
- * The labels of task `t` as one JSON array of {_id, name, color} ordered by name, '[]' when it
- * has none: a correlated subquery over task_labels' primary key, so a page of tasks reads its
- * labels in the same statement (no query per card). SQLite answers JSON text, PostgreSQL a
- * parsed array (pg parses `json`).
+ * The ids of the labels of task `t`, comma-separated (ids never hold a comma), null when it has
+ * none: a correlated read of task_labels' primary key in the task's own statement. The labels
+ * themselves are read once per page (task-label-reads.ts).
  */
-function labelsOfTask(dialect: Dialect): RawBuilder<string | Label[]> {
-  const object = sql`'_id', l.id, 'name', l.name, 'color', l.color`;
-  const from = sql`from task_labels tl join labels l on l.id = tl.label_id where tl.task_id = t.id`;
+function labelIdsOfTask(dialect: Dialect): RawBuilder<string | null> {
   return dialect === 'postgres'
-    ? sql<Label[]>`coalesce((select json_agg(json_build_object(${object}) order by l.name_key) ${from}), '[]'::json)`
-    : sql<string>`coalesce((select json_group_array(json_object(${object}) order by l.name_key) ${from}), '[]')`;
+    ? sql<string | null>`(select string_agg(tl.label_id, ',') from task_labels tl where tl.task_id = t.id)`
+    : sql<string | null>`(select group_concat(tl.label_id) from task_labels tl where tl.task_id = t.id)`;
 }
 
 /** The select list of every query whose rows are TaskRowValues (`t`: tasks, `u`: its creator). */
@@ -50,7 +46,7 @@ export function taskSelect(dialect: Dialect) {
     ...(TASK_COLUMNS.map((c) => `t.${c}` as const) as unknown as Prefixed<TaskColumns, 't.'>),
     'u.fullName as assignor',
     'u.email as assignorEmail',
-    labelsOfTask(dialect).as('labels'),
+    labelIdsOfTask(dialect).as('labelIds'),
   ] as const;
 }
 
@@ -62,10 +58,10 @@ export function selectTasks(db: Kysely<DB>, dialect: Dialect) {
 /**
  * A task row of the board's queries, read as an array (prepare's `rowsAsArrays`): the values of
  * `taskSelect` in that order (TASK_COLUMNS, then the creator's full name and e-mail, then the
- * labels), each typed as Kysely types it in `selectTasks`. Only `toTaskJson` (tasks-repository.ts) reads it.
+ * label ids), each typed as Kysely types it in `selectTasks`. Only tasks-repository.ts reads it.
  */
 export type TaskRowValues = ValuesOf<InferResult<ReturnType<typeof selectTasks>>[number], TaskSelectNames>;
-type TaskSelectNames = readonly [...Prefixed<TaskColumns, 't.'>, 'u.fullName as assignor', 'u.email as assignorEmail', 'labels'];
+type TaskSelectNames = readonly [...Prefixed<TaskColumns, 't.'>, 'u.fullName as assignor', 'u.email as assignorEmail', 'labelIds'];
 
 /** A task row written and read back (`returning(TASK_COLUMNS)`), as an array. */
 export type TaskColumnValues = ValuesOf<Selectable<DB['tasks']>, TaskColumns>;

@@ -243,7 +243,7 @@ export function createTaskWriteStatements(
     // The statement's `returning` lists TASK_COLUMNS, so these are the task row's values in that order.
     const values = TASK_COLUMNS.map((column) => row[column]) as unknown as TaskColumnValues;
     const labels = target.kind === 'insert' ? [] : target.before.labels;
-    return { task: toTaskJson([...values, creator.fullName, creator.email, labels]), mailsHeld: Number(row.mailsHeld), ...boardRole };
+    return { task: toTaskJson([...values, creator.fullName, creator.email], labels), mailsHeld: Number(row.mailsHeld), ...boardRole };
   }
 
   async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: EventTransaction): Promise<WriteResult> {

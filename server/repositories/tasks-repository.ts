@@ -6,6 +6,7 @@ import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 import { selectTasks, TASK_COLUMNS, type TaskColumnValues, type TaskRowValues } from './task-columns.ts';
+import { createLabelReads } from './task-label-reads.ts';
 import { createTaskListQueries, type ListOptions, type TaskFilter } from './task-list-queries.ts';
 import { boardRoleOf, visibleTo, type Viewer } from './task-visibility.ts';
 
@@ -41,10 +42,9 @@ export interface Creator {
  * and event payloads all go through it): one object per task, field by field, so nothing
  * unlisted can leak into an answer.
  */
-export function toTaskJson(row: TaskRowValues): Task {
+export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
   // taskSelect's order; each value typed by the query (the creator's id is not shown).
-  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, assignor, assignorEmail, labels] =
-    row;
+  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, assignor, assignorEmail] = row;
   return {
     _id,
     workTitle,
@@ -60,11 +60,14 @@ export function toTaskJson(row: TaskRowValues): Task {
     updatedAt,
     version,
     boardId,
-    labels: typeof labels === 'string' ? (JSON.parse(labels) as Label[]) : labels,
+    labels,
     checklist: { done, total },
     repeat: every === null || unit === null ? null : { every, unit },
   };
 }
+
+/** A task row without its label ids (TASK_COLUMNS, then the creator's full name and e-mail): what `toTaskJson` reads beside the labels. */
+export type TaskJsonValues = readonly [...TaskColumnValues, string, string];
 
 /** A new task's row: what `insert` needs, the checklist counts and repeat defaulting to none. */
 export type NewTask = Omit<Insertable<TasksTable>, 'version'>;
@@ -76,6 +79,15 @@ export function newTaskRow(task: NewTask): Record<(typeof TASK_COLUMNS)[number],
 
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const listQueries = createTaskListQueries(db, dialect);
+  const labelReads = createLabelReads(db, dialect);
+  /** Rows read with `taskSelect` as Task JSON: their labels in one more query (none when no row has labels). */
+  const fromRows = async (rows: readonly TaskRowValues[], ex: Executor): Promise<Task[]> => {
+    const labels = await labelReads.resolve(
+      rows.map((row) => row[row.length - 1] as string | null),
+      ex,
+    );
+    return rows.map((row, i) => toTaskJson(row.slice(0, -1) as unknown as TaskJsonValues, labels[i] ?? []));
+  };
 
   const withCreator = () => selectTasks(db, dialect).where('t.id', '=', slot('id'));
   const findVisible = prepare<FindArgs, TaskRowValues>(withCreator().where(visibleTo('t')), { rowsAsArrays: true });
@@ -106,12 +118,12 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   );
   /** A row a write read back (TASK_COLUMNS' values) with its creator, who is the assignor, and its labels. */
   const written = (row: TaskColumnValues | undefined, creator: Creator, labels: Label[]) =>
-    row === undefined ? undefined : toTaskJson([...row, creator.fullName, creator.email, labels]);
+    row === undefined ? undefined : toTaskJson([...row, creator.fullName, creator.email], labels);
 
   return {
     /** The visible tasks matching the filters, in the sort's order, already in the API's shape. */
     async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<Task[]> {
-      return (await listQueries.list(viewer, options, ex)).map(toTaskJson);
+      return fromRows(await listQueries.list(viewer, options, ex), ex);
     },
 
     /** To do, done and overdue (open, deadline before `now`) among the filtered tasks. */
@@ -121,7 +133,7 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
 
     async findVisible(id: string, viewer: Viewer, ex: Executor = db): Promise<Task | undefined> {
       const { rows } = await findVisible.execute(ex, { id, userId: viewer.userId, email: viewer.email });
-      return rows[0] === undefined ? undefined : toTaskJson(rows[0]);
+      return (await fromRows(rows, ex))[0];
     },
 
     /**
@@ -135,7 +147,9 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
       const row = rows[0];
       if (row === undefined) return undefined;
       const [role, boardName, targetRole, targetName] = row.slice(-4) as [string | null, string, string | null, string | null];
-      return { task: toTaskJson(row.slice(0, -4) as unknown as TaskRowValues), role, boardName, target: { role: targetRole, name: targetName } };
+      const [task] = await fromRows([row.slice(0, -4) as unknown as TaskRowValues], ex);
+      if (task === undefined) return undefined;
+      return { task, role, boardName, target: { role: targetRole, name: targetName } };
     },
 
     /** The viewer's role on a board, or undefined when they are not an active member of it (or it does not exist). */
@@ -147,7 +161,7 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
     /** Any task by id, regardless of who asks (for answers and events after a write). */
     async findById(id: string, ex: Executor = db): Promise<Task | undefined> {
       const { rows } = await findById.execute(ex, { id });
-      return rows[0] === undefined ? undefined : toTaskJson(rows[0]);
+      return (await fromRows(rows, ex))[0];
     },
 
     /**
