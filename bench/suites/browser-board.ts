@@ -1,6 +1,6 @@
 /**
  * Big boards in Chromium (Debian's, through Playwright): a user who sees 2,000 open and 20,000
- * completed tasks. Measured in the page (performance.now(), so no Playwright round trips):
+ * completed tasks, each with three labels and a checklist. Measured in the page (performance.now(), so no Playwright round trips):
  *
  * - interactive: from navigation start until, in one frame, the first card of each column is
  *   in the viewport, both count badges show numbers, and "Create Task" is enabled;
@@ -89,6 +89,8 @@ export const suite: BenchSuite = {
       // Completed tasks first (older), then the open ones.
       await seeder.insertTasks(s.done, visibleTasks(factory, viewer, others, s.done, { status: 'done' }));
       await seeder.insertTasks(s.open, visibleTasks(factory, viewer, others, s.open, { status: 'todo' }));
+      // Every card carries what cards show of task details: three labels and a checklist (2/5).
+      await seeder.addTaskDetails([viewer.id, ...others.map((o) => o.id)], { labels: 3, checklist: { done: 2, total: 5 } });
       await seeder.close();
 
       server = await startTaskwise({ databaseUrl: target.url, dir: opts.tmpDir, name: 'browser-board' });
