@@ -248,7 +248,7 @@ describe('GET /api/tasks?label= and /api/tasks/counts?label=', () => {
           const seen: string[] = [];
           let cursor: string | null = null;
           do {
-            const query: string = `?label=${bug._id}&sort=${sort}&view=${view}${scope}&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+            const query = `?label=${bug._id}&sort=${sort}&view=${view}${scope}&limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
             const res = await t.request('GET', `/api/tasks${query}`, { cookie: admin.cookie });
             expect(res.status, res.body).toBe(200);
             seen.push(...res.json.data.tasks.map((x) => x._id));
