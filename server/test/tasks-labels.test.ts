@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, PRIORITIES, TASK_SORTS, TASK_VIEWS } from '#shared/constants.ts';
 import type { Activity } from '#shared/schemas/comments.ts';
@@ -5,7 +6,7 @@ import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
 import { createSignedInUser, createTask, insertBoard, insertTasks, uniqueEmail } from './factories.ts';
-import { DAY, useTestApp } from './helpers.ts';
+import { DAY, isPostgres, useTestApp } from './helpers.ts';
 
 /**
  * Labels on tasks: `labelIds` on create and update is the task's whole set (labels of its board,
@@ -219,6 +220,36 @@ describe('PATCH /api/tasks/:id labelIds', () => {
     expect(await read(admin.cookie, task._id)).toEqual({ ...task, labels: [] });
     const res = await patch(admin.cookie, task._id, { labelIds: [bug!._id] });
     expect(res.status).toBe(400);
+  });
+});
+
+describe.runIf(isPostgres)('a label deleted while a task write sets it (PostgreSQL)', () => {
+  it('the write fails whole on the foreign key: 400 on labelIds, the task unchanged', async () => {
+    const { admin, board } = await team();
+    const [bug] = await labels(board.id, 'Bug');
+    const task = await createTask(t, admin.cookie, { boardId: board.id });
+    // The deletion is under way and holds the label row: the write checked the label before it,
+    // and its statement's foreign key check waits for the deletion to end.
+    const other = await t.app.db.startTransaction().execute();
+    try {
+      await sql`delete from labels where id = ${bug!._id}`.execute(other);
+      const answer = patch(admin.cookie, task._id, { labelIds: [bug!._id], taskTitle: 'Renamed too' });
+      for (let waited = 0; ; waited += 10) {
+        if (waited > 5000) throw new Error('The task write never waited for the label row');
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%task_labels%'`.execute(t.app.db);
+        if ((rows[0]?.n ?? 0) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await other.commit().execute();
+      const res = await answer;
+      expect(res.status, res.body).toBe(400);
+      expect(res.json.errors.map((e) => e.field)).toEqual(['labelIds']);
+    } finally {
+      await other.rollback().execute().catch(() => undefined);
+    }
+    expect(await read(admin.cookie, task._id)).toEqual(task);
+    expect(await taskEvents(task._id)).toHaveLength(1);
   });
 });
 
