@@ -186,6 +186,21 @@ describe('PATCH/DELETE /api/boards/:id/labels/:labelId', () => {
   });
 });
 
+describe('the labels API in the OpenAPI document', () => {
+  it('lists and describes its calls', async () => {
+    const paths = (await t.request('GET', '/api/openapi.json')).json.paths;
+    const calls = Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        'GET /api/boards/{id}/labels',
+        'POST /api/boards/{id}/labels',
+        'PATCH /api/boards/{id}/labels/{labelId}',
+        'DELETE /api/boards/{id}/labels/{labelId}',
+      ]),
+    );
+  });
+});
+
 describe('label changes reach the board', () => {
   it('sends board.updated to every active member, one event per role, for each change', async () => {
     const { admin, member, viewer, outsider, board } = await team();

@@ -1,11 +1,12 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, PRIORITIES, TASK_SORTS, TASK_VIEWS } from '#shared/constants.ts';
 import type { Activity } from '#shared/schemas/comments.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
-import { createSignedInUser, createTask, insertBoard, uniqueEmail } from './factories.ts';
-import { DAY, useTestApp } from './helpers.ts';
+import { createSignedInUser, createTask, insertBoard, insertTasks, uniqueEmail } from './factories.ts';
+import { DAY, isPostgres, useTestApp } from './helpers.ts';
 
 /**
  * Labels on tasks: `labelIds` on create and update is the task's whole set (labels of its board,
@@ -222,6 +223,36 @@ describe('PATCH /api/tasks/:id labelIds', () => {
   });
 });
 
+describe.runIf(isPostgres)('a label deleted while a task write sets it (PostgreSQL)', () => {
+  it('the write fails whole on the foreign key: 400 on labelIds, the task unchanged', async () => {
+    const { admin, board } = await team();
+    const [bug] = await labels(board.id, 'Bug');
+    const task = await createTask(t, admin.cookie, { boardId: board.id });
+    // The deletion is under way and holds the label row: the write checked the label before it,
+    // and its statement's foreign key check waits for the deletion to end.
+    const other = await t.app.db.startTransaction().execute();
+    try {
+      await sql`delete from labels where id = ${bug!._id}`.execute(other);
+      const answer = patch(admin.cookie, task._id, { labelIds: [bug!._id], taskTitle: 'Renamed too' });
+      for (let waited = 0; ; waited += 10) {
+        if (waited > 5000) throw new Error('The task write never waited for the label row');
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%task_labels%'`.execute(t.app.db);
+        if ((rows[0]?.n ?? 0) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await other.commit().execute();
+      const res = await answer;
+      expect(res.status, res.body).toBe(400);
+      expect(res.json.errors.map((e) => e.field)).toEqual(['labelIds']);
+    } finally {
+      await other.rollback().execute().catch(() => undefined);
+    }
+    expect(await read(admin.cookie, task._id)).toEqual(task);
+    expect(await taskEvents(task._id)).toHaveLength(1);
+  });
+});
+
 describe('GET /api/tasks?label= and /api/tasks/counts?label=', () => {
   /** 7 tasks on a board, 4 of them labelled Bug, with varied deadlines, priorities and statuses. */
   async function labelled() {
@@ -293,5 +324,29 @@ describe('GET /api/tasks?label= and /api/tasks/counts?label=', () => {
     expect((await list(outsider.cookie, `label=${bug._id}`)).json.data.tasks.map((x) => x._id)).toEqual([theirs._id]);
     // board= of a board I am not on still answers 404, label or not.
     expect((await list(outsider.cookie, `label=${bug._id}&board=${board.id}`)).status).toBe(404);
+  });
+
+  it('pages through a label on thousands of tasks (read in index order and tested) like one on a few', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const [common] = await labels(user.id, 'Common');
+    // More tasks than a page starts from the label's entries for (task-list-queries.ts): 2,100 of 2,400 carry it.
+    const ids = await insertTasks(t, user, 2400);
+    const carrying = ids.filter((_, i) => i % 8 !== 0);
+    const rows = carrying.map((taskId) => ({ taskId, labelId: common!._id }));
+    for (let i = 0; i < rows.length; i += 500) await t.app.db.insertInto('taskLabels').values(rows.slice(i, i + 500)).execute();
+    for (const sort of TASK_SORTS) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query = `?label=${common!._id}&sort=${sort}&limit=500${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
+        const res = await t.request('GET', `/api/tasks${query}`, { cookie });
+        expect(res.status, res.body).toBe(200);
+        seen.push(...res.json.data.tasks.map((x) => x._id));
+        cursor = res.json.data.nextCursor;
+      } while (cursor !== null);
+      expect(seen, sort).toHaveLength(carrying.length);
+      expect(new Set(seen), sort).toEqual(new Set(carrying));
+    }
+    expect((await t.request('GET', `/api/tasks/counts?label=${common!._id}`, { cookie })).json.data.counts).toEqual({ todo: carrying.length, done: 0, overdue: 0 });
   });
 });
