@@ -28,14 +28,14 @@ const migratorOf = async (db: Kysely<unknown>) =>
     ...(isPostgres ? { migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s } : {}),
   });
 
-async function open(url: string): Promise<Kysely<unknown>> {
+function open(url: string): Kysely<unknown> {
   return (isPostgres ? openPostgres(url, () => undefined).db : openSqlite(url.replace(/^file:/, ''))).withoutPlugins() as Kysely<unknown>;
 }
 
 let databaseUrl = '';
 async function fillVersionBefore(url: string): Promise<void> {
   databaseUrl = url;
-  const db = await open(url);
+  const db = open(url);
   try {
     const result = await (await migratorOf(db)).migrateTo('0012-task-details');
     if (result.error !== undefined) throw result.error as Error;
@@ -75,7 +75,7 @@ describe('migration 0013 (checklist activity entries)', () => {
     const cookie = await signIn(t, { email: user.email, password: PASSWORD });
     expect((await t.request('POST', `/api/tasks/${taskId}/checklist`, { cookie, body: { text: 'Another' } })).status).toBe(201);
     await t.app.close();
-    const db = await open(databaseUrl);
+    const db = open(databaseUrl);
     try {
       const migrator = await migratorOf(db);
       const down = await migrator.migrateTo('0012-task-details');
