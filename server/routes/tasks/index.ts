@@ -14,7 +14,8 @@ import {
   TaskParams,
   UpdateTaskBody,
 } from '#shared/schemas/tasks.ts';
-import { checkDeadline, checkDescription, checkEmail, checkLabelIds, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
+import { sameRepeat } from '#shared/repeat.ts';
+import { checkDeadline, checkDescription, checkEmail, checkLabelIds, checkRepeat, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import { validationFailed } from '../../errors.ts';
 import type { TaskFilter } from '../../repositories/task-list-queries.ts';
 import type { Viewer } from '../../repositories/task-visibility.ts';
@@ -84,7 +85,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         description:
           '201 with the stored task. The assignee is any e-mail address (it need not have an account); a deadline may not be in the past. Every invalid field is reported at once (400 VALIDATION_FAILED). ' +
           "`boardId` (default: my personal board) needs the admin or member role there: 403 FORBIDDEN for a viewer, 404 NOT_FOUND for a board I am not on. " +
-          '`labelIds`: labels of that board (400 on `labelIds` otherwise, or past 10).',
+          '`labelIds`: labels of that board (400 on `labelIds` otherwise, or past 10). ' +
+          '`repeat` {every, unit} needs a deadline (400 on `repeat` otherwise).',
         security: sessionSecurity,
         body: CreateTaskBody,
         response: { 201: serializable(TaskEnvelope), ...errorResponses },
@@ -101,6 +103,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         deadline: checkDeadline(body.deadline, now),
         description: checkDescription(body.description ?? ''),
         labelIds: checkLabelIds(body.labelIds ?? []),
+        repeat: checkRepeat(body.repeat, body.deadline != null && body.deadline.trim() !== ''),
       });
       const { task, mailsHeld } = await writes.create(viewer, {
         workTitle: fields.workTitle,
@@ -112,6 +115,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         description: fields.description,
         // A malformed id is a board nobody is on; the insert itself checks the role.
         boardId: body.boardId === undefined ? viewer.userId : existingId(body.boardId, boardNotFound),
+        repeatEvery: fields.repeat?.every ?? null,
+        repeatUnit: fields.repeat?.unit ?? null,
       }, fields.labelIds);
       return reply.code(201).send({ status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } });
     },
@@ -210,7 +215,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
           'task, and nothing changes. Needs the admin or member role on the task\'s board, or being its assignee ' +
           '(403 FORBIDDEN for a viewer). `boardId` moves it: also the admin or member role there (403 for a viewer, 404 NOT_FOUND for a board I am not on); ' +
           'its labels are dropped unless `labelIds` of that board come along. `labelIds` is the whole set (at most 10, labels of the task\'s board after the change; 400 on `labelIds` otherwise); ' +
-          'the same set is no change. `labels` (as read) is ignored.',
+          'the same set is no change. `labels` (as read) is ignored. ' +
+          '`repeat` needs a deadline (400 on `repeat` otherwise, also when the change removes the deadline of a repeating task). ' +
+          'Completing a repeating task (status todo → done) creates its next occurrence in the same write (a `task.created` event) and sets its own `repeat` to null.',
         security: sessionSecurity,
         params: TaskParams,
         body: UpdateTaskBody,
@@ -259,6 +266,16 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         const status: TaskStatus | undefined = body.status;
         if (priority !== undefined && priority !== current.priority) changes.priority = priority;
         if (status !== undefined && status !== current.status) changes.status = status;
+        // The original client sends `repeat` back as it read it: the same value changes nothing.
+        const repeat = body.repeat === undefined ? current.repeat : body.repeat;
+        if (!sameRepeat(repeat, current.repeat)) {
+          changes.repeatEvery = repeat?.every ?? null;
+          changes.repeatUnit = repeat?.unit ?? null;
+        }
+        // A repeating task keeps a deadline: setting repeat without one, or removing the deadline
+        // of a repeating task (unless the same change stops the repeat), is refused.
+        const deadline = changes.deadline === undefined ? current.deadline : changes.deadline;
+        checkFields({ repeat: checkRepeat(repeat, deadline !== null) });
         return changes;
       }, moveTo, fields.labelIds);
       return { status: 'success', message: withMailNote(SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;
