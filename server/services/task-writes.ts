@@ -13,6 +13,7 @@ import {
   createTaskWriteStatements,
   type CommentWrite,
   type MailCap,
+  type PlannedMail,
   type WriteParts,
   type WriteResult,
   type WriteTarget,
@@ -89,8 +90,21 @@ export interface Written {
 export interface CommentPlan<T> {
   comment?: CommentWrite;
   activity?: NewActivity[];
+  /** Mail the comment causes to others (mentions): written with it, counted against the actor's hourly cap. */
+  mails?: PlannedMail[];
   event?: { type: EventType; data: Record<string, unknown> };
   result: T;
+  /** The answer once written, when it depends on how many of `mails` the cap held back (else `result`). */
+  answer?: (mailsHeld: number) => T;
+}
+
+export interface CommentOptions {
+  /**
+   * Plan inside the transaction that writes, with the task row locked from the first read
+   * (PostgreSQL; SQLite always does): for a plan whose reads must agree with what commits,
+   * such as who of the people a comment mentions can see the task.
+   */
+  inTransaction?: boolean;
 }
 
 export interface TaskWrites {
@@ -116,7 +130,7 @@ export interface TaskWrites {
    * board's active members and its assignee) as of the version that commits (the task row is
    * locked at that version until the commit).
    */
-  comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>): Promise<T>;
+  comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>, options?: CommentOptions): Promise<T>;
   /**
    * Registers a hook that adds rows to every task write (see TaskWriteHook), and optionally
    * `afterCommit`, run with the write's parts once it has committed (e.g. to wake a worker).
@@ -223,6 +237,7 @@ export default fp(
       rights: 'edit' | 'see',
       plan: (found: TaskForWrite, ex: Executor) => Promise<Step<T>> | Step<T>,
       moveTo?: string,
+      lockFirst = false,
     ): Promise<T> {
       const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; parts?: WriteParts } | typeof MISSED> => {
         // The task and the actor's rights on it come from one read (task-visibility.ts).
@@ -239,7 +254,7 @@ export default fp(
         return { value: step.answer(result), parts: step.parts };
       };
       const inTransaction = () => fastify.events.transaction((trx) => attempt(trx, true));
-      let done = postgres ? await fastify.events.statement((ex) => attempt(ex, false)) : await inTransaction();
+      let done = postgres && !lockFirst ? await fastify.events.statement((ex) => attempt(ex, false)) : await inTransaction();
       if (done === MISSED) done = await inTransaction();
       if (done === MISSED) throw new Error('unreachable');
       if (done.parts !== undefined) committed(done.parts);
@@ -334,7 +349,7 @@ export default fp(
         });
       },
 
-      comment(actor, taskId, plan) {
+      comment(actor, taskId, plan, options) {
         return change(actor, taskId, 'see', async ({ task }, ex) => {
           const planned = await plan(task, ex);
           if (planned.comment === undefined) return { answer: planned.result };
@@ -345,12 +360,12 @@ export default fp(
             parts: {
               comment: planned.comment,
               activity: planned.activity ?? [],
-              mails: [],
+              mails: planned.mails ?? [],
               events: event === undefined ? [] : [{ type: event.type, taskId: task._id, ...sightOf(task), data: event.data, at }],
             },
-            answer: () => planned.result,
+            answer: (result) => (planned.answer === undefined ? planned.result : planned.answer(result.mailsHeld)),
           };
-        });
+        }, undefined, options?.inTransaction === true);
       },
     } satisfies TaskWrites);
 
