@@ -82,13 +82,14 @@ export function useMentionAutocomplete(
   const listId = `${id}-people`;
   const [mention, setMention] = useState<{ start: number; query: string; caret: number } | null>(null);
   const [active, setActive] = useState(0);
-  // The `@` whose list Escape closed: it stays closed until another mention is typed.
-  const [dismissed, setDismissed] = useState<number | null>(null);
+  // The mention as it was when Escape closed its list: closed until it changes (typing on reopens it).
+  const [dismissed, setDismissed] = useState<string | null>(null);
   const [asked, setAsked] = useState(false);
   const people = usePeople(taskId, asked);
 
   const options = mention === null || people.data === undefined ? [] : matchPeople(people.data, mention.query);
-  const open = mention !== null && dismissed !== mention.start && options.length > 0;
+  const keyOf = (m: { start: number; query: string }) => `${String(m.start)}:${m.query}`;
+  const open = mention !== null && dismissed !== keyOf(mention) && options.length > 0;
   const activeIndex = Math.min(active, Math.max(0, options.length - 1));
   const optionId = (index: number) => `${id}-person-${String(index)}`;
 
@@ -96,7 +97,6 @@ export function useMentionAutocomplete(
     const found = mentionQueryAt(value, caret);
     if (found !== null) setAsked(true);
     if (found?.start !== mention?.start || found?.query !== mention?.query) setActive(0);
-    if (found?.start !== dismissed) setDismissed(null);
     setMention(found === null ? null : { ...found, caret });
   };
 
@@ -128,7 +128,7 @@ export function useMentionAutocomplete(
       // Only the list closes: not the task dialog, not the comment being edited.
       event.preventDefault();
       event.stopPropagation();
-      setDismissed(mention.start);
+      setDismissed(keyOf(mention));
     }
   };
 
