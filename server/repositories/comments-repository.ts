@@ -71,14 +71,15 @@ export function createCommentsRepository(db: Kysely<DB>) {
   );
 
   // Everyone with an account who sees the task, by name, if the viewer sees it too (else no
-  // row: whoever sees a task is among those who see it, so an empty answer means 404).
+  // row: whoever sees a task is among those who see it, so an empty answer means 404). The
+  // task is read once (`seen`); its accounts are found through the board's members and the
+  // assignee's address, then read by primary key.
   const people = prepare<{ id: string; userId: string; email: string }, Person>(
     db
-      .selectFrom('tasks as t')
-      .innerJoin('users as u', (join) => join.on(sql<boolean>`u.id in ${accountsSeeing('t')}`))
+      .with('seen', (qb) => qb.selectFrom('tasks as t').select(['t.boardId', 't.assigneeEmail']).where('t.id', '=', slot('id')).where(visibleTo('t')))
+      .selectFrom('users as u')
       .select(['u.fullName', 'u.email'])
-      .where('t.id', '=', slot('id'))
-      .where(visibleTo('t'))
+      .where(sql<boolean>`u.id in ${accountsSeeing(sql`seen t`, 't')}`)
       .orderBy(sql`lower(u.full_name)`)
       .orderBy('u.email'),
   );

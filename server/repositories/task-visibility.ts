@@ -98,11 +98,12 @@ export function seenBy(email: RawBuilder<unknown>, prefix: string) {
 }
 
 /**
- * The accounts that see the task of the columns of `prefix`, as a set of user ids: its board's
- * active members (any role) and its assignee when the address has an account. The same rule as
- * `seenBy`, read from the task (the people a comment can mention).
+ * The accounts that see the tasks of `from` (a FROM item, e.g. one task's row, whose columns
+ * `prefix` names), as a set of user ids: the board's active members (any role) and the
+ * assignee when the address has an account. The same rule as `seenBy`, read from the task
+ * (the people a comment can mention). Each half is a join on an index, not a test per account.
  */
-export function accountsSeeing(prefix: string) {
-  return sql<string>`(select sm.user_id from board_members sm where sm.board_id = ${col(prefix, 'boardId')} and sm.user_id is not null
-    union select su.id from users su where su.email = ${col(prefix, 'assigneeEmail')})`;
+export function accountsSeeing(from: RawBuilder<unknown>, prefix: string) {
+  return sql<string>`(select sm.user_id from ${from} join board_members sm on sm.board_id = ${col(prefix, 'boardId')} where sm.user_id is not null
+    union select su.id from ${from} join users su on su.email = ${col(prefix, 'assigneeEmail')})`;
 }
