@@ -30,7 +30,8 @@ const commentNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.com
  * other person who can see the task). Changes go through `taskWrites.comment`, the write path
  * of task changes: a new comment also writes a `commented` activity entry, and every change
  * appends its `comment.*` event for whoever can see the task (its board's active members and
- * its assignee) as of the version that commits.
+ * its assignee) as of the version that commits. Mentions (services/mentions.ts) are read in the
+ * same write; `/people` lists whom a comment can mention.
  */
 const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
@@ -87,7 +88,11 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Comment on a task',
-        description: '201 with the comment. Anyone who can see the task may comment; the change reaches the other people on the task as a live event.',
+        description:
+          '201 with the comment. Anyone who can see the task may comment; the change reaches the other people on the task as a live event. ' +
+          '`@address` mentions of people who can see the task (at most 20 addresses count) are listed in `mentions`, and each of them but the author ' +
+          'gets one mail (unless they turned mention mail off); other addresses stay plain text. Past the sender\'s hourly mail cap the comment ' +
+          'is still written and `message` says the mail was held.',
         security: sessionSecurity,
         params: TaskParams,
         body: CommentBody,
@@ -127,7 +132,9 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Change my comment',
-        description: 'Only the comment\'s author may change it (404 NOT_FOUND otherwise).',
+        description:
+          'Only the comment\'s author may change it (404 NOT_FOUND otherwise). Its `mentions` are read again from the new text; ' +
+          'only people not mentioned before the edit get a mail.',
         security: sessionSecurity,
         params: CommentParams,
         body: CommentBody,

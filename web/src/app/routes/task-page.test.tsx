@@ -137,7 +137,7 @@ describe('comments', () => {
     api.on('POST', `/tasks/${task._id}/comments`, (call) => {
       const created = comment('c2', (call.body as { body: string }).body);
       state.comments = [...state.comments, created];
-      return json(201, { status: 'success', data: { comment: created } });
+      return json(201, { status: 'success', message: 'Comment added.', data: { comment: created } });
     });
     await user.type(within(section).getByRole('combobox', { name: 'Add a comment' }), '  On it, see https://example.com  ');
     await user.click(within(section).getByRole('button', { name: 'Post comment' }));
@@ -160,7 +160,7 @@ describe('comments', () => {
       const [only] = state.comments;
       if (!only) throw new Error('no comment');
       state.comments = [{ ...only, body: 'First!', updatedAt: new Date().toISOString() }];
-      return json(200, { status: 'success', data: { comment: state.comments[0] } });
+      return json(200, { status: 'success', message: 'Comment updated.', data: { comment: state.comments[0] } });
     });
     await user.click(within(mine()).getByRole('button', { name: 'Save' }));
     await waitFor(() => {

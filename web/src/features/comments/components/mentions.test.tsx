@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Comment, Person } from '#shared/schemas/comments.ts';
 import { json, mockFetch } from '#web/testing/fetch.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
@@ -69,7 +70,7 @@ describe('mentionParts / MentionText', () => {
   });
 });
 
-function commentsApi() {
+function commentsApi(message = 'Comment added.') {
   const posted: Comment[] = [];
   const api = mockFetch()
     .always('GET', '/tasks/t1/comments', () => json(200, { status: 'success', data: { comments: posted } }))
@@ -86,7 +87,7 @@ function commentsApi() {
         mentions: body.includes('@ada@example.com') ? ['ada@example.com'] : [],
       };
       posted.push(comment);
-      return json(201, { status: 'success', message: 'Comment added.', data: { comment } });
+      return json(201, { status: 'success', message, data: { comment } });
     });
   return api;
 }
@@ -168,6 +169,15 @@ describe('the comment box offers people after @', () => {
     await waitFor(() => {
       expect(screen.getByTitle('ada@example.com')).toHaveTextContent('@Ada Lovelace');
     });
+  });
+
+  it('says so when the sender\'s hourly cap held the mention mail back', async () => {
+    commentsApi(`Comment added. ${SERVER_MESSAGES.mailCapReached}`);
+    const { user } = renderWithProviders(<TaskComments taskId="t1" me="me@example.com" />);
+    const box = await screen.findByRole('combobox', { name: 'Add a comment' });
+    await user.type(box, 'Hi @ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Post comment' }));
+    expect(await screen.findByText(SERVER_MESSAGES.mailCapReached)).toBeInTheDocument();
   });
 
   it('a click on a person inserts them', async () => {

@@ -5,7 +5,7 @@ import { TextAreaField } from '#web/components/field.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
-import { useChangeComment } from '../api/change-comments.ts';
+import { heldMailNote, useChangeComment } from '../api/change-comments.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
 import { COMMENT_MAX, useComments } from '../api/get-comments.ts';
 import { usePeople } from '../api/get-people.ts';
@@ -115,6 +115,7 @@ function CommentEditor({
 function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; comment: Comment; mine: boolean; onChanged?: () => void }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm'>('view');
   const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   const change = useChangeComment(taskId, onChanged);
   const people = usePeople(taskId, comment.mentions.length > 0);
   const created = new Date(comment.createdAt);
@@ -155,7 +156,8 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
               change.mutate(
                 { kind: 'update', commentId: comment._id, body },
                 {
-                  onSuccess: () => {
+                  onSuccess: (written) => {
+                    setNote(heldMailNote(written));
                     setMode('view');
                   },
                   onError,
@@ -167,6 +169,7 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
           <MentionText className="comment__body" text={comment.body} mentions={comment.mentions} people={people.data ?? []} />
         )}
         {mode !== 'edit' && error ? <Alert tone="error">{error}</Alert> : null}
+        {mode === 'view' && note ? <Alert tone="info">{note}</Alert> : null}
         {mine && mode === 'view' ? (
           <div className="comment__actions">
             <Button
@@ -230,6 +233,8 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
   const comments = useComments(taskId);
   const post = useChangeComment(taskId, onChanged);
   const [error, setError] = useState<string | null>(null);
+  // Mention mail the sender's hourly cap held back: the comment is written, the mail is not.
+  const [note, setNote] = useState<string | null>(null);
 
   return (
     <section className="task-section comments" aria-labelledby="task-comments-heading">
@@ -261,10 +266,14 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
         error={error}
         onSubmit={(body, reset) => {
           setError(null);
+          setNote(null);
           post.mutate(
             { kind: 'create', body },
             {
-              onSuccess: reset,
+              onSuccess: (written) => {
+                reset();
+                setNote(heldMailNote(written));
+              },
               onError: (failure) => {
                 if (!isUnauthorized(failure)) setError(errorText(failure));
               },
@@ -272,6 +281,7 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
           );
         }}
       />
+      {note ? <Alert tone="info">{note}</Alert> : null}
     </section>
   );
 }
