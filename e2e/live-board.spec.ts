@@ -181,7 +181,7 @@ test('comments another person posts, edits and deletes show on an open task page
     // She edits it: Bob reads the new text.
     const mine = a.comment(alice.fullName);
     await mine.getByRole('button', { name: 'Edit comment' }).click();
-    await mine.getByRole('textbox', { name: 'Edit comment' }).fill('Second thought');
+    await mine.getByRole('combobox', { name: 'Edit comment' }).fill('Second thought');
     await mine.getByRole('button', { name: /^Sav/ }).click();
     await expect(mine).toContainText('Second thought');
     await expect(b.comment(alice.fullName)).toContainText('Second thought');

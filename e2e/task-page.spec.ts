@@ -105,7 +105,7 @@ test('comments: post, edit and delete your own; another person’s are read-only
   await expect(t.newComment).toHaveValue('');
 
   await mine.getByRole('button', { name: 'Edit comment' }).click();
-  await mine.getByRole('textbox', { name: 'Edit comment' }).fill('Mine, edited');
+  await mine.getByRole('combobox', { name: 'Edit comment' }).fill('Mine, edited');
   await mine.getByRole('button', { name: /^Sav/ }).click();
   await expect(mine).toContainText('Mine, edited');
   await expect(mine).toContainText('edited');

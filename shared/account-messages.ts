@@ -5,6 +5,7 @@ export const ACCOUNT_MESSAGES = {
     assigned: 'You will no longer get a mail when someone assigns you a task.',
     reminders: 'You will no longer get "due soon" and "overdue" reminder mails.',
     boards: 'You will no longer get a mail when someone adds you to a board.',
+    mentions: 'You will no longer get a mail when someone mentions you in a comment.',
   },
   invalidUnsubscribeToken: 'This unsubscribe link is not valid. Turn mails off on your account page instead.',
   resetRequested: 'If the address is valid, we have sent it a mail with the next step.',

@@ -107,7 +107,7 @@ export const taskPage = (page: Page) => {
     saveDescription: page.getByRole('button', { name: /^Sav(e description|ing)/ }),
     activity: page.getByRole('region', { name: 'Activity' }),
     comments,
-    newComment: comments.getByRole('textbox', { name: 'Add a comment' }),
+    newComment: comments.getByRole('combobox', { name: 'Add a comment' }),
     postComment: comments.getByRole('button', { name: /^Post(ing)? comment|^Posting/ }),
     comment: (author: string) => comments.getByRole('article', { name: `Comment by ${author}` }),
   };

@@ -3,9 +3,10 @@ import { HOUR, SECOND } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DueReminderRow } from '../repositories/outbox-repository.ts';
-import type { TaskChange, WriteParts } from '../services/task-writes.ts';
+import type { PlannedMail } from '../repositories/task-write-statements.ts';
+import type { Actor, TaskChange, WriteParts } from '../services/task-writes.ts';
 import type { OutboxMail } from './outbox-worker.ts';
-import { assignedMail, reminderMail } from './templates.ts';
+import { assignedMail, mentionedMail, reminderMail } from './templates.ts';
 import { unsubscribeFor, type MailKind } from './unsubscribe-tokens.ts';
 
 export const REMINDER_POLICY = {
@@ -29,6 +30,8 @@ export interface TaskMail {
    * schedule when the deadline changed.
    */
   plan(change: Pick<TaskChange, 'before' | 'after' | 'actor'>, parts: WriteParts): void;
+  /** The mail telling `to` that `author` mentioned them in `comment` on `task` (kind `mentioned`). */
+  mentioned(input: { author: Actor; task: { _id: string; taskTitle: string }; comment: string; to: string; hasAccount: boolean }): PlannedMail;
   /** Writes every due reminder to the outbox; the number of tasks handled. */
   scanReminders(): Promise<number>;
 }
@@ -136,6 +139,21 @@ export default fp(
         if (before === undefined ? after.deadline !== null : before.deadline !== after.deadline) {
           parts.nextReminderAt = nextReminderFor(after.deadline);
         }
+      },
+
+      mentioned({ author, task, comment, to, hasAccount }) {
+        const off = unsubscribe(to, 'mentions');
+        const content = mentionedMail({
+          appOrigin: origin,
+          authorName: author.fullName,
+          taskTitle: task.taskTitle,
+          comment,
+          link: linkFor(to, task._id, hasAccount),
+          hasAccount,
+          unsubscribeUrl: off.url,
+        });
+        // The caller read the account and the setting in the write's transaction already.
+        return { id: newId(), kind: 'mentioned', to, headers: off.headers, withAccount: content, withoutAccount: content, honoursAssignedOptOut: false };
       },
 
       async scanReminders() {

@@ -24,6 +24,8 @@ interface Layout {
   details?: [string, string][];
   /** A code shown on its own line (text) and large (HTML). */
   code?: string;
+  /** Someone's own words (a comment), quoted after the details. */
+  quote?: string;
   /** Paragraphs after the details. */
   paragraphs?: string[];
   action?: { label: string; url: string };
@@ -44,6 +46,7 @@ function renderText(m: Layout): string {
     lines.push('');
   }
   if (m.code !== undefined) lines.push(m.code, '');
+  if (m.quote !== undefined) lines.push(...m.quote.split('\n').map((line) => `> ${line}`), '');
   for (const p of m.paragraphs ?? []) lines.push(p, '');
   if (m.action !== undefined) lines.push(`${m.action.label}: ${m.action.url}`, '');
   lines.push('--', m.reason);
@@ -72,6 +75,12 @@ function renderHtml(m: Layout): string {
   if (m.code !== undefined) {
     parts.push(
       `<p style="margin:0 0 16px;font-family:Consolas,Menlo,monospace;font-size:28px;font-weight:bold;letter-spacing:.2em">${escapeHtml(m.code)}</p>`,
+    );
+  }
+  if (m.quote !== undefined) {
+    // Plain text as typed: escaped, line breaks kept, set off by a rule on the left.
+    parts.push(
+      `<blockquote style="margin:0 0 16px;padding:4px 0 4px 12px;border-left:4px solid #888888;${FONT};font-size:16px;line-height:1.5;white-space:pre-wrap">${escapeHtml(m.quote)}</blockquote>`,
     );
   }
   for (const text of m.paragraphs ?? []) parts.push(p(text));
@@ -260,6 +269,32 @@ export function boardAddedMail(m: BoardAddedMailInput): MailContent {
     ...(m.hasAccount ? {} : { paragraphs: [`Create a ${PRODUCT} account with this address to see the board: it is waiting for you.`] }),
     action: m.hasAccount ? { label: 'Open the board', url: m.link } : { label: 'Create your account', url: m.link },
     reason: 'You got this mail because this address was added to a board.',
+    unsubscribeUrl: m.unsubscribeUrl,
+  });
+}
+
+export interface MentionedMailInput {
+  appOrigin: string;
+  authorName: string;
+  taskTitle: string;
+  /** The comment, as written. */
+  comment: string;
+  /** The task, or sign-up with the address filled in for an address without an account (an assignee). */
+  link: string;
+  hasAccount: boolean;
+  unsubscribeUrl: string;
+}
+
+export function mentionedMail(m: MentionedMailInput): MailContent {
+  return render({
+    appOrigin: m.appOrigin,
+    subject: `${m.authorName} mentioned you on ${m.taskTitle}`,
+    lead: `${m.authorName} mentioned you in a comment on ${PRODUCT}.`,
+    details: [['Task', m.taskTitle]],
+    quote: m.comment,
+    ...(m.hasAccount ? {} : { paragraphs: [`Create a ${PRODUCT} account with this address to see the task and answer.`] }),
+    action: m.hasAccount ? { label: 'Open the task', url: m.link } : { label: 'Create your account', url: m.link },
+    reason: 'You got this mail because someone mentioned this address in a comment on a task you can see.',
     unsubscribeUrl: m.unsubscribeUrl,
   });
 }

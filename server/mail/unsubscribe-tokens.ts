@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The optional kinds of mail a person can turn off; codes and password resets are not among them. */
-export const MAIL_KINDS = ['assigned', 'reminders', 'boards'] as const;
+export const MAIL_KINDS = ['assigned', 'reminders', 'boards', 'mentions'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 /**

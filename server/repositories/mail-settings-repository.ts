@@ -6,14 +6,16 @@ export interface MailSettings {
   notifyAssigned: boolean;
   notifyReminders: boolean;
   notifyBoards: boolean;
+  notifyMentions: boolean;
 }
 
-export const DEFAULT_MAIL_SETTINGS: MailSettings = { notifyAssigned: true, notifyReminders: true, notifyBoards: true };
+export const DEFAULT_MAIL_SETTINGS: MailSettings = { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true };
 
-const toSettings = (row: { notifyAssigned: number; notifyReminders: number; notifyBoards: number }): MailSettings => ({
+const toSettings = (row: { notifyAssigned: number; notifyReminders: number; notifyBoards: number; notifyMentions: number }): MailSettings => ({
   notifyAssigned: row.notifyAssigned === 1,
   notifyReminders: row.notifyReminders === 1,
   notifyBoards: row.notifyBoards === 1,
+  notifyMentions: row.notifyMentions === 1,
 });
 
 /** Per address (an assignee without an account can unsubscribe too); no row means the defaults. */
@@ -22,7 +24,7 @@ export function createMailSettingsRepository(db: Kysely<DB>) {
     async get(email: string, ex: Executor = db): Promise<MailSettings> {
       const row = await ex
         .selectFrom('mailSettings')
-        .select(['notifyAssigned', 'notifyReminders', 'notifyBoards'])
+        .select(['notifyAssigned', 'notifyReminders', 'notifyBoards', 'notifyMentions'])
         .where('email', '=', email)
         .executeTakeFirst();
       if (row === undefined) return { ...DEFAULT_MAIL_SETTINGS };
@@ -33,7 +35,7 @@ export function createMailSettingsRepository(db: Kysely<DB>) {
     async getMany(emails: readonly string[], ex: Executor = db): Promise<Map<string, MailSettings>> {
       const found = new Map<string, MailSettings>();
       if (emails.length === 0) return found;
-      const rows = await ex.selectFrom('mailSettings').select(['email', 'notifyAssigned', 'notifyReminders', 'notifyBoards']).where('email', 'in', emails).execute();
+      const rows = await ex.selectFrom('mailSettings').select(['email', 'notifyAssigned', 'notifyReminders', 'notifyBoards', 'notifyMentions']).where('email', 'in', emails).execute();
       for (const row of rows) found.set(row.email, toSettings(row));
       return found;
     },
@@ -53,6 +55,7 @@ export function createMailSettingsRepository(db: Kysely<DB>) {
         notifyAssigned: next.notifyAssigned ? 1 : 0,
         notifyReminders: next.notifyReminders ? 1 : 0,
         notifyBoards: next.notifyBoards ? 1 : 0,
+        notifyMentions: next.notifyMentions ? 1 : 0,
         updatedAt: now,
       };
       await ex

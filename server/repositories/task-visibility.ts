@@ -86,3 +86,24 @@ export function visibilityOf(view: TaskView, board: boolean) {
   if (view === 'created-by-me') return sql<SqlBool>`(t.created_by = ${slot('userId')} and ${visibleTo('t')})`;
   return visibleTo('t');
 }
+
+/**
+ * The visibility rule seen from the other side: the address `email` (a column or value) sees
+ * the task of the columns of `prefix` (an active member of its board, any role, or its
+ * assignee). Who is told of a mention asks this (comments-repository.ts).
+ */
+export function seenBy(email: RawBuilder<unknown>, prefix: string) {
+  return sql<SqlBool>`(exists (select 1 from board_members sm where sm.board_id = ${col(prefix, 'boardId')} and sm.email = ${email} and sm.user_id is not null)
+    or ${col(prefix, 'assigneeEmail')} = ${email})`;
+}
+
+/**
+ * The accounts that see the tasks of `from` (a FROM item, e.g. one task's row, whose columns
+ * `prefix` names), as a set of user ids: the board's active members (any role) and the
+ * assignee when the address has an account. The same rule as `seenBy`, read from the task
+ * (the people a comment can mention). Each half is a join on an index, not a test per account.
+ */
+export function accountsSeeing(from: RawBuilder<unknown>, prefix: string) {
+  return sql<string>`(select sm.user_id from ${from} join board_members sm on sm.board_id = ${col(prefix, 'boardId')} where sm.user_id is not null
+    union select su.id from ${from} join users su on su.email = ${col(prefix, 'assigneeEmail')})`;
+}

@@ -30,7 +30,7 @@ export interface PlannedMail {
 /** The comment row a comment write changes. */
 export type CommentWrite =
   | { insert: NewComment }
-  | { update: { id: string; body: string; updatedAt: string } }
+  | { update: { id: string; body: string; mentions: string; updatedAt: string } }
   | { delete: { id: string } };
 
 /** Everything a write stores besides the task row; all of it commits with the task row or not at all. */
@@ -183,11 +183,13 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
   if (comment !== undefined) {
     if ('insert' in comment) {
       const c = comment.insert;
-      ctes.push(`comment as (insert into comments (id, task_id, author_id, author_name, author_email, body, created_at, updated_at)
-        select ${[c.id, c.taskId, c.authorId, c.authorName, c.authorEmail, c.body, c.createdAt, c.updatedAt].map(p).join(', ')} where ${hit} returning 1)`);
+      const values = [c.id, c.taskId, c.authorId, c.authorName, c.authorEmail, c.body, c.mentions ?? '[]', c.createdAt, c.updatedAt];
+      ctes.push(`comment as (insert into comments (id, task_id, author_id, author_name, author_email, body, mentions, created_at, updated_at)
+        select ${values.map(p).join(', ')} where ${hit} returning 1)`);
     } else if ('update' in comment) {
       const c = comment.update;
-      ctes.push(`comment as (update comments set body = ${p(c.body)}, updated_at = ${p(c.updatedAt)} where id = ${p(c.id)} and ${hit} returning 1)`);
+      ctes.push(`comment as (update comments set body = ${p(c.body)}, mentions = ${p(c.mentions)}, updated_at = ${p(c.updatedAt)}
+        where id = ${p(c.id)} and ${hit} returning 1)`);
     } else {
       ctes.push(`comment as (delete from comments where id = ${p(comment.delete.id)} and ${hit} returning 1)`);
     }
@@ -287,7 +289,10 @@ export function createTaskWriteStatements(
     const comment = parts.comment;
     if (comment !== undefined) {
       if ('insert' in comment) await repos.comments.insert(comment.insert, trx);
-      else if ('update' in comment) await repos.comments.updateBody(comment.update.id, comment.update.body, comment.update.updatedAt, trx);
+      else if ('update' in comment) {
+        const { id, body, mentions, updatedAt } = comment.update;
+        await repos.comments.updateBody(id, body, mentions, updatedAt, trx);
+      }
       else await repos.comments.delete(comment.delete.id, trx);
     }
     await repos.activity.insert(parts.activity, trx);

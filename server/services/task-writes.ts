@@ -16,6 +16,7 @@ import {
   createTaskWriteStatements,
   type CommentWrite,
   type MailCap,
+  type PlannedMail,
   type WriteParts,
   type WriteResult,
   type WriteTarget,
@@ -99,8 +100,21 @@ export interface Written {
 export interface CommentPlan<T> {
   comment?: CommentWrite;
   activity?: NewActivity[];
+  /** Mail the comment causes to others (mentions): written with it, counted against the actor's hourly cap. */
+  mails?: PlannedMail[];
   event?: { type: EventType; data: Record<string, unknown> };
   result: T;
+  /** The answer once written, when it depends on how many of `mails` the cap held back (else `result`). */
+  answer?: (mailsHeld: number) => T;
+}
+
+export interface CommentOptions {
+  /**
+   * Plan inside the transaction that writes, with the task row locked from the first read
+   * (PostgreSQL; SQLite always does): for a plan whose reads must agree with what commits,
+   * such as who of the people a comment mentions can see the task.
+   */
+  inTransaction?: boolean;
 }
 
 /**
@@ -143,7 +157,7 @@ export interface TaskWrites {
    * board's active members and its assignee) as of the version that commits (the task row is
    * locked at that version until the commit).
    */
-  comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>): Promise<T>;
+  comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>, options?: CommentOptions): Promise<T>;
   /**
    * A checklist change of a task the actor may edit (404 when they cannot see it, 403 for a
    * viewer who is not its assignee). The task row is locked first, in a transaction, so
@@ -456,7 +470,7 @@ export default fp(
         );
       },
 
-      comment(actor, taskId, plan) {
+      comment(actor, taskId, plan, options) {
         return change(actor, taskId, 'see', async ({ task }, ex) => {
           const planned = await plan(task, ex);
           if (planned.comment === undefined) return { answer: planned.result };
@@ -467,12 +481,12 @@ export default fp(
             parts: {
               comment: planned.comment,
               activity: planned.activity ?? [],
-              mails: [],
+              mails: planned.mails ?? [],
               events: event === undefined ? [] : [{ type: event.type, taskId: task._id, ...sightOf(task), data: event.data, at }],
             },
-            answer: () => planned.result,
+            answer: (result) => (planned.answer === undefined ? planned.result : planned.answer(result.mailsHeld)),
           };
-        });
+        }, undefined, options?.inTransaction === true);
       },
     } satisfies TaskWrites);
 

@@ -175,7 +175,7 @@ describe('GET /api/users/me/export', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="taskwise-export-\d{4}-\d{2}-\d{2}\.json"$/);
     const data = JSON.parse(res.body) as { user: unknown; settings: unknown; tasks: { taskTitle: string }[]; comments: unknown[] };
     expect(data.user).toEqual({ fullName: user.fullName, email: user.email, createdAt: expect.any(String) as string });
-    expect(data.settings).toEqual({ notifyAssigned: true, notifyReminders: true, notifyBoards: true });
+    expect(data.settings).toEqual({ notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true });
     expect(data.tasks.map((task) => task.taskTitle).sort()).toEqual([created.taskTitle, assigned.taskTitle].sort());
     expect(data.comments).toEqual([expect.objectContaining({ taskId: assigned._id, body: 'On it.' })]);
     expect(res.body).not.toContain('passwordHash');
@@ -247,7 +247,7 @@ describe('DELETE /api/users/me', () => {
     expect(comment).toEqual({ body: 'Please start Monday.', authorName: 'Leaving Person' });
     expect(await t.app.db.selectFrom('tasks').select('id').where('id', '=', privateTask._id).execute()).toEqual([]);
     // What the address turned off stays off (mail-settings.test.ts › outlive the account…).
-    expect(await t.app.mailSettingsRepository.get(user.email)).toEqual({ notifyAssigned: true, notifyReminders: false, notifyBoards: true });
+    expect(await t.app.mailSettingsRepository.get(user.email)).toEqual({ notifyAssigned: true, notifyReminders: false, notifyBoards: true, notifyMentions: true });
 
     // The address is free again: the whole sign-up flow works for it.
     await registerThroughApi(t, { email: user.email });

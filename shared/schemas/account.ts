@@ -7,6 +7,7 @@ export const MailSettings = Type.Object({
   notifyAssigned: Type.Boolean({ description: 'A mail when someone else assigns you a task.' }),
   notifyReminders: Type.Boolean({ description: '"Due soon" and "overdue" mails for tasks you created or are assigned.' }),
   notifyBoards: Type.Boolean({ description: 'A mail when someone adds you to a board.' }),
+  notifyMentions: Type.Boolean({ description: 'A mail when someone mentions you (`@your-address`) in a comment on a task you can see.' }),
 });
 export type MailSettings = Static<typeof MailSettings>;
 
@@ -28,7 +29,7 @@ export const UnsubscribeEnvelope = Type.Object({
   message: Type.String(),
   data: Type.Object({
     email: Type.String(),
-    kind: Type.Union([Type.Literal('assigned'), Type.Literal('reminders'), Type.Literal('boards')]),
+    kind: Type.Union([Type.Literal('assigned'), Type.Literal('reminders'), Type.Literal('boards'), Type.Literal('mentions')]),
   }),
 });
 export type UnsubscribeEnvelope = Static<typeof UnsubscribeEnvelope>;

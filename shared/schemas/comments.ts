@@ -44,6 +44,13 @@ export const CommentListEnvelope = Type.Object({
 });
 export type CommentListEnvelope = Static<typeof CommentListEnvelope>;
 
+/** Everyone with an account who can see a task, by name: whom a comment can mention. */
+export const PeopleEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  data: Type.Object({ people: Type.Array(PersonSchema) }),
+});
+export type PeopleEnvelope = Static<typeof PeopleEnvelope>;
+
 export const ACTIVITY_TYPES = ['created', 'updated', 'completed', 'reopened', 'commented', 'checklist'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 /** The fields an `updated` entry reports, in this order. */

@@ -26,7 +26,7 @@ const oneClickUnsubscribe: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['users'],
         summary: 'One-click unsubscribe (RFC 8058): turns one kind of mail off for the address in the token',
         description:
-          'The link of every assignment, reminder and board mail. No session needed; accepts the form-encoded ' +
+          'The link of every assignment, reminder, board and mention mail. No session needed; accepts the form-encoded ' +
           '`List-Unsubscribe=One-Click` body mail clients send, a JSON body, or none.',
         querystring: UnsubscribeQuery,
         response: { 200: serializable(UnsubscribeEnvelope), ...errorResponses },
@@ -38,7 +38,12 @@ const oneClickUnsubscribe: FastifyPluginAsyncTypebox = (fastify) => {
         throw validationFailed([{ field: 'token', message: ACCOUNT_MESSAGES.invalidUnsubscribeToken }]);
       }
       const { email, kind } = verified;
-      const change = { assigned: { notifyAssigned: false }, reminders: { notifyReminders: false }, boards: { notifyBoards: false } }[kind];
+      const change = {
+        assigned: { notifyAssigned: false },
+        reminders: { notifyReminders: false },
+        boards: { notifyBoards: false },
+        mentions: { notifyMentions: false },
+      }[kind];
       await settings.update(email, change, clock.now().toISOString());
       request.log.info({ kind }, 'Unsubscribed by one-click link');
       return { status: 'success', message: ACCOUNT_MESSAGES.unsubscribed[kind], data: { email, kind } } as const;
@@ -60,7 +65,7 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Which optional mails I get (all true until changed)',
-        description: 'Whether assignment, reminder and "added you to a board" mails are sent to my address.',
+        description: 'Whether assignment, reminder, "added you to a board" and mention mails are sent to my address.',
         security: sessionSecurity,
         response: { 200: serializable(MailSettingsEnvelope), ...errorResponses },
       },
@@ -77,7 +82,7 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
       onRequest: fastify.authenticate,
       schema: {
         tags: ['users'],
-        summary: 'Turn assignment, reminder or board mails on or off',
+        summary: 'Turn assignment, reminder, board or mention mails on or off',
         description: 'Any subset of the settings; the answer holds all of them.',
         security: sessionSecurity,
         body: UpdateMailSettingsBody,
@@ -85,11 +90,12 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async (request) => {
-      const { notifyAssigned, notifyReminders, notifyBoards } = request.body;
+      const { notifyAssigned, notifyReminders, notifyBoards, notifyMentions } = request.body;
       const changes = {
         ...(notifyAssigned === undefined ? {} : { notifyAssigned }),
         ...(notifyReminders === undefined ? {} : { notifyReminders }),
         ...(notifyBoards === undefined ? {} : { notifyBoards }),
+        ...(notifyMentions === undefined ? {} : { notifyMentions }),
       };
       const next = await settings.update(currentUser(request).email, changes, clock.now().toISOString());
       return { status: 'success', message: ACCOUNT_MESSAGES.settingsSaved, data: { settings: next } } as const;

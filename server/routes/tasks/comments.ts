@@ -7,6 +7,7 @@ import {
   CommentEnvelope,
   CommentListEnvelope,
   CommentParams,
+  PeopleEnvelope,
   type Comment,
 } from '#shared/schemas/comments.ts';
 import { TaskParams, type Task } from '#shared/schemas/tasks.ts';
@@ -15,6 +16,8 @@ import type { FastifyRequest } from 'fastify';
 import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/prepared.ts';
 import { AppError } from '../../errors.ts';
+import { mentionedAddresses } from '#shared/mentions.ts';
+import { planMentions } from '../../services/mentions.ts';
 import { actorOf, existingId, taskNotFound, type Actor } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
@@ -27,7 +30,8 @@ const commentNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.com
  * other person who can see the task). Changes go through `taskWrites.comment`, the write path
  * of task changes: a new comment also writes a `commented` activity entry, and every change
  * appends its `comment.*` event for whoever can see the task (its board's active members and
- * its assignee) as of the version that commits.
+ * its assignee) as of the version that commits. Mentions (services/mentions.ts) are read in the
+ * same write; `/people` lists whom a comment can mention.
  */
 const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
@@ -35,6 +39,11 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const repo = fastify.commentsRepository;
   const activity = fastify.activityRepository;
   const writes = fastify.taskWrites;
+  const mentionDeps = { comments: repo, taskMail: fastify.taskMail };
+  /** A comment that mentions anyone is planned inside its write's transaction (who sees the task is read there). */
+  const optionsFor = (body: string) => ({ inTransaction: mentionedAddresses(body).length > 0 });
+  /** The answer's message: the write's own, and a word about mention mail the sender's hourly cap held back. */
+  const withMailNote = (message: string, mailsHeld: number) => (mailsHeld > 0 ? `${message} ${SERVER_MESSAGES.mailCapReached}` : message);
 
   fastify.addHook('onRequest', fastify.authenticate);
 
@@ -79,7 +88,11 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Comment on a task',
-        description: '201 with the comment. Anyone who can see the task may comment; the change reaches the other people on the task as a live event.',
+        description:
+          '201 with the comment. Anyone who can see the task may comment; the change reaches the other people on the task as a live event. ' +
+          '`@address` mentions of people who can see the task (at most 20 addresses count) are listed in `mentions`, and each of them but the author ' +
+          'gets one mail (unless they turned mention mail off); other addresses stay plain text. Past the sender\'s hourly mail cap the comment ' +
+          'is still written and `message` says the mail was held.',
         security: sessionSecurity,
         params: TaskParams,
         body: CommentBody,
@@ -90,17 +103,26 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const actor = actorOf(request);
       const now = clock.now().toISOString();
-      const comment = await writes.comment(actor, existingId(request.params.id), (task) => {
-        const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, createdAt: now, updatedAt: now };
-        const created: Comment = { _id: row.id, taskId: task._id, body, author: person(actor), createdAt: now, updatedAt: now, mentions: [] };
-        return Promise.resolve({
-          comment: { insert: row },
-          activity: [{ id: newId(), taskId: task._id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],
-          event: { type: 'comment.created', data: { taskId: task._id, comment: created, by: created.author } },
-          result: created,
-        });
-      });
-      return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.commentAdded, data: { comment } });
+      const written = await writes.comment(
+        actor,
+        existingId(request.params.id),
+        async (task, ex) => {
+          const { mentions, mentionsJson, mails } = await planMentions(mentionDeps, { author: actor, task, body, alreadyMentioned: [] }, ex);
+          const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, mentions: mentionsJson, createdAt: now, updatedAt: now };
+          const created: Comment = { _id: row.id, taskId: task._id, body, author: person(actor), createdAt: now, updatedAt: now, mentions };
+          return {
+            comment: { insert: row },
+            activity: [{ id: newId(), taskId: task._id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],
+            mails,
+            event: { type: 'comment.created', data: { taskId: task._id, comment: created, by: created.author } },
+            result: { comment: created, mailsHeld: 0 },
+            answer: (mailsHeld) => ({ comment: created, mailsHeld }),
+          };
+        },
+        optionsFor(body),
+      );
+      const message = withMailNote(SERVER_MESSAGES.commentAdded, written.mailsHeld);
+      return reply.code(201).send({ status: 'success', message, data: { comment: written.comment } });
     },
   );
 
@@ -110,7 +132,9 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['comments'],
         summary: 'Change my comment',
-        description: 'Only the comment\'s author may change it (404 NOT_FOUND otherwise).',
+        description:
+          'Only the comment\'s author may change it (404 NOT_FOUND otherwise). Its `mentions` are read again from the new text; ' +
+          'only people not mentioned before the edit get a mail.',
         security: sessionSecurity,
         params: CommentParams,
         body: CommentBody,
@@ -121,17 +145,27 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const now = clock.now().toISOString();
       const actor = actorOf(request);
-      const comment = await writes.comment(actor, existingId(request.params.id), async (task, ex) => {
-        const current = await ownComment(actor, task._id, request.params.commentId, ex);
-        if (current.body === body) return { result: current };
-        const updated: Comment = { ...current, body, updatedAt: now };
-        return {
-          comment: { update: { id: current._id, body, updatedAt: now } },
-          event: { type: 'comment.updated', data: { taskId: task._id, comment: updated, by: person(actor) } },
-          result: updated,
-        };
-      });
-      return { status: 'success', message: SERVER_MESSAGES.commentUpdated, data: { comment } } as const;
+      const written = await writes.comment(
+        actor,
+        existingId(request.params.id),
+        async (task, ex) => {
+          const current = await ownComment(actor, task._id, request.params.commentId, ex);
+          if (current.body === body) return { result: { comment: current, mailsHeld: 0 } };
+          // Mentions are read again from the new text; only the newly mentioned are told.
+          const { mentions, mentionsJson, mails } = await planMentions(mentionDeps, { author: actor, task, body, alreadyMentioned: current.mentions }, ex);
+          const updated: Comment = { ...current, body, updatedAt: now, mentions };
+          return {
+            comment: { update: { id: current._id, body, mentions: mentionsJson, updatedAt: now } },
+            mails,
+            event: { type: 'comment.updated', data: { taskId: task._id, comment: updated, by: person(actor) } },
+            result: { comment: updated, mailsHeld: 0 },
+            answer: (mailsHeld) => ({ comment: updated, mailsHeld }),
+          };
+        },
+        optionsFor(body),
+      );
+      const message = withMailNote(SERVER_MESSAGES.commentUpdated, written.mailsHeld);
+      return { status: 'success', message, data: { comment: written.comment } } as const;
     },
   );
 
@@ -158,6 +192,28 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
         };
       });
       return reply.code(204).send(null);
+    },
+  );
+
+  fastify.get(
+    '/tasks/:id/people',
+    {
+      schema: {
+        tags: ['comments'],
+        summary: 'Who can be mentioned on a task',
+        description:
+          'Everyone with an account who can see the task (the active members of its board, any role, and its assignee), ' +
+          'by name: what the comment box offers after `@`. The whole list (a board has at most 1,000 members); ' +
+          '404 NOT_FOUND for a task I cannot see.',
+        security: sessionSecurity,
+        params: TaskParams,
+        response: { 200: serializable(PeopleEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const people = await repo.people(existingId(request.params.id), actorOf(request));
+      if (people === undefined) throw taskNotFound();
+      return { status: 'success', data: { people } } as const;
     },
   );
 

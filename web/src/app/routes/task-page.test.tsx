@@ -10,7 +10,7 @@ const BOB = { fullName: 'Bob Builder', email: 'bob@example.com' };
 
 function comment(id: string, body: string, author = ADA) {
   const at = new Date(Date.now() - 3600_000).toISOString();
-  return { _id: id, taskId: 't', body, author, createdAt: at, updatedAt: at };
+  return { _id: id, taskId: 't', body, author, createdAt: at, updatedAt: at, mentions: [] as string[] };
 }
 
 /** The task page's three reads, answered from `task`, `comments` and `activity`. */
@@ -137,14 +137,14 @@ describe('comments', () => {
     api.on('POST', `/tasks/${task._id}/comments`, (call) => {
       const created = comment('c2', (call.body as { body: string }).body);
       state.comments = [...state.comments, created];
-      return json(201, { status: 'success', data: { comment: created } });
+      return json(201, { status: 'success', message: 'Comment added.', data: { comment: created } });
     });
-    await user.type(within(section).getByRole('textbox', { name: 'Add a comment' }), '  On it, see https://example.com  ');
+    await user.type(within(section).getByRole('combobox', { name: 'Add a comment' }), '  On it, see https://example.com  ');
     await user.click(within(section).getByRole('button', { name: 'Post comment' }));
     const mine = await within(section).findByRole('article', { name: 'Comment by Ada Lovelace' });
     expect(api.callsTo('POST', `/tasks/${task._id}/comments`)[0]?.body).toEqual({ body: 'On it, see https://example.com' });
     expect(within(mine).getByRole('link', { name: 'https://example.com' })).toBeInTheDocument();
-    expect(within(section).getByRole('textbox', { name: 'Add a comment' })).toHaveValue('');
+    expect(within(section).getByRole('combobox', { name: 'Add a comment' })).toHaveValue('');
   });
 
   it('edits and deletes one’s own comment', async () => {
@@ -153,14 +153,14 @@ describe('comments', () => {
     const { user } = await openTask(task);
     const mine = () => screen.getByRole('article', { name: 'Comment by Ada Lovelace' });
     await user.click(await screen.findByRole('button', { name: 'Edit comment' }));
-    const box = within(mine()).getByRole('textbox', { name: 'Edit comment' });
+    const box = within(mine()).getByRole('combobox', { name: 'Edit comment' });
     await user.clear(box);
     await user.type(box, 'First!');
     api.on('PATCH', `/tasks/${task._id}/comments/c9`, () => {
       const [only] = state.comments;
       if (!only) throw new Error('no comment');
       state.comments = [{ ...only, body: 'First!', updatedAt: new Date().toISOString() }];
-      return json(200, { status: 'success', data: { comment: state.comments[0] } });
+      return json(200, { status: 'success', message: 'Comment updated.', data: { comment: state.comments[0] } });
     });
     await user.click(within(mine()).getByRole('button', { name: 'Save' }));
     await waitFor(() => {

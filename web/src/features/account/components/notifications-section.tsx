@@ -15,6 +15,7 @@ const OPTIONS: { key: keyof MailSettings; label: string; hint: string }[] = [
     hint: '"Due soon" under 24 hours before, and "overdue" after, for tasks you created or are assigned.',
   },
   { key: 'notifyBoards', label: 'Mail me when someone adds me to a board', hint: 'With a link to the board.' },
+  { key: 'notifyMentions', label: 'When someone mentions me', hint: 'A mail when someone writes @ and your address in a comment on a task you can see.' },
 ];
 
 /** Which optional mails to get; each change saves at once and says so. Codes always arrive. */

@@ -2,13 +2,15 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { TextAreaField } from '#web/components/field.tsx';
-import { LinkedText } from '#web/components/linked-text.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
-import { useChangeComment } from '../api/change-comments.ts';
+import { heldMailNote, useChangeComment } from '../api/change-comments.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
 import { COMMENT_MAX, useComments } from '../api/get-comments.ts';
+import { usePeople } from '../api/get-people.ts';
+import { useMentionAutocomplete } from './mention-autocomplete.tsx';
+import { MentionText } from './mention-text.tsx';
 import './task-comments.css';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -26,6 +28,7 @@ function checkBody(raw: string): string | null {
 }
 
 function CommentEditor({
+  taskId,
   label,
   initial,
   submitLabel,
@@ -36,6 +39,7 @@ function CommentEditor({
   onCancel,
   autoFocus = false,
 }: {
+  taskId: string;
   label: string;
   initial: string;
   submitLabel: string;
@@ -49,6 +53,7 @@ function CommentEditor({
   const [text, setText] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const mentions = useMentionAutocomplete(taskId, ref, text, setText);
   useEffect(() => {
     if (autoFocus) ref.current?.focus();
   }, [autoFocus]);
@@ -85,10 +90,14 @@ function CommentEditor({
         rows={3}
         value={text}
         error={problem ?? error}
+        hint="Type @ to mention someone who can see this task."
+        {...mentions.inputProps}
         onChange={(event) => {
           setText(event.target.value);
+          mentions.update(event.target.value, event.target.selectionStart);
         }}
       />
+      {mentions.list}
       <div className="comment-editor__actions">
         <Button type="submit" variant="primary" size="sm" busy={busy}>
           {busy ? busyLabel : submitLabel}
@@ -106,7 +115,9 @@ function CommentEditor({
 function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; comment: Comment; mine: boolean; onChanged?: () => void }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm'>('view');
   const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   const change = useChangeComment(taskId, onChanged);
+  const people = usePeople(taskId, comment.mentions.length > 0);
   const created = new Date(comment.createdAt);
   const edited = comment.updatedAt !== comment.createdAt;
   const onError = (failure: unknown) => {
@@ -124,6 +135,7 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
         </header>
         {mode === 'edit' ? (
           <CommentEditor
+            taskId={taskId}
             label="Edit comment"
             initial={comment.body}
             submitLabel="Save"
@@ -144,7 +156,8 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
               change.mutate(
                 { kind: 'update', commentId: comment._id, body },
                 {
-                  onSuccess: () => {
+                  onSuccess: (written) => {
+                    setNote(heldMailNote(written));
                     setMode('view');
                   },
                   onError,
@@ -153,9 +166,10 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
             }}
           />
         ) : (
-          <LinkedText className="comment__body" text={comment.body} />
+          <MentionText className="comment__body" text={comment.body} mentions={comment.mentions} people={people.data ?? []} />
         )}
         {mode !== 'edit' && error ? <Alert tone="error">{error}</Alert> : null}
+        {mode === 'view' && note ? <Alert tone="info">{note}</Alert> : null}
         {mine && mode === 'view' ? (
           <div className="comment__actions">
             <Button
@@ -219,6 +233,8 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
   const comments = useComments(taskId);
   const post = useChangeComment(taskId, onChanged);
   const [error, setError] = useState<string | null>(null);
+  // Mention mail the sender's hourly cap held back: the comment is written, the mail is not.
+  const [note, setNote] = useState<string | null>(null);
 
   return (
     <section className="task-section comments" aria-labelledby="task-comments-heading">
@@ -241,6 +257,7 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
         </ol>
       )}
       <CommentEditor
+        taskId={taskId}
         label="Add a comment"
         initial=""
         submitLabel="Post comment"
@@ -249,10 +266,14 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
         error={error}
         onSubmit={(body, reset) => {
           setError(null);
+          setNote(null);
           post.mutate(
             { kind: 'create', body },
             {
-              onSuccess: reset,
+              onSuccess: (written) => {
+                reset();
+                setNote(heldMailNote(written));
+              },
               onError: (failure) => {
                 if (!isUnauthorized(failure)) setError(errorText(failure));
               },
@@ -260,6 +281,7 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
           );
         }}
       />
+      {note ? <Alert tone="info">{note}</Alert> : null}
     </section>
   );
 }
