@@ -23,6 +23,7 @@ import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
 import boardsRoute from './routes/boards/index.ts';
+import labelsRoute from './routes/boards/labels.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
@@ -33,6 +34,7 @@ import { buildValidator } from './validator-compiler.ts';
 import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
 import boards from './services/boards.ts';
+import labels from './services/labels.ts';
 import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
 
@@ -151,6 +153,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(events);
     await app.register(taskWrites);
     await app.register(boards);
+    await app.register(labels);
     await app.register(swagger);
     await app.register(metrics);
 
@@ -165,6 +168,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(mailSettings);
         await api.register(account);
         await api.register(boardsRoute);
+        await api.register(labelsRoute);
       },
       { prefix: '/api' },
     );

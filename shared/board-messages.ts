@@ -1,4 +1,4 @@
-import { BOARD_POLICY } from './constants.ts';
+import { BOARD_POLICY, LIMITS } from './constants.ts';
 
 const count = (n: number) => n.toLocaleString('en');
 
@@ -18,4 +18,11 @@ export const BOARD_MESSAGES = {
   tooManyMembers: `A board can have at most ${count(BOARD_POLICY.maxMembers)} members.`,
   tooManyBoards: `An account can be on at most ${count(BOARD_POLICY.maxSharedBoardsPerAccount)} shared boards.`,
   addressOnTooManyBoards: `That address is already on ${count(BOARD_POLICY.maxSharedBoardsPerAccount)} shared boards, the most one account can be on.`,
+  labelCreated: 'The label was created.',
+  labelSaved: 'The label was saved.',
+  labelNotFound: 'There is no such label on this board.',
+  labelExists: 'This board already has a label with that name.',
+  labelsForbidden: 'Only admins and members of this board can change its labels.',
+  tooManyLabels: `A board can have at most ${count(LIMITS.labelsPerBoard)} labels.`,
+  labelsNotOnBoard: "Every label must be one of the task's board.",
 } as const;

@@ -101,6 +101,20 @@ export function checkBoardName(raw: string): Checked<string> {
   return ok(name);
 }
 
+/** A label's name: trimmed, 1 to 40 characters (unique on its board ignoring case: the server checks that). */
+export function checkLabelName(raw: string): Checked<string> {
+  const name = raw.trim();
+  if (name.length < LIMITS.labelNameMin) return fail('Label name is required.');
+  if (name.length > LIMITS.labelNameMax) return fail(`Label name must be at most ${LIMITS.labelNameMax} characters.`);
+  return ok(name);
+}
+
+/** A task's labels (`labelIds`): repeats dropped, at most 10 (whether they are its board's, the server checks). */
+export function checkLabelIds(ids: readonly string[]): Checked<string[]> {
+  const distinct = [...new Set(ids)];
+  return distinct.length > LIMITS.labelsPerTask ? fail(`A task can have at most ${LIMITS.labelsPerTask} labels.`) : ok(distinct);
+}
+
 /** A board's description: plain text, trimmed; empty means none. */
 export function checkBoardDescription(raw: string): Checked<string> {
   const text = raw.trim();

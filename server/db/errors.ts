@@ -7,6 +7,7 @@ const SQLITE_CODES = new Map<number, string>([
   [14, 'SQLITE_CANTOPEN'],
   [19, 'SQLITE_CONSTRAINT'],
   [1555, 'SQLITE_CONSTRAINT_PRIMARYKEY'],
+  [787, 'SQLITE_CONSTRAINT_FOREIGNKEY'],
   [2067, 'SQLITE_CONSTRAINT_UNIQUE'],
 ]);
 
@@ -26,6 +27,12 @@ function codeOf(error: unknown): unknown {
 export function isUniqueViolation(error: unknown): boolean {
   const code = codeOf(error);
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** True for a FOREIGN KEY violation on either database (a row referred to was deleted meanwhile). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
 import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
+import { createLabelsRepository, type LabelsRepository } from '../repositories/labels-repository.ts';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
 import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
 import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
@@ -26,6 +27,7 @@ declare module 'fastify' {
     activityRepository: ActivityRepository;
     accountRepository: AccountRepository;
     boardsRepository: BoardsRepository;
+    labelsRepository: LabelsRepository;
   }
 }
 
@@ -44,6 +46,7 @@ export default fp(
     fastify.decorate('activityRepository', createActivityRepository(fastify.db));
     fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     fastify.decorate('boardsRepository', createBoardsRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('labelsRepository', createLabelsRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

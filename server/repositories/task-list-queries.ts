@@ -41,6 +41,8 @@ export interface TaskFilter {
   board?: string | undefined;
   status?: TaskStatus | undefined;
   priority?: Priority | undefined;
+  /** Only the tasks carrying this label (of those the viewer sees; any id, an unknown one matches nothing). */
+  label?: string | undefined;
   /** Search text, 1–100 characters. */
   q?: string | undefined;
 }
@@ -67,6 +69,7 @@ interface Shape {
   board: boolean;
   status: boolean;
   priority: boolean;
+  label: boolean;
   text: TextMode;
 }
 /**
@@ -95,6 +98,9 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const out: Expression<SqlBool>[] = [];
     if (shape.status) out.push(sql<SqlBool>`${col(prefix, 'status')} = ${slot('status')}`);
     if (shape.priority) out.push(sql<SqlBool>`${col(prefix, 'priority')} = ${slot('priority')}`);
+    // A semi-join on task_labels, which both planners may drive from its (label_id, task_id)
+    // index or probe per task by its primary key (docs/performance.md has the plans).
+    if (shape.label) out.push(sql<SqlBool>`${col(prefix, 'id')} in (select tl.task_id from task_labels tl where tl.label_id = ${slot('label')})`);
     if (shape.text !== 'none') out.push(textCondition(dialect, prefix, shape.text));
     return out;
   }
@@ -343,8 +349,16 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     if (filter.board !== undefined) args.board = filter.board;
     if (filter.status !== undefined) args.status = filter.status;
     if (filter.priority !== undefined) args.priority = filter.priority;
+    if (filter.label !== undefined) args.label = filter.label;
     return {
-      shape: { view: filter.view, board: filter.board !== undefined, status: filter.status !== undefined, priority: filter.priority !== undefined, text },
+      shape: {
+        view: filter.view,
+        board: filter.board !== undefined,
+        status: filter.status !== undefined,
+        priority: filter.priority !== undefined,
+        label: filter.label !== undefined,
+        text,
+      },
       args,
     };
   }

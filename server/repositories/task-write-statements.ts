@@ -1,10 +1,12 @@
 import { CompiledQuery } from 'kysely';
+import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { MailContent } from '../mail/templates.ts';
 import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
+import type { LabelsRepository } from './labels-repository.ts';
 import { appendEvent, EVENT_CHANNEL_SQL, EVENT_COLUMNS_SQL, EVENT_ORDER_LOCK_SQL, eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
@@ -46,10 +48,12 @@ export interface WriteParts {
  * What happens to the task row. Every kind but `insert` names the version the parts were
  * computed from: the statement touches the row only at that version, holding its lock until
  * the commit, so the parts (event audiences, activity "from" values) match what commits.
+ * `labels` (insert, update): the task's whole set of labels after the write, by name, written
+ * with the task row; undefined leaves them as they are.
  */
 export type WriteTarget =
-  | { kind: 'insert'; task: NewTask; creator: Creator }
-  | { kind: 'update'; before: Task; changes: Partial<Omit<NewTask, 'id' | 'createdBy' | 'createdAt'>> }
+  | { kind: 'insert'; task: NewTask; creator: Creator; labels?: Label[] | undefined }
+  | { kind: 'update'; before: Task; changes: Partial<Omit<NewTask, 'id' | 'createdBy' | 'createdAt'>>; labels?: Label[] | undefined }
   | { kind: 'delete'; before: Task }
   /** Only locks the row (a comment write): the task itself does not change. */
   | { kind: 'lock'; before: Task };
@@ -160,6 +164,18 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
     }
   }
   const hit = 'exists (select 1 from task)';
+  if ((target.kind === 'insert' || target.kind === 'update') && target.labels !== undefined) {
+    // The task's labels become exactly these: the others' rows go, the missing ones are added.
+    // A label deleted since it was checked fails the foreign key, and with it the whole statement.
+    const ids = p(target.labels.map((l) => l._id));
+    if (target.kind === 'update') {
+      ctes.push(`unlabelled as (delete from task_labels where task_id in (select id from task) and not (label_id = any(${ids}::text[])) returning 1)`);
+      after.push('unlabelled');
+    }
+    ctes.push(`labelled as (insert into task_labels (task_id, label_id) select task.id, l.id from task cross join unnest(${ids}::text[]) as l(id)
+      on conflict do nothing returning 1)`);
+    after.push('labelled');
+  }
   const comment = parts.comment;
   if (comment !== undefined) {
     if ('insert' in comment) {
@@ -227,6 +243,7 @@ export function createTaskWriteStatements(
     activity: ActivityRepository;
     comments: CommentsRepository;
     outbox: OutboxRepository;
+    labels: LabelsRepository;
   },
 ) {
   const creatorOf = (target: WriteTarget): Creator =>
@@ -242,7 +259,7 @@ export function createTaskWriteStatements(
     const creator = creatorOf(target);
     // The statement's `returning` lists TASK_COLUMNS, so these are the task row's values in that order.
     const values = TASK_COLUMNS.map((column) => row[column]) as unknown as TaskColumnValues;
-    const labels = target.kind === 'insert' ? [] : target.before.labels;
+    const labels = (target.kind === 'insert' || target.kind === 'update' ? target.labels : undefined) ?? (target.kind === 'insert' ? [] : target.before.labels);
     return { task: toTaskJson([...values, creator.fullName, creator.email, labels]), mailsHeld: Number(row.mailsHeld), ...boardRole };
   }
 
@@ -259,6 +276,10 @@ export function createTaskWriteStatements(
     else if (target.kind === 'delete') task = (await repos.tasks.delete(target.before._id, target.before.version, trx)) ? target.before : undefined;
     else task = (await repos.tasks.findById(target.before._id, trx))?.version === target.before.version ? target.before : undefined;
     if (task === undefined) return { task, mailsHeld: 0 };
+    if ((target.kind === 'insert' || target.kind === 'update') && target.labels !== undefined) {
+      await repos.labels.setOfTask(task._id, target.labels.map((l) => l._id), trx);
+      task = { ...task, labels: target.labels };
+    }
     if (parts.nextReminderAt !== undefined) await repos.outbox.setNextReminder(task._id, parts.nextReminderAt, trx);
     const comment = parts.comment;
     if (comment !== undefined) {

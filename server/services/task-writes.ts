@@ -1,11 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { HOUR } from '../clock.ts';
 import { ID_RE, newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
-import { AppError, conflict } from '../errors.ts';
+import { isForeignKeyViolation } from '../db/errors.ts';
+import { AppError, conflict, validationFailed } from '../errors.ts';
 import { currentUser } from '../plugins/session.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
 import { type EventTransaction, type EventType, type NewEvent } from '../repositories/events-repository.ts';
@@ -46,6 +49,10 @@ function needEditingRole(role: string | null | undefined): void {
   if (!canEditBoard(role)) throw viewerCannotChange();
 }
 const taskConflict = (current: Task) => conflict(SERVER_MESSAGES.taskConflict, { task: current });
+const labelIdsInvalid = () => validationFailed([{ field: 'labelIds', message: BOARD_MESSAGES.labelsNotOnBoard }]);
+
+/** The same labels (as ids), whatever their order. */
+const sameLabels = (a: readonly Label[], b: readonly Label[]) => a.length === b.length && a.every((label) => b.some((other) => other._id === label._id));
 
 /** An id from a URL: one that cannot be ours answers 404 without a query. */
 export function existingId(id: string, notFound: () => AppError = taskNotFound): string {
@@ -94,13 +101,18 @@ export interface CommentPlan<T> {
 }
 
 export interface TaskWrites {
-  /** On `fields.boardId`, which needs the admin or member role there (403 for a viewer, 404 for anyone else). */
-  create(actor: Actor, fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>): Promise<Written>;
+  /**
+   * On `fields.boardId`, which needs the admin or member role there (403 for a viewer, 404 for
+   * anyone else). `labelIds` (distinct, shared/validation.ts checkLabelIds): labels of that board, else 400.
+   */
+  create(actor: Actor, fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>, labelIds?: readonly string[]): Promise<Written>;
   /**
    * `changesFor(current)` returns the fields that really change (it may throw a 4xx). With
    * `expectedVersion`, a task at another version answers 409 CONFLICT and nothing changes.
    * `moveTo`: the board to move it to (needs the admin or member role there; its own board: no move).
    * The actor needs edit rights on the task (403 for a viewer of its board who is not its assignee).
+   * `labelIds` (distinct): the task's whole set of labels, of its board after the write (else
+   * 400); a move without them takes the task's labels off (they belong to the board it leaves).
    */
   update(
     actor: Actor,
@@ -108,6 +120,7 @@ export interface TaskWrites {
     expectedVersion: number | undefined,
     changesFor: (current: Task) => EditableFields,
     moveTo?: string,
+    labelIds?: readonly string[],
   ): Promise<Written>;
   remove(actor: Actor, id: string, expectedVersion: number | undefined): Promise<void>;
   /**
@@ -189,10 +202,12 @@ export default fp(
     const postgres = fastify.dbDialect === 'postgres';
     const statements = createTaskWriteStatements(fastify.dbDialect, {
       tasks: repo,
+      labels: fastify.labelsRepository,
       activity: fastify.activityRepository,
       comments: fastify.commentsRepository,
       outbox: fastify.outboxRepository,
     });
+    const labelsRepo = fastify.labelsRepository;
     const hooks: TaskWriteHook[] = [];
     const afterCommits: ((parts: WriteParts) => void)[] = [];
 
@@ -211,6 +226,25 @@ export default fp(
     /** After the commit (the events service has woken this instance's streams): the after-commit hooks. */
     const committed = (parts: WriteParts) => {
       for (const after of afterCommits) after(parts);
+    };
+
+    /** The labels `ids` of the board, by name: 400 (field `labelIds`) when one is not the board's. */
+    const labelsOf = async (boardId: string, ids: readonly string[], ex: Executor): Promise<Label[]> => {
+      const labels = await labelsRepo.ofBoard(boardId, ids, ex);
+      if (labels.length !== ids.length) throw labelIdsInvalid();
+      return labels;
+    };
+    /**
+     * A write that sets labels checked them before its statement: a label deleted in between fails
+     * the statement on the foreign key (nothing is written), which answers as if it had never existed.
+     */
+    const labelsKept = async <T>(labelsSet: boolean, write: () => Promise<T>): Promise<T> => {
+      try {
+        return await write();
+      } catch (error) {
+        if (labelsSet && isForeignKeyViolation(error)) throw labelIdsInvalid();
+        throw error;
+      }
     };
 
     /**
@@ -252,7 +286,13 @@ export default fp(
         if (afterCommit !== undefined) afterCommits.push(afterCommit);
       },
 
-      async create(actor, fields) {
+      async create(actor, fields, labelIds) {
+        let labels: Label[] = [];
+        if (labelIds !== undefined && labelIds.length > 0) {
+          // Whether the labels are the board's is told only to someone who may create on it.
+          needEditingRole(await repo.boardRole(fields.boardId, actor));
+          labels = await labelsOf(fields.boardId, labelIds, fastify.db);
+        }
         const now = clock.now();
         const nowIso = now.toISOString();
         const task = { ...fields, id: newId(), createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso };
@@ -272,15 +312,15 @@ export default fp(
           createdAt: nowIso,
           updatedAt: nowIso,
           version: 1,
-          labels: [],
+          labels,
           checklist: { done: task.checklistDone ?? 0, total: task.checklistTotal ?? 0 },
           repeat: task.repeatEvery == null || task.repeatUnit == null ? null : { every: task.repeatEvery, unit: task.repeatUnit },
         };
         const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
-        const target: WriteTarget = { kind: 'insert', task, creator: actor };
+        const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}) };
         const cap = capOf(actor, now);
         const write = (ex: EventTransaction) => statements.write(target, parts, cap, ex);
-        const result = postgres ? await fastify.events.statement(write) : await fastify.events.transaction(write);
+        const result = await labelsKept(labels.length > 0, () => (postgres ? fastify.events.statement(write) : fastify.events.transaction(write)));
         if (result.task === undefined) {
           needEditingRole(result.boardRole);
           throw new Error('The task insert returned no row');
@@ -289,8 +329,8 @@ export default fp(
         return { task: result.task, mailsHeld: result.mailsHeld };
       },
 
-      update(actor, id, expectedVersion, changesFor, moveTo) {
-        return change<Written>(actor, id, 'edit', ({ task: before, boardName, target }) => {
+      update(actor, id, expectedVersion, changesFor, moveTo, labelIds) {
+        return labelsKept(labelIds !== undefined, () => change<Written>(actor, id, 'edit', async ({ task: before, boardName, target }, ex) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           const changes: EditableFields = changesFor(before);
           let boards: TaskChange['boards'];
@@ -299,7 +339,12 @@ export default fp(
             changes.boardId = moveTo;
             boards = { from: boardName, to: target.name ?? '' };
           }
-          if (Object.keys(changes).length === 0) return { answer: { task: before, mailsHeld: 0 } };
+          // The labels after the write: those given, of the board the task is on then; a move
+          // without them leaves the old board's labels behind.
+          let labels = labelIds === undefined ? undefined : await labelsOf(changes.boardId ?? before.boardId, labelIds, ex);
+          if (labels === undefined && changes.boardId !== undefined) labels = [];
+          if (labels !== undefined && sameLabels(labels, before.labels)) labels = undefined;
+          if (Object.keys(changes).length === 0 && labels === undefined) return { answer: { task: before, mailsHeld: 0 } };
           const now = clock.now();
           const updatedAt = now.toISOString();
           const after: Task = {
@@ -312,15 +357,16 @@ export default fp(
             ...(changes.status === undefined ? {} : { status: changes.status }),
             ...(changes.description === undefined ? {} : { description: changes.description }),
             ...(changes.boardId === undefined ? {} : { boardId: changes.boardId }),
+            ...(labels === undefined ? {} : { labels }),
             updatedAt,
             version: before.version + 1,
           };
           return {
-            target: { kind: 'update', before, changes: { ...changes, updatedAt } },
+            target: { kind: 'update', before, changes: { ...changes, updatedAt }, ...(labels === undefined ? {} : { labels }) },
             parts: partsFor({ kind: 'updated', before, after, actor, now, boards }),
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
-        }, moveTo);
+        }, moveTo));
       },
 
       remove(actor, id, expectedVersion) {

@@ -82,6 +82,8 @@ export interface TaskInput {
   description?: string;
   /** The board to create it on (default: the creator's personal board). */
   boardId?: string;
+  /** Labels of that board. */
+  labelIds?: string[];
 }
 
 export interface BoardMemberInput {

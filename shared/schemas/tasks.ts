@@ -12,6 +12,12 @@ const DescriptionInput = Type.String({
   description: `Plain text, trimmed; at most ${LIMITS.descriptionMax} characters.`,
 });
 
+/** A task's labels: the whole set, replacing what it had. */
+const LabelIdsInput = Type.Array(Type.String({ maxLength: 64 }), {
+  maxItems: 100,
+  description: `The task's whole set of labels: ids of labels of the task's board (after a move, of the board it moves to); at most ${LIMITS.labelsPerTask}, repeats ignored. [] takes every label off.`,
+});
+
 /** `""` or `null` mean "no deadline"; otherwise ISO 8601 (no offset = UTC). */
 const DeadlineInput = Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
   description: 'ISO 8601 date-time; without an offset it is read as UTC. "" or null: no deadline.',
@@ -62,6 +68,7 @@ export const CreateTaskBody = Type.Object({
   description: Type.Optional(DescriptionInput),
   status: Type.Optional(StatusField),
   boardId: Type.Optional(Type.String({ maxLength: 64, description: "The board to create it on (default: the creator's personal board); needs the admin or member role there." })),
+  labelIds: Type.Optional(LabelIdsInput),
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 
@@ -78,7 +85,8 @@ export const UpdateTaskBody = Type.Object({
   workTitle: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
   version: Type.Optional(TaskVersion),
   description: Type.Optional(DescriptionInput),
-  boardId: Type.Optional(Type.String({ maxLength: 64, description: 'Moves the task to this board (admin or member role there).' })),
+  boardId: Type.Optional(Type.String({ maxLength: 64, description: 'Moves the task to this board (admin or member role there). Its labels are dropped unless `labelIds` of that board come with it.' })),
+  labelIds: Type.Optional(LabelIdsInput),
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
 
@@ -104,6 +112,9 @@ const taskFilters = {
   priority: Type.Optional(Type.Union([PriorityField, Type.Literal('')])),
   status: Type.Optional(StatusField),
   view: Type.Optional(literalUnion(TASK_VIEWS, { description: 'Whose tasks: all (default), assigned-to-me, created-by-me.' })),
+  label: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Only the tasks carrying this label (of those I can see; an unknown label: none).' }),
+  ),
   q: Type.Optional(
     Type.String({
       minLength: LIMITS.searchMin,

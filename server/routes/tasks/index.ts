@@ -14,7 +14,7 @@ import {
   TaskParams,
   UpdateTaskBody,
 } from '#shared/schemas/tasks.ts';
-import { checkDeadline, checkDescription, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
+import { checkDeadline, checkDescription, checkEmail, checkLabelIds, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import { validationFailed } from '../../errors.ts';
 import type { TaskFilter } from '../../repositories/task-list-queries.ts';
 import type { Viewer } from '../../repositories/task-visibility.ts';
@@ -32,6 +32,7 @@ function filterOf(query: TaskCountsQuery): TaskFilter {
     board: query.board,
     status: query.status,
     priority: query.priority === '' ? undefined : query.priority,
+    label: query.label,
     q: query.q,
   };
 }
@@ -82,7 +83,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'Create a task (the assignor is the signed-in user)',
         description:
           '201 with the stored task. The assignee is any e-mail address (it need not have an account); a deadline may not be in the past. Every invalid field is reported at once (400 VALIDATION_FAILED). ' +
-          "`boardId` (default: my personal board) needs the admin or member role there: 403 FORBIDDEN for a viewer, 404 NOT_FOUND for a board I am not on.",
+          "`boardId` (default: my personal board) needs the admin or member role there: 403 FORBIDDEN for a viewer, 404 NOT_FOUND for a board I am not on. " +
+          '`labelIds`: labels of that board (400 on `labelIds` otherwise, or past 10).',
         security: sessionSecurity,
         body: CreateTaskBody,
         response: { 201: serializable(TaskEnvelope), ...errorResponses },
@@ -98,6 +100,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         workTitle: checkWorkTitle(body.workTitle),
         deadline: checkDeadline(body.deadline, now),
         description: checkDescription(body.description ?? ''),
+        labelIds: checkLabelIds(body.labelIds ?? []),
       });
       const { task, mailsHeld } = await writes.create(viewer, {
         workTitle: fields.workTitle,
@@ -109,7 +112,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         description: fields.description,
         // A malformed id is a board nobody is on; the insert itself checks the role.
         boardId: body.boardId === undefined ? viewer.userId : existingId(body.boardId, boardNotFound),
-      });
+      }, fields.labelIds);
       return reply.code(201).send({ status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } });
     },
   );
@@ -122,6 +125,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'The tasks I can see (on the boards I am on, or assigned to me), newest first',
         description:
           '`board=<id>`: only that board\'s tasks (404 NOT_FOUND for a board I am not an active member of). ' +
+          '`label=<id>`: only the tasks carrying that label, among those I can see (an unknown label: an empty list). ' +
           '`priority=""` means all. With `limit`, one page of that many tasks; without it, the first ' +
           `${UNPAGED_MAX.toLocaleString('en')} of the order, so no answer is unbounded. ` +
           '`data.nextCursor` is the cursor of the next page (null on the last page); pass it back as `cursor` for the next page.',
@@ -204,7 +208,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
           'A deadline is checked against the current minute only when it changes. With `version` ' +
           '(or `If-Match: "<version>"`) and another current version: 409 CONFLICT with the current ' +
           'task, and nothing changes. Needs the admin or member role on the task\'s board, or being its assignee ' +
-          '(403 FORBIDDEN for a viewer). `boardId` moves it: also the admin or member role there (403 for a viewer, 404 NOT_FOUND for a board I am not on).',
+          '(403 FORBIDDEN for a viewer). `boardId` moves it: also the admin or member role there (403 for a viewer, 404 NOT_FOUND for a board I am not on); ' +
+          'its labels are dropped unless `labelIds` of that board come along. `labelIds` is the whole set (at most 10, labels of the task\'s board after the change; 400 on `labelIds` otherwise); ' +
+          'the same set is no change. `labels` (as read) is ignored.',
         security: sessionSecurity,
         params: TaskParams,
         body: UpdateTaskBody,
@@ -220,12 +226,14 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       if (body.workTitle !== undefined) checks.workTitle = checkWorkTitle(body.workTitle);
       if (body.deadline !== undefined) checks.deadline = checkDeadline(body.deadline, BEGINNING_OF_TIME);
       if (body.description !== undefined) checks.description = checkDescription(body.description);
+      if (body.labelIds !== undefined) checks.labelIds = checkLabelIds(body.labelIds);
       const fields = checkFields(checks) as {
         taskTitle?: string;
         assignee?: string;
         workTitle?: string;
         deadline?: Date | null;
         description?: string;
+        labelIds?: string[];
       };
       const version = expectedVersion(body.version, request.headers['if-match']);
       const moveTo = body.boardId === undefined ? undefined : existingId(body.boardId, boardNotFound);
@@ -252,7 +260,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         if (priority !== undefined && priority !== current.priority) changes.priority = priority;
         if (status !== undefined && status !== current.status) changes.status = status;
         return changes;
-      }, moveTo);
+      }, moveTo, fields.labelIds);
       return { status: 'success', message: withMailNote(SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;
     },
   );
