@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { LabelColor } from '#shared/constants.ts';
-import type { Label } from '#shared/schemas/labels.ts';
+import type { CreateLabelBody, Label, LabelEnvelope, UpdateLabelBody } from '#shared/schemas/labels.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { sortLabels } from './get-labels.ts';
 import { labelKeys } from './query-keys.ts';
@@ -11,12 +10,6 @@ import { labelKeys } from './query-keys.ts';
  * that carry a changed label are asked again when the board's `board.updated` event arrives
  * (app/live-events.ts), in this tab as in every other.
  */
-
-interface LabelEnvelope {
-  status: 'success';
-  message: string;
-  data: { label: Label };
-}
 
 const labelsPath = (boardId: string) => `/boards/${encodeURIComponent(boardId)}/labels`;
 const labelPath = (boardId: string, labelId: string) => `${labelsPath(boardId)}/${encodeURIComponent(labelId)}`;
@@ -33,7 +26,7 @@ function writeLabel(queryClient: QueryClient, boardId: string, id: string, label
 export function useCreateLabel(boardId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { name: string; color: LabelColor }) => {
+    mutationFn: async (body: CreateLabelBody) => {
       const envelope = await apiRequest<LabelEnvelope>(labelsPath(boardId), { method: 'POST', body });
       return envelope.data.label;
     },
@@ -46,7 +39,7 @@ export function useCreateLabel(boardId: string) {
 export function useUpdateLabel(boardId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ labelId, ...body }: { labelId: string; name?: string; color?: LabelColor }) => {
+    mutationFn: async ({ labelId, ...body }: UpdateLabelBody & { labelId: string }) => {
       const envelope = await apiRequest<LabelEnvelope>(labelPath(boardId, labelId), { method: 'PATCH', body });
       return envelope.data.label;
     },

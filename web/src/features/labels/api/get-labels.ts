@@ -1,12 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { Label } from '#shared/schemas/labels.ts';
+import type { Label, LabelListEnvelope } from '#shared/schemas/labels.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { labelKeys } from './query-keys.ts';
-
-interface LabelListEnvelope {
-  status: 'success';
-  data: { labels: Label[] };
-}
 
 export async function getLabels(boardId: string, signal?: AbortSignal): Promise<Label[]> {
   const envelope = await apiRequest<LabelListEnvelope>(`/boards/${encodeURIComponent(boardId)}/labels`, { signal });

@@ -78,7 +78,10 @@ interface LabelPickerProps {
  */
 export function LabelPicker({ boardId, value, onChange, canCreate, disabled = false }: LabelPickerProps) {
   const { open, close, buttonProps, panelProps } = usePopover();
-  const labels = useLabels(boardId);
+  // Asked for when first opened (a closed picker, as in every new-task form, costs nothing).
+  const [wanted, setWanted] = useState(false);
+  if (open && !wanted) setWanted(true);
+  const labels = useLabels(wanted ? boardId : null);
   const create = useCreateLabel(boardId);
   const [draft, setDraft] = useState<readonly Label[]>(value);
   const [filter, setFilter] = useState('');

@@ -36,7 +36,7 @@ function sameTask(a: Task | undefined, b: Task): boolean {
  * The copy a change shows at once: the task with the changed fields written in. New labels are
  * sent as ids (`labelIds`); `labels` are the same labels to show meanwhile.
  */
-function withChanges(task: Task, { labelIds: _ids, ...changes }: UpdateTaskBody & { labelIds?: string[] }, labels: Task['labels'] | undefined): Task {
+function withChanges(task: Task, { labelIds: _ids, ...changes }: UpdateTaskBody, labels: Task['labels'] | undefined): Task {
   return {
     ...task,
     ...changes,
@@ -84,7 +84,7 @@ export function useUpdateTask({ quiet = false }: { quiet?: boolean } = {}) {
   const { notify } = useNotices();
   return useMutation({
     scope: TASK_WRITES,
-    mutationFn: async ({ task, changes }: { task: Task; changes: UpdateTaskBody & { labelIds?: string[] }; labels?: Task['labels'] }) => {
+    mutationFn: async ({ task, changes }: { task: Task; changes: UpdateTaskBody; labels?: Task['labels'] }) => {
       const sent = versionToSend(queryClient, task);
       return { updated: await updateTask(task._id, changes, sent), sent };
     },

@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { sortLabels } from '#web/features/labels/api/get-labels.ts';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
@@ -48,5 +49,24 @@ export function TaskLabelsField({ task }: { task: Task }) {
         </p>
       ) : null}
     </dd>
+  );
+}
+
+/**
+ * The new-task form's labels: chips and the picker for the board the task goes to (the form
+ * offers only boards where the viewer is admin or member, so they may create labels there).
+ */
+export function NewTaskLabelsField({ boardId, value, onChange }: { boardId: string; value: readonly Label[]; onChange: (labels: Label[]) => void }) {
+  const captionId = useId();
+  return (
+    <div className="field" role="group" aria-labelledby={captionId}>
+      <span className="field__label" id={captionId}>
+        Labels<span className="field__optional"> (optional)</span>
+      </span>
+      <div className="task-details__labels">
+        <LabelChips labels={value} />
+        <LabelPicker boardId={boardId} value={value} canCreate onChange={onChange} />
+      </div>
+    </div>
   );
 }
