@@ -60,6 +60,35 @@ describe("a task's labels", () => {
     });
   });
 
+  it('answered 409, show theirs and yours by name in the conflict dialog, and apply mine on their version', async () => {
+    const task = makeTask({ boardId: 'team', labels: [UI], version: 4 });
+    const theirs = { ...task, labels: [], version: 5 };
+    const { api } = taskOnTeam(task, 'member');
+    api.on('PATCH', `/tasks/${task._id}`, json(409, { status: 'fail', code: 'CONFLICT', message: 'The task has changed.', data: { task: theirs } }));
+    const { user } = renderApp(`/tasks/${task._id}`, { signedIn: true });
+    await screen.findByRole('heading', { level: 1, name: task.taskTitle }, { timeout: 5000 });
+    await user.click(await screen.findByRole('button', { name: 'Edit labels' }));
+    const panel = screen.getByRole('dialog', { name: 'Labels' });
+    await user.click(await within(panel).findByRole('option', { name: 'Bug' }));
+    await user.click(within(panel).getByRole('button', { name: 'Done' }));
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'This task changed while you were working on it' });
+    const row = within(dialog)
+      .getAllByRole('listitem')
+      .find((item) => within(item).queryByRole('heading', { name: 'Labels' }));
+    expect(row).toHaveTextContent('TheirsNone (was UI)');
+    expect(row).toHaveTextContent('YoursBug, UI');
+    api.on('PATCH', `/tasks/${task._id}`, json(200, { status: 'success', message: 'Task updated.', data: { task: { ...task, labels: [BUG, UI], version: 6 } } }));
+    await user.click(within(dialog).getByRole('button', { name: 'Apply mine on top' }));
+    await waitFor(() => {
+      expect(api.callsTo('PATCH', `/tasks/${task._id}`)).toHaveLength(2);
+    });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[1]?.body).toEqual({ labelIds: ['l-ui', 'l-bug'], version: 5 });
+    await waitFor(() => {
+      expect(within(labelsRow()).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Bug', 'UI']);
+    });
+  });
+
   it('filter the board by one label, in the address and in the requests', async () => {
     const team = makeBoard({ _id: 'team', name: 'Launch team' });
     const tagged = makeTask({ boardId: 'team', taskTitle: 'Tagged', labels: [BUG] });
