@@ -1,26 +1,11 @@
 /** A board's labels in the browser: made in place, put on a task, filtered by, renamed and deleted, seen live by another member. */
 import type { Locator, Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, newSignedInContext, test, type NewTask, type TestUser } from './fixtures.ts';
+import { apiAddMember, apiCreateBoard, apiCreateLabel, type Created } from './support/boards-api.ts';
 import { randomSuffix } from './support/db.ts';
 import { board } from './support/pages.ts';
 
 const SHOTS = process.env.WEB_SHOTS_DIR;
-
-interface Created {
-  _id: string;
-  name: string;
-}
-
-async function apiPost<T>(api: Page['request'], path: string, data: unknown, key: string): Promise<T> {
-  const res = await api.post(path, { data });
-  if (res.status() !== 201) throw new Error(`POST ${path} answered ${res.status()}: ${await res.text()}`);
-  return ((await res.json()) as { data: Record<string, T> }).data[key] as T;
-}
-
-const apiCreateBoard = (api: Page['request'], name: string) => apiPost<Created>(api, '/api/boards', { name }, 'board');
-const apiAddMember = (api: Page['request'], boardId: string, email: string, role: 'admin' | 'member' | 'viewer') =>
-  apiPost<unknown>(api, `/api/boards/${boardId}/members`, { email, role }, 'member');
-const apiCreateLabel = (api: Page['request'], boardId: string, name: string, color: string) => apiPost<Created>(api, `/api/boards/${boardId}/labels`, { name, color }, 'label');
 
 /** A new task's fields with its labels (`labelIds`: the board's labels it starts with). */
 const withLabels = (task: NewTask, labelIds: string[]) => ({ ...task, labelIds });

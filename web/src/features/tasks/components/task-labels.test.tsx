@@ -23,6 +23,17 @@ function taskOnTeam(task: Task, role: 'member' | 'viewer') {
   return { api, state };
 }
 
+/** Opens the task's page, ticks "Bug" in the picker and closes it with Done. */
+async function tickBugAndClose(task: Task) {
+  const rendered = renderApp(`/tasks/${task._id}`, { signedIn: true });
+  await screen.findByRole('heading', { level: 1, name: task.taskTitle }, { timeout: 5000 });
+  await rendered.user.click(await screen.findByRole('button', { name: 'Edit labels' }));
+  const panel = screen.getByRole('dialog', { name: 'Labels' });
+  await rendered.user.click(await within(panel).findByRole('option', { name: 'Bug' }));
+  await rendered.user.click(within(panel).getByRole('button', { name: 'Done' }));
+  return rendered;
+}
+
 const labelsRow = () => screen.getByText('Labels', { selector: 'dt' }).nextElementSibling as HTMLElement;
 
 describe("a task's labels", () => {
@@ -41,12 +52,7 @@ describe("a task's labels", () => {
     const { api } = taskOnTeam(task, 'member');
     let answer!: (value: Response) => void;
     api.on('PATCH', `/tasks/${task._id}`, () => new Promise<Response>((resolve) => (answer = resolve)));
-    const { user } = renderApp(`/tasks/${task._id}`, { signedIn: true });
-    await screen.findByRole('heading', { level: 1, name: task.taskTitle }, { timeout: 5000 });
-    await user.click(await screen.findByRole('button', { name: 'Edit labels' }));
-    const panel = screen.getByRole('dialog', { name: 'Labels' });
-    await user.click(await within(panel).findByRole('option', { name: 'Bug' }));
-    await user.click(within(panel).getByRole('button', { name: 'Done' }));
+    await tickBugAndClose(task);
 
     await waitFor(() => {
       expect(api.callsTo('PATCH', `/tasks/${task._id}`)).toHaveLength(1);
@@ -65,12 +71,7 @@ describe("a task's labels", () => {
     const theirs = { ...task, labels: [], version: 5 };
     const { api } = taskOnTeam(task, 'member');
     api.on('PATCH', `/tasks/${task._id}`, json(409, { status: 'fail', code: 'CONFLICT', message: 'The task has changed.', data: { task: theirs } }));
-    const { user } = renderApp(`/tasks/${task._id}`, { signedIn: true });
-    await screen.findByRole('heading', { level: 1, name: task.taskTitle }, { timeout: 5000 });
-    await user.click(await screen.findByRole('button', { name: 'Edit labels' }));
-    const panel = screen.getByRole('dialog', { name: 'Labels' });
-    await user.click(await within(panel).findByRole('option', { name: 'Bug' }));
-    await user.click(within(panel).getByRole('button', { name: 'Done' }));
+    const { user } = await tickBugAndClose(task);
 
     const dialog = await screen.findByRole('alertdialog', { name: 'This task changed while you were working on it' });
     const row = within(dialog)
