@@ -79,6 +79,7 @@ test('a member makes a label in place and puts it on a task; the board filters b
     const form = section.getByRole('form', { name: 'Edit label Hotfix' });
     await form.getByLabel('Name').fill('Urgent fix');
     await form.getByRole('radio', { name: 'Teal' }).check();
+    await expectAccessible(alicePage, 'a label being edited in board settings');
     await form.getByRole('button', { name: 'Save label' }).click();
     await expect(section.getByText('Urgent fix', { exact: true })).toBeVisible();
     await expectAccessible(alicePage, 'labels in board settings');

@@ -117,4 +117,40 @@ describe("a task's labels", () => {
     await user.selectOptions(select, 'All labels');
     expect(currentPath()).toBe('/boards/team');
   });
+  it('can be picked in the new-task form, for the board the task goes to', async () => {
+    const team = makeBoard({ _id: 'team', name: 'Launch team' });
+    const api = mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .always('GET', '/boards', json(200, boardsAnswer([PERSONAL_BOARD, team])))
+      .always('GET', '/boards/team', json(200, boardAnswer(team)))
+      .always('GET', '/boards/team/labels', json(200, { status: 'success', data: { labels: [BUG, UI] } }))
+      .always('GET', '/tasks', json(200, listAnswer([])))
+      .always('GET', '/tasks/counts', json(200, countsAnswer(0, 0)));
+    const { user } = renderApp('/boards/team', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Create Task' }, { timeout: 5000 }));
+    const form = screen.getByRole('form', { name: 'New task' });
+    await user.type(within(form).getByLabelText(/^Task title/), 'Tagged at birth');
+    await user.type(within(form).getByLabelText(/^Assignee/), 'bob@example.com');
+    const labels = await within(form).findByRole('group', { name: /^Labels/ });
+    await user.click(within(labels).getByRole('button', { name: 'Add labels' }));
+    const panel = within(labels).getByRole('dialog', { name: 'Labels' });
+    await user.click(await within(panel).findByRole('option', { name: 'UI' }));
+    // Enter in the filter box ticks; it never submits the form around it.
+    await user.type(within(panel).getByRole('combobox'), 'bu{Enter}');
+    await user.click(within(panel).getByRole('button', { name: 'Done' }));
+    expect(within(labels).getByRole('list', { name: 'Labels' })).toHaveTextContent('UIBug');
+    expect(api.callsTo('POST', '/tasks')).toHaveLength(0);
+
+    const created = makeTask({ taskTitle: 'Tagged at birth', boardId: 'team', labels: [BUG, UI] });
+    api.on('POST', '/tasks', json(201, { status: 'success', message: 'Task created.', data: { task: created } }));
+    await user.click(within(form).getByRole('button', { name: 'Create Task' }));
+    await waitFor(() => {
+      expect(api.callsTo('POST', '/tasks')).toHaveLength(1);
+    });
+    expect(api.callsTo('POST', '/tasks')[0]?.body).toMatchObject({ taskTitle: 'Tagged at birth', boardId: 'team', labelIds: ['l-ui', 'l-bug'] });
+    // The form empties for the next task, labels too.
+    await waitFor(() => {
+      expect(within(labels).queryByRole('list', { name: 'Labels' })).toBeNull();
+    });
+  });
 });
