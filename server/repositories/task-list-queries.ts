@@ -64,14 +64,28 @@ export interface ListOptions extends TaskFilter {
 
 type Args = Record<string, unknown>;
 type Columns = readonly TaskColumn[];
+/**
+ * How `label=` is read: `probe` tests each task the query reads anyway (task_labels' primary key),
+ * `driven` starts from the label's rows (its (label_id, task_id) index) and reads their tasks.
+ */
+type LabelMode = 'none' | 'probe' | 'driven';
 interface Shape {
   view: TaskView;
   board: boolean;
   status: boolean;
   priority: boolean;
-  label: boolean;
+  label: LabelMode;
   text: TextMode;
 }
+
+/**
+ * A page of the newest or by deadline starts from the label's rows when it has at most this many
+ * tasks; more, and the page reads the board's tasks in index order and tests each (it stops after
+ * a page of matches, which comes soon when the label is common). Counts, sort=priority and lists
+ * without a limit always start from the label: they read every match anyway, and a label's tasks
+ * are some of one board's (a move drops a task's labels).
+ */
+const LABEL_DRIVEN_MAX = 2000;
 /**
  * A part of the visible set, read in one index's order: a person, one status or all, and for a
  * page of sort=deadline the tasks with a deadline (`dated`, deadline order) or without
@@ -98,9 +112,9 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const out: Expression<SqlBool>[] = [];
     if (shape.status) out.push(sql<SqlBool>`${col(prefix, 'status')} = ${slot('status')}`);
     if (shape.priority) out.push(sql<SqlBool>`${col(prefix, 'priority')} = ${slot('priority')}`);
-    // A semi-join on task_labels, which both planners may drive from its (label_id, task_id)
-    // index or probe per task by its primary key (docs/performance.md has the plans).
-    if (shape.label) out.push(sql<SqlBool>`${col(prefix, 'id')} in (select tl.task_id from task_labels tl where tl.label_id = ${slot('label')})`);
+    if (shape.label === 'probe') {
+      out.push(sql<SqlBool>`exists (select 1 from task_labels tl where tl.task_id = ${col(prefix, 'id')} and tl.label_id = ${slot('label')})`);
+    }
     if (shape.text !== 'none') out.push(textCondition(dialect, prefix, shape.text));
     return out;
   }
@@ -247,17 +261,29 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return q;
   }
 
+  /** Few tasks carry the label (`driven`): start from its index entries, keep the visible rows. */
+  function labelDriven(shape: Shape) {
+    // CROSS JOIN fixes the join order in SQLite: the label's entries first, then their rows.
+    let q = db
+      .selectFrom('taskLabels as tl')
+      .crossJoin('tasks as t')
+      .where('tl.labelId', '=', slot('label'))
+      .whereRef('t.id', '=', 'tl.taskId')
+      .where(visibilityOf(shape.view, shape.board));
+    for (const condition of filters('t', shape)) q = q.where(condition);
+    return q;
+  }
+
   function buildList(shape: ListShape): Prepared<Args, TaskRowValues> {
     const options = { rowsAsArrays: true, planPerRun: shape.text !== 'none' };
-    if (shape.paged && shape.text !== 'fts') return prepare<Args, TaskRowValues>(pageQuery(shape), options);
-    let q =
-      shape.text === 'fts'
-        ? db
-            .selectFrom(ftsDriven(shape).select(TASK_COLUMNS.map((c) => `t.${c}` as const)).as('t'))
-            .innerJoin('users as u', 'u.id', 't.createdBy')
-            .select(taskSelect(dialect))
-        : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect));
-    if (shape.text === 'fts') {
+    const driven = shape.text === 'fts' || shape.label === 'driven';
+    if (shape.paged && !driven) return prepare<Args, TaskRowValues>(pageQuery(shape), options);
+    const columns = TASK_COLUMNS.map((c) => `t.${c}` as const);
+    const rows = shape.text === 'fts' ? ftsDriven(shape).select(columns) : labelDriven(shape).select(columns);
+    let q = driven
+      ? db.selectFrom(rows.as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect))
+      : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect));
+    if (driven) {
       const after = afterCondition('t', shape);
       if (after !== undefined) q = q.where(after);
     }
@@ -296,6 +322,17 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
    * the rows. Filters other than the status test their columns in the table.
    */
   function buildCounts(shape: Shape): Prepared<Args, { todo: number; done: number; overdue: number }> {
+    if (shape.label === 'driven') {
+      const todo = sql<SqlBool>`t.status = 'todo'`;
+      return prepare(
+        labelDriven(shape).select((eb) => [
+          eb.cast<number>(eb.fn.countAll().filterWhere(todo), 'integer').as('todo'),
+          eb.cast<number>(eb.fn.countAll().filterWhere(sql<SqlBool>`t.status = 'done'`), 'integer').as('done'),
+          eb.cast<number>(eb.fn.countAll().filterWhere(sql<SqlBool>`${todo} and t.deadline < ${slot('now')}`), 'integer').as('overdue'),
+        ]),
+        { planPerRun: shape.text !== 'none' },
+      );
+    }
     const people = peopleOf(shape.view, false, shape.board);
     const measure = (status: TaskStatus, overdue: boolean) => {
       const terms = people.map((person) => {
@@ -313,6 +350,11 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
   const lists = new Map<string, Prepared<Args, TaskRowValues>>();
   const counts = new Map<string, Prepared<Args, { todo: number; done: number; overdue: number }>>();
+  const labelHits = prepare<Args, { hits: number }>(
+    db
+      .selectFrom(sql`(select 1 from task_labels where label_id = ${slot('label')} limit ${LABEL_DRIVEN_MAX + 1})`.as('m'))
+      .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('hits')),
+  );
   const ftsHits = prepare<Args, { hits: number }>(
     db
       .selectFrom(sql`(select rowid from tasks_fts where tasks_fts match ${slot('fts')} limit ${FTS_MAX_HITS + 1})`.as('m'))
@@ -326,9 +368,19 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
    * match, and a common word matches a share of the whole table, while the viewer's rows do not
    * grow with it.
    */
-  async function plan(viewer: Viewer, filter: TaskFilter, ex: Executor, maxHits: number | null): Promise<{ shape: Shape; args: Args }> {
-    const useIndex = maxHits !== null;
+  async function plan(viewer: Viewer, filter: TaskFilter, ex: Executor, maxHits: number | null, labelFirst: 'always' | 'few'): Promise<{ shape: Shape; args: Args }> {
     const args: Args = { userId: viewer.userId, email: viewer.email };
+    let label: LabelMode = 'none';
+    if (filter.label !== undefined) {
+      args.label = filter.label;
+      label = 'driven';
+      if (labelFirst === 'few') {
+        const { rows } = await labelHits.execute(ex, { label: filter.label });
+        if ((rows[0]?.hits ?? 0) > LABEL_DRIVEN_MAX) label = 'probe';
+      }
+    }
+    // Rows read from the label's entries are few or all needed: their text is tested on them.
+    const useIndex = maxHits !== null && label !== 'driven';
     let text: TextMode = 'none';
     if (filter.q !== undefined) {
       args.q = filter.q;
@@ -349,14 +401,13 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     if (filter.board !== undefined) args.board = filter.board;
     if (filter.status !== undefined) args.status = filter.status;
     if (filter.priority !== undefined) args.priority = filter.priority;
-    if (filter.label !== undefined) args.label = filter.label;
     return {
       shape: {
         view: filter.view,
         board: filter.board !== undefined,
         status: filter.status !== undefined,
         priority: filter.priority !== undefined,
-        label: filter.label !== undefined,
+        label,
         text,
       },
       args,
@@ -369,7 +420,8 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<TaskRowValues[]> {
       const paged = options.limit !== undefined && options.whole !== true;
       const newestPage = options.sort === 'newest' && paged;
-      const { shape, args } = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS);
+      const indexOrder = paged && options.sort !== 'priority';
+      const { shape, args } = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS, indexOrder ? 'few' : 'always');
       const listShape: ListShape = { ...shape, ...keysetOf(options.sort, options.after), limit: options.limit !== undefined, paged };
       if (options.after !== undefined) Object.assign(args, afterArgs(options.sort, options.after));
       if (options.limit !== undefined) args.limit = options.limit;
@@ -384,7 +436,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
     /** To do, done and overdue (open with a deadline before `now`) among the filtered tasks. */
     async counts(viewer: Viewer, filter: TaskFilter, now: string, ex: Executor = db): Promise<TaskCounts> {
-      const { shape, args } = await plan(viewer, filter, ex, null);
+      const { shape, args } = await plan(viewer, filter, ex, null, 'always');
       args.now = now;
       const key = keyOf(shape);
       let query = counts.get(key);
