@@ -14,6 +14,8 @@ const live = (page: Page) => expect(page.getByTestId('live-activity')).toHaveAtt
 const chipsOf = (card: Locator) => card.getByRole('list', { name: 'Labels' });
 
 test('a member makes a label in place and puts it on a task; the board filters by it; renames and deletion reach another member live', async ({ browser, createUser }) => {
+  // Two browsers and six axe runs on two cores shared with other work: more than the default minute.
+  test.setTimeout(120_000);
   const alice = await createUser({ fullName: `Alice ${randomSuffix()}` });
   const bob = await createUser({ fullName: `Bob ${randomSuffix()}` });
   const aliceContext = await newSignedInContext(browser, alice);
