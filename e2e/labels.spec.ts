@@ -219,6 +219,17 @@ test.describe('labels in both themes, phone and desktop', () => {
         await page.keyboard.press('Escape');
         await expect(picker).toBeHidden();
 
+        // The new-task form's labels, the picker open in it.
+        await page.goto(`/boards/${shared._id}`);
+        await board(page).createTask.click();
+        const labelsField = board(page).dialog.getByRole('group', { name: /^Labels/ });
+        await labelsField.getByRole('button', { name: 'Add labels' }).click();
+        await labelsField.getByRole('option', { name: 'Bug' }).click();
+        await labelsField.getByRole('button', { name: 'Done' }).click();
+        await expect(labelsField.getByRole('list', { name: 'Labels' })).toHaveText('Bug');
+        await shoot(page, `new-task-${size}-${colorScheme}`);
+        await expectAccessible(page, `new-task form with labels ${colorScheme} ${size}`);
+
         await page.goto(`/boards/${shared._id}/settings`);
         await expect(page.getByRole('region', { name: /^Labels/ })).toBeVisible();
         await page.getByRole('region', { name: /^Labels/ }).scrollIntoViewIfNeeded();
