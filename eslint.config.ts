@@ -69,6 +69,17 @@ export default defineConfig(
     },
   },
   {
+    // Labels are a lower feature that the task screens use (chips, picker, filter) and the app
+    // composes into board settings; they use no other feature, so no cycle can form.
+    files: ['web/src/features/labels/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: serverPaths, message: 'web/ must not import server/.' },
+        { regex: '^(#web/features/(?!labels/)|(\\.\\./){2}(?!\\.\\./))', message: 'The labels feature uses no other feature; compose them in app/.' },
+      ] }],
+    },
+  },
+  {
     files: ['shared/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [

@@ -1,26 +1,11 @@
 /** Shared boards in the browser: the switcher, settings, members seeing changes live, viewers, moves. */
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, newSignedInContext, test, type TestUser } from './fixtures.ts';
+import { apiAddMember, apiCreateBoard } from './support/boards-api.ts';
 import { randomSuffix } from './support/db.ts';
 import { board, cardActions } from './support/pages.ts';
 
 const SHOTS = process.env.WEB_SHOTS_DIR;
-
-interface CreatedBoard {
-  _id: string;
-  name: string;
-}
-
-async function apiCreateBoard(api: Page['request'], name: string): Promise<CreatedBoard> {
-  const res = await api.post('/api/boards', { data: { name } });
-  if (res.status() !== 201) throw new Error(`POST /api/boards answered ${res.status()}: ${await res.text()}`);
-  return ((await res.json()) as { data: { board: CreatedBoard } }).data.board;
-}
-
-async function apiAddMember(api: Page['request'], boardId: string, email: string, role: 'admin' | 'member' | 'viewer'): Promise<void> {
-  const res = await api.post(`/api/boards/${boardId}/members`, { data: { email, role } });
-  if (res.status() !== 201) throw new Error(`POST members answered ${res.status()}: ${await res.text()}`);
-}
 
 const switcher = (page: Page) => page.getByRole('navigation', { name: 'Boards' });
 const live = (page: Page) => expect(page.getByTestId('live-activity')).toHaveAttribute('data-stream', 'open');

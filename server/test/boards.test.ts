@@ -4,7 +4,7 @@ import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { BOARD_POLICY, PERSONAL_BOARD_NAME } from '#shared/constants.ts';
 import { newId } from '../db/ids.ts';
 import { createSignedInUser, createUser, insertBoard, signIn, uniqueEmail } from './factories.ts';
-import { anyString, HOUR, isPostgres, MINUTE, useTestApp } from './helpers.ts';
+import { anyString, HOUR, isPostgres, MINUTE, untilWaitingOnLock, useTestApp } from './helpers.ts';
 import { boardEventsOf, boardsApi, dataOf, insertBoardTask, lastEventId } from './boards-support.ts';
 
 /** Boards and their members: the API, who may do what, the limits, and the events each change writes. */
@@ -372,13 +372,7 @@ describe('PATCH /api/boards/:id/members/:email', () => {
       await sql`select id from boards where id = ${board.id} for update`.execute(other);
       await sql`update board_members set role = 'member' where board_id = ${board.id} and email = ${admin.user.email}`.execute(other);
       const answer = api.setRole(member.cookie, board.id, member.user.email, 'member');
-      for (let waited = 0; ; waited += 10) {
-        if (waited > 5000) throw new Error('The second change never waited for the board row');
-        const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%from "boards"%for update%'`.execute(t.app.db);
-        if ((rows[0]?.n ?? 0) > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await untilWaitingOnLock(t, '%from "boards"%for update%');
       await other.commit().execute();
       expectFail(await answer, 409, 'LAST_ADMIN');
     } finally {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { build } from '../app.ts';
@@ -225,4 +226,15 @@ export function useTestApp(
       };
     },
   };
+}
+
+/** Resolves once a statement whose text matches `like` waits for a lock (PostgreSQL), so a test can release it knowing the statement is blocked. */
+export async function untilWaitingOnLock(t: TestApp, like: string): Promise<void> {
+  for (let waited = 0; ; waited += 10) {
+    if (waited > 5000) throw new Error(`No statement like ${like} waited for a lock`);
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like ${like}`.execute(t.app.db);
+    if ((rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

@@ -6,6 +6,7 @@ import { newId } from '../db/ids.ts';
 import { boardEventsOf, lastEventId } from './boards-support.ts';
 import { createSignedInUser, createTask, insertBoard } from './factories.ts';
 import { isPostgres, useTestApp, type Response, type TestApp } from './helpers.ts';
+import { insertLabels, labelsTeam } from './labels-support.ts';
 import { openStream } from './sse-client.ts';
 
 /**
@@ -29,18 +30,7 @@ function labelsApi(app: TestApp) {
 }
 const api = labelsApi(t);
 
-/** A shared board with an admin, a member and a viewer, each signed in, and someone who is not on it. */
-async function team() {
-  const admin = await createSignedInUser(t);
-  const member = await createSignedInUser(t);
-  const viewer = await createSignedInUser(t);
-  const outsider = await createSignedInUser(t);
-  const board = await insertBoard(t, admin.user, [
-    { who: member.user, role: 'member' },
-    { who: viewer.user, role: 'viewer' },
-  ]);
-  return { admin, member, viewer, outsider, board };
-}
+const team = () => labelsTeam(t);
 
 async function created(cookie: string, boardId: string, name: string, color = 'blue'): Promise<Label> {
   const res = await api.create(cookie, boardId, { name, color });
@@ -109,11 +99,7 @@ describe('GET/POST /api/boards/:id/labels', () => {
 
   it(`allows at most ${LIMITS.labelsPerBoard} labels per board (409 LIMIT_REACHED)`, async () => {
     const { admin, board } = await team();
-    const at = t.clock.now().toISOString();
-    const rows = Array.from({ length: LIMITS.labelsPerBoard - 1 }, (_, i) => ({
-      id: newId(), boardId: board.id, name: `L${i}`, nameKey: `l${i}`, color: 'gray' as const, createdAt: at, updatedAt: at,
-    }));
-    await t.app.db.insertInto('labels').values(rows).execute();
+    await insertLabels(t, board.id, ...Array.from({ length: LIMITS.labelsPerBoard - 1 }, (_, i) => `L${i}`));
     await created(admin.cookie, board.id, 'The last one');
     const res = await api.create(admin.cookie, board.id, { name: 'One too many', color: 'red' });
     expect(res.status).toBe(409);
@@ -259,11 +245,7 @@ describe.runIf(isPostgres)('label races (PostgreSQL)', () => {
 
   it('concurrent creations stop at the limit', async () => {
     const { admin, member, board } = await team();
-    const at = t.clock.now().toISOString();
-    const rows = Array.from({ length: LIMITS.labelsPerBoard - 2 }, (_, i) => ({
-      id: newId(), boardId: board.id, name: `L${i}`, nameKey: `l${i}`, color: 'gray' as const, createdAt: at, updatedAt: at,
-    }));
-    await t.app.db.insertInto('labels').values(rows).execute();
+    await insertLabels(t, board.id, ...Array.from({ length: LIMITS.labelsPerBoard - 2 }, (_, i) => `L${i}`));
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) => api.create(i % 2 === 0 ? admin.cookie : member.cookie, board.id, { name: `Racer ${i}`, color: 'red' })),
     );

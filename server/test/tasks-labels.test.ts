@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { LIMITS, PRIORITIES, TASK_SORTS, TASK_VIEWS } from '#shared/constants.ts';
 import type { Activity } from '#shared/schemas/comments.ts';
-import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
 import { createSignedInUser, createTask, insertBoard, insertTasks, uniqueEmail } from './factories.ts';
-import { DAY, isPostgres, useTestApp } from './helpers.ts';
+import { DAY, isPostgres, untilWaitingOnLock, useTestApp } from './helpers.ts';
+import { insertLabels, labelsTeam } from './labels-support.ts';
 
 /**
  * Labels on tasks: `labelIds` on create and update is the task's whole set (labels of its board,
@@ -19,25 +19,8 @@ const patch = (cookie: string, id: string, body: unknown) => t.request('PATCH', 
 const read = async (cookie: string, id: string): Promise<Task> => (await t.request('GET', `/api/tasks/${id}`, { cookie })).json.data.task;
 const names = (task: Task) => task.labels.map((l) => l.name);
 
-/** Labels written straight into the board's table, by name. */
-async function labels(boardId: string, ...labelNames: string[]): Promise<Label[]> {
-  const at = t.clock.now().toISOString();
-  const rows = labelNames.map((name) => ({ id: newId(), boardId, name, nameKey: name.toLowerCase(), color: 'blue' as const, createdAt: at, updatedAt: at }));
-  if (rows.length > 0) await t.app.db.insertInto('labels').values(rows).execute();
-  return rows.map((r) => ({ _id: r.id, name: r.name, color: r.color }));
-}
-
-/** A shared board with an admin, a member and a viewer. */
-async function team() {
-  const admin = await createSignedInUser(t);
-  const member = await createSignedInUser(t);
-  const viewer = await createSignedInUser(t);
-  const board = await insertBoard(t, admin.user, [
-    { who: member.user, role: 'member' },
-    { who: viewer.user, role: 'viewer' },
-  ]);
-  return { admin, member, viewer, board };
-}
+const labels = (boardId: string, ...names: string[]) => insertLabels(t, boardId, ...names);
+const team = () => labelsTeam(t);
 
 /** The task events in the log about a task, oldest first. */
 async function taskEvents(taskId: string) {
@@ -234,13 +217,7 @@ describe.runIf(isPostgres)('a label deleted while a task write sets it (PostgreS
     try {
       await sql`delete from labels where id = ${bug!._id}`.execute(other);
       const answer = patch(admin.cookie, task._id, { labelIds: [bug!._id], taskTitle: 'Renamed too' });
-      for (let waited = 0; ; waited += 10) {
-        if (waited > 5000) throw new Error('The task write never waited for the label row');
-        const { rows } = await sql<{ n: number }>`
-          select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%task_labels%'`.execute(t.app.db);
-        if ((rows[0]?.n ?? 0) > 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await untilWaitingOnLock(t, '%task_labels%');
       await other.commit().execute();
       const res = await answer;
       expect(res.status, res.body).toBe(400);

@@ -2,7 +2,9 @@ import type { QueryClient } from '@tanstack/react-query';
 import { applyBoardEvent, BOARD_EVENTS, refreshBoards } from '#web/features/boards/api/board-events.ts';
 import { boardKeys } from '#web/features/boards/api/query-keys.ts';
 import { applyCommentEvent, COMMENT_EVENTS, refreshComments } from '#web/features/comments/api/comment-events.ts';
+import { refreshBoardLabels } from '#web/features/labels/api/get-labels.ts';
 import { activityKey } from '#web/features/tasks/api/get-task-activity.ts';
+import { refreshBoardTasks } from '#web/features/tasks/api/list-refresh.ts';
 import type { LiveEventHandlers } from '#web/features/tasks/api/live-events.ts';
 import { refreshTasks } from '#web/features/tasks/api/query-keys.ts';
 import { TASK_EVENTS } from '#web/features/tasks/api/task-events.ts';
@@ -35,6 +37,22 @@ const boardLiveEvents: LiveEventHandlers = {
   refresh: refreshBoards,
 };
 
+/**
+ * A board's labels: renaming, recolouring or deleting one sends the board's `board.updated`
+ * (as do its name and members). Its label list is asked again, and so are the cards and task
+ * pages of its tasks, whose copies carry the labels by name.
+ */
+const labelLiveEvents: LiveEventHandlers = {
+  types: ['board.updated'],
+  apply(queryClient, _type, data) {
+    const id = (data as { board?: { _id?: unknown } } | null)?.board?._id;
+    if (typeof id !== 'string') return;
+    void refreshBoardLabels(queryClient, id);
+    refreshBoardTasks(queryClient, id);
+  },
+  refresh: (queryClient) => refreshBoardLabels(queryClient),
+};
+
 /** How long task events are gathered before the switcher's open counts are asked again. */
 const COUNTS_DELAY_MS = 400;
 const countTimers = new WeakMap<QueryClient, ReturnType<typeof setTimeout>>();
@@ -58,4 +76,4 @@ const boardCountLiveEvents: LiveEventHandlers = {
 };
 
 /** Every other feature's live events, in one constant list (the live connection reopens when it changes). */
-export const LIVE_EVENT_HANDLERS: readonly LiveEventHandlers[] = [commentLiveEvents, boardLiveEvents, boardCountLiveEvents];
+export const LIVE_EVENT_HANDLERS: readonly LiveEventHandlers[] = [commentLiveEvents, boardLiveEvents, labelLiveEvents, boardCountLiveEvents];

@@ -6,12 +6,13 @@ import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { useBoard } from '#web/features/boards/api/get-board.ts';
 import { BoardSettings } from '#web/features/boards/components/board-settings.tsx';
+import { BoardLabelsSection } from '#web/features/labels/components/board-labels-section.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PageLoading } from '../root-layout.tsx';
 import { BoardNotFound, useLeaveWhenRemoved } from './board.tsx';
 
-/** /boards/:boardId/settings — the board's name, description and members; leave; delete. */
+/** /boards/:boardId/settings — the board's name, description, members and labels; leave; delete. */
 export function BoardSettingsPage() {
   const { boardId = '' } = useParams();
   const detail = useBoard(boardId);
@@ -43,6 +44,7 @@ export function BoardSettingsPage() {
       <BoardSettings
         detail={detail.data}
         me={me}
+        labels={<BoardLabelsSection boardId={board._id} canWrite={board.role !== 'viewer'} />}
         onGone={(how) => {
           gone.current = true;
           notify('success', how === 'left' ? `You left ${board.name}.` : `Deleted ${board.name}.`);

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type SubmitEvent } from 'react';
+import { useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import { BOARD_ROLES, LIMITS, type BoardRole } from '#shared/constants.ts';
 import type { Member } from '#shared/schemas/boards.ts';
 import { Alert } from '#web/components/alert.tsx';
@@ -29,6 +29,8 @@ interface SettingsProps {
   me: string;
   /** After the viewer left or deleted the board (the page goes elsewhere). */
   onGone: (how: 'left' | 'deleted') => void;
+  /** The board's labels section (another feature's, composed by the app), after the members. */
+  labels?: ReactNode;
 }
 
 /**
@@ -36,7 +38,7 @@ interface SettingsProps {
  * everyone else reads the same and may leave. The server decides every change: what it refuses
  * is shown beside the control that asked.
  */
-export function BoardSettings({ detail, me, onGone }: SettingsProps) {
+export function BoardSettings({ detail, me, onGone, labels }: SettingsProps) {
   const { board, members } = detail;
   const admin = board.role === 'admin';
   return (
@@ -71,6 +73,8 @@ export function BoardSettings({ detail, me, onGone }: SettingsProps) {
         <MemberList boardId={board._id} members={members} admin={admin && !board.personal} me={me} onLeft={() => { onGone('left'); }} />
         {admin && !board.personal ? <AddMemberForm boardId={board._id} /> : null}
       </section>
+
+      {labels}
 
       {board.personal ? null : (
         <section className="settings-section settings-section--danger" aria-labelledby="board-leave-heading">

@@ -74,6 +74,7 @@ describe('board settings', () => {
   function settings() {
     const fetch = api();
     fetch.always('GET', '/boards/team', json(200, boardAnswer(TEAM, members)));
+    fetch.always('GET', '/boards/team/labels', json(200, { status: 'success', data: { labels: [] } }));
     const rendered = renderApp('/boards/team/settings', { signedIn: true });
     return { fetch, ...rendered };
   }

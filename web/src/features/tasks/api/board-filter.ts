@@ -7,7 +7,7 @@ export type PriorityFilter = Priority | '';
 export const SEARCH_MAX_LENGTH = LIMITS.searchMax;
 
 /**
- * What the board shows: every part lives in the URL (`?priority=&view=&q=&sort=`), so a
+ * What the board shows: every part lives in the URL (`?priority=&view=&q=&sort=&label=`), so a
  * reload, the back button or a shared link shows the same board. Defaults are left out.
  */
 export interface BoardFilter {
@@ -18,12 +18,17 @@ export interface BoardFilter {
   sort: TaskSort;
   /** The board on screen (from the address's path, `/boards/:id`); "" is every board ("All my tasks"). */
   board: string;
+  /** One of the board's labels (its id); "" is every task. Labels are a board's: none on "All my tasks". */
+  label: string;
 }
 
-export const DEFAULT_FILTER: BoardFilter = { priority: '', view: DEFAULT_VIEW, q: '', sort: DEFAULT_SORT, board: '' };
+export const DEFAULT_FILTER: BoardFilter = { priority: '', view: DEFAULT_VIEW, q: '', sort: DEFAULT_SORT, board: '', label: '' };
 
 const pick = <T extends string>(values: readonly T[], raw: string | null, fallback: T): T =>
   values.includes(raw as T) ? (raw as T) : fallback;
+
+/** Longer than any id the server hands out: anything longer in the address is cut, not sent on. */
+const LABEL_ID_MAX_LENGTH = 64;
 
 /** The `?priority=` of the board's URL; anything unknown is "All Tasks". */
 export function parsePriorityFilter(raw: string | null): PriorityFilter {
@@ -42,6 +47,7 @@ export function parseBoardFilter(params: URLSearchParams, board = ''): BoardFilt
     view: pick(TASK_VIEWS, params.get('view'), DEFAULT_VIEW),
     q: normalizeSearch(params.get('q')),
     sort: pick(TASK_SORTS, params.get('sort'), DEFAULT_SORT),
+    label: board === '' ? '' : (params.get('label') ?? '').trim().slice(0, LABEL_ID_MAX_LENGTH),
   };
 }
 
@@ -65,6 +71,7 @@ export function filterQuery(filter: BoardFilter): Record<string, string | undefi
     q: filter.q || undefined,
     sort: filter.sort === DEFAULT_SORT ? undefined : filter.sort,
     board: filter.board || undefined,
+    label: filter.label || undefined,
   };
 }
 

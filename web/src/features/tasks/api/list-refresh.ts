@@ -1,7 +1,7 @@
 import { hashKey, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { SEARCHED_TASK_FIELDS } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { trimList, type KeyFilter } from './query-keys.ts';
+import { filterOfKey, taskKeys, trimList, type KeyFilter } from './query-keys.ts';
 
 /*
  * Which cached lists and counts must be asked again after a task changed, and the asking.
@@ -21,10 +21,16 @@ type Field = keyof Task;
 export const ANY_FIELD = 'any';
 export type ChangedFields = ReadonlySet<Field> | typeof ANY_FIELD;
 
+/** The same labels (each copy of a task from the server has its own array). */
+const sameLabels = (a: Task['labels'] | undefined, b: Task['labels'] | undefined) =>
+  a === b || (a?.length === b?.length && (a ?? []).every((label, i) => label._id === b?.[i]?._id));
+
 /** The fields whose values differ between two copies of a task. */
 export function changedFields(before: Task, after: Task): ChangedFields {
   const changed = new Set<Field>();
-  for (const field of Object.keys(after) as Field[]) if (before[field] !== after[field]) changed.add(field);
+  for (const field of Object.keys(after) as Field[]) {
+    if (field === 'labels' ? !sameLabels(before.labels, after.labels) : before[field] !== after[field]) changed.add(field);
+  }
   return changed;
 }
 
@@ -33,6 +39,7 @@ function fieldsRead(filter: KeyFilter): Set<Field> {
   const fields = new Set<Field>(['status']);
   if (filter.priority) fields.add('priority');
   if (filter.board) fields.add('boardId');
+  if (filter.label) fields.add('labels');
   if (filter.view === 'assigned-to-me') fields.add('assignee');
   if (filter.view === 'created-by-me') fields.add('assignorEmail');
   if (filter.q) for (const field of SEARCHED_TASK_FIELDS) fields.add(field);
@@ -115,4 +122,19 @@ export function scheduleRefresh(queryClient: QueryClient, queryKey: QueryKey): v
   queue.timer ??= setTimeout(() => {
     flush(queryClient, queue);
   }, REFRESH_DELAY_MS);
+}
+
+/**
+ * A board's labels were renamed, recoloured or deleted (its `board.updated` event): every task
+ * that carries one holds a stale copy, and a list filtered by a deleted label is empty. The
+ * lists and counts that may show the board's tasks, and the task pages of its tasks, are asked
+ * again (after this tab's own writes, as any refetch here).
+ */
+export function refreshBoardTasks(queryClient: QueryClient, boardId: string): void {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: taskKeys.all })) {
+    const key = query.queryKey;
+    // A list or count of this board, or of every board ("All my tasks"); a task page of its task.
+    const board = key[1] === 'detail' ? (key.length === 3 ? (query.state.data as Pick<Task, 'boardId'> | undefined)?.boardId : undefined) : (filterOfKey(key).board ?? '');
+    if (board === boardId || (key[1] !== 'detail' && board === '')) scheduleRefresh(queryClient, key);
+  }
 }

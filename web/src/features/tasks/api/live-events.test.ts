@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import { makeTask } from '#web/testing/data.ts';
 import { DEFAULT_FILTER, type BoardFilter } from './board-filter.ts';
-import { REFRESH_DELAY_MS } from './list-refresh.ts';
+import { refreshBoardTasks, REFRESH_DELAY_MS } from './list-refresh.ts';
 import { taskKeys, type TaskPages } from './query-keys.ts';
 import { applyTaskEvent } from './task-events.ts';
 
@@ -239,5 +239,35 @@ describe('applying live events to the cached board', () => {
     client.setQueryData(list('todo'), pages([[task!], null]));
     const change = applyTaskEvent(client, 'task.updated', { task: { ...task!, priority: 'high', version: 2 }, by: ME }, ME);
     expect(change).toMatchObject({ own: true, message: 'Bob Builder edited “Mine”' });
+  });
+  it('asks again, once a board’s labels changed, only what may show that board’s tasks; a label filter reads the labels', async () => {
+    const { client, list, counts, askedAgain } = cache();
+    const [onA, onB] = tasksAt({ taskTitle: 'On A', boardId: 'a', labels: [{ _id: 'l1', name: 'Bug', color: 'red' }] }, { taskTitle: 'On B', boardId: 'b' });
+    for (const key of [list('todo', { board: 'a' }), list('todo', { board: 'a', label: 'l1' }), list('todo'), list('todo', { board: 'b' })]) {
+      client.setQueryData(key, pages([[key === list('todo', { board: 'b' }) ? onB! : onA!], null]));
+    }
+    client.setQueryData(counts({ board: 'a' }), { todo: 1, done: 0 });
+    client.setQueryData(counts({ board: 'b' }), { todo: 1, done: 0 });
+    client.setQueryData(taskKeys.detail(onA!._id), onA);
+    client.setQueryData(taskKeys.detail(onB!._id), onB);
+    refreshBoardTasks(client, 'a');
+    await settle();
+    expect([list('todo', { board: 'a' }), list('todo', { board: 'a', label: 'l1' }), list('todo'), counts({ board: 'a' }), taskKeys.detail(onA!._id)].map(askedAgain)).toEqual([true, true, true, true, true]);
+    expect([list('todo', { board: 'b' }), counts({ board: 'b' }), taskKeys.detail(onB!._id)].map(askedAgain)).toEqual([false, false, false]);
+
+    // A task's labels changed: a list filtered by a label is asked again; one without is not.
+    const fresh = cache();
+    fresh.client.setQueryData(fresh.list('todo', { board: 'a', label: 'l1' }), pages([[onA!], null]));
+    fresh.client.setQueryData(fresh.list('todo', { board: 'a' }), pages([[onA!], null]));
+    applyTaskEvent(fresh.client, 'task.updated', { task: { ...onA!, labels: [], version: 2 }, by: ADA }, ME);
+    await settle();
+    expect(fresh.askedAgain(fresh.list('todo', { board: 'a', label: 'l1' }))).toBe(true);
+    expect(fresh.askedAgain(fresh.list('todo', { board: 'a' }))).toBe(false);
+    // The same labels in a new copy (every answer has its own array) are no change.
+    const same = cache();
+    same.client.setQueryData(same.list('todo', { board: 'a', label: 'l1' }), pages([[onA!], null]));
+    applyTaskEvent(same.client, 'task.updated', { task: { ...onA!, labels: onA!.labels.map((l) => ({ ...l })), description: 'More', version: 2 }, by: ADA }, ME);
+    await settle();
+    expect(same.askedAgain(same.list('todo', { board: 'a', label: 'l1' }))).toBe(false);
   });
 });

@@ -25,7 +25,7 @@ export const taskKeys = {
 export type KeyFilter = Partial<BoardFilter> & { status?: TaskStatus };
 
 /** What decides which tasks a list holds, order and status aside: lists and counts alike. */
-export const membershipOf = (filter: KeyFilter): string => JSON.stringify([filter.priority ?? '', filter.view ?? '', filter.q ?? '', filter.board ?? '']);
+export const membershipOf = (filter: KeyFilter): string => JSON.stringify([filter.priority ?? '', filter.view ?? '', filter.q ?? '', filter.board ?? '', filter.label ?? '']);
 
 export function filterOfKey(key: readonly unknown[]): KeyFilter {
   const filter: KeyFilter = key[2] ?? {};

@@ -32,13 +32,17 @@ function sameTask(a: Task | undefined, b: Task): boolean {
   return [...keys].every((key) => (a as Record<string, unknown>)[key] === (b as Record<string, unknown>)[key]);
 }
 
-/** The copy a change shows at once: the task with the changed fields written in. */
-function withChanges(task: Task, changes: UpdateTaskBody): Task {
+/**
+ * The copy a change shows at once: the task with the changed fields written in. New labels are
+ * sent as ids (`labelIds`); `labels` are the same labels to show meanwhile.
+ */
+function withChanges(task: Task, { labelIds: _ids, ...changes }: UpdateTaskBody, labels: Task['labels'] | undefined): Task {
   return {
     ...task,
     ...changes,
     workTitle: changes.workTitle === undefined ? task.workTitle : (changes.workTitle ?? ''),
     deadline: changes.deadline === undefined ? task.deadline : changes.deadline === '' ? null : changes.deadline,
+    labels: labels ?? task.labels,
   };
 }
 
@@ -69,7 +73,7 @@ export function settleFailedWrite(
 }
 
 /**
- * Edit (assignee, priority), complete and reopen, the description and "Apply mine on top" all
+ * Edit (assignee, priority), complete and reopen, the description, labels and "Apply mine on top" all
  * go through here. The card shows the change at once; the server's answer replaces it, and a
  * failure rolls it back with a message (`quiet`: the caller shows it), a 409 with the conflict
  * dialog.
@@ -80,14 +84,14 @@ export function useUpdateTask({ quiet = false }: { quiet?: boolean } = {}) {
   const { notify } = useNotices();
   return useMutation({
     scope: TASK_WRITES,
-    mutationFn: async ({ task, changes }: { task: Task; changes: UpdateTaskBody }) => {
+    mutationFn: async ({ task, changes }: { task: Task; changes: UpdateTaskBody; labels?: Task['labels'] }) => {
       const sent = versionToSend(queryClient, task);
       return { updated: await updateTask(task._id, changes, sent), sent };
     },
-    onMutate: async ({ task, changes }) => {
+    onMutate: async ({ task, changes, labels }) => {
       await cancelListFetches(queryClient);
       const shown = findCachedTask(queryClient, task._id) ?? task;
-      const optimistic = withChanges(shown, changes);
+      const optimistic = withChanges(shown, changes, labels);
       writeTask(queryClient, shown, optimistic);
       return { shown, optimistic };
     },

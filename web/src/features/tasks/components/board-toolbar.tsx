@@ -4,6 +4,7 @@ import { SelectField } from '#web/components/field.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
+import { ActiveLabelFilter, LabelFilterSelect } from '#web/features/labels/components/label-filter.tsx';
 import type { TaskSort, TaskView } from '#shared/constants.ts';
 import { DEFAULT_FILTER, normalizeSearch, SEARCH_MAX_LENGTH, type BoardFilter } from '../api/board-filter.ts';
 import { PriorityFilter } from './priority-filter.tsx';
@@ -183,7 +184,7 @@ export function SearchBox({ value, onSearch, ref, onCollapse }: SearchBoxProps) 
 
 /** How many of the choices behind the phone's Filters button differ from the defaults. */
 export function activeFilterCount(filter: BoardFilter): number {
-  return (['priority', 'view', 'sort'] as const).filter((key) => filter[key] !== DEFAULT_FILTER[key]).length;
+  return (['priority', 'view', 'sort', 'label'] as const).filter((key) => filter[key] !== DEFAULT_FILTER[key]).length;
 }
 
 interface BoardControlsProps {
@@ -193,10 +194,11 @@ interface BoardControlsProps {
 }
 
 /**
- * Everything that narrows or orders the board: priority, whose tasks, search and sort. Wide
- * screens show them all, in two rows. Below 40rem they fold into one row so the cards start
- * on the first screen: a "Filters" button (with the number of choices that differ from the
- * defaults) opening the same controls in a popover, and a search icon that opens the box.
+ * Everything that narrows or orders the board: priority, whose tasks, search, sort and (on a
+ * board) label. Wide screens show them all, in two rows. Below 40rem they fold into one row so
+ * the cards start on the first screen: a "Filters" button (with the number of choices that
+ * differ from the defaults) opening the same controls in a popover, the label filter in force
+ * as a chip that clears it, and a search icon that opens the box.
  * Every choice still lives in the URL; these are only two ways of showing the same controls.
  */
 export function BoardControls({ filter, onChange, searchRef }: BoardControlsProps) {
@@ -242,6 +244,11 @@ export function BoardControls({ filter, onChange, searchRef }: BoardControlsProp
   const onSearch = (next: string) => {
     onChange({ q: next });
   };
+  // Labels are a board's own: "All my tasks" has no label filter.
+  const onLabel = (next: string) => {
+    onChange({ label: next });
+  };
+  const label = filter.board ? <LabelFilterSelect boardId={filter.board} value={filter.label} onChange={onLabel} /> : null;
 
   if (!narrow) {
     return (
@@ -251,6 +258,7 @@ export function BoardControls({ filter, onChange, searchRef }: BoardControlsProp
           {view}
           <SearchBox ref={inputRef} value={filter.q} onSearch={onSearch} />
           {sort}
+          {label}
         </div>
       </>
     );
@@ -258,7 +266,8 @@ export function BoardControls({ filter, onChange, searchRef }: BoardControlsProp
 
   return (
     <div className="board__controls board__controls--compact">
-      <FiltersPopover filter={filter} onChange={onChange} priority={priority} view={view} sort={sort} />
+      <FiltersPopover filter={filter} onChange={onChange} priority={priority} view={view} sort={sort} label={label} />
+      {filter.board ? <ActiveLabelFilter boardId={filter.board} value={filter.label} onChange={onLabel} /> : null}
       <CompactSearch inputRef={inputRef} value={filter.q} onSearch={onSearch} open={searchOpen} setOpen={setSearchOpen} />
     </div>
   );
@@ -271,9 +280,10 @@ interface FiltersPopoverProps {
   priority: ReactNode;
   view: ReactNode;
   sort: ReactNode;
+  label: ReactNode;
 }
 
-function FiltersPopover({ filter, onChange, priority, view, sort }: FiltersPopoverProps) {
+function FiltersPopover({ filter, onChange, priority, view, sort, label }: FiltersPopoverProps) {
   const { close, buttonProps, panelProps } = usePopover();
   const titleId = useId();
   const count = activeFilterCount(filter);
@@ -314,13 +324,14 @@ function FiltersPopover({ filter, onChange, priority, view, sort }: FiltersPopov
           {view}
         </div>
         {sort}
+        {label}
         <div className="board-filters__footer">
           {count > 0 ? (
             <button
               type="button"
               className={buttonClass('ghost', 'sm')}
               onClick={() => {
-                onChange({ priority: DEFAULT_FILTER.priority, view: DEFAULT_FILTER.view, sort: DEFAULT_FILTER.sort });
+                onChange({ priority: DEFAULT_FILTER.priority, view: DEFAULT_FILTER.view, sort: DEFAULT_FILTER.sort, label: DEFAULT_FILTER.label });
               }}
             >
               Reset

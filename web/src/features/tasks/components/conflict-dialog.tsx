@@ -1,7 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { CONFLICT_MESSAGES } from '#shared/messages.ts';
+import type { Label } from '#shared/schemas/labels.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
+import { sortLabels } from '#web/features/labels/api/get-labels.ts';
+import { labelKeys } from '#web/features/labels/api/query-keys.ts';
 import { useNotices } from '#web/components/notices.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useDeleteTask } from '../api/delete-task.ts';
@@ -22,22 +26,25 @@ const FIELDS = [
   ['deadline', 'Deadline'],
 ] as const;
 
-type Field = (typeof FIELDS)[number][0];
+type Field = (typeof FIELDS)[number][0] | 'labels';
 
-function valueOf(task: Task, field: Field): string | null {
+/** A set of labels as one value: the names in the order tasks list them, or null for none. */
+const namesOf = (labels: readonly Label[]): string | null => (labels.length > 0 ? sortLabels(labels).map((label) => label.name).join(', ') : null);
+
+function valueOf(task: Task, field: Exclude<Field, 'labels'>): string | null {
   const value = task[field];
   return value === '' ? null : value;
 }
 
 /** What `mine` sets `field` to, as the server would store it (`undefined`: not touched). */
-function mineOf(mine: UpdateTaskBody, field: Field): string | null | undefined {
+function mineOf(mine: UpdateTaskBody, field: Exclude<Field, 'labels'>): string | null | undefined {
   const value = mine[field];
   if (value === undefined) return undefined;
   return value === '' ? null : value;
 }
 
 function shown(field: Field, value: string | null): string {
-  if (value === null) return field === 'deadline' ? 'No deadline' : 'Empty';
+  if (value === null) return field === 'deadline' ? 'No deadline' : field === 'labels' ? 'None' : 'Empty';
   if (field === 'priority') return PRIORITY_LABELS[value as Task['priority']];
   if (field === 'status') return value === 'done' ? 'Completed' : 'To do';
   if (field === 'deadline') {
@@ -57,8 +64,11 @@ interface Row {
   mine: string | null | undefined;
 }
 
-/** Every field the other person changed, and every field this person tried to change. */
-export function conflictRows(conflict: Conflict): Row[] {
+/**
+ * Every field the other person changed, and every field this person tried to change. Labels
+ * are sent as ids: `known` are the board's labels, to name them (with those of both copies).
+ */
+export function conflictRows(conflict: Conflict, known: readonly Label[] = []): Row[] {
   const rows: Row[] = [];
   for (const [field, label] of FIELDS) {
     const base = valueOf(conflict.base, field);
@@ -68,6 +78,13 @@ export function conflictRows(conflict: Conflict): Row[] {
     const iChanged = mine !== undefined && mine !== base;
     if (theyChanged || iChanged) rows.push({ field, label, theirs, was: theyChanged ? base : undefined, mine: iChanged ? mine : undefined });
   }
+  const base = namesOf(conflict.base.labels);
+  const theirs = namesOf(conflict.theirs.labels);
+  const ids = conflict.mine.labelIds;
+  const named = [...known, ...conflict.base.labels, ...conflict.theirs.labels];
+  const mine = ids === undefined ? undefined : namesOf(ids.flatMap((id) => named.find((l) => l._id === id) ?? []));
+  const iChanged = mine !== undefined && mine !== base;
+  if (base !== theirs || iChanged) rows.push({ field: 'labels', label: 'Labels', theirs, was: base !== theirs ? base : undefined, mine: iChanged ? mine : undefined });
   return rows;
 }
 
@@ -83,6 +100,7 @@ export function ConflictDialog() {
   const update = useUpdateTask();
   const remove = useDeleteTask();
   const { notify } = useNotices();
+  const queryClient = useQueryClient();
 
   const onFailure = (error: unknown) => {
     if (!isUnauthorized(error) && !(isApiError(error) && error.status === 409)) notify('error', isApiError(error) ? error.message : String(error));
@@ -98,7 +116,8 @@ export function ConflictDialog() {
     else update.mutate({ task: conflict.theirs, changes: conflict.mine }, { onError: onFailure });
   };
   const editor = live.editors.get(conflict.base._id);
-  const rows = conflictRows(conflict);
+  // The board's labels as this tab knows them (the picker read them), to name the ones sent.
+  const rows = conflictRows(conflict, queryClient.getQueryData<Label[]>(labelKeys.board(conflict.base.boardId)) ?? []);
 
   return (
     <Dialog

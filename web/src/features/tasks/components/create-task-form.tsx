@@ -1,6 +1,7 @@
 import { useRef, useState, type SubmitEvent } from 'react';
 import { DEFAULT_PRIORITY, LIMITS, type Priority } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
+import type { Label } from '#shared/schemas/labels.ts';
 import type { CreateTaskBody } from '#shared/schemas/tasks.ts';
 import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
@@ -12,6 +13,7 @@ import { personalBoardOf, useBoardScope, writableBoards } from '../api/board-sco
 import { useCreateTask } from '../api/create-task.ts';
 import { dateTimeLocalToIso, toDateTimeLocal } from '../utils/deadline.ts';
 import { PrioritySelect } from './priority.tsx';
+import { NewTaskLabelsField } from './task-labels.tsx';
 
 interface Values {
   workTitle: string;
@@ -45,6 +47,9 @@ export function CreateTaskForm() {
   // The board on screen when the viewer may create there, else their personal board.
   const defaultBoardId = boards.find((board) => board._id === scope.boardId)?._id ?? personalBoardOf(boards)?._id ?? '';
   const boardId = values.boardId || defaultBoardId;
+  // Labels are the board's: another board chosen, the ones picked go.
+  const [picked, setPicked] = useState<{ boardId: string; labels: Label[] }>({ boardId: '', labels: [] });
+  const labels = picked.boardId === boardId ? picked.labels : [];
   const now = useNow(30_000);
   const firstFieldRef = useRef<HTMLInputElement>(null);
   const alertRef = useRef<HTMLDivElement>(null);
@@ -99,11 +104,13 @@ export function CreateTaskForm() {
       ...(boardId ? { boardId } : {}),
       ...(work.value ? { workTitle: work.value } : {}),
       ...(deadlineIso ? { deadline: deadlineIso } : {}),
+      ...(labels.length > 0 ? { labelIds: labels.map((label) => label._id) } : {}),
     };
     create.mutate(body, {
       onSuccess: ({ message }) => {
         // The next task goes to the same board.
         setValues({ ...EMPTY, boardId: values.boardId });
+        setPicked({ boardId: '', labels: [] });
         setFieldErrors({});
         setSuccess(message);
         firstFieldRef.current?.focus();
@@ -185,6 +192,16 @@ export function CreateTaskForm() {
             </option>
           ))}
         </SelectField>
+      ) : null}
+      {boardId ? (
+        <NewTaskLabelsField
+          boardId={boardId}
+          value={labels}
+          onChange={(next) => {
+            setPicked({ boardId, labels: next });
+            setSuccess(null);
+          }}
+        />
       ) : null}
       <div className="create-task__row">
         <TextField

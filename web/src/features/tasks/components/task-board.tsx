@@ -41,9 +41,9 @@ export function TaskBoard({
   subtitle = <p className="board__subtitle">Everything you assigned, and everything assigned to you.</p>,
 }: TaskBoardProps) {
   const [searchParams, setSearchParams] = useSearchParams();
-  const { priority, view, q, sort } = parseBoardFilter(searchParams);
+  const { priority, view, q, sort, label } = parseBoardFilter(searchParams, boardId);
   // One object per distinct filter, so effects and memoized cards see a change only when there is one.
-  const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort, board: boardId }), [priority, view, q, sort, boardId]);
+  const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort, board: boardId, label }), [priority, view, q, sort, boardId, label]);
   const canCreate = useCanCreateHere();
   const searchRef = useRef<SearchHandle>(null);
   const [panelOpen, setPanelOpen] = useState(false);

@@ -2,6 +2,7 @@ import { memo, useEffect, useId, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
+import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { boardPath, useBoardScope, useCanChangeTask } from '../api/board-scope.ts';
 import { useTaskHighlight } from '../api/live-board-context.ts';
@@ -25,6 +26,9 @@ export interface TaskCardProps {
   'aria-posinset'?: number;
   'aria-setsize'?: number;
 }
+
+/** Labels a card shows on its one line of chips; "+N" names the rest. */
+const CARD_LABELS_SHOWN = 3;
 
 /** The card's title opens the task page; the board's filters stay in the address behind it. */
 function TaskLink({ task, boardId }: { task: Task; boardId: string | null }) {
@@ -104,6 +108,7 @@ export const TaskCard = memo(function TaskCard({
         ) : null}
         <TaskLink task={task} boardId={boardId} />
       </h3>
+      <LabelChips labels={task.labels} max={CARD_LABELS_SHOWN} />
       <dl className="task-card__meta">
         <div>
           <dt>Assignee</dt>

@@ -12,6 +12,7 @@ import { useUpdateTask } from '../api/update-task.ts';
 import { formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PriorityBadge } from './priority.tsx';
+import { TaskLabelsField } from './task-labels.tsx';
 import './task-details.css';
 
 /** The description's limit (plain text, never rendered as HTML). */
@@ -195,6 +196,10 @@ export function TaskDetails({ task }: { task: Task }) {
         <div>
           <dt>Board</dt>
           <BoardField task={task} canChange={canChange} />
+        </div>
+        <div>
+          <dt>Labels</dt>
+          <TaskLabelsField task={task} />
         </div>
         <div>
           <dt>Work title</dt>
