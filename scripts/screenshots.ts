@@ -1,8 +1,9 @@
 /**
  * `npm run screenshots`: regenerates docs/screenshots/*.png at 360×740 and 1280×800 — landing,
  * login, sign-up step 2, a board holding tasks of every priority (one overdue, some done), the
- * same board in the dark theme, a task page with its description, comments and activity, a shared
- * board with the board switcher (the sidebar at 1280, its menu open at 360) and its settings.
+ * same board in the dark theme, a task page with its labels, checklist, description, comments
+ * (with mentions) and activity, a shared board with labels, checklists and a repeating task and
+ * the board switcher (the sidebar at 1280, its menu open at 360), and its settings.
  * Uses the browser-test harness (e2e/support/harness.ts): a fresh SQLite database, a real SMTP
  * catcher, and the server started as `npm start` starts it, in Debian's Chromium.
  */
@@ -86,7 +87,7 @@ async function seedTaskPage(browser: Browser, harness: Harness): Promise<string>
   const call = async (context: BrowserContext, method: 'post' | 'patch', path: string, data: object) => {
     const res = await context.request[method](path, { data });
     if (res.status() >= 300) throw new Error(`${method.toUpperCase()} ${path}: HTTP ${res.status()} ${await res.text()}`);
-    return (await res.json()) as { data: { task?: { _id: string } } };
+    return (await res.json()) as { data: { task?: { _id: string; boardId: string; version: number }; label?: { _id: string } } };
   };
   const ada = await as(owner);
   const grace = await as(colleague);
@@ -99,13 +100,22 @@ async function seedTaskPage(browser: Browser, harness: Harness): Promise<string>
       deadline: hours(52).toISOString(),
     });
     const id = created.data.task?._id ?? '';
+    const board = created.data.task?.boardId ?? '';
+    const labelIds: string[] = [];
+    for (const [name, color] of [['Launch', 'blue'], ['Docs', 'purple']] as const) {
+      labelIds.push((await call(ada, 'post', `/api/boards/${board}/labels`, { name, color })).data.label?._id ?? '');
+    }
     await call(ada, 'patch', `/api/tasks/${id}`, {
       priority: 'high',
-      description:
-        'Everything that has to be true before we announce.\n\n1. Status page green for 24 hours\n2. Release notes merged\n3. Support macros updated\n\nDraft: https://example.com/launch/checklist',
+      labelIds,
+      description: 'Everything that has to be true before we announce.\n\nDraft: https://example.com/launch/checklist',
     });
-    await call(grace, 'post', `/api/tasks/${id}/comments`, { body: 'I will take the status page. The release notes draft is here: https://example.com/notes' });
-    await call(ada, 'post', `/api/tasks/${id}/comments`, { body: 'Thanks! Support macros are done, ticked them off.' });
+    const items = ['Status page green for 24 hours', 'Release notes merged', 'Support macros updated', 'Announcement scheduled'];
+    const itemIds: string[] = [];
+    for (const text of items) itemIds.push(((await call(ada, 'post', `/api/tasks/${id}/checklist`, { text })).data as { item?: { _id: string } }).item?._id ?? '');
+    for (const item of itemIds.slice(0, 2)) await call(grace, 'patch', `/api/tasks/${id}/checklist/${item}`, { done: true });
+    await call(grace, 'post', `/api/tasks/${id}/comments`, { body: `I will take the status page. @${owner.email} the release notes draft is here: https://example.com/notes` });
+    await call(ada, 'post', `/api/tasks/${id}/comments`, { body: `Thanks @${colleague.email}! Support macros are next.` });
     return id;
   } finally {
     await ada.close();
@@ -127,7 +137,7 @@ async function seedSharedBoard(browser: Browser, harness: Harness): Promise<stri
   const call = async (context: BrowserContext, path: string, data: object) => {
     const res = await context.request.post(path, { data });
     if (res.status() >= 300) throw new Error(`POST ${path}: HTTP ${res.status()} ${await res.text()}`);
-    return (await res.json()) as { data: { board?: { _id: string } } };
+    return (await res.json()) as { data: { board?: { _id: string }; label?: { _id: string }; task?: { _id: string } } };
   };
   const ada = await login(owner);
   const grace = await login(colleague);
@@ -136,13 +146,23 @@ async function seedSharedBoard(browser: Browser, harness: Harness): Promise<stri
     const boardId = created.data.board?._id ?? '';
     await call(ada, `/api/boards/${boardId}/members`, { email: colleague.email, role: 'member' });
     await call(ada, `/api/boards/${boardId}/members`, { email: colleagues[1], role: 'viewer' });
+    const label: Record<string, string> = {};
+    for (const [name, color] of [['Release', 'blue'], ['Copy', 'purple'], ['Support', 'teal'], ['Blocked', 'red']] as const) {
+      label[name] = (await call(ada, `/api/boards/${boardId}/labels`, { name, color })).data.label?._id ?? '';
+    }
     const tasks = [
-      [ada, { taskTitle: 'Freeze the release branch', assignee: owner.email, priority: 'urgent', deadline: hours(20).toISOString() }],
-      [grace, { taskTitle: 'Update the status page copy', assignee: colleague.email, priority: 'high', deadline: hours(50).toISOString() }],
-      [grace, { taskTitle: 'Brief the support team', assignee: colleagues[2], priority: 'normal' }],
-      [ada, { taskTitle: 'Draft the launch announcement', assignee: colleague.email, priority: 'normal', deadline: hours(24 * 4).toISOString() }],
+      [ada, { taskTitle: 'Freeze the release branch', assignee: owner.email, priority: 'urgent', deadline: hours(20).toISOString(), labelIds: [label.Release] }],
+      [grace, { taskTitle: 'Update the status page copy', assignee: colleague.email, priority: 'high', deadline: hours(50).toISOString(), labelIds: [label.Copy, label.Blocked] }],
+      [grace, { taskTitle: 'Brief the support team', assignee: colleagues[2], priority: 'normal', labelIds: [label.Support] }],
+      [ada, { taskTitle: 'Send the weekly release status', assignee: owner.email, priority: 'normal', deadline: hours(24 * 2).toISOString(), repeat: { every: 1, unit: 'week' } }],
+      [ada, { taskTitle: 'Draft the launch announcement', assignee: colleague.email, priority: 'normal', deadline: hours(24 * 4).toISOString(), labelIds: [label.Copy] }],
     ] as const;
-    for (const [as, task] of tasks) await call(as, '/api/tasks', { ...task, workTitle: 'Spring release', boardId });
+    for (const [as, task] of tasks) {
+      const created = await call(as, '/api/tasks', { ...task, workTitle: 'Spring release', boardId });
+      if (task.taskTitle === 'Freeze the release branch') {
+        for (const text of ['Tag the release candidate', 'Announce the freeze', 'Lock merges']) await call(ada, `/api/tasks/${created.data.task?._id ?? ''}/checklist`, { text });
+      }
+    }
     return boardId;
   } finally {
     await ada.close();
