@@ -28,6 +28,7 @@ import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
+import taskChecklist from './routes/tasks/checklist.ts';
 import taskComments from './routes/tasks/comments.ts';
 import { buildValidator } from './validator-compiler.ts';
 import tasks from './routes/tasks/index.ts';
@@ -161,6 +162,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(users);
         await api.register(tasks);
         await api.register(taskComments);
+        await api.register(taskChecklist);
         await api.register(eventsRoute);
         await api.register(mailSettings);
         await api.register(account);

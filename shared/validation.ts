@@ -67,6 +67,19 @@ export function checkCommentBody(raw: string): Checked<string> {
   return ok(body);
 }
 
+export function checkChecklistText(raw: string): Checked<string> {
+  const text = raw.trim();
+  if (text.length < LIMITS.checklistTextMin) return fail('Checklist item cannot be empty.');
+  if (text.length > LIMITS.checklistTextMax) return fail(`Checklist item must be at most ${LIMITS.checklistTextMax} characters.`);
+  return ok(text);
+}
+
+/** A repeating task needs a deadline to repeat from; `repeat` null (or absent) needs nothing. */
+export function checkRepeat<R>(repeat: R | null | undefined, hasDeadline: boolean): Checked<R | null> {
+  if (repeat === undefined || repeat === null) return ok(null);
+  return hasDeadline ? ok(repeat) : fail('A repeating task needs a deadline.');
+}
+
 const OFFSET_RE = /(?:[zZ]|[+-]\d{2}:?\d{2})$/;
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:[zZ]|[+-]\d{2}:?\d{2})?$/;
 

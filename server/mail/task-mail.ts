@@ -18,7 +18,7 @@ export const REMINDER_POLICY = {
 } as const;
 
 /** When a task's first reminder ("due soon") is due: a day before its deadline. */
-const nextReminderFor = (deadline: string | null) =>
+export const nextReminderFor = (deadline: string | null) =>
   deadline === null ? null : new Date(Date.parse(deadline) - REMINDER_POLICY.dueSoonMs).toISOString();
 
 export interface TaskMail {

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
 import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
+import { createChecklistRepository, type ChecklistRepository } from '../repositories/checklist-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
 import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
@@ -24,6 +25,7 @@ declare module 'fastify' {
     mailSettingsRepository: MailSettingsRepository;
     commentsRepository: CommentsRepository;
     activityRepository: ActivityRepository;
+    checklistRepository: ChecklistRepository;
     accountRepository: AccountRepository;
     boardsRepository: BoardsRepository;
   }
@@ -42,6 +44,7 @@ export default fp(
     fastify.decorate('mailSettingsRepository', createMailSettingsRepository(fastify.db));
     fastify.decorate('commentsRepository', createCommentsRepository(fastify.db));
     fastify.decorate('activityRepository', createActivityRepository(fastify.db));
+    fastify.decorate('checklistRepository', createChecklistRepository(fastify.db));
     fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     fastify.decorate('boardsRepository', createBoardsRepository(fastify.db, fastify.dbDialect));
     done();

@@ -76,7 +76,10 @@ export interface WriteResult {
 
 const snake = (name: string) => name.replaceAll(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const COLUMNS = TASK_COLUMNS.map(snake).join(', ');
-const CHANGEABLE = new Set<string>(['workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'boardId', 'updatedAt']);
+const CHANGEABLE = new Set<string>([
+  'workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'boardId', 'updatedAt',
+  'checklistDone', 'checklistTotal', 'repeatEvery', 'repeatUnit',
+]);
 const EDITING_ROLES_SQL = EDITING_ROLES.map((role) => `'${role}'`).join(', ');
 
 const mailJson = (mails: readonly PlannedMail[]) =>

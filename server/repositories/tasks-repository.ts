@@ -183,6 +183,21 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
       return written(rows[0], { fullName: current.assignor, email: current.assignorEmail }, current.labels);
     },
 
+    /** The id of the account that created a task (tasks.created_by), which the Task JSON does not show. */
+    async creatorId(id: string, ex: Executor = db): Promise<string | undefined> {
+      return (await ex.selectFrom('tasks').select('createdBy').where('id', '=', id).executeTakeFirst())?.createdBy;
+    },
+
+    /** Puts the labels `labelIds` that belong to `boardId` on a task (a new one: a repeating task's next occurrence). */
+    async addLabels(taskId: string, boardId: string, labelIds: readonly string[], ex: Executor = db): Promise<void> {
+      if (labelIds.length === 0) return;
+      await ex
+        .insertInto('taskLabels')
+        .columns(['taskId', 'labelId'])
+        .expression((eb) => eb.selectFrom('labels').select([sql.val(taskId).as('taskId'), 'id']).where('boardId', '=', boardId).where('id', 'in', [...labelIds]))
+        .execute();
+    },
+
     /** Deletes the task if it is still at `version`; false when another write got there first. */
     async delete(id: string, version: number, ex: Executor = db): Promise<boolean> {
       const result = await ex.deleteFrom('tasks').where('id', '=', id).where('version', '=', version).executeTakeFirst();

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import type { Task } from '#shared/schemas/tasks.ts';
+import type { ChecklistCounts, Task } from '#shared/schemas/tasks.ts';
 import { HOUR } from '../clock.ts';
 import { ID_RE, newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
@@ -20,7 +20,8 @@ import {
 import { canEditBoard, type Viewer } from '../repositories/task-visibility.ts';
 import type { NewTask, TaskForWrite } from '../repositories/tasks-repository.ts';
 import type { TasksTable } from '../db/schema.ts';
-import { activityFor } from './task-activity.ts';
+import { activityFor, checklistActivity, type ChecklistActivity } from './task-activity.ts';
+import { createOccurrences, repeatOf } from './task-repeat.ts';
 
 export type { WriteParts } from '../repositories/task-write-statements.ts';
 
@@ -77,7 +78,9 @@ export interface TaskChange {
  */
 export type TaskWriteHook = (change: TaskChange, parts: WriteParts) => void;
 
-export type EditableFields = Partial<Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId'>>;
+export type EditableFields = Partial<
+  Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId' | 'repeatEvery' | 'repeatUnit'>
+>;
 
 /** A write's answer: the task, and how many of the mails it caused were held back by the sender's cap. */
 export interface Written {
@@ -91,6 +94,17 @@ export interface CommentPlan<T> {
   activity?: NewActivity[];
   event?: { type: EventType; data: Record<string, unknown> };
   result: T;
+}
+
+/**
+ * What a checklist change did: `plan` has written the items itself (the task row is locked); the
+ * write then stores the task's new counts with the version bump, the activity and the event.
+ * `counts` undefined: nothing changed (the answer is `result(task)` of the task as it is).
+ */
+export interface ChecklistPlan<T> {
+  counts?: ChecklistCounts;
+  activity?: ChecklistActivity[];
+  result: (task: Task) => T;
 }
 
 export interface TaskWrites {
@@ -117,6 +131,15 @@ export interface TaskWrites {
    * locked at that version until the commit).
    */
   comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>): Promise<T>;
+  /**
+   * A checklist change of a task the actor may edit (404 when they cannot see it, 403 for a
+   * viewer who is not its assignee). The task row is locked first, in a transaction, so
+   * concurrent changes of one checklist queue up and none is lost: no version precondition.
+   * `plan(task, ex)` changes the items through `ex` and says what it did (ChecklistPlan); the
+   * task then gets version + 1, its counts and `updatedAt` in one statement, the `checklist`
+   * activity entries and a `task.updated` event, all in that transaction.
+   */
+  checklist<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<ChecklistPlan<T>>): Promise<T>;
   /**
    * Registers a hook that adds rows to every task write (see TaskWriteHook), and optionally
    * `afterCommit`, run with the write's parts once it has committed (e.g. to wake a worker).
@@ -162,8 +185,12 @@ export function eventsFor(change: TaskChange): NewEvent[] {
   ];
 }
 
-/** A planned write of one task, or an answer without a write (nothing changes). */
-type Step<T> = { answer: T } | { target: WriteTarget; parts: WriteParts; answer: (result: WriteResult) => T };
+/**
+ * A planned write of one task, or an answer without a write (nothing changes), or `needsLock`:
+ * the write has to run in a transaction holding the task row's lock (it writes more than the one
+ * statement of the unlocked path: the next occurrence of a repeating task).
+ */
+type Step<T> = { answer: T } | { target: WriteTarget; parts: WriteParts; answer: (result: WriteResult) => T } | { needsLock: true };
 const MISSED = Symbol('missed');
 
 /**
@@ -193,6 +220,7 @@ export default fp(
       comments: fastify.commentsRepository,
       outbox: fastify.outboxRepository,
     });
+    const occurrences = createOccurrences({ tasks: repo, checklist: fastify.checklistRepository, outbox: fastify.outboxRepository });
     const hooks: TaskWriteHook[] = [];
     const afterCommits: ((parts: WriteParts) => void)[] = [];
 
@@ -215,21 +243,28 @@ export default fp(
 
     /**
      * Runs a change of task `id`: reads it (404 when the actor cannot see it), plans the write
-     * with `plan`, and writes it at the version read (see above).
+     * with `plan`, and writes it at the version read (see above). `plan` learns whether the row
+     * is locked (it may write through `ex` itself only then). `lockFirst`: skip the unlocked
+     * attempt and run in a transaction holding the row's lock from the start.
      */
     async function change<T>(
       actor: Actor,
       id: string,
       rights: 'edit' | 'see',
-      plan: (found: TaskForWrite, ex: Executor) => Promise<Step<T>> | Step<T>,
+      plan: (found: TaskForWrite, ex: Executor, locked: boolean) => Promise<Step<T>> | Step<T>,
       moveTo?: string,
+      lockFirst = false,
     ): Promise<T> {
       const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; parts?: WriteParts } | typeof MISSED> => {
         // The task and the actor's rights on it come from one read (task-visibility.ts).
         const found = await repo.findForWrite(id, actor, moveTo, locked, ex);
         if (found === undefined) throw taskNotFound();
         if (rights === 'edit' && found.task.assignee !== actor.email && !canEditBoard(found.role)) throw viewerCannotChange();
-        const step = await plan(found, ex);
+        const step = await plan(found, ex, locked);
+        if ('needsLock' in step) {
+          if (locked) throw new Error('A write planned under the row lock asked for it again');
+          return MISSED;
+        }
         if (!('target' in step)) return { value: step.answer };
         const result = await statements.write(step.target, step.parts, capOf(actor, clock.now()), ex);
         if (result.task === undefined) {
@@ -239,7 +274,7 @@ export default fp(
         return { value: step.answer(result), parts: step.parts };
       };
       const inTransaction = () => fastify.events.transaction((trx) => attempt(trx, true));
-      let done = postgres ? await fastify.events.statement((ex) => attempt(ex, false)) : await inTransaction();
+      let done = postgres && !lockFirst ? await fastify.events.statement((ex) => attempt(ex, false)) : await inTransaction();
       if (done === MISSED) done = await inTransaction();
       if (done === MISSED) throw new Error('unreachable');
       if (done.parts !== undefined) committed(done.parts);
@@ -290,7 +325,7 @@ export default fp(
       },
 
       update(actor, id, expectedVersion, changesFor, moveTo) {
-        return change<Written>(actor, id, 'edit', ({ task: before, boardName, target }) => {
+        return change<Written>(actor, id, 'edit', async ({ task: before, boardName, target }, ex, locked) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           const changes: EditableFields = changesFor(before);
           let boards: TaskChange['boards'];
@@ -312,12 +347,29 @@ export default fp(
             ...(changes.status === undefined ? {} : { status: changes.status }),
             ...(changes.description === undefined ? {} : { description: changes.description }),
             ...(changes.boardId === undefined ? {} : { boardId: changes.boardId }),
+            ...(changes.repeatEvery === undefined ? {} : { repeat: repeatOf(changes.repeatEvery, changes.repeatUnit ?? null) }),
             updatedAt,
             version: before.version + 1,
           };
+          // Completing a repeating task creates its next occurrence in the same transaction, and
+          // the completed one stops repeating (reopening and completing it again makes no second one).
+          let occurrence: { task: Task; activity: NewActivity } | undefined;
+          const repeat = after.repeat;
+          if (before.status !== 'done' && after.status === 'done' && repeat !== null && after.deadline !== null) {
+            if (!locked) return { needsLock: true };
+            occurrence = await occurrences.create({ ...after, repeat, deadline: after.deadline }, actor, now, ex);
+            changes.repeatEvery = null;
+            changes.repeatUnit = null;
+            after.repeat = null;
+          }
+          const parts = partsFor({ kind: 'updated', before, after, actor, now, boards });
+          if (occurrence !== undefined) {
+            parts.activity.push(occurrence.activity);
+            parts.events.push(...eventsFor({ kind: 'created', before: undefined, after: occurrence.task, actor, now }));
+          }
           return {
             target: { kind: 'update', before, changes: { ...changes, updatedAt } },
-            parts: partsFor({ kind: 'updated', before, after, actor, now, boards }),
+            parts,
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
         }, moveTo);
@@ -332,6 +384,30 @@ export default fp(
             answer: () => undefined,
           };
         });
+      },
+
+      checklist(actor, taskId, plan) {
+        return change(
+          actor,
+          taskId,
+          'edit',
+          async ({ task: before }, ex) => {
+            const planned = await plan(before, ex);
+            if (planned.counts === undefined) return { answer: planned.result(before) };
+            const now = clock.now();
+            const updatedAt = now.toISOString();
+            const after: Task = { ...before, checklist: planned.counts, updatedAt, version: before.version + 1 };
+            const parts = partsFor({ kind: 'updated', before, after, actor, now });
+            parts.activity.push(...(planned.activity ?? []).map((entry) => checklistActivity(before._id, actor, now, entry)));
+            return {
+              target: { kind: 'update', before, changes: { checklistDone: planned.counts.done, checklistTotal: planned.counts.total, updatedAt } },
+              parts,
+              answer: (result) => planned.result(result.task ?? after),
+            };
+          },
+          undefined,
+          true,
+        );
       },
 
       comment(actor, taskId, plan) {

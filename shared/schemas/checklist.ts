@@ -1,4 +1,8 @@
 import { Type, type Static } from 'typebox';
+import { LIMITS } from '../constants.ts';
+import { TaskSchema } from './tasks.ts';
+
+export { ChecklistCountsSchema, type ChecklistCounts } from './tasks.ts';
 
 /** One item of a task's checklist (the checklist API lists them in order). */
 export const ChecklistItemSchema = Type.Object({
@@ -8,9 +12,39 @@ export const ChecklistItemSchema = Type.Object({
 });
 export type ChecklistItem = Static<typeof ChecklistItemSchema>;
 
-/** A task's checklist in numbers, as cards show it ("2/5"). */
-export const ChecklistCountsSchema = Type.Object({
-  done: Type.Integer({ minimum: 0 }),
-  total: Type.Integer({ minimum: 0 }),
+const ChecklistText = Type.String({
+  maxLength: LIMITS.checklistTextMax * 2,
+  description: `Plain text, trimmed; ${LIMITS.checklistTextMin} to ${LIMITS.checklistTextMax} characters.`,
 });
-export type ChecklistCounts = Static<typeof ChecklistCountsSchema>;
+
+/** `POST /api/tasks/:id/checklist`: a new item, appended unticked. */
+export const ChecklistItemBody = Type.Object({ text: ChecklistText });
+export type ChecklistItemBody = Static<typeof ChecklistItemBody>;
+
+/** `PATCH /api/tasks/:id/checklist/:itemId`: any subset. */
+export const ChecklistItemPatchBody = Type.Object({
+  text: Type.Optional(ChecklistText),
+  done: Type.Optional(Type.Boolean()),
+  position: Type.Optional(Type.Integer({ description: "0-based index in the list to move the item to (400 when outside the list)." })),
+});
+export type ChecklistItemPatchBody = Static<typeof ChecklistItemPatchBody>;
+
+export const ChecklistItemParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  itemId: Type.String({ minLength: 1, maxLength: 64 }),
+});
+export type ChecklistItemParams = Static<typeof ChecklistItemParams>;
+
+export const ChecklistEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  data: Type.Object({ items: Type.Array(ChecklistItemSchema) }),
+});
+export type ChecklistEnvelope = Static<typeof ChecklistEnvelope>;
+
+/** A checklist change: the item, and the task after it (its new version and checklist counts). */
+export const ChecklistItemEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  message: Type.String(),
+  data: Type.Object({ item: ChecklistItemSchema, task: TaskSchema }),
+});
+export type ChecklistItemEnvelope = Static<typeof ChecklistItemEnvelope>;

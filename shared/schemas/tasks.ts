@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS, PRIORITIES, REPEAT_UNITS, STATUSES, TASK_SORTS, TASK_VIEWS } from '../constants.ts';
-import { ChecklistCountsSchema } from './checklist.ts';
 import { EmailInput, literalUnion } from './common.ts';
 import { LabelSchema } from './labels.ts';
 
@@ -17,12 +16,25 @@ const DeadlineInput = Type.Union([Type.String({ maxLength: 64 }), Type.Null()], 
   description: 'ISO 8601 date-time; without an offset it is read as UTC. "" or null: no deadline.',
 });
 
+/**
+ * A task's checklist in numbers, as cards show it ("2/5"). Defined here, with the Task it is
+ * part of, so that shared/schemas/checklist.ts can use the Task schema without an import cycle.
+ */
+export const ChecklistCountsSchema = Type.Object({
+  done: Type.Integer({ minimum: 0 }),
+  total: Type.Integer({ minimum: 0 }),
+});
+export type ChecklistCounts = Static<typeof ChecklistCountsSchema>;
+
 /** A repeating task's interval: every N days, weeks, months or years. */
 export const RepeatSchema = Type.Object({
   every: Type.Integer({ minimum: LIMITS.repeatEveryMin, maximum: LIMITS.repeatEveryMax }),
   unit: literalUnion(REPEAT_UNITS),
 });
 export type Repeat = Static<typeof RepeatSchema>;
+const RepeatInput = Type.Union([RepeatSchema, Type.Null()], {
+  description: 'null: no repeat. A repeating task needs a deadline (400 on `repeat` otherwise). Sending the current value back changes nothing.',
+});
 
 export const TaskSchema = Type.Object({
   _id: Type.String({ description: 'Opaque identifier.' }),
@@ -62,6 +74,7 @@ export const CreateTaskBody = Type.Object({
   description: Type.Optional(DescriptionInput),
   status: Type.Optional(StatusField),
   boardId: Type.Optional(Type.String({ maxLength: 64, description: "The board to create it on (default: the creator's personal board); needs the admin or member role there." })),
+  repeat: Type.Optional(RepeatInput),
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 
@@ -79,6 +92,7 @@ export const UpdateTaskBody = Type.Object({
   version: Type.Optional(TaskVersion),
   description: Type.Optional(DescriptionInput),
   boardId: Type.Optional(Type.String({ maxLength: 64, description: 'Moves the task to this board (admin or member role there).' })),
+  repeat: Type.Optional(RepeatInput),
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
 

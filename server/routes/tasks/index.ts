@@ -14,7 +14,8 @@ import {
   TaskParams,
   UpdateTaskBody,
 } from '#shared/schemas/tasks.ts';
-import { checkDeadline, checkDescription, checkEmail, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
+import { sameRepeat } from '#shared/repeat.ts';
+import { checkDeadline, checkDescription, checkEmail, checkRepeat, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import { validationFailed } from '../../errors.ts';
 import type { TaskFilter } from '../../repositories/task-list-queries.ts';
 import type { Viewer } from '../../repositories/task-visibility.ts';
@@ -82,7 +83,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'Create a task (the assignor is the signed-in user)',
         description:
           '201 with the stored task. The assignee is any e-mail address (it need not have an account); a deadline may not be in the past. Every invalid field is reported at once (400 VALIDATION_FAILED). ' +
-          "`boardId` (default: my personal board) needs the admin or member role there: 403 FORBIDDEN for a viewer, 404 NOT_FOUND for a board I am not on.",
+          "`boardId` (default: my personal board) needs the admin or member role there: 403 FORBIDDEN for a viewer, 404 NOT_FOUND for a board I am not on. " +
+          '`repeat` {every, unit} needs a deadline (400 on `repeat` otherwise).',
         security: sessionSecurity,
         body: CreateTaskBody,
         response: { 201: serializable(TaskEnvelope), ...errorResponses },
@@ -98,6 +100,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         workTitle: checkWorkTitle(body.workTitle),
         deadline: checkDeadline(body.deadline, now),
         description: checkDescription(body.description ?? ''),
+        repeat: checkRepeat(body.repeat, body.deadline != null && body.deadline.trim() !== ''),
       });
       const { task, mailsHeld } = await writes.create(viewer, {
         workTitle: fields.workTitle,
@@ -109,6 +112,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         description: fields.description,
         // A malformed id is a board nobody is on; the insert itself checks the role.
         boardId: body.boardId === undefined ? viewer.userId : existingId(body.boardId, boardNotFound),
+        repeatEvery: fields.repeat?.every ?? null,
+        repeatUnit: fields.repeat?.unit ?? null,
       });
       return reply.code(201).send({ status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } });
     },
@@ -204,7 +209,9 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
           'A deadline is checked against the current minute only when it changes. With `version` ' +
           '(or `If-Match: "<version>"`) and another current version: 409 CONFLICT with the current ' +
           'task, and nothing changes. Needs the admin or member role on the task\'s board, or being its assignee ' +
-          '(403 FORBIDDEN for a viewer). `boardId` moves it: also the admin or member role there (403 for a viewer, 404 NOT_FOUND for a board I am not on).',
+          '(403 FORBIDDEN for a viewer). `boardId` moves it: also the admin or member role there (403 for a viewer, 404 NOT_FOUND for a board I am not on). ' +
+          '`repeat` needs a deadline (400 on `repeat` otherwise, also when the change removes the deadline of a repeating task). ' +
+          'Completing a repeating task (status todo → done) creates its next occurrence in the same write (a `task.created` event) and sets its own `repeat` to null.',
         security: sessionSecurity,
         params: TaskParams,
         body: UpdateTaskBody,
@@ -251,6 +258,16 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         const status: TaskStatus | undefined = body.status;
         if (priority !== undefined && priority !== current.priority) changes.priority = priority;
         if (status !== undefined && status !== current.status) changes.status = status;
+        // The original client sends `repeat` back as it read it: the same value changes nothing.
+        const repeat = body.repeat === undefined ? current.repeat : body.repeat;
+        if (!sameRepeat(repeat, current.repeat)) {
+          changes.repeatEvery = repeat?.every ?? null;
+          changes.repeatUnit = repeat?.unit ?? null;
+        }
+        // A repeating task keeps a deadline: setting repeat without one, or removing the deadline
+        // of a repeating task (unless the same change stops the repeat), is refused.
+        const deadline = changes.deadline === undefined ? current.deadline : changes.deadline;
+        checkFields({ repeat: checkRepeat(repeat, deadline !== null) });
         return changes;
       }, moveTo);
       return { status: 'success', message: withMailNote(SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;
