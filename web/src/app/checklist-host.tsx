@@ -4,6 +4,7 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import type { ChecklistHost } from '#web/features/checklists/api/get-checklist.ts';
 import { TaskChecklist } from '#web/features/checklists/components/task-checklist.tsx';
 import { useCanChangeTask } from '#web/features/tasks/api/board-scope.ts';
+import { activityKey } from '#web/features/tasks/api/get-task-activity.ts';
 import { recordOwnChange } from '#web/features/tasks/api/own-versions.ts';
 import { receiveTask } from '#web/features/tasks/api/task-receipts.ts';
 import { TASK_WRITES } from '#web/features/tasks/api/update-task.ts';
@@ -23,6 +24,8 @@ export function TaskPageChecklist({ task }: { task: Task }) {
       receiveTask: (changed) => {
         recordOwnChange(queryClient, changed._id, changed.version - 1, changed.version);
         receiveTask(queryClient, changed, { isNew: false, answer: true });
+        // The activity has a new entry ("checked “Buy milk”").
+        void queryClient.invalidateQueries({ queryKey: activityKey(changed._id) });
       },
     }),
     [queryClient],

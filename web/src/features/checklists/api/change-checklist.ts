@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { ChecklistItem } from '#shared/schemas/checklist.ts';
+import type { ChecklistItem, ChecklistItemEnvelope } from '#shared/schemas/checklist.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { useNotices } from '#web/components/notices.tsx';
 import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
@@ -13,12 +13,6 @@ export type ChecklistChange =
   | { kind: 'delete'; itemId: string }
   /** Undo of a delete: the item comes back with its text, tick and place (a new item to the server). */
   | { kind: 'restore'; text: string; done: boolean; position: number; tempId: string };
-
-interface ItemEnvelope {
-  status: 'success';
-  message: string;
-  data: { item: ChecklistItem; task: Task };
-}
 
 /** The answers of one change: the item it left (none for a delete) and each task version it made. */
 interface Answer {
@@ -89,21 +83,21 @@ function revertChange(items: readonly ChecklistItem[], change: ChecklistChange, 
 async function send(taskId: string, change: ChecklistChange): Promise<Answer> {
   switch (change.kind) {
     case 'add': {
-      const added = await apiRequest<ItemEnvelope>(checklistPath(taskId), { method: 'POST', body: { text: change.text } });
+      const added = await apiRequest<ChecklistItemEnvelope>(checklistPath(taskId), { method: 'POST', body: { text: change.text } });
       return { item: added.data.item, tasks: [added.data.task] };
     }
     case 'restore': {
       // Appended by the server; then put back in its place with its tick, if it had either.
-      const added = await apiRequest<ItemEnvelope>(checklistPath(taskId), { method: 'POST', body: { text: change.text } });
+      const added = await apiRequest<ChecklistItemEnvelope>(checklistPath(taskId), { method: 'POST', body: { text: change.text } });
       const last = added.data.task.checklist.total - 1;
       const body = { ...(change.position < last ? { position: change.position } : {}), ...(change.done ? { done: true } : {}) };
       if (Object.keys(body).length === 0) return { item: added.data.item, tasks: [added.data.task] };
-      const placed = await apiRequest<ItemEnvelope>(checklistPath(taskId, added.data.item._id), { method: 'PATCH', body });
+      const placed = await apiRequest<ChecklistItemEnvelope>(checklistPath(taskId, added.data.item._id), { method: 'PATCH', body });
       return { item: placed.data.item, tasks: [added.data.task, placed.data.task] };
     }
     case 'update': {
       const { kind: _kind, itemId, ...body } = change;
-      const updated = await apiRequest<ItemEnvelope>(checklistPath(taskId, itemId), { method: 'PATCH', body });
+      const updated = await apiRequest<ChecklistItemEnvelope>(checklistPath(taskId, itemId), { method: 'PATCH', body });
       return { item: updated.data.item, tasks: [updated.data.task] };
     }
     case 'delete':
@@ -174,11 +168,15 @@ export function useChangeChecklist(taskId: string, host: ChecklistHost) {
     mutationKey: mutationKey(taskId),
     scope: host.scope,
     mutationFn: (change: ChecklistChange) => send(taskId, change),
-    onMutate: async (change) => {
-      const state = syncOf(queryClient, taskId, 0);
-      // A fetch under way may answer from before this change: it is asked again afterwards.
-      if (queryClient.getQueryState(key)?.fetchStatus === 'fetching') state.missed = true;
-      await queryClient.cancelQueries({ queryKey: key, exact: true });
+    // Runs as `mutate` is called, without waiting: the change shows in the same render as the
+    // click (a controlled checkbox would otherwise flip back for a moment).
+    onMutate: (change) => {
+      if (queryClient.getQueryState(key)?.fetchStatus === 'fetching') {
+        // That fetch may answer from before this change: it is stopped now (the list keeps what
+        // it shows) and asked again once this tab's changes are answered.
+        syncOf(queryClient, taskId, 0).missed = true;
+        void queryClient.cancelQueries({ queryKey: key, exact: true });
+      }
       const items = queryClient.getQueryData<ChecklistItem[]>(key) ?? [];
       const id = change.kind === 'update' || change.kind === 'delete' ? change.itemId : null;
       const index = id === null ? -1 : items.findIndex((item) => item._id === id);

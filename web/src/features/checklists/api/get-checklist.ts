@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ChecklistItem } from '#shared/schemas/checklist.ts';
+import type { ChecklistEnvelope, ChecklistItem } from '#shared/schemas/checklist.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
@@ -21,11 +21,6 @@ export interface ChecklistHost {
   receiveTask: (task: Task) => void;
   /** The mutation scope of the task's other writes: one write at a time, each after the last one's answer. */
   scope: { id: string };
-}
-
-export interface ChecklistEnvelope {
-  status: 'success';
-  data: { items: ChecklistItem[] };
 }
 
 /** `GET /api/tasks/:id/checklist`: the items in their order. */

@@ -113,6 +113,11 @@ export interface ChecklistRowProps {
 export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown, onToggle, onMove, onEdit, onEditEnd, onDelete }: ChecklistRowProps) {
   const checkId = useId();
   const hintId = useId();
+  // The tick as clicked, until the list (whose listeners hear of changes a moment later) shows
+  // it: a controlled checkbox would otherwise flip back for that moment.
+  const [clicked, setClicked] = useState<{ done: boolean; from: boolean } | null>(null);
+  if (clicked && clicked.from !== item.done) setClicked(null);
+  const checked = clicked && clicked.from === item.done ? clicked.done : item.done;
   return (
     <li className={cx('checklist__item', item.done && 'checklist__item--done')} data-item={item._id} data-index={index} onKeyDown={canChange ? onKeyDown : undefined}>
       {canChange ? (
@@ -139,9 +144,10 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
         type="checkbox"
         className="checklist__check"
         data-control="check"
-        checked={item.done}
+        checked={checked}
         disabled={!canChange}
         onChange={(event) => {
+          setClicked({ done: event.target.checked, from: item.done });
           onToggle(event.target.checked);
         }}
       />

@@ -12,6 +12,7 @@ import { useUpdateTask } from '../api/update-task.ts';
 import { formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PriorityBadge } from './priority.tsx';
+import { TaskRepeat } from './task-repeat.tsx';
 import './task-details.css';
 
 /** The description's limit (plain text, never rendered as HTML). */
@@ -214,6 +215,12 @@ export function TaskDetails({ task }: { task: Task }) {
           <dt>Deadline</dt>
           <dd>
             <DeadlineText deadline={task.deadline} done={done} now={now} />
+          </dd>
+        </div>
+        <div className="task-details__repeat">
+          <dt>Repeat</dt>
+          <dd>
+            <TaskRepeat task={task} canChange={canChange} />
           </dd>
         </div>
         <div>
