@@ -117,7 +117,7 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
   // it: a controlled checkbox would otherwise flip back for that moment.
   const [clicked, setClicked] = useState<{ done: boolean; from: boolean } | null>(null);
   if (clicked && clicked.from !== item.done) setClicked(null);
-  const checked = clicked && clicked.from === item.done ? clicked.done : item.done;
+  const checked = clicked?.from === item.done ? clicked.done : item.done;
   return (
     <li className={cx('checklist__item', item.done && 'checklist__item--done')} data-item={item._id} data-index={index} onKeyDown={canChange ? onKeyDown : undefined}>
       {canChange ? (

@@ -42,11 +42,14 @@ export function RepeatField({
   onChange,
   hasDeadline,
   error,
+  legendHidden = false,
 }: {
   value: RepeatDraft;
   onChange: (draft: RepeatDraft) => void;
   hasDeadline: boolean;
   error?: string | null | undefined;
+  /** Where a heading next to it says "Repeat" already (the task page). */
+  legendHidden?: boolean;
 }) {
   const id = useId();
   const off = !hasDeadline && value.unit === '';
@@ -55,7 +58,7 @@ export function RepeatField({
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <fieldset className={error ? 'field repeat-field field--invalid' : 'field repeat-field'} aria-describedby={describedBy}>
-      <legend className="field__label">Repeat</legend>
+      <legend className={legendHidden ? 'visually-hidden' : 'field__label'}>Repeat</legend>
       <div className="repeat-field__controls">
         {value.unit === '' ? null : (
           <>

@@ -81,7 +81,7 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
         }
       }}
     >
-      <RepeatField value={draft} onChange={setDraft} hasDeadline={task.deadline !== null} error={error} />
+      <RepeatField value={draft} onChange={setDraft} hasDeadline={task.deadline !== null} error={error} legendHidden />
       <div className="task-details__editor-actions">
         <Button type="submit" size="sm" variant="primary" busy={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save repeat'}
