@@ -158,9 +158,7 @@ test.describe('the Repeat control in both themes', () => {
         const r = repeatControl(page);
         await r.select.selectOption({ label: 'Every month' });
         await r.every.fill('3');
-        await r.group.evaluate((element) => {
-          element.scrollIntoView({ block: 'center' });
-        });
+        await r.group.evaluate("element => element.scrollIntoView({ block: 'center' })");
         if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/create-repeat-${label}-${colorScheme}.png` });
         await expectAccessible(page, `create form repeat ${colorScheme} ${label}`);
       });
