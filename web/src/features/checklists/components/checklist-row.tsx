@@ -114,10 +114,10 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
   const checkId = useId();
   const hintId = useId();
   // The tick as clicked, until the list (whose listeners hear of changes a moment later) shows
-  // it: a controlled checkbox would otherwise flip back for that moment.
-  const [clicked, setClicked] = useState<{ done: boolean; from: boolean } | null>(null);
-  if (clicked && clicked.from !== item.done) setClicked(null);
-  const checked = clicked?.from === item.done ? clicked.done : item.done;
+  // any newer copy of the item: a controlled checkbox would otherwise flip back for that moment.
+  const [clicked, setClicked] = useState<{ done: boolean; from: ChecklistItem } | null>(null);
+  if (clicked && clicked.from !== item) setClicked(null);
+  const checked = clicked?.from === item ? clicked.done : item.done;
   return (
     <li className={cx('checklist__item', item.done && 'checklist__item--done')} data-item={item._id} data-index={index} onKeyDown={canChange ? onKeyDown : undefined}>
       {canChange ? (
@@ -147,7 +147,7 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
         checked={checked}
         disabled={!canChange}
         onChange={(event) => {
-          setClicked({ done: event.target.checked, from: item.done });
+          setClicked({ done: event.target.checked, from: item });
           onToggle(event.target.checked);
         }}
       />

@@ -1,4 +1,5 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import type { ChecklistItem } from '#shared/schemas/checklist.ts';
@@ -16,6 +17,18 @@ const ITEMS: ChecklistItem[] = [
   { _id: 'i3', text: 'Call Ada', done: false },
 ];
 
+/** The task page's copy of the task, as events and answers move it on. */
+let showTask: (task: Task) => void = () => undefined;
+function Harness({ initial, canChange, host }: { initial: Task; canChange: boolean; host: ChecklistHost }) {
+  const [task, setTask] = useState(initial);
+  showTask = (next) => {
+    act(() => {
+      setTask(next);
+    });
+  };
+  return <TaskChecklist task={task} canChange={canChange} host={host} />;
+}
+
 function setUp({ items = ITEMS, canChange = true }: { items?: ChecklistItem[]; canChange?: boolean } = {}) {
   const task = makeTask({ checklist: { done: items.filter((i) => i.done).length, total: items.length } });
   const received: Task[] = [];
@@ -32,7 +45,7 @@ function setUp({ items = ITEMS, canChange = true }: { items?: ChecklistItem[]; c
     .always('GET', `/tasks/${task._id}/checklist`, json(200, { status: 'success', data: { items } }));
   const rendered = renderWithProviders(
     <>
-      <TaskChecklist task={task} canChange={canChange} host={host} />
+      <Harness initial={task} canChange={canChange} host={host} />
       <NoticeRegion />
     </>,
   );
@@ -165,5 +178,41 @@ describe('the task page checklist', () => {
     expect(await screen.findByRole('checkbox', { name: 'Buy milk' })).toBeDisabled();
     expect(screen.queryByRole('textbox', { name: 'New checklist item' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Move/ })).not.toBeInTheDocument();
+  });
+
+  it('asks again when the task reaches a version someone else made, not for its own', async () => {
+    const { user, api, task, itemAnswer } = setUp();
+    const gets = () => api.callsTo('GET', `/tasks/${task._id}/checklist`).length;
+    api.on('PATCH', `/tasks/${task._id}/checklist/i1`, itemAnswer({ ...ITEMS[0]!, done: true }, 2));
+    await user.click(await screen.findByRole('checkbox', { name: 'Buy milk' }));
+    await waitFor(() => {
+      expect(api.callsTo('PATCH', `/tasks/${task._id}/checklist/i1`)).toHaveLength(1);
+    });
+    // Its own answer's version (the page's copy follows it): nothing to ask.
+    showTask({ ...task, version: 2 });
+    await Promise.resolve();
+    expect(gets()).toBe(1);
+    // Someone else's: asked again.
+    showTask({ ...task, version: 3 });
+    await waitFor(() => {
+      expect(gets()).toBe(2);
+    });
+  });
+
+  it('waits for its own change to be answered before asking again, so the tick does not flicker', async () => {
+    const { user, api, task, itemAnswer } = setUp();
+    const gets = () => api.callsTo('GET', `/tasks/${task._id}/checklist`).length;
+    let answer: (response: Response) => void = () => undefined;
+    api.on('PATCH', `/tasks/${task._id}/checklist/i1`, () => new Promise<Response>((resolve) => (answer = resolve)));
+    await user.click(await screen.findByRole('checkbox', { name: 'Buy milk' }));
+    // Someone else ticked meanwhile (their version arrives first).
+    showTask({ ...task, version: 2 });
+    await Promise.resolve();
+    expect(gets()).toBe(1);
+    expect(screen.getByRole('checkbox', { name: 'Buy milk' })).toBeChecked();
+    answer(itemAnswer({ ...ITEMS[0]!, done: true }, 3));
+    await waitFor(() => {
+      expect(gets()).toBe(2);
+    });
   });
 });
