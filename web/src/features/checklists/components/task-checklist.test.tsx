@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import type { ChecklistItem } from '#shared/schemas/checklist.ts';
@@ -21,11 +21,13 @@ const ITEMS: ChecklistItem[] = [
 let showTask: (task: Task) => void = () => undefined;
 function Harness({ initial, canChange, host }: { initial: Task; canChange: boolean; host: ChecklistHost }) {
   const [task, setTask] = useState(initial);
-  showTask = (next) => {
-    act(() => {
-      setTask(next);
-    });
-  };
+  useEffect(() => {
+    showTask = (next) => {
+      act(() => {
+        setTask(next);
+      });
+    };
+  }, []);
   return <TaskChecklist task={task} canChange={canChange} host={host} />;
 }
 
