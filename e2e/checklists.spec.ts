@@ -198,7 +198,7 @@ test.describe('checklist screens in both themes', () => {
         await expectAccessible(page, `task page checklist ${colorScheme} ${label}`);
         await page.getByRole('button', { name: /^Change repeat/ }).click();
         await expect(page.getByRole('group', { name: 'Repeat' })).toBeVisible();
-        await page.getByRole('group', { name: 'Repeat' }).evaluate("element => element.scrollIntoView({ block: 'center' })");
+        await page.getByRole('group', { name: 'Repeat' }).scrollIntoViewIfNeeded();
         if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/task-repeat-${label}-${colorScheme}.png` });
         await expectAccessible(page, `task page repeat editor ${colorScheme} ${label}`);
       });

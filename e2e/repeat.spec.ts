@@ -158,7 +158,9 @@ test.describe('the Repeat control in both themes', () => {
         const r = repeatControl(page);
         await r.select.selectOption({ label: 'Every month' });
         await r.every.fill('3');
-        await r.group.evaluate("element => element.scrollIntoView({ block: 'center' })");
+        // Above the form's sticky Create Task bar.
+        await r.group.hover();
+        await page.mouse.wheel(0, 400);
         if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/create-repeat-${label}-${colorScheme}.png` });
         await expectAccessible(page, `create form repeat ${colorScheme} ${label}`);
       });

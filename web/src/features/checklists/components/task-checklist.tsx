@@ -179,6 +179,7 @@ export function TaskChecklist({ task, canChange, host }: { task: Task; canChange
                   }}
                   onDelete={() => {
                     setDeleted({ item, index });
+                    setAnnouncement(`Deleted “${item.text}”.`);
                     run({ kind: 'delete', itemId: item._id });
                   }}
                 />
