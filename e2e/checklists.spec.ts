@@ -3,9 +3,10 @@
  * drag; a second person sees the ticks live; cards show the progress. With WEB_SHOTS_DIR set,
  * the task page and a card are also saved as screenshots in both themes, phone and desktop.
  */
-import type { Browser, Locator, Page } from '@playwright/test';
-import { apiCreateTask, expect, expectAccessible, newSignedInContext, test, type TestUser } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { apiCreateTask, expect, expectAccessible, test, twoPeople } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';
+import { THEMES_AND_SIZES } from './support/layout.ts';
 import { board } from './support/pages.ts';
 
 const SHOTS = process.env.WEB_SHOTS_DIR;
@@ -117,23 +118,6 @@ test.describe('a task’s checklist', () => {
   });
 });
 
-async function twoPeople(browser: Browser, createUser: (o?: Partial<TestUser>) => Promise<TestUser>) {
-  const alice = await createUser({ fullName: `Alice ${randomSuffix()}` });
-  const bob = await createUser({ fullName: `Bob ${randomSuffix()}` });
-  const aliceContext = await newSignedInContext(browser, alice);
-  const bobContext = await newSignedInContext(browser, bob);
-  return {
-    alice,
-    bob,
-    alicePage: await aliceContext.newPage(),
-    bobPage: await bobContext.newPage(),
-    close: async () => {
-      await aliceContext.close();
-      await bobContext.close();
-    },
-  };
-}
-
 test('two people ticking different items at once both see both ticks, live', async ({ browser, createUser }) => {
   const { bob, alicePage, bobPage, close } = await twoPeople(browser, createUser);
   try {
@@ -171,37 +155,32 @@ test('two people ticking different items at once both see both ticks, live', asy
 /** The task page's checklist and a card with "2/5" and a repeat mark, in both themes, phone and desktop. */
 test.describe('checklist screens in both themes', () => {
   test.use({ signedIn: true });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    for (const [label, size] of [
-      ['phone', { width: 360, height: 740 }],
-      ['desktop', { width: 1280, height: 800 }],
-    ] as const) {
-      test(`${colorScheme} ${label}`, async ({ page, user }) => {
-        await page.emulateMedia({ colorScheme });
-        await page.setViewportSize(size);
-        const title = `Plan the launch ${randomSuffix()}`;
-        const deadline = new Date(Date.now() + 3 * 86_400_000).toISOString();
-        const id = await apiCreateTask(page.request, { taskTitle: title, workTitle: 'Website', assignee: user.email, deadline, priority: 'high' });
-        const res = await page.request.patch(`/api/tasks/${id}`, { data: { repeat: { every: 2, unit: 'week' }, version: 1 } });
-        expect(res.status(), await res.text()).toBe(200);
-        await apiAddItems(page, id, ['Write the announcement', 'Check the pricing page', 'Book the photographer', 'Send the newsletter', 'Update the changelog'], 2);
-        await page.goto('/tasks');
-        const card = board(page).card(title);
-        await expect(card.getByText('2/5', { exact: true })).toBeVisible();
-        await expect(card.getByText('Every 2 weeks')).toBeAttached();
-        if (SHOTS !== undefined) await card.screenshot({ path: `${SHOTS}/card-${label}-${colorScheme}.png` });
-        await expectAccessible(page, `board with checklist card ${colorScheme} ${label}`);
-        await page.goto(`/tasks/${id}`);
-        await expect(checklist(page).progress).toHaveText('2 of 5 done');
-        await checklist(page).section.scrollIntoViewIfNeeded();
-        if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/task-checklist-${label}-${colorScheme}.png` });
-        await expectAccessible(page, `task page checklist ${colorScheme} ${label}`);
-        await page.getByRole('button', { name: /^Change repeat/ }).click();
-        await expect(page.getByRole('group', { name: 'Repeat' })).toBeVisible();
-        await page.getByRole('group', { name: 'Repeat' }).scrollIntoViewIfNeeded();
-        if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/task-repeat-${label}-${colorScheme}.png` });
-        await expectAccessible(page, `task page repeat editor ${colorScheme} ${label}`);
-      });
-    }
+  for (const { colorScheme, label, size } of THEMES_AND_SIZES) {
+    test(`${colorScheme} ${label}`, async ({ page, user }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(size);
+      const title = `Plan the launch ${randomSuffix()}`;
+      const deadline = new Date(Date.now() + 3 * 86_400_000).toISOString();
+      const id = await apiCreateTask(page.request, { taskTitle: title, workTitle: 'Website', assignee: user.email, deadline, priority: 'high' });
+      const res = await page.request.patch(`/api/tasks/${id}`, { data: { repeat: { every: 2, unit: 'week' }, version: 1 } });
+      expect(res.status(), await res.text()).toBe(200);
+      await apiAddItems(page, id, ['Write the announcement', 'Check the pricing page', 'Book the photographer', 'Send the newsletter', 'Update the changelog'], 2);
+      await page.goto('/tasks');
+      const card = board(page).card(title);
+      await expect(card.getByText('2/5', { exact: true })).toBeVisible();
+      await expect(card.getByText('Every 2 weeks')).toBeAttached();
+      if (SHOTS !== undefined) await card.screenshot({ path: `${SHOTS}/card-${label}-${colorScheme}.png` });
+      await expectAccessible(page, `board with checklist card ${colorScheme} ${label}`);
+      await page.goto(`/tasks/${id}`);
+      await expect(checklist(page).progress).toHaveText('2 of 5 done');
+      await checklist(page).section.scrollIntoViewIfNeeded();
+      if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/task-checklist-${label}-${colorScheme}.png` });
+      await expectAccessible(page, `task page checklist ${colorScheme} ${label}`);
+      await page.getByRole('button', { name: /^Change repeat/ }).click();
+      await expect(page.getByRole('group', { name: 'Repeat' })).toBeVisible();
+      await page.getByRole('group', { name: 'Repeat' }).scrollIntoViewIfNeeded();
+      if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/task-repeat-${label}-${colorScheme}.png` });
+      await expectAccessible(page, `task page repeat editor ${colorScheme} ${label}`);
+    });
   }
 });

@@ -6,8 +6,9 @@
  */
 import type { Page } from '@playwright/test';
 import { nextDeadline } from '../shared/repeat.ts';
-import { apiCreateTask, expect, expectAccessible, newSignedInContext, test } from './fixtures.ts';
+import { apiCreateTask, expect, expectAccessible, test, twoPeople } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';
+import { THEMES_AND_SIZES } from './support/layout.ts';
 import { board, cardActions } from './support/pages.ts';
 
 const SHOTS = process.env.WEB_SHOTS_DIR;
@@ -95,13 +96,8 @@ test.describe('the Repeat control', () => {
 });
 
 test('completing a repeating task shows its next occurrence live on another board, with the next deadline', async ({ browser, createUser }) => {
-  const alice = await createUser({ fullName: `Alice ${randomSuffix()}` });
-  const bob = await createUser({ fullName: `Bob ${randomSuffix()}` });
-  const aliceContext = await newSignedInContext(browser, alice);
-  const bobContext = await newSignedInContext(browser, bob);
+  const { bob, alicePage, bobPage, close } = await twoPeople(browser, createUser);
   try {
-    const alicePage = await aliceContext.newPage();
-    const bobPage = await bobContext.newPage();
     const title = `Send the weekly report ${randomSuffix()}`;
     const deadline = deadlineInDays(2);
     const repeat = { every: 1, unit: 'week' } as const;
@@ -136,34 +132,28 @@ test('completing a repeating task shows its next occurrence live on another boar
     await activity.getByRole('link', { name: title }).click();
     await expect(bobPage).toHaveURL(new RegExp(`/tasks/${id}$`));
   } finally {
-    await aliceContext.close();
-    await bobContext.close();
+    await close();
   }
 });
 
 test.describe('the Repeat control in both themes', () => {
   test.use({ signedIn: true });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    for (const [label, size] of [
-      ['phone', { width: 360, height: 740 }],
-      ['desktop', { width: 1280, height: 800 }],
-    ] as const) {
-      test(`${colorScheme} ${label}`, async ({ page }) => {
-        await page.emulateMedia({ colorScheme });
-        await page.setViewportSize(size);
-        await page.goto('/tasks');
-        const b = board(page);
-        await b.createTask.click();
-        await b.form.deadline.fill(`${new Date().getFullYear() + 1}-03-15T09:00`);
-        const r = repeatControl(page);
-        await r.select.selectOption({ label: 'Every month' });
-        await r.every.fill('3');
-        // Above the form's sticky Create Task bar.
-        await r.group.hover();
-        await page.mouse.wheel(0, 400);
-        if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/create-repeat-${label}-${colorScheme}.png` });
-        await expectAccessible(page, `create form repeat ${colorScheme} ${label}`);
-      });
-    }
+  for (const { colorScheme, label, size } of THEMES_AND_SIZES) {
+    test(`${colorScheme} ${label}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme });
+      await page.setViewportSize(size);
+      await page.goto('/tasks');
+      const b = board(page);
+      await b.createTask.click();
+      await b.form.deadline.fill(`${new Date().getFullYear() + 1}-03-15T09:00`);
+      const r = repeatControl(page);
+      await r.select.selectOption({ label: 'Every month' });
+      await r.every.fill('3');
+      // Above the form's sticky Create Task bar.
+      await r.group.hover();
+      await page.mouse.wheel(0, 400);
+      if (SHOTS !== undefined) await page.screenshot({ path: `${SHOTS}/create-repeat-${label}-${colorScheme}.png` });
+      await expectAccessible(page, `create form repeat ${colorScheme} ${label}`);
+    });
   }
 });
