@@ -66,6 +66,7 @@ const TASK_FIELDS: WriteRoute['fields'] = {
   workTitle: ['string', 'null'],
   description: ['string'],
   status: ['string'],
+  repeat: ['object', 'null'],
 };
 
 const ROUTES: WriteRoute[] = [
@@ -129,6 +130,24 @@ const ROUTES: WriteRoute[] = [
       return { method: 'PATCH', url: `/api/tasks/${task._id}/comments/${commentId}`, cookie, body: { body: 'After' } };
     },
     fields: { body: ['string'] },
+  },
+  {
+    name: 'POST /api/tasks/:id/checklist',
+    setup: async () => {
+      const { cookie, task } = await signedInWithTask();
+      return { method: 'POST', url: `/api/tasks/${task._id}/checklist`, cookie, body: { text: 'An item' } };
+    },
+    fields: { text: ['string'] },
+  },
+  {
+    name: 'PATCH /api/tasks/:id/checklist/:itemId',
+    setup: async () => {
+      const { cookie, task } = await signedInWithTask();
+      const res = await t.request('POST', `/api/tasks/${task._id}/checklist`, { cookie, body: { text: 'Before' } });
+      const itemId = (res.json.data as unknown as { item: { _id: string } }).item._id;
+      return { method: 'PATCH', url: `/api/tasks/${task._id}/checklist/${itemId}`, cookie, body: { text: 'After', done: true, position: 0 } };
+    },
+    fields: { text: ['string'], done: ['boolean'], position: ['number'] },
   },
   {
     name: 'PATCH /api/users/me',

@@ -168,8 +168,10 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['comments'],
         summary: "A task's activity log, oldest first",
         description:
-          '`type`: created, updated (with `changes: {field: {from, to}}` for taskTitle, workTitle, description, ' +
-          'assignee, priority, deadline), completed, reopened or commented.',
+          '`type`: created (with `repeatOf: {_id, taskTitle}` for the next occurrence of a repeating task), ' +
+          'updated (with `changes: {field: {from, to}}` for taskTitle, workTitle, description, ' +
+          'assignee, priority, deadline, board, labels and repeat), completed, reopened, commented, or checklist ' +
+          '(with `checklist: {action, text}`; action added, checked, unchecked, edited, moved or deleted).',
         security: sessionSecurity,
         params: TaskParams,
         response: { 200: serializable(ActivityListEnvelope), ...errorResponses },
