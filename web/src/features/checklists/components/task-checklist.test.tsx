@@ -166,7 +166,9 @@ describe('the task page checklist', () => {
     api.on('PATCH', `/tasks/${task._id}/checklist/i5`, itemAnswer({ _id: 'i5', text: 'Bake bread', done: true }, 4));
     await user.click(await screen.findByRole('button', { name: 'Delete “Bake bread”' }));
     expect(texts()).toEqual(['Buy milk', 'Call Ada']);
-    expect(screen.getByText('Deleted “Bake bread”.')).toBeInTheDocument();
+    // Said, and shown next to Undo, which takes the focus (the deleted item's buttons are gone).
+    expect(announced()).toHaveTextContent('Deleted “Bake bread”.');
+    expect(screen.getByRole('button', { name: 'Undo' })).toHaveFocus();
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(texts()).toEqual(['Buy milk', 'Bake bread', 'Call Ada']);
     await waitFor(() => {
