@@ -12,7 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request, test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { LOGGED_IN_FLAG } from '../shared/constants.ts';
-import { insertTask, insertUser, newUserData, openDb, type SeedTask, type TestUser } from './support/db.ts';
+import { insertTask, insertUser, newUserData, openDb, randomSuffix, type SeedTask, type TestUser } from './support/db.ts';
 import { codeIn, readCaughtMails, type CaughtMail } from '../server/test/mail-catcher.ts';
 import { ENV, requireEnv } from './support/paths.ts';
 
@@ -144,4 +144,22 @@ export async function apiCreateTask(api: Page['request'], task: NewTask): Promis
   if (res.status() !== 201) throw new Error(`POST /api/tasks answered ${res.status()}: ${await res.text()}`);
   const body = (await res.json()) as { data: { task: { _id: string } } };
   return body.data.task._id;
+}
+
+/** Two people, Alice and Bob, each signed in in a browser context of their own. */
+export async function twoPeople(browser: Browser, createUser: (overrides?: Partial<TestUser>) => Promise<TestUser>) {
+  const alice = await createUser({ fullName: `Alice ${randomSuffix()}` });
+  const bob = await createUser({ fullName: `Bob ${randomSuffix()}` });
+  const aliceContext = await newSignedInContext(browser, alice);
+  const bobContext = await newSignedInContext(browser, bob);
+  return {
+    alice,
+    bob,
+    alicePage: await aliceContext.newPage(),
+    bobPage: await bobContext.newPage(),
+    close: async () => {
+      await aliceContext.close();
+      await bobContext.close();
+    },
+  };
 }

@@ -19,3 +19,13 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   const result = await overflow(page);
   expect(result.scrollWidth, `page is ${result.scrollWidth} px wide at ${result.clientWidth} px; sticking out: ${result.offenders.join(', ')}`).toBeLessThanOrEqual(result.clientWidth);
 }
+
+/** Both themes on a phone and a desktop: where screens are checked with axe and shot. */
+export const THEMES_AND_SIZES = (['light', 'dark'] as const).flatMap((colorScheme) =>
+  (
+    [
+      ['phone', { width: 360, height: 740 }],
+      ['desktop', { width: 1280, height: 800 }],
+    ] as const
+  ).map(([label, size]) => ({ colorScheme, label, size })),
+);

@@ -141,6 +141,8 @@ export interface TaskWrites {
    * The actor needs edit rights on the task (403 for a viewer of its board who is not its assignee).
    * `labelIds` (distinct): the task's whole set of labels, of its board after the write (else
    * 400); a move without them takes the task's labels off (they belong to the board it leaves).
+   * A change that completes a repeating task (status to done, `repeat` set) also writes its next
+   * occurrence (services/task-repeat.ts) and sets its own `repeat` to null, in the same transaction.
    */
   update(
     actor: Actor,
@@ -229,8 +231,10 @@ const MISSED = Symbol('missed');
  * reads the task (no lock), plans the write from it, and writes in ONE statement that touches
  * the row only if it is still at the version read, locking it until that statement commits. If
  * another write got there first (rare), the change is planned again inside a transaction that
- * reads the row `for update`, so it cannot miss twice. SQLite (no network): the same rows in
- * one transaction, which already has the database to itself.
+ * reads the row `for update`, so it cannot miss twice. A change that writes more than the task's
+ * one statement (completing a repeating task also writes its next occurrence) is planned again
+ * there too, and checklist changes start there. SQLite (no network): the same rows in one
+ * transaction, which already has the database to itself.
  *
  * Local streams are woken after the commit (the write runs through `events.statement` or
  * `events.transaction`, the only ways to write events); other instances by the NOTIFY the

@@ -17,6 +17,7 @@ import { isApiError } from '#web/lib/api-client.ts';
 import { APP_NAME, useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
+import { TaskPageChecklist } from '../checklist-host.tsx';
 import './task.css';
 
 /** From this width the task opens as a panel over the board (kept in step with app/routes.tsx). */
@@ -94,6 +95,7 @@ export function TaskPage() {
     body = (
       <>
         <TaskDetails task={task.data} />
+        <TaskPageChecklist task={task.data} />
         <TaskComments taskId={id} me={me} onChanged={onCommentsChanged} />
         <TaskActivity taskId={id} />
       </>

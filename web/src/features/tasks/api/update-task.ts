@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { nextDeadline } from '#shared/repeat.ts';
 import type { Task, TaskEnvelope, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { useNotices } from '#web/components/notices.tsx';
 import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
@@ -6,6 +7,7 @@ import { useLiveBoard, type LiveBoardState } from './live-board-context.ts';
 import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
 import { recordOwnChange, versionToSend } from './own-versions.ts';
 import { receiveRemoval, receiveTask } from './task-receipts.ts';
+import { formatDeadline } from '../utils/deadline.ts';
 
 const UPDATE_FAILED = (title: string, message: string) => `Couldn’t save “${title}”. ${message}`;
 
@@ -72,6 +74,13 @@ export function settleFailedWrite(
   if (!isUnauthorized(error)) notify(isApiError(error) ? error.message : String(error));
 }
 
+/** What completing `task` made, in words, if it repeats: "Next occurrence due 3 Dec, 09:00". */
+function nextOccurrenceNote(task: Task, changes: UpdateTaskBody): string | null {
+  if (changes.status !== 'done' || task.status === 'done' || !task.repeat || !task.deadline) return null;
+  const now = new Date();
+  return `Next occurrence due ${formatDeadline(new Date(nextDeadline(task.deadline, task.repeat, now)), now)}.`;
+}
+
 /**
  * Edit (assignee, priority), complete and reopen, the description, labels and "Apply mine on top" all
  * go through here. The card shows the change at once; the server's answer replaces it, and a
@@ -95,9 +104,12 @@ export function useUpdateTask({ quiet = false }: { quiet?: boolean } = {}) {
       writeTask(queryClient, shown, optimistic);
       return { shown, optimistic };
     },
-    onSuccess: ({ updated, sent }, { task }) => {
+    onSuccess: ({ updated, sent }, { task, changes }) => {
       recordOwnChange(queryClient, task._id, sent, updated.version);
       receiveTask(queryClient, updated, { isNew: false, answer: true });
+      // Completing a repeating task made its next occurrence (it arrives as a new task).
+      const next = nextOccurrenceNote(task, changes);
+      if (next) notify('success', next);
     },
     onError: (error, { task, changes }, context) => {
       const say = (message: string) => {

@@ -14,6 +14,7 @@ import { useCreateTask } from '../api/create-task.ts';
 import { dateTimeLocalToIso, toDateTimeLocal } from '../utils/deadline.ts';
 import { PrioritySelect } from './priority.tsx';
 import { NewTaskLabelsField } from './task-labels.tsx';
+import { NO_REPEAT, readRepeat, RepeatField, type RepeatDraft } from './repeat-field.tsx';
 
 interface Values {
   workTitle: string;
@@ -23,14 +24,15 @@ interface Values {
   priority: Priority;
   /** "" until the boards are known: the board on screen, else Personal. */
   boardId: string;
+  repeat: RepeatDraft;
 }
 
 type FieldErrors = Partial<Record<keyof Values, string>>;
 
-const EMPTY: Values = { workTitle: '', taskTitle: '', assignee: '', deadline: '', priority: DEFAULT_PRIORITY, boardId: '' };
+const EMPTY: Values = { workTitle: '', taskTitle: '', assignee: '', deadline: '', priority: DEFAULT_PRIORITY, boardId: '', repeat: NO_REPEAT };
 
 /** Server field names that map onto this form's fields. */
-const FIELD_NAMES = new Set<string>(['workTitle', 'taskTitle', 'assignee', 'deadline', 'priority', 'boardId']);
+const FIELD_NAMES = new Set<string>(['workTitle', 'taskTitle', 'assignee', 'deadline', 'priority', 'boardId', 'repeat']);
 
 /**
  * The new-task form of the side panel. Success resets it (the panel stays open for the next
@@ -90,8 +92,10 @@ export function CreateTaskForm() {
     if (!assignee.ok) errors.assignee = assignee.message;
     if (deadline === null) errors.deadline = 'Enter a complete date and time.';
     else if (!deadline.ok) errors.deadline = deadline.message;
+    const repeat = readRepeat(values.repeat);
+    if (!repeat.ok) errors.repeat = repeat.message;
     setFieldErrors(errors);
-    if (!title.ok || !work.ok || !assignee.ok || !deadline?.ok) {
+    if (!title.ok || !work.ok || !assignee.ok || !deadline?.ok || !repeat.ok) {
       const invalid = errors.taskTitle ? taskTitleRef : errors.assignee ? assigneeRef : errors.deadline ? deadlineRef : firstFieldRef;
       invalid.current?.focus();
       return;
@@ -105,6 +109,7 @@ export function CreateTaskForm() {
       ...(work.value ? { workTitle: work.value } : {}),
       ...(deadlineIso ? { deadline: deadlineIso } : {}),
       ...(labels.length > 0 ? { labelIds: labels.map((label) => label._id) } : {}),
+      ...(repeat.value ? { repeat: repeat.value } : {}),
     };
     create.mutate(body, {
       onSuccess: ({ message }) => {
@@ -226,6 +231,14 @@ export function CreateTaskForm() {
           }}
         />
       </div>
+      <RepeatField
+        value={values.repeat}
+        hasDeadline={values.deadline !== ''}
+        error={fieldErrors.repeat}
+        onChange={(repeat) => {
+          set('repeat', repeat);
+        }}
+      />
       <div className="create-task__actions">
         <Button type="submit" variant="primary" size="lg" block busy={create.isPending}>
           {create.isPending ? CLIENT_MESSAGES.creatingTask : 'Create Task'}

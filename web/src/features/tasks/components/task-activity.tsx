@@ -1,9 +1,11 @@
 import type { Priority } from '#shared/constants.ts';
-import type { Activity, ActivityChangeField } from '#shared/schemas/comments.ts';
+import { Link } from 'react-router';
+import type { Activity, ActivityChangeField, ChecklistAction } from '#shared/schemas/comments.ts';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
+import { boardPath, useBoardScope } from '../api/board-scope.ts';
 import { useTaskActivity } from '../api/get-task-activity.ts';
 import { formatDeadline } from '../utils/deadline.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
@@ -69,6 +71,37 @@ function Changes({ changes, now }: { changes: NonNullable<Activity['changes']>; 
   );
 }
 
+const CHECKLIST_VERBS: Record<ChecklistAction, string> = {
+  added: 'added',
+  checked: 'checked',
+  unchecked: 'unchecked',
+  edited: 'renamed an item to',
+  moved: 'moved',
+  deleted: 'deleted',
+};
+
+/** What the entry's person did: "checked “Buy milk”", "created it as the next occurrence of …". */
+function What({ entry }: { entry: Activity }) {
+  const { boardId } = useBoardScope();
+  if (entry.type === 'updated') return 'changed';
+  if (entry.type === 'checklist' && entry.checklist) {
+    return (
+      <>
+        {CHECKLIST_VERBS[entry.checklist.action]} “{entry.checklist.text}”{entry.checklist.action === 'added' || entry.checklist.action === 'moved' ? ' on the checklist' : ''}
+      </>
+    );
+  }
+  if (entry.type === 'created' && entry.repeatOf) {
+    const path = `${boardId ? `${boardPath(boardId)}/tasks` : '/tasks'}/${encodeURIComponent(entry.repeatOf._id)}`;
+    return (
+      <>
+        created it as the next occurrence of <Link to={path}>{entry.repeatOf.taskTitle}</Link>
+      </>
+    );
+  }
+  return VERBS[entry.type];
+}
+
 /** The task's history, oldest first: who did what, when, and for a change what it was before. */
 export function TaskActivity({ taskId }: { taskId: string }) {
   const now = useNow(30_000);
@@ -90,8 +123,7 @@ export function TaskActivity({ taskId }: { taskId: string }) {
           {activity.data.map((entry) => (
             <li key={entry._id} className="activity__item">
               <p>
-                <strong title={entry.by.email}>{entry.by.fullName}</strong>{' '}
-                {entry.type === 'updated' ? 'changed' : VERBS[entry.type]} · <Timestamp iso={entry.at} now={now} />
+                <strong title={entry.by.email}>{entry.by.fullName}</strong> <What entry={entry} /> · <Timestamp iso={entry.at} now={now} />
               </p>
               {entry.changes ? <Changes changes={entry.changes} now={now} /> : null}
             </li>

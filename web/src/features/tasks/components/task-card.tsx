@@ -11,6 +11,7 @@ import { useUpdateTask } from '../api/update-task.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PriorityBadge } from './priority.tsx';
 import { CheckIcon, PencilIcon, ReopenIcon, TrashIcon } from './task-card-icons.tsx';
+import { TaskCardMarks } from './task-card-marks.tsx';
 import { TaskEditForm, type EditDraft } from './task-edit-form.tsx';
 import './task-card.css';
 
@@ -98,6 +99,7 @@ export const TaskCard = memo(function TaskCard({
             {boardName}
           </p>
         )}
+        <TaskCardMarks task={task} />
         <PriorityBadge priority={task.priority} />
       </div>
       <h3 className="task-card__title" id={titleId}>

@@ -13,6 +13,7 @@ import { formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PriorityBadge } from './priority.tsx';
 import { TaskLabelsField } from './task-labels.tsx';
+import { TaskRepeat } from './task-repeat.tsx';
 import './task-details.css';
 
 /** The description's limit (plain text, never rendered as HTML). */
@@ -219,6 +220,12 @@ export function TaskDetails({ task }: { task: Task }) {
           <dt>Deadline</dt>
           <dd>
             <DeadlineText deadline={task.deadline} done={done} now={now} />
+          </dd>
+        </div>
+        <div className="task-details__repeat">
+          <dt>Repeat</dt>
+          <dd>
+            <TaskRepeat task={task} canChange={canChange} />
           </dd>
         </div>
         <div>
