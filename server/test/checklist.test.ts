@@ -224,9 +224,11 @@ describe('checklist', () => {
     await t.app.db.transaction().execute(async (trx) => {
       await trx.selectFrom('tasks').select('id').where('id', '=', task._id).forUpdate().execute();
       pending = change(alice.cookie, task._id, id!, { done: true });
-      // Until the request waits for our transaction (it is blocked by this backend).
+      // Until the request waits for our transaction (a lock it waits for is held by this backend).
+      // pg_locks, not pg_stat_activity: that view is a snapshot taken at its first read in a
+      // transaction, which would never show a pool connection opened after it.
       for (;;) {
-        const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))`.execute(trx);
+        const { rows } = await sql<{ n: string }>`select count(*) as n from pg_locks where not granted and pg_backend_pid() = any(pg_blocking_pids(pid))`.execute(trx);
         if (Number(rows[0]?.n) > 0) break;
         await new Promise((resolve) => setImmediate(resolve));
       }
