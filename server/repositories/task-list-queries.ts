@@ -86,6 +86,14 @@ interface Shape {
  * are some of one board's (a move drops a task's labels).
  */
 const LABEL_DRIVEN_MAX = 2000;
+
+/**
+ * PostgreSQL plans these with each run's values (db/prepared.ts): a text search, whose best plan
+ * depends on the word, and `label=`, whose best join order depends on how many tasks carry the
+ * label against how many the board or the viewer has (a generic plan read a board of 80,000 to
+ * count a label on 100).
+ */
+const planPerRun = (shape: Shape) => shape.text !== 'none' || shape.label !== 'none';
 /**
  * A part of the visible set, read in one index's order: a person, one status or all, and for a
  * page of sort=deadline the tasks with a deadline (`dated`, deadline order) or without
@@ -295,7 +303,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   }
 
   function buildList(shape: ListShape): Prepared<Args, TaskRowValues> {
-    const options = { rowsAsArrays: true, planPerRun: shape.text !== 'none' };
+    const options = { rowsAsArrays: true, planPerRun: planPerRun(shape) };
     const driven = shape.text === 'fts' || shape.label === 'driven';
     if (shape.paged && !driven) return prepare<Args, TaskRowValues>(pageQuery(shape), options);
     if (shape.label === 'driven' && shape.limit) return prepare<Args, TaskRowValues>(labelPageQuery(shape), options);
@@ -351,7 +359,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
           eb.cast<number>(eb.fn.countAll().filterWhere(sql<SqlBool>`t.status = 'done'`), 'integer').as('done'),
           eb.cast<number>(eb.fn.countAll().filterWhere(sql<SqlBool>`${todo} and t.deadline < ${slot('now')}`), 'integer').as('overdue'),
         ]),
-        { planPerRun: shape.text !== 'none' },
+        { planPerRun: planPerRun(shape) },
       );
     }
     const people = peopleOf(shape.view, false, shape.board);
@@ -365,7 +373,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     };
     return prepare(
       db.selectNoFrom([measure('todo', false).as('todo'), measure('done', false).as('done'), measure('todo', true).as('overdue')]),
-      { planPerRun: shape.text !== 'none' },
+      { planPerRun: planPerRun(shape) },
     );
   }
 
