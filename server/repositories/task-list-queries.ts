@@ -86,6 +86,14 @@ interface Shape {
  * are some of one board's (a move drops a task's labels).
  */
 const LABEL_DRIVEN_MAX = 2000;
+
+/**
+ * PostgreSQL plans these with each run's values (db/prepared.ts): a text search, whose best plan
+ * depends on the word, and `label=`, whose best join order depends on how many tasks carry the
+ * label against how many the board or the viewer has (a generic plan read a board of 80,000 to
+ * count a label on 100).
+ */
+const planPerRun = (shape: Shape) => shape.text !== 'none' || shape.label !== 'none';
 /**
  * A part of the visible set, read in one index's order: a person, one status or all, and for a
  * page of sort=deadline the tasks with a deadline (`dated`, deadline order) or without
@@ -274,10 +282,31 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return q;
   }
 
+  /**
+   * Up to `limit` of the label's tasks (`driven`), chosen by their sort keys alone, then read
+   * whole: a label on thousands of tasks sorts their keys, not thousands of whole rows with their
+   * labels (as `pageQuery` does for the parts' cuts).
+   */
+  function labelPageQuery(shape: ListShape) {
+    const keys = ['id', 'createdAt', 'deadline', 'priority'] as const;
+    let chosen = db.selectFrom(labelDriven(shape).select(keys.map((c) => `t.${c}` as const)).as('k')).selectAll();
+    const after = afterCondition('k', shape);
+    if (after !== undefined) chosen = chosen.where(after);
+    for (const term of orderTerms('k', shape.sort)) chosen = chosen.orderBy(term);
+    let q = db
+      .selectFrom(chosen.limit(slot('limit')).as('k'))
+      .innerJoin('tasks as t', 't.id', 'k.id')
+      .innerJoin('users as u', 'u.id', 't.createdBy')
+      .select(taskSelect(dialect));
+    for (const term of orderTerms('k', shape.sort)) q = q.orderBy(term);
+    return q;
+  }
+
   function buildList(shape: ListShape): Prepared<Args, TaskRowValues> {
-    const options = { rowsAsArrays: true, planPerRun: shape.text !== 'none' };
+    const options = { rowsAsArrays: true, planPerRun: planPerRun(shape) };
     const driven = shape.text === 'fts' || shape.label === 'driven';
     if (shape.paged && !driven) return prepare<Args, TaskRowValues>(pageQuery(shape), options);
+    if (shape.label === 'driven' && shape.limit) return prepare<Args, TaskRowValues>(labelPageQuery(shape), options);
     const columns = TASK_COLUMNS.map((c) => `t.${c}` as const);
     const rows = shape.text === 'fts' ? ftsDriven(shape).select(columns) : labelDriven(shape).select(columns);
     let q = driven
@@ -330,7 +359,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
           eb.cast<number>(eb.fn.countAll().filterWhere(sql<SqlBool>`t.status = 'done'`), 'integer').as('done'),
           eb.cast<number>(eb.fn.countAll().filterWhere(sql<SqlBool>`${todo} and t.deadline < ${slot('now')}`), 'integer').as('overdue'),
         ]),
-        { planPerRun: shape.text !== 'none' },
+        { planPerRun: planPerRun(shape) },
       );
     }
     const people = peopleOf(shape.view, false, shape.board);
@@ -344,16 +373,22 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     };
     return prepare(
       db.selectNoFrom([measure('todo', false).as('todo'), measure('done', false).as('done'), measure('todo', true).as('overdue')]),
-      { planPerRun: shape.text !== 'none' },
+      { planPerRun: planPerRun(shape) },
     );
   }
 
   const lists = new Map<string, Prepared<Args, TaskRowValues>>();
   const counts = new Map<string, Prepared<Args, { todo: number; done: number; overdue: number }>>();
-  const labelHits = prepare<Args, { hits: number }>(
+  // The label's board, whether the viewer is an active member of it, and how many tasks carry it (up to one past the most a page starts from).
+  const labelFacts = prepare<Args, { boardId: string; member: number; hits: number }>(
     db
-      .selectFrom(sql`(select 1 from task_labels where label_id = ${slot('label')} limit ${LABEL_DRIVEN_MAX + 1})`.as('m'))
-      .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('hits')),
+      .selectFrom('labels as l')
+      .select([
+        'l.boardId',
+        sql<number>`case when ${onMyBoard(sql.ref('l.boardId'))} then 1 else 0 end`.as('member'),
+        sql<number>`cast((select count(*) from (select 1 from task_labels where label_id = l.id limit ${LABEL_DRIVEN_MAX + 1}) m) as integer)`.as('hits'),
+      ])
+      .where('l.id', '=', slot('label')),
   );
   const ftsHits = prepare<Args, { hits: number }>(
     db
@@ -368,15 +403,28 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
    * match, and a common word matches a share of the whole table, while the viewer's rows do not
    * grow with it.
    */
-  async function plan(viewer: Viewer, filter: TaskFilter, ex: Executor, maxHits: number | null, labelFirst: 'always' | 'few'): Promise<{ shape: Shape; args: Args }> {
+  async function plan(
+    viewer: Viewer,
+    filter: TaskFilter,
+    ex: Executor,
+    maxHits: number | null,
+    labelFirst: 'always' | 'few',
+  ): Promise<{ shape: Shape; args: Args } | undefined> {
     const args: Args = { userId: viewer.userId, email: viewer.email };
     let label: LabelMode = 'none';
+    let board = filter.board;
     if (filter.label !== undefined) {
       args.label = filter.label;
       label = 'driven';
-      if (labelFirst === 'few') {
-        const { rows } = await labelHits.execute(ex, { label: filter.label });
-        if ((rows[0]?.hits ?? 0) > LABEL_DRIVEN_MAX) label = 'probe';
+      const { rows } = await labelFacts.execute(ex, { label: filter.label, userId: viewer.userId });
+      const facts = rows[0];
+      // A label's tasks are all on its board (a move drops a task's labels): an unknown label,
+      // or another board than the one asked for, matches nothing.
+      if (facts === undefined || (board !== undefined && board !== facts.boardId)) return undefined;
+      if (labelFirst === 'few' && facts.hits > LABEL_DRIVEN_MAX && facts.member === 1) {
+        // Many tasks carry it, and the viewer sees all of its board's: that board's index, tested.
+        label = 'probe';
+        board = facts.boardId;
       }
     }
     // Rows read from the label's entries are few or all needed: their text is tested on them.
@@ -398,13 +446,13 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
         }
       }
     }
-    if (filter.board !== undefined) args.board = filter.board;
+    if (board !== undefined) args.board = board;
     if (filter.status !== undefined) args.status = filter.status;
     if (filter.priority !== undefined) args.priority = filter.priority;
     return {
       shape: {
         view: filter.view,
-        board: filter.board !== undefined,
+        board: board !== undefined,
         status: filter.status !== undefined,
         priority: filter.priority !== undefined,
         label,
@@ -421,7 +469,9 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       const paged = options.limit !== undefined && options.whole !== true;
       const newestPage = options.sort === 'newest' && paged;
       const indexOrder = paged && options.sort !== 'priority';
-      const { shape, args } = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS, indexOrder ? 'few' : 'always');
+      const planned = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS, indexOrder ? 'few' : 'always');
+      if (planned === undefined) return [];
+      const { shape, args } = planned;
       const listShape: ListShape = { ...shape, ...keysetOf(options.sort, options.after), limit: options.limit !== undefined, paged };
       if (options.after !== undefined) Object.assign(args, afterArgs(options.sort, options.after));
       if (options.limit !== undefined) args.limit = options.limit;
@@ -436,7 +486,9 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
     /** To do, done and overdue (open with a deadline before `now`) among the filtered tasks. */
     async counts(viewer: Viewer, filter: TaskFilter, now: string, ex: Executor = db): Promise<TaskCounts> {
-      const { shape, args } = await plan(viewer, filter, ex, null, 'always');
+      const planned = await plan(viewer, filter, ex, null, 'always');
+      if (planned === undefined) return { todo: 0, done: 0, overdue: 0 };
+      const { shape, args } = planned;
       args.now = now;
       const key = keyOf(shape);
       let query = counts.get(key);

@@ -245,14 +245,14 @@ export default fp(
     const { clock } = fastify;
     const repo = fastify.tasksRepository;
     const postgres = fastify.dbDialect === 'postgres';
+    const labelsRepo = fastify.labelsRepository;
     const statements = createTaskWriteStatements(fastify.dbDialect, {
       tasks: repo,
-      labels: fastify.labelsRepository,
+      labels: labelsRepo,
       activity: fastify.activityRepository,
       comments: fastify.commentsRepository,
       outbox: fastify.outboxRepository,
     });
-    const labelsRepo = fastify.labelsRepository;
     const occurrences = createOccurrences({ tasks: repo, checklist: fastify.checklistRepository, outbox: fastify.outboxRepository });
     const hooks: TaskWriteHook[] = [];
     const afterCommits: ((parts: WriteParts) => void)[] = [];

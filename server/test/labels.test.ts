@@ -172,6 +172,20 @@ describe('PATCH/DELETE /api/boards/:id/labels/:labelId', () => {
   });
 });
 
+describe('a deleted board', () => {
+  it('takes its labels and their task rows with it', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const res = await t.request('POST', '/api/boards', { cookie, body: { name: 'Short-lived' } });
+    const boardId = (res.json.data as unknown as { board: { _id: string } }).board._id;
+    const label = await created(cookie, boardId, 'Bug');
+    await createTask(t, cookie, { boardId, labelIds: [label._id] });
+    expect((await t.request('DELETE', `/api/boards/${boardId}`, { cookie })).status).toBe(204);
+    expect(await t.app.db.selectFrom('labels').select('id').where('boardId', '=', boardId).execute()).toEqual([]);
+    expect(await t.app.db.selectFrom('taskLabels').select('taskId').where('labelId', '=', label._id).execute()).toEqual([]);
+    expect(labelsOf(await api.list(cookie, user.id))).toEqual([]);
+  });
+});
+
 describe('the labels API in the OpenAPI document', () => {
   it('lists and describes its calls', async () => {
     const paths = (await t.request('GET', '/api/openapi.json')).json.paths;

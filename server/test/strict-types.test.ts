@@ -57,7 +57,7 @@ const signedInWithBoard = async () => {
 };
 
 /** A whole task body (create and update take the same fields). */
-const taskBody = (status: string) => ({ taskTitle: 'Typed task', assignee: uniqueEmail(), deadline: null, priority: 'high', workTitle: 'Work', description: 'Text', status });
+const taskBody = (status: string) => ({ taskTitle: 'Typed task', assignee: uniqueEmail(), deadline: null, priority: 'high', workTitle: 'Work', description: 'Text', status, labelIds: [] });
 const TASK_FIELDS: WriteRoute['fields'] = {
   taskTitle: ['string'],
   assignee: ['string'],
@@ -67,6 +67,7 @@ const TASK_FIELDS: WriteRoute['fields'] = {
   description: ['string'],
   status: ['string'],
   repeat: ['object', 'null'],
+  labelIds: ['array'],
 };
 
 const ROUTES: WriteRoute[] = [
@@ -211,6 +212,24 @@ const ROUTES: WriteRoute[] = [
     fields: { role: ['string'] },
   },
   {
+    name: 'POST /api/boards/:id/labels',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      return { method: 'POST', url: `/api/boards/${boardId}/labels`, cookie, body: { name: 'Typed label', color: 'red' } };
+    },
+    fields: { name: ['string'], color: ['string'] },
+  },
+  {
+    name: 'PATCH /api/boards/:id/labels/:labelId',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      const res = await t.request('POST', `/api/boards/${boardId}/labels`, { cookie, body: { name: 'Typed label', color: 'red' } });
+      const labelId = (res.json.data as unknown as { label: { _id: string } }).label._id;
+      return { method: 'PATCH', url: `/api/boards/${boardId}/labels/${labelId}`, cookie, body: { name: 'Renamed label', color: 'blue' } };
+    },
+    fields: { name: ['string'], color: ['string'] },
+  },
+  {
     name: 'POST /api/password-resets',
     setup: () => Promise.resolve({ method: 'POST', url: '/api/password-resets', body: { email: uniqueEmail('reset') } }),
     fields: { email: ['string'] },
@@ -230,14 +249,16 @@ const ROUTES: WriteRoute[] = [
 /** Rows a refused write must leave alone, beyond accounts, tasks and codes. */
 async function boardRows() {
   const db = t.app.db;
-  const [comments, activity, settings, boards, members] = await Promise.all([
+  const [comments, activity, settings, boards, members, labels, taskLabels] = await Promise.all([
     db.selectFrom('comments').select(['id', 'body', 'updatedAt']).orderBy('id').execute(),
     db.selectFrom('taskActivity').select('id').orderBy('id').execute(),
     db.selectFrom('mailSettings').selectAll().orderBy('email').execute(),
     db.selectFrom('boards').selectAll().orderBy('id').execute(),
     db.selectFrom('boardMembers').selectAll().orderBy('boardId').orderBy('email').execute(),
+    db.selectFrom('labels').selectAll().orderBy('id').execute(),
+    db.selectFrom('taskLabels').selectAll().orderBy('taskId').orderBy('labelId').execute(),
   ]);
-  return { comments, activity, settings, boards, members };
+  return { comments, activity, settings, boards, members, labels, taskLabels };
 }
 
 describe('strict JSON types on every write route (fast-check)', () => {
