@@ -12,7 +12,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request, test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { LOGGED_IN_FLAG } from '../shared/constants.ts';
-import { insertTask, insertUser, newUserData, openDb, randomSuffix, type SeedTask, type TestUser } from './support/db.ts';
+import { clearSignInBudget, insertTask, insertUser, newUserData, openDb, randomSuffix, type SeedTask, type TestUser } from './support/db.ts';
 import { codeIn, readCaughtMails, type CaughtMail } from '../server/test/mail-catcher.ts';
 import { ENV, requireEnv } from './support/paths.ts';
 
@@ -32,6 +32,12 @@ export async function signedInState(user: TestUser): Promise<StorageState> {
   // An empty storage state of its own: inside a test, request.newContext() would otherwise start
   // from the test's (a signed-in page's cookie), and this sign-in would end that session.
   const api = await request.newContext({ baseURL: origin, storageState: { cookies: [], origins: [] } });
+  const db = openDb(requireEnv(ENV.dbPath));
+  try {
+    clearSignInBudget(db);
+  } finally {
+    db.close();
+  }
   try {
     const res = await api.post('/api/users/login', { data: { email: user.email, password: user.password } });
     if (res.status() !== 200) throw new Error(`Fast sign-in of ${user.email} failed: HTTP ${res.status()} ${await res.text()}`);

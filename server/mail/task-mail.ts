@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin';
-import { HOUR, SECOND } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DueReminderRow } from '../repositories/outbox-repository.ts';
@@ -7,20 +6,8 @@ import type { PlannedMail } from '../repositories/task-write-statements.ts';
 import type { Actor, TaskChange, WriteParts } from '../services/task-writes.ts';
 import type { OutboxMail } from './outbox-worker.ts';
 import { assignedMail, mentionedMail, reminderMail } from './templates.ts';
+import { nextReminderFor, REMINDER_POLICY } from './reminder-schedule.ts';
 import { unsubscribeFor, type MailKind } from './unsubscribe-tokens.ts';
-
-export const REMINDER_POLICY = {
-  /** "Due soon" goes out when the deadline is less than this far away. */
-  dueSoonMs: 24 * HOUR,
-  /** How often each instance looks for due reminders (a reminder goes out within 60 s). */
-  scanMs: 20 * SECOND,
-  /** Tasks handled per transaction of the scan. */
-  batchSize: 200,
-} as const;
-
-/** When a task's first reminder ("due soon") is due: a day before its deadline. */
-export const nextReminderFor = (deadline: string | null) =>
-  deadline === null ? null : new Date(Date.parse(deadline) - REMINDER_POLICY.dueSoonMs).toISOString();
 
 export interface TaskMail {
   /**

@@ -2,7 +2,7 @@ import { nextDeadline } from '#shared/repeat.ts';
 import type { Repeat, Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
-import { nextReminderFor } from '../mail/task-mail.ts';
+import { nextReminderFor } from '../mail/reminder-schedule.ts';
 import type { ChecklistRepository } from '../repositories/checklist-repository.ts';
 import type { OutboxRepository } from '../repositories/outbox-repository.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
