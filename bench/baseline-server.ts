@@ -60,12 +60,29 @@ const API_NAMES: Record<string, string> = {
   board_id: 'boardId',
 };
 
-function taskMapper(columns: readonly string[]): (row: Row, assignor: string, assignorEmail: string) => Row {
+/**
+ * Task details (labels, checklist counts, repeat), when the tasks table has them: the counts and
+ * the repeat are columns; the labels are read as the app reads them, the ids with the task
+ * (`labelIdsSql`) and the labels of a whole answer in one more query, only when it has any.
+ */
+const DETAIL_COLUMNS = ['checklist_done', 'checklist_total', 'repeat_every', 'repeat_unit'];
+interface Details {
+  labelIdsSql: string;
+  labelsByIdsSql: string;
+}
+const withDetails = (task: Row, done: unknown, total: unknown, every: unknown, unit: unknown): Row => {
+  task.checklist = { done, total };
+  task.repeat = every === null || every === undefined ? null : { every, unit };
+  task.labels = [];
+  return task;
+};
+
+function taskMapper(columns: readonly string[], details: boolean): (row: Row, assignor: string, assignorEmail: string) => Row {
   const fields = columns.map((c) => [c, API_NAMES[c]!] as const);
   return (row, assignor, assignorEmail) => {
     const task: Row = { assignor, assignorEmail };
     for (const [column, key] of fields) task[key] = row[column];
-    return task;
+    return details ? withDetails(task, row.checklist_done, row.checklist_total, row.repeat_every, row.repeat_unit) : task;
   };
 }
 
@@ -76,22 +93,27 @@ function taskMapper(columns: readonly string[]): (row: Row, assignor: string, as
  */
 const ARRAY_ROWS = new Set(['board', 'boardStatus', 'boardPriority', 'boardBoth']);
 
-function boardRowMapper(columns: readonly string[]): (row: Row) => Row {
+function boardRowMapper(columns: readonly string[], details: boolean): (row: Row) => Row {
   const fields = columns.map((c, i) => [i, API_NAMES[c]!] as const);
   const assignorAt = columns.length;
   return (row) => {
     const values = row as unknown as unknown[];
     const task: Row = { assignor: values[assignorAt], assignorEmail: values[assignorAt + 1] };
     for (const [i, key] of fields) task[key] = values[i];
-    return task;
+    return details ? withDetails(task, values[assignorAt + 2], values[assignorAt + 3], values[assignorAt + 4], values[assignorAt + 5]) : task;
   };
 }
+
+/** The label ids each row carries (the last value of a board row, `label_ids` of a row object). */
+const labelIdsOf = (row: Row): unknown => (Array.isArray(row) ? (row as unknown[]).at(-1) : row.label_ids);
 
 // ---------------------------------------------------------------------------------------------
 // SQL
 
-function statements(taskColumns: readonly string[], hasVersion: boolean): Record<string, Sql> {
+function statements(taskColumns: readonly string[], hasVersion: boolean, details: Details | undefined): Record<string, Sql> {
   const cols = taskColumns.map((c) => `t.${c}`).join(', ');
+  const extra = details === undefined ? '' : `, ${DETAIL_COLUMNS.map((c) => `t.${c}`).join(', ')}, ${details.labelIdsSql} as label_ids`;
+  const returning = taskColumns.join(', ') + (details === undefined ? '' : `, ${DETAIL_COLUMNS.join(', ')}`);
   // With boards (a `board_id` column), a user sees the tasks of the boards they are an active
   // member of and those assigned to them; before, those they created or were assigned. A list
   // reads the two index ranges apart and merges them (an OR of them scans the table on
@@ -102,10 +124,10 @@ function statements(taskColumns: readonly string[], hasVersion: boolean): Record
     boards ? `(t.board_id in (${myBoards(me)}) or t.assignee_email = ${email})` : `(t.created_by = ${me} or t.assignee_email = ${email})`;
   const board = (filter: string) =>
     boards
-      ? `select ${cols}, u.full_name as assignor, u.email as assignor_email from ` +
+      ? `select ${cols}, u.full_name as assignor, u.email as assignor_email${extra} from ` +
         `(select * from tasks where board_id in (${myBoards('$1')}) union all select * from tasks where assignee_email = $2 and board_id not in (${myBoards('$1')})) t ` +
         `join users u on u.id = t.created_by where true${filter} order by t.created_at desc, t.id desc limit 5000`
-      : `select ${cols}, u.full_name as assignor, u.email as assignor_email from tasks t join users u on u.id = t.created_by ` +
+      : `select ${cols}, u.full_name as assignor, u.email as assignor_email${extra} from tasks t join users u on u.id = t.created_by ` +
         `where ${visible('$1', '$2')}${filter} order by t.created_at desc, t.id desc limit 5000`;
   return {
     session: 'select s.user_id, s.expires_at, s.last_seen_at, u.email, u.full_name from sessions s join users u on u.id = s.user_id where s.token_hash = $1',
@@ -118,11 +140,12 @@ function statements(taskColumns: readonly string[], hasVersion: boolean): Record
     // On boards, a new task goes on its creator's personal board, whose id is the creator's id.
     insertTask:
       `insert into tasks (id, work_title, task_title, assignee_email, created_by, deadline, priority, status, created_at, updated_at${boards ? ', board_id' : ''}) ` +
-      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8${boards ? ', $5' : ''}) returning ${taskColumns.join(', ')}`,
-    visibleTask: `select ${cols}, u.full_name as assignor, u.email as assignor_email from tasks t join users u on u.id = t.created_by where t.id = $1 and ${visible('$2', '$3')}`,
+      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8${boards ? ', $5' : ''}) returning ${returning}`,
+    visibleTask: `select ${cols}, u.full_name as assignor, u.email as assignor_email${extra} from tasks t join users u on u.id = t.created_by where t.id = $1 and ${visible('$2', '$3')}`,
     updateTask:
       'update tasks set work_title = $2, task_title = $3, assignee_email = $4, deadline = $5, priority = $6, status = $7, updated_at = $8' +
-      `${hasVersion ? ', version = version + 1' : ''} where id = $1 returning ${taskColumns.join(', ')}`,
+      `${hasVersion ? ', version = version + 1' : ''} where id = $1 returning ${returning}`,
+    ...(details === undefined ? {} : { labelsByIds: details.labelsByIdsSql }),
     userByEmail: 'select id, email, full_name, password_hash from users where email = $1',
     failures: 'select count(*) as n from login_failures where email = $1 and failed_at > $2',
     addFailure: 'insert into login_failures (id, email, failed_at) values ($1, $2, $3)',
@@ -136,12 +159,19 @@ function statements(taskColumns: readonly string[], hasVersion: boolean): Record
 // ---------------------------------------------------------------------------------------------
 // Databases
 
-function openSqlite(file: string): { db: Db; columns: string[] } {
+function openSqlite(file: string): { db: Db; columns: string[]; details: boolean } {
   const sqlite = new DatabaseSync(file);
   sqlite.exec('pragma journal_mode = wal; pragma synchronous = full; pragma foreign_keys = on; pragma busy_timeout = 5000');
-  const columns = (sqlite.prepare('select name from pragma_table_info(?1)').all('tasks') as { name: string }[]).map((r) => r.name).filter((c) => c in API_NAMES);
+  const all_ = (sqlite.prepare('select name from pragma_table_info(?1)').all('tasks') as { name: string }[]).map((r) => r.name);
+  const columns = all_.filter((c) => c in API_NAMES);
+  const details: Details | undefined = all_.includes('checklist_done')
+    ? {
+        labelIdsSql: '(select group_concat(tl.label_id) from task_labels tl where tl.task_id = t.id)',
+        labelsByIdsSql: 'select id, name, name_key, color from labels where id in (select value from json_each($1))',
+      }
+    : undefined;
   const prepared = new Map<string, StatementSync>();
-  for (const [name, text] of Object.entries(statements(columns, columns.includes('version')))) {
+  for (const [name, text] of Object.entries(statements(columns, columns.includes('version'), details))) {
     const statement = sqlite.prepare(text.replaceAll(/\$(\d+)/g, '?$1'));
     if (ARRAY_ROWS.has(name)) statement.setReturnArrays(true);
     prepared.set(name, statement);
@@ -151,6 +181,7 @@ function openSqlite(file: string): { db: Db; columns: string[] } {
   // just BEGIN IMMEDIATE … COMMIT around synchronous statements.
   return {
     columns,
+    details: details !== undefined,
     db: {
       all: (name, values) => Promise.resolve(all(name, values)),
       async tx(fn) {
@@ -168,18 +199,25 @@ function openSqlite(file: string): { db: Db; columns: string[] } {
   };
 }
 
-async function openPostgres(url: string): Promise<{ db: Db; columns: string[] }> {
+async function openPostgres(url: string): Promise<{ db: Db; columns: string[]; details: boolean }> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   pool.on('error', () => undefined);
   const { rows } = await pool.query<{ column_name: string }>(
     "select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'tasks' order by ordinal_position",
   );
   const columns = rows.map((r) => r.column_name).filter((c) => c in API_NAMES);
-  const texts = statements(columns, columns.includes('version'));
+  const details: Details | undefined = rows.some((r) => r.column_name === 'checklist_done')
+    ? {
+        labelIdsSql: "(select string_agg(tl.label_id, ',') from task_labels tl where tl.task_id = t.id)",
+        labelsByIdsSql: 'select id, name, name_key, color from labels where id in (select jsonb_array_elements_text($1::jsonb))',
+      }
+    : undefined;
+  const texts = statements(columns, columns.includes('version'), details);
   // Named statements: parsed and planned once per connection.
   const run = async (client: pg.Pool | pg.PoolClient, name: string, values: unknown[]) => (await client.query({ name, text: texts[name]!, values, ...(ARRAY_ROWS.has(name) ? { rowMode: 'array' as const } : {}) })).rows as Row[];
   return {
     columns,
+    details: details !== undefined,
     db: {
       all: (name, values) => run(pool, name, values),
       async tx(fn) {
@@ -263,9 +301,24 @@ const oneOf = (list: readonly string[], value: unknown): value is string => type
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? '';
-  const { db, columns } = url.startsWith('file:') ? openSqlite(url.slice('file:'.length)) : await openPostgres(url);
-  const toTask = taskMapper(columns);
-  const toBoardTask = boardRowMapper(columns);
+  const { db, columns, details } = url.startsWith('file:') ? openSqlite(url.slice('file:'.length)) : await openPostgres(url);
+  const toTask = taskMapper(columns, details);
+  const toBoardTask = boardRowMapper(columns, details);
+  /** Fills `tasks[i].labels` from `ids[i]` (comma-separated label ids, or null): one query, none when no task has labels. */
+  async function labelled(tasks: Row[], ids: unknown[]): Promise<Row[]> {
+    const wanted = new Set<string>();
+    for (const list of ids) if (typeof list === 'string') for (const id of list.split(',')) wanted.add(id);
+    if (wanted.size === 0) return tasks;
+    const found = new Map((await db.all('labelsByIds', [JSON.stringify([...wanted])])).map((l) => [l.id as string, l]));
+    tasks.forEach((task, i) => {
+      const list = ids[i];
+      if (typeof list !== 'string') return;
+      const labels = list.split(',').flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+      labels.sort((a, b) => ((a.name_key as string) < (b.name_key as string) ? -1 : 1));
+      task.labels = labels.map((l) => ({ _id: l.id, name: l.name, color: l.color }));
+    });
+    return tasks;
+  }
   const attempts = new Map<string, number[]>();
 
   interface User {
@@ -313,7 +366,8 @@ async function main(): Promise<void> {
           : await db.all('boardBoth', [user.id, user.email, status, priority]);
     // At most 5,000 tasks, as Taskwise answers without `limit`; the bench's boards hold fewer, so
     // there is never a next page.
-    send(res, 200, { status: 'success', results: rows.length, data: { tasks: rows.map(toBoardTask), nextCursor: null } });
+    const tasks = details ? await labelled(rows.map(toBoardTask), rows.map(labelIdsOf)) : rows.map(toBoardTask);
+    send(res, 200, { status: 'success', results: rows.length, data: { tasks, nextCursor: null } });
   }
 
   async function createTask(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -337,9 +391,11 @@ async function main(): Promise<void> {
     const user = await signedIn(req, res);
     const body = await jsonBody(req);
     const now = new Date();
+    let labelIds: unknown = null;
     const task = await db.tx(async (all) => {
       const [t] = await all('visibleTask', [id, user.id, user.email]);
       if (t === undefined) throw new Fail(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
+      labelIds = t.label_ids ?? null;
       const next = { ...t };
       if (body.taskTitle !== undefined) {
         const title = str(body.taskTitle) ? checkTaskTitle(body.taskTitle) : null;
@@ -374,6 +430,8 @@ async function main(): Promise<void> {
       const [row] = await all('updateTask', [id, next.work_title, next.task_title, next.assignee_email, next.deadline, next.priority, next.status, now.toISOString()]);
       return toTask(row!, t.assignor as string, t.assignor_email as string);
     });
+    // The update keeps the task's labels: those read with it.
+    if (details) await labelled([task], [labelIds]);
     send(res, 200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task } });
   }
 
