@@ -95,9 +95,13 @@ test.describe('a task’s checklist', () => {
     // Delete at once; Undo puts it back in its place, ticked as it was.
     await c.section.getByRole('button', { name: 'Delete “Charger”' }).click();
     await expect.poll(() => order(page)).toEqual(['Sunscreen SPF 50', 'Passport']);
+    // Undo is two writes (the item comes back appended, then is put in its place with its tick):
+    // the reload below waits for the second one's answer, as a person would see it saved.
+    const placed = page.waitForResponse((res) => res.request().method() === 'PATCH' && res.url().includes('/checklist/'));
     await c.section.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => order(page)).toEqual(['Charger', 'Sunscreen SPF 50', 'Passport']);
     await expect(c.check('Charger')).toBeChecked();
+    expect((await placed).status()).toBe(200);
 
     // All of it was saved: a reload shows the same list.
     await page.reload();

@@ -1,4 +1,5 @@
 import { useId, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import type { Person } from '#shared/schemas/comments.ts';
 import { usePeople } from '../api/get-people.ts';
 
@@ -103,15 +104,18 @@ export function useMentionAutocomplete(
   const choose = (person: Person) => {
     if (mention === null) return;
     const next = insertMention(text, mention.start, mention.caret, person.email);
-    setText(next.text);
-    setMention(null);
-    // After React has put the new value in the textarea.
-    requestAnimationFrame(() => {
-      const box = ref.current;
-      if (box === null) return;
+    // The new value is put in the textarea now, and the caret after the mention in the same
+    // event: set a frame later, a key typed in between lands before the caret and the rest of
+    // the word after it ("@ada@example.com heck…c").
+    flushSync(() => {
+      setText(next.text);
+      setMention(null);
+    });
+    const box = ref.current;
+    if (box !== null) {
       box.focus();
       box.setSelectionRange(next.caret, next.caret);
-    });
+    }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
