@@ -15,12 +15,12 @@ function comment(id: string, body: string, author = ADA) {
 
 /** The task page's three reads, answered from `task`, `comments` and `activity`. */
 function taskPage(task: Task & { description?: string }, comments = [comment('c1', 'Looks good', BOB)], activity: unknown[] = []) {
-  const state = { task, comments };
+  const state = { task, comments, activity };
   const api = mockFetch()
     .on('GET', '/users/me', json(200, meAnswer()))
     .always('GET', `/tasks/${task._id}`, () => json(200, { status: 'success', data: { task: state.task } }))
     .always('GET', `/tasks/${task._id}/comments`, () => json(200, { status: 'success', data: { comments: state.comments } }))
-    .always('GET', `/tasks/${task._id}/activity`, json(200, { status: 'success', data: { activity } }));
+    .always('GET', `/tasks/${task._id}/activity`, () => json(200, { status: 'success', data: { activity: state.activity } }));
   return { api, state };
 }
 
@@ -91,6 +91,26 @@ describe('the task page', () => {
     await user.click(screen.getByRole('button', { name: 'Reopen' }));
     expect(await screen.findByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
     expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ status: 'todo', version: 1 });
+  });
+
+  it('shows one’s own change in the activity from the write’s answer, with no live event', async () => {
+    const task = makeTask({ taskTitle: 'Finished', status: 'done' });
+    const { api, state } = taskPage(task, []);
+    const { user } = await openTask(task);
+    const list = await screen.findByRole('region', { name: 'Activity' });
+    await waitFor(() => {
+      expect(api.callsTo('GET', `/tasks/${task._id}/activity`)).toHaveLength(1);
+    });
+    api.on('PATCH', `/tasks/${task._id}`, () => {
+      state.task = { ...state.task, status: 'todo', version: 2 };
+      state.activity = [{ _id: 'a1', type: 'reopened', by: ADA, at: new Date().toISOString() }];
+      return json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: state.task } });
+    });
+    await user.click(screen.getByRole('button', { name: 'Reopen' }));
+    // The stream's event for this write may come before the answer or after it (then it is not
+    // newer and changes nothing): the answer alone must bring the activity up to date.
+    expect(await within(list).findByText('reopened it', { exact: false })).toBeInTheDocument();
+    expect(list).toHaveTextContent('Ada Lovelace reopened it');
   });
 
   it('says "Task not found" for a task the user cannot see', async () => {

@@ -21,6 +21,17 @@ export const taskKeys = {
   detail: (id: string) => [...taskKeys.all, 'detail', id] as const,
 };
 
+/**
+ * A task changed: a task page showing it asks again for what hangs off it (its activity); the
+ * task itself is written into the cache by whoever calls this. Both a live event and the answer
+ * to this tab's own write call it, because whichever of the two arrives second is not newer and
+ * changes nothing.
+ */
+export function refreshTaskDetails(queryClient: QueryClient, id: string): void {
+  const key = taskKeys.detail(id);
+  void queryClient.invalidateQueries({ queryKey: key, predicate: (query) => query.queryKey.length > key.length });
+}
+
 /** The filter part of a list's key (`status` set) or a count's key (no `status`). */
 export type KeyFilter = Partial<BoardFilter> & { status?: TaskStatus };
 

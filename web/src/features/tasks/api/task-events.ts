@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { LIVE_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Viewer } from './live-board-context.ts';
-import { taskKeys } from './query-keys.ts';
+import { refreshTaskDetails } from './query-keys.ts';
 import { receiveRemoval, receiveTask } from './task-receipts.ts';
 
 /** The task events of the live stream, written into the cache (task-receipts.ts). */
@@ -52,8 +52,7 @@ export function applyTaskEvent(queryClient: QueryClient, type: TaskEventType, da
   const before =
     type === 'task.deleted' ? receiveRemoval(queryClient, id, data.task.version) : receiveTask(queryClient, data.task as Task, { isNew: type === 'task.created' });
   if (before === false) return null;
-  // A task page showing this task asks again for its activity (the task itself was written above).
-  void queryClient.invalidateQueries({ queryKey: taskKeys.detail(id), predicate: (query) => query.queryKey.length > taskKeys.detail(id).length });
+  refreshTaskDetails(queryClient, id);
   return {
     taskId: id,
     by: data.by,

@@ -7,6 +7,7 @@ import { useLiveBoard, type LiveBoardState } from './live-board-context.ts';
 import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
 import { recordOwnChange, versionToSend } from './own-versions.ts';
 import { receiveRemoval, receiveTask } from './task-receipts.ts';
+import { refreshTaskDetails } from './query-keys.ts';
 import { formatDeadline } from '../utils/deadline.ts';
 
 const UPDATE_FAILED = (title: string, message: string) => `Couldn’t save “${title}”. ${message}`;
@@ -107,6 +108,7 @@ export function useUpdateTask({ quiet = false }: { quiet?: boolean } = {}) {
     onSuccess: ({ updated, sent }, { task, changes }) => {
       recordOwnChange(queryClient, task._id, sent, updated.version);
       receiveTask(queryClient, updated, { isNew: false, answer: true });
+      refreshTaskDetails(queryClient, task._id);
       // Completing a repeating task made its next occurrence (it arrives as a new task).
       const next = nextOccurrenceNote(task, changes);
       if (next) notify('success', next);
