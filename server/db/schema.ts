@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { ActivityType } from '#shared/schemas/comments.ts';
+import type { NotificationChannel, NotificationType } from '#shared/schemas/notifications.ts';
 import type { LabelColor, Priority, RepeatUnit, TaskStatus } from '#shared/constants.ts';
 
 /**
@@ -212,6 +213,41 @@ export interface OutboxTable {
   sentAt: string | null;
   /** The user whose change wrote the mail (counted against their hourly cap); null when nobody caused it to someone else. */
   causedBy: string | null;
+  /** Kind `push`: the subscription it goes to (the payload, JSON `{title, body, url}`, is `textBody`); else null. */
+  pushSubscriptionId: Generated<string | null>;
+}
+
+/** One notification of one account (migration 0014). */
+export interface NotificationsTable {
+  id: string;
+  userId: string;
+  type: NotificationType;
+  text: string;
+  taskId: string | null;
+  taskTitle: string | null;
+  boardId: string | null;
+  boardName: string | null;
+  byName: string | null;
+  byEmail: string | null;
+  createdAt: string;
+  readAt: string | null;
+}
+
+/** A row turns one notification type off on one channel for one account (no row: on). */
+export interface NotificationMutesTable {
+  userId: string;
+  type: NotificationType;
+  channel: NotificationChannel;
+}
+
+/** A browser's push subscription (RFC 8030 endpoint, RFC 8291 keys, base64url). */
+export interface PushSubscriptionsTable {
+  id: string;
+  userId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  createdAt: string;
 }
 
 /** Which optional mails an address wants; flags are 0/1 (the same integer on both databases). */
@@ -243,4 +279,7 @@ export interface DB {
   labels: LabelsTable;
   taskLabels: TaskLabelsTable;
   checklistItems: ChecklistItemsTable;
+  notifications: NotificationsTable;
+  notificationMutes: NotificationMutesTable;
+  pushSubscriptions: PushSubscriptionsTable;
 }

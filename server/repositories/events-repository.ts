@@ -13,9 +13,15 @@ export type EventType =
   | 'comment.deleted'
   | 'board.added'
   | 'board.updated'
-  | 'board.removed';
+  | 'board.removed'
+  | 'notification.created'
+  | 'notification.read';
 
 /**
+ * Notification events are personal: no board, the notified person's e-mail as the audience
+ * (`taskId`: the notification's id, or the reader's user id for `notification.read`), so they
+ * reach that person's streams only.
+ *
  * Board events go to the e-mails of their audience only; `board.added` and `board.removed`
  * change which boards' task events a stream receives from then on.
  */

@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { prepare, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, OutboxTable } from '../db/schema.ts';
 
-export type OutboxRow = { [K in keyof OutboxTable]: OutboxTable[K] };
+/** A row as written and claimed; `pushSubscriptionId` only on pushes (the insert of mails leaves it out). */
+export type OutboxRow = { [K in Exclude<keyof OutboxTable, 'pushSubscriptionId'>]: OutboxTable[K] } & { pushSubscriptionId?: string | null };
 
 const OUTBOX_COLUMNS = [
   'id', 'kind', 'toEmail', 'subject', 'textBody', 'htmlBody', 'headers', 'dedupeKey', 'status',

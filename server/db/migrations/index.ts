@@ -12,6 +12,7 @@ import * as m0010 from './0010-board-deadline-indexes.ts';
 import * as m0011 from './0011-boards.ts';
 import * as m0012 from './0012-task-details.ts';
 import * as m0013 from './0013-activity-checklist-type.ts';
+import * as m0014 from './0014-notifications.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0011-boards': m0011,
   '0012-task-details': m0012,
   '0013-activity-checklist-type': m0013,
+  '0014-notifications': m0014,
 };
