@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { makeNotification } from '#web/testing/data.ts';
-import { applyNotificationEvent, NOTIFICATION_EVENTS, refreshNotifications } from './notification-events.ts';
+import { applyNotificationEvent, refreshNotifications } from './notification-events.ts';
 import { notificationKeys, type NotificationPages } from './query-keys.ts';
 
 function cache(pages?: NotificationPages['pages']) {
@@ -18,16 +18,16 @@ describe('notification events on the live stream', () => {
   it('notification.created puts the notification at the top of the inbox, once, and takes the count from the event', () => {
     const [a, b, c] = [makeNotification(), makeNotification(), makeNotification()];
     const { client, ids, count } = cache([
-      { notifications: [a!], nextCursor: 'c1' },
-      { notifications: [b!], nextCursor: null },
+      { notifications: [a], nextCursor: 'c1' },
+      { notifications: [b], nextCursor: null },
     ]);
     applyNotificationEvent(client, 'notification.created', { notification: c, unreadCount: 7 });
-    expect(ids()).toEqual([[c!._id, a!._id], [b!._id]]);
+    expect(ids()).toEqual([[c._id, a._id], [b._id]]);
     expect(count()).toBe(7);
 
     // A replayed event (after a reconnect) adds nothing.
     applyNotificationEvent(client, 'notification.created', { notification: c, unreadCount: 7 });
-    expect(ids()).toEqual([[c!._id, a!._id], [b!._id]]);
+    expect(ids()).toEqual([[c._id, a._id], [b._id]]);
   });
 
   it('keeps the count when the inbox is not cached (the panel asks for it when opened)', () => {
@@ -39,9 +39,9 @@ describe('notification events on the live stream', () => {
 
   it('notification.read marks the ids read, or all, and takes the count from the event', () => {
     const [a, b, c] = [makeNotification(), makeNotification(), makeNotification()];
-    const { client, unread, count } = cache([{ notifications: [a!, b!, c!], nextCursor: null }]);
-    applyNotificationEvent(client, 'notification.read', { ids: [b!._id, 'someone-elses'], unreadCount: 2 });
-    expect(unread()).toEqual([a!._id, c!._id]);
+    const { client, unread, count } = cache([{ notifications: [a, b, c], nextCursor: null }]);
+    applyNotificationEvent(client, 'notification.read', { ids: [b._id, 'someone-elses'], unreadCount: 2 });
+    expect(unread()).toEqual([a._id, c._id]);
     expect(count()).toBe(2);
 
     applyNotificationEvent(client, 'notification.read', { all: true, unreadCount: 0 });
