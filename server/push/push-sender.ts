@@ -79,7 +79,7 @@ export default fp(
       try {
         const response = await outboundRequest(agents, subscription.endpoint, {
           method: request.method,
-          headers: request.headers as Record<string, string | number>,
+          headers: request.headers,
           body: request.body,
           timeoutMs: PUSH_POLICY.timeoutMs,
         });

@@ -67,7 +67,7 @@ describe('the outbound-address rule', () => {
   it('resolves names, refuses them when any address breaks the rule, and returns only checked addresses', async () => {
     const resolve = (allowPrivate: boolean, all: boolean) =>
       new Promise<unknown>((done) => {
-        guardedLookup(allowPrivate)('localhost', { all }, (error, address) => done(error ?? address));
+        guardedLookup(allowPrivate)('localhost', { all }, (error, address) => { done(error ?? address); });
       });
     expect(await resolve(false, true)).toBeInstanceOf(OutboundRefusedError);
     expect(await resolve(false, false)).toBeInstanceOf(OutboundRefusedError);

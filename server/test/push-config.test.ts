@@ -39,7 +39,7 @@ describe('push configuration', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(loadConfig({ SESSION_SECRET: SECRET }, cwd).vapid).toMatchObject({ publicKey: vapid.publicKey, privateKey: vapid.privateKey });
     // web-push accepts them.
-    expect(() => webpush.setVapidDetails(vapid.subject, vapid.publicKey, vapid.privateKey)).not.toThrow();
+    expect(() => { webpush.setVapidDetails(vapid.subject, vapid.publicKey, vapid.privateKey); }).not.toThrow();
   });
 
   it('reads VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT and OUTBOUND_ALLOW_PRIVATE, and writes no file', () => {

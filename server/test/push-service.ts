@@ -128,7 +128,10 @@ export async function startPushService(): Promise<PushService> {
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
+        server.close((error) => {
+          if (error === undefined) resolve();
+          else reject(error);
+        });
       }),
   };
 }
