@@ -13,6 +13,7 @@ import events from './plugins/events.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
 import outbox from './mail/outbox-worker.ts';
+import pushSender from './push/push-sender.ts';
 import taskMail from './mail/task-mail.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -29,6 +30,7 @@ import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
 import otps from './routes/otps/index.ts';
+import pushRoute from './routes/push/index.ts';
 import taskChecklist from './routes/tasks/checklist.ts';
 import taskComments from './routes/tasks/comments.ts';
 import { buildValidator } from './validator-compiler.ts';
@@ -146,6 +148,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(repositories);
     await app.register(housekeeping);
     await app.register(mailer);
+    await app.register(pushSender);
     await app.register(outbox);
     await app.register(taskMail);
     await app.register(rateLimit);
@@ -171,6 +174,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(account);
         await api.register(boardsRoute);
         await api.register(labelsRoute);
+        await api.register(pushRoute);
       },
       { prefix: '/api' },
     );

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createECDH, randomBytes } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,8 +42,24 @@ export interface Config {
   metricsToken: string | null;
   /** Cookies carry `Secure` when the public origin is https. */
   secureCookies: boolean;
+  /** The VAPID key pair (RFC 8292) that signs web pushes, base64url, and the contact it names. */
+  vapid: VapidConfig;
+  /**
+   * Outbound requests (push endpoints, later webhooks) may go to loopback, private and
+   * link-local addresses (server/net/outbound.ts). Only for tests and closed networks.
+   */
+  outboundAllowPrivate: boolean;
   /** Directory of the built web app (Vite's output). Not an environment variable. */
   webRoot: string;
+}
+
+export interface VapidConfig {
+  /** The uncompressed P-256 point (65 bytes), base64url: what browsers subscribe with. */
+  publicKey: string;
+  /** The 32-byte private scalar, base64url. */
+  privateKey: string;
+  /** `mailto:` or `https:` URI a push service can reach the operator at. */
+  subject: string;
 }
 
 export class ConfigError extends Error {
@@ -60,6 +76,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 const repoRoot = fileURLToPath(new URL('../', import.meta.url));
 export const DEFAULT_WEB_ROOT = resolve(repoRoot, 'dist/web');
 const SECRET_FILE = 'session-secret';
+const VAPID_FILE = 'vapid-keys.json';
 const SECRET_MIN_LENGTH = 32;
 const METRICS_TOKEN_MIN_LENGTH = 16;
 
@@ -168,9 +185,117 @@ function generatedSecret(cwd: string): string {
 }
 
 /**
+ * Writes `content` to `file` (owner-only) unless it already exists; true when this call wrote it.
+ * Through a temporary file and a hard link, so a process starting at the same moment never reads
+ * a half-written file: the link appears complete or not at all.
+ */
+function createOnce(file: string, content: string): boolean {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(temporary, content, { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(temporary, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** The public key of a P-256 private key (base64url), or null when it is not one. */
+function p256PublicKeyOf(privateKey: string): string | null {
+  if (!BASE64URL.test(privateKey)) return null;
+  const bytes = Buffer.from(privateKey, 'base64url');
+  if (bytes.length !== 32) return null;
+  try {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(bytes);
+    return ecdh.getPublicKey().toString('base64url');
+  } catch {
+    return null;
+  }
+}
+
+function newVapidKeys(): { publicKey: string; privateKey: string } {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const scalar = ecdh.getPrivateKey();
+  // The scalar comes without leading zero bytes; keys are always written as 32 bytes.
+  const privateKey = Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]);
+  return { publicKey: ecdh.getPublicKey().toString('base64url'), privateKey: privateKey.toString('base64url') };
+}
+
+/**
+ * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (both or neither; a matching P-256 pair), else the pair
+ * in ./data/vapid-keys.json, generated (owner-only) on first start. Generating is fine in
+ * production too: the file keeps the keys across restarts, and browsers' subscriptions stay
+ * valid only as long as the public key does.
+ */
+function parseVapidKeys(env: Env, cwd: string): { publicKey: string; privateKey: string } {
+  const publicKey = read(env, 'VAPID_PUBLIC_KEY');
+  const privateKey = read(env, 'VAPID_PRIVATE_KEY');
+  if (publicKey === undefined && privateKey === undefined) {
+    const file = resolve(cwd, 'data', VAPID_FILE);
+    if (!existsSync(file)) createOnce(file, `${JSON.stringify(newVapidKeys())}\n`);
+    let stored: { publicKey?: unknown; privateKey?: unknown };
+    try {
+      stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+    } catch {
+      stored = {};
+    }
+    const { publicKey: storedPublic, privateKey: storedPrivate } = stored;
+    if (typeof storedPublic !== 'string' || typeof storedPrivate !== 'string' || p256PublicKeyOf(storedPrivate) !== storedPublic) {
+      throw new ConfigError('VAPID_PRIVATE_KEY', `is unset and ${file} does not hold a P-256 key pair ({"publicKey","privateKey"}, base64url).`);
+    }
+    return { publicKey: storedPublic, privateKey: storedPrivate };
+  }
+  if (publicKey === undefined) throw new ConfigError('VAPID_PUBLIC_KEY', 'must be set together with VAPID_PRIVATE_KEY (or neither).');
+  if (privateKey === undefined) throw new ConfigError('VAPID_PRIVATE_KEY', 'must be set together with VAPID_PUBLIC_KEY (or neither).');
+  const derived = p256PublicKeyOf(privateKey);
+  if (derived === null) {
+    throw new ConfigError('VAPID_PRIVATE_KEY', 'must be a P-256 private key: 32 bytes, base64url (e.g. from `npx web-push generate-vapid-keys`).');
+  }
+  if (!BASE64URL.test(publicKey) || Buffer.from(publicKey, 'base64url').length !== 65) {
+    throw new ConfigError('VAPID_PUBLIC_KEY', 'must be an uncompressed P-256 public key: 65 bytes, base64url.');
+  }
+  if (derived !== publicKey) throw new ConfigError('VAPID_PUBLIC_KEY', 'is not the public key of VAPID_PRIVATE_KEY.');
+  return { publicKey, privateKey };
+}
+
+/** VAPID_SUBJECT, else `mailto:` and the address of MAIL_FROM. */
+function parseVapidSubject(raw: string | undefined, mailFrom: string): string {
+  if (raw === undefined) {
+    const address = /<([^<>]+)>/.exec(mailFrom)?.[1] ?? mailFrom;
+    return `mailto:${address.trim()}`;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (url.protocol !== 'mailto:' && url.protocol !== 'https:') {
+    throw new ConfigError('VAPID_SUBJECT', `must be a mailto: or https: URI, e.g. mailto:ops@example.com (got "${raw}").`);
+  }
+  return raw;
+}
+
+function parseBoolean(name: string, raw: string | undefined): boolean {
+  if (raw === undefined) return false;
+  const lower = raw.toLowerCase();
+  if (lower !== 'true' && lower !== 'false') throw new ConfigError(name, `must be true or false (got "${raw}").`);
+  return lower === 'true';
+}
+
+/**
  * Parses the environment. The only side effect: without SESSION_SECRET outside production, a
  * secret is generated once into ./data/session-secret (relative to `cwd`). `terminal`: standard
- * output is a terminal, which makes pretty logs the default.
+ * output is a terminal, which makes pretty logs the default. Without VAPID_PUBLIC_KEY and
+ * VAPID_PRIVATE_KEY, a key pair is likewise generated once into ./data/vapid-keys.json.
  */
 export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = false): Config {
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
@@ -229,7 +354,10 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
   if (smtpUrl === null && isProduction) {
     throw new ConfigError('SMTP_URL', 'is required when NODE_ENV=production (mails would only be printed to the log).');
   }
+  const vapidSubject = parseVapidSubject(read(env, 'VAPID_SUBJECT'), mailFrom);
+  const outboundAllowPrivate = parseBoolean('OUTBOUND_ALLOW_PRIVATE', read(env, 'OUTBOUND_ALLOW_PRIVATE'));
   const sessionSecret = rawSecret ?? generatedSecret(cwd);
+  const vapid = { ...parseVapidKeys(env, cwd), subject: vapidSubject };
 
   return {
     nodeEnv,
@@ -247,6 +375,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     logFormat: logFormat as LogFormat,
     metricsToken,
     secureCookies: appOrigin.startsWith('https:'),
+    vapid,
+    outboundAllowPrivate,
     webRoot: DEFAULT_WEB_ROOT,
   };
 }

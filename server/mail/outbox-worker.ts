@@ -5,6 +5,7 @@ import { HOUR, MINUTE, SECOND } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { OutboxRow } from '../repositories/outbox-repository.ts';
+import { PUSH_KIND, type DeliveryResult } from '../push/push-sender.ts';
 import type { MailContent } from './templates.ts';
 
 
@@ -67,12 +68,14 @@ declare module 'fastify' {
 }
 
 /**
- * The transactional outbox: changes write their mails as rows in their own transaction; this
- * worker (one per instance) delivers them after commit. A round claims due rows with a lease
- * (see outbox-repository.ts), sends them concurrently through the mailer, and records the
+ * The transactional outbox: changes write their mails (and web pushes, kind `push`) as rows in
+ * their own transaction; this worker (one per instance) delivers them after commit. A round
+ * claims due rows with a lease (see outbox-repository.ts), sends them concurrently — mails
+ * through the mailer, pushes through the push sender (server/push/push-sender.ts) — and records the
  * outcomes: the delivered rows in one statement once the round's sends have finished; a failed
  * one as a retry after exponential back-off with jitter, or — 24 h after the row was written —
- * as failed, with one error log line. Rounds start `gatherMs` after a local commit (`wake`) and
+ * as failed, with one error log line. A push the push sender calls hopeless (its subscription
+ * gone, a 4xx, a refused target) is failed at once. Rounds start `gatherMs` after a local commit (`wake`) and
  * every `pollMs`; a round claims again only while its claims come back full. On shutdown the
  * round in progress finishes its sends; rows it claimed but had not started are released for
  * the next instance.
@@ -92,8 +95,8 @@ export default fp(
     const state = { again: false, stopping: false };
     const timers: NodeJS.Timeout[] = [];
 
-    /** Sends one row; true when the mail server accepted it (the caller records it as sent). */
-    const deliver = async (row: OutboxRow): Promise<boolean> => {
+    /** One attempt at a mail: the mailer's failures are all worth a retry. */
+    const sendMail = async (row: OutboxRow): Promise<DeliveryResult> => {
       const headers = JSON.parse(row.headers) as Record<string, string>;
       const result = await fastify.mailer.send({
         to: row.toEmail,
@@ -102,22 +105,39 @@ export default fp(
         html: row.htmlBody,
         headers,
       });
+      if (result.ok) return { ok: true };
+      return { ok: false, retry: true, reason: result.error instanceof Error ? result.error.message : String(result.error) };
+    };
+
+    /** Sends one row; true when it was delivered (the caller records it as sent). */
+    const deliver = async (row: OutboxRow): Promise<boolean> => {
+      const isPush = row.kind === PUSH_KIND;
+      const result = isPush ? await fastify.pushSender.deliver(row) : await sendMail(row);
       if (result.ok) return true;
+      const { reason } = result;
+      const what = isPush ? 'Push' : 'Mail';
+      if (!result.retry) {
+        // Pushes only: a dead or deleted subscription, a refused target, a 4xx. Nothing to retry.
+        await repo.markFailed(row.id, workerId, reason, null);
+        const fields = { outboxId: row.id, kind: row.kind, attempts: row.attempts, reason };
+        if (result.expected === true) fastify.log.info(fields, `${what} not delivered; not retried`);
+        else fastify.log.warn(fields, `${what} not delivered; not retried`);
+        return false;
+      }
       const now = clock.now();
-      const reason = result.error instanceof Error ? result.error.message : String(result.error);
       const retryAt = now.getTime() + retryDelayMs(row.attempts);
       if (retryAt - Date.parse(row.createdAt) > OUTBOX_POLICY.giveUpAfterMs) {
         await repo.markFailed(row.id, workerId, reason, null);
         fastify.log.error(
           { outboxId: row.id, kind: row.kind, to: row.toEmail, attempts: row.attempts, reason },
-          'Mail given up after 24 hours of failed attempts',
+          `${what} given up after 24 hours of failed attempts`,
         );
         return false;
       }
       await repo.markFailed(row.id, workerId, reason, new Date(retryAt).toISOString());
       fastify.log.warn(
         { outboxId: row.id, kind: row.kind, attempts: row.attempts, retryAt: new Date(retryAt).toISOString(), reason },
-        'Mail not delivered; will retry',
+        `${what} not delivered; will retry`,
       );
       return false;
     };
@@ -233,7 +253,14 @@ export default fp(
       name: 'taskwise_outbox_pending_mails',
       help: 'Mails in the outbox that are neither delivered nor given up.',
       collect: async (gauge) => {
-        gauge.set(await repo.countPending());
+        gauge.set(await repo.countPending('mail'));
+      },
+    });
+    fastify.metrics.gauge({
+      name: 'taskwise_outbox_pending_pushes',
+      help: 'Web pushes in the outbox that are neither delivered nor given up.',
+      collect: async (gauge) => {
+        gauge.set(await repo.countPending('push'));
       },
     });
 
@@ -259,5 +286,5 @@ export default fp(
     });
     done();
   },
-  { name: 'outbox', dependencies: ['repositories', 'mailer', 'metrics'] },
+  { name: 'outbox', dependencies: ['repositories', 'mailer', 'push-sender', 'metrics'] },
 );

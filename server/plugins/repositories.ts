@@ -9,6 +9,7 @@ import { createAccountRepository, type AccountRepository } from '../repositories
 import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
 import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
 import { createOutboxRepository, type OutboxRepository } from '../repositories/outbox-repository.ts';
+import { createPushSubscriptionsRepository, type PushSubscriptionsRepository } from '../repositories/push-subscriptions-repository.ts';
 import { createSessionsRepository, type SessionsRepository } from '../repositories/sessions-repository.ts';
 import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
 import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
@@ -30,6 +31,7 @@ declare module 'fastify' {
     accountRepository: AccountRepository;
     boardsRepository: BoardsRepository;
     labelsRepository: LabelsRepository;
+    pushSubscriptionsRepository: PushSubscriptionsRepository;
   }
 }
 
@@ -50,6 +52,7 @@ export default fp(
     fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     fastify.decorate('boardsRepository', createBoardsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('labelsRepository', createLabelsRepository(fastify.db));
+    fastify.decorate('pushSubscriptionsRepository', createPushSubscriptionsRepository(fastify.db, fastify.dbDialect));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

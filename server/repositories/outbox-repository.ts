@@ -136,12 +136,15 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
       return row.used;
     },
 
-    async countPending(ex: Executor = db): Promise<number> {
-      const row = await ex
+    /** Rows not yet delivered or given up: all of them, only mails, or only pushes. */
+    async countPending(only?: 'mail' | 'push', ex: Executor = db): Promise<number> {
+      let q = ex
         .selectFrom('outbox')
         .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
-        .where('status', '=', sql.lit('pending'))
-        .executeTakeFirstOrThrow();
+        .where('status', '=', sql.lit('pending'));
+      if (only === 'push') q = q.where('kind', '=', sql.lit('push'));
+      if (only === 'mail') q = q.where('kind', '<>', sql.lit('push'));
+      const row = await q.executeTakeFirstOrThrow();
       return row.count;
     },
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
+import webpush from 'web-push';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { build } from '../app.ts';
 import type { Clock } from '../clock.ts';
@@ -74,6 +75,9 @@ async function createTestDatabase(): Promise<TestDatabase> {
 
 export const TEST_ORIGIN = 'http://localhost:3000';
 
+/** One VAPID key pair per test process, given like an operator's, so no test writes ./data/vapid-keys.json. */
+const TEST_VAPID = webpush.generateVAPIDKeys();
+
 /** Production configuration, parsed from an environment like an operator's; only values differ. */
 function testConfig(databaseUrl: string, smtpPort: number, env: Record<string, string>): Config {
   const config = loadConfig({
@@ -83,6 +87,8 @@ function testConfig(databaseUrl: string, smtpPort: number, env: Record<string, s
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
     APP_ORIGIN: TEST_ORIGIN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    VAPID_PUBLIC_KEY: TEST_VAPID.publicKey,
+    VAPID_PRIVATE_KEY: TEST_VAPID.privateKey,
     ...env,
   });
   // No built web app unless a test provides one.
