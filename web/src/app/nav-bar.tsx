@@ -68,7 +68,7 @@ export function NavBar() {
     signedIn && session.verified ? (
       <div className="nav__bell">
         <Suspense fallback={<span className="nav__bell-placeholder" />}>
-          <NotificationBell />
+          <NotificationBell buttonClassName="nav__menu-button" />
         </Suspense>
       </div>
     ) : null;

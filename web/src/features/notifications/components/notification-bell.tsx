@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { cx } from '#web/lib/cx.ts';
 import { usePopover } from '#web/lib/use-popover.ts';
 import { useUnreadCount } from '../api/get-notifications.ts';
 import { NotificationPanel } from './notification-panel.tsx';
@@ -31,16 +32,16 @@ function useCountAnnouncement(count: number | undefined): string {
 /**
  * The navigation bar's bell: the unread count as a badge (live), and the inbox as a non-modal
  * panel anchored to it (a full-height sheet on phones). Signed-in pages only; its chunk is
- * loaded after sign-in.
+ * loaded after sign-in. The navigation bar gives the button its look (`buttonClassName`).
  */
-export function NotificationBell() {
+export function NotificationBell({ buttonClassName }: { buttonClassName?: string }) {
   const count = useUnreadCount();
   const unread = count.data ?? 0;
   const announcement = useCountAnnouncement(count.data);
   const { open, close, buttonProps, panelProps } = usePopover();
   return (
     <div className="bell">
-      <button type="button" className="bell__button" {...buttonProps}>
+      <button type="button" className={cx(buttonClassName, 'bell__button')} {...buttonProps}>
         <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
           <path
             d="M10 2.75a4.75 4.75 0 0 0-4.75 4.75v2.6c0 .6-.2 1.2-.56 1.68L3.6 13.25h12.8l-1.09-1.47a2.8 2.8 0 0 1-.56-1.68V7.5A4.75 4.75 0 0 0 10 2.75Z"
