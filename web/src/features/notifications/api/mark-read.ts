@@ -48,5 +48,9 @@ export function useMarkRead() {
       }
       notify('error', `Could not mark as read. ${isApiError(error) ? error.message : NETWORK_ERROR_MESSAGE}`);
     },
+    onSettled: () => {
+      // A first page cancelled above (the panel had only just opened) is asked for again.
+      if (queryClient.getQueryData(notificationKeys.list()) === undefined) void queryClient.invalidateQueries({ queryKey: notificationKeys.list() });
+    },
   });
 }
