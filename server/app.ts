@@ -28,6 +28,7 @@ import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
+import notifications from './routes/notifications/index.ts';
 import otps from './routes/otps/index.ts';
 import taskChecklist from './routes/tasks/checklist.ts';
 import taskComments from './routes/tasks/comments.ts';
@@ -147,11 +148,11 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(housekeeping);
     await app.register(mailer);
     await app.register(outbox);
-    await app.register(taskMail);
     await app.register(rateLimit);
     await app.register(session);
     await app.register(otpService);
     await app.register(events);
+    await app.register(taskMail);
     await app.register(taskWrites);
     await app.register(boards);
     await app.register(labels);
@@ -171,6 +172,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(account);
         await api.register(boardsRoute);
         await api.register(labelsRoute);
+        await api.register(notifications);
       },
       { prefix: '/api' },
     );

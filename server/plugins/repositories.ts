@@ -7,6 +7,7 @@ import { createLabelsRepository, type LabelsRepository } from '../repositories/l
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
 import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
 import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
+import { createNotificationsRepository, type NotificationsRepository } from '../repositories/notifications-repository.ts';
 import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
 import { createOutboxRepository, type OutboxRepository } from '../repositories/outbox-repository.ts';
 import { createSessionsRepository, type SessionsRepository } from '../repositories/sessions-repository.ts';
@@ -30,6 +31,7 @@ declare module 'fastify' {
     accountRepository: AccountRepository;
     boardsRepository: BoardsRepository;
     labelsRepository: LabelsRepository;
+    notificationsRepository: NotificationsRepository;
   }
 }
 
@@ -50,6 +52,7 @@ export default fp(
     fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     fastify.decorate('boardsRepository', createBoardsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('labelsRepository', createLabelsRepository(fastify.db));
+    fastify.decorate('notificationsRepository', createNotificationsRepository(fastify.db, fastify.dbDialect));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },
