@@ -70,7 +70,8 @@ const notifications: FastifyPluginAsyncTypebox = async (fastify) => {
     },
     async (request) => {
       const user = currentUser(request);
-      const which = 'ids' in request.body ? { ids: request.body.ids } : { all: true as const };
+      const { ids } = request.body;
+      const which = ids === undefined ? { all: true as const } : { ids };
       const unreadCount = await fastify.events.transaction(async (trx) => {
         const changed = await repo.markRead(user.id, which, clock.now().toISOString(), trx);
         const count = await repo.unreadCount(user.id, trx);
