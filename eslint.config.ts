@@ -23,7 +23,7 @@ export default defineConfig(
   {
     languageOptions: {
       parserOptions: {
-        project: ['./tsconfig.server.json', './tsconfig.web.json'],
+        project: ['./tsconfig.server.json', './tsconfig.web.json', './tsconfig.sw.json'],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -29,6 +29,7 @@ import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
 import metrics from './routes/metrics.ts';
+import notifications from './routes/notifications/index.ts';
 import otps from './routes/otps/index.ts';
 import pushRoute from './routes/push/index.ts';
 import taskChecklist from './routes/tasks/checklist.ts';
@@ -150,11 +151,11 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(mailer);
     await app.register(pushSender);
     await app.register(outbox);
-    await app.register(taskMail);
     await app.register(rateLimit);
     await app.register(session);
     await app.register(otpService);
     await app.register(events);
+    await app.register(taskMail);
     await app.register(taskWrites);
     await app.register(boards);
     await app.register(labels);
@@ -175,6 +176,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(boardsRoute);
         await api.register(labelsRoute);
         await api.register(pushRoute);
+        await api.register(notifications);
       },
       { prefix: '/api' },
     );

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiPort = process.env.API_PORT ?? '3001';
@@ -40,13 +41,76 @@ function precompress(): Plugin {
 }
 
 /**
+ * The web app manifest and the service worker (web/src/sw.ts, built to /sw.js with the precache
+ * list injected; docs/decisions/078-service-worker-inject-manifest.md). The app registers the
+ * worker itself (web/src/app/pwa/), after the page has loaded, so nothing is injected into
+ * index.html; in development (`npm run dev`) there is no worker.
+ */
+function pwa() {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: 'src',
+    filename: 'sw.ts',
+    injectRegister: false,
+    manifestFilename: 'manifest.webmanifest',
+    // The icons are listed in the manifest and matched by globPatterns below.
+    includeManifestIcons: false,
+    manifest: {
+      id: '/',
+      name: 'Taskwise',
+      short_name: 'Taskwise',
+      description: 'A self-hostable task board: assign tasks by e-mail, track them to done.',
+      lang: 'en',
+      start_url: '/tasks',
+      scope: '/',
+      display: 'standalone',
+      // The light theme's brand colour and page background (web/src/styles/tokens.css
+      // --brand-600 and --gray-50); index.html's theme-color follows the system's theme.
+      theme_color: '#4b45e0',
+      background_color: '#f6f7fb',
+      icons: [
+        { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+        { src: '/icons/icon-maskable-192.png', sizes: '192x192', type: 'image/png', purpose: 'maskable' },
+        { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+      ],
+    },
+    injectManifest: {
+      // The app shell: every page, script, style sheet, font and icon of the build. Not the
+      // .br/.gz copies (the browser asks the server for those itself), not source maps. The
+      // plugin adds manifest.webmanifest itself.
+      globPatterns: ['**/*.{html,js,css,svg,png,woff2}'],
+      globIgnores: ['**/*.map'],
+      // Hashed file names change with their content: no revision (and no cache-busting query) needed.
+      dontCacheBustURLsMatching: /^assets\//,
+    },
+    devOptions: { enabled: false },
+    integration: {
+      // The worker's own Vite build: as quiet as the app's (scripts/lib/web-build.ts builds with
+      // --logLevel warn), and one file through Rolldown's current option rather than the
+      // deprecated `inlineDynamicImports` the plugin sets (it warns on every build).
+      configureCustomSWViteBuild(config) {
+        config.logLevel = 'warn';
+        /* eslint-disable @typescript-eslint/no-deprecated -- replacing the names the plugin sets */
+        const output = config.build?.rollupOptions?.output;
+        if (output !== undefined && !Array.isArray(output)) {
+          delete output.inlineDynamicImports;
+          Object.assign(output, { codeSplitting: false });
+        }
+        /* eslint-enable @typescript-eslint/no-deprecated */
+      },
+    },
+  });
+}
+
+/**
  * The production build lands in dist/web, which the API server serves on the same origin.
  * React, React DOM and React Router go into one long-cached `react` chunk that every page
  * loads; each route is its own lazy chunk (web/src/app/routes.tsx).
  */
 export default defineConfig({
   root,
-  plugins: [react(), precompress()],
+  plugins: [react(), pwa(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin';
 import { newId } from '../db/ids.ts';
-import type { Executor } from '../db/prepared.ts';
+import { appendEvent, type EventTransaction } from '../repositories/events-repository.ts';
 import type { DueReminderRow } from '../repositories/outbox-repository.ts';
 import type { PlannedMail } from '../repositories/task-write-statements.ts';
+import { plan } from '../services/notifications.ts';
+import type { PlannedNotification } from '../repositories/notifications-repository.ts';
 import type { Actor, TaskChange, WriteParts } from '../services/task-writes.ts';
 import type { OutboxMail } from './outbox-worker.ts';
 import { assignedMail, mentionedMail, reminderMail } from './templates.ts';
@@ -19,7 +21,11 @@ export interface TaskMail {
   plan(change: Pick<TaskChange, 'before' | 'after' | 'actor'>, parts: WriteParts): void;
   /** The mail telling `to` that `author` mentioned them in `comment` on `task` (kind `mentioned`). */
   mentioned(input: { author: Actor; task: { _id: string; taskTitle: string }; comment: string; to: string; hasAccount: boolean }): PlannedMail;
-  /** Writes every due reminder to the outbox; the number of tasks handled. */
+  /**
+   * Writes every due reminder to the outbox, and the `due_soon` / `overdue` notifications in the
+   * app (to the assignee and the creator, whatever their mail settings), in the same
+   * transaction; the number of tasks handled.
+   */
   scanReminders(): Promise<number>;
 }
 
@@ -37,7 +43,8 @@ declare module 'fastify' {
  * instance, on the app's clock, writes "due soon" and "overdue" mails for the rows that are due
  * and moves their schedule on in the same transaction, so each goes out once per deadline. A
  * new deadline re-arms both. Optional mails honour the recipient's settings and carry a
- * one-click unsubscribe link and headers (RFC 8058).
+ * one-click unsubscribe link and headers (RFC 8058). The scan also writes the matching in-app
+ * notifications and their live events, so it runs in `events.transaction`.
  */
 export default fp(
   (fastify, _opts, done) => {
@@ -51,17 +58,20 @@ export default fp(
     const linkFor = (email: string, taskId: string, hasAccount: boolean) =>
       hasAccount ? `${origin}/tasks/${taskId}` : `${origin}/sign-up?email=${encodeURIComponent(email)}`;
 
-    const armReminders = (trx: Executor, taskId: string, deadline: string | null) => repo.setNextReminder(taskId, nextReminderFor(deadline), trx);
+    const armReminders = (trx: EventTransaction, taskId: string, deadline: string | null) => repo.setNextReminder(taskId, nextReminderFor(deadline), trx);
 
     /**
      * One batch of due tasks: the recipients' settings and accounts are read in one query each,
      * the mails written in a few multi-row inserts, and each task's schedule moved on.
      */
-    const remindBatch = async (trx: Executor, tasks: readonly DueReminderRow[], nowMs: number) => {
+    const remindBatch = async (trx: EventTransaction, tasks: readonly DueReminderRow[], now: Date): Promise<{ mails: number; pushes: number }> => {
+      const nowMs = now.getTime();
+      const at = now.toISOString();
       const emails = [...new Set(tasks.flatMap((task) => [task.assigneeEmail, task.creatorEmail]))];
       const wanted = await settings.getMany(emails, trx);
       const accounts = await settings.withAccounts(emails, trx);
       const mails: OutboxMail[] = [];
+      const notifications: PlannedNotification[] = [];
       for (const task of tasks) {
         const deadlineMs = task.deadline === null ? null : Date.parse(task.deadline);
         if (task.deadline === null || deadlineMs === null) {
@@ -74,6 +84,8 @@ export default fp(
           continue;
         }
         const kind = deadlineMs <= nowMs ? 'overdue' : 'due-soon';
+        const about = { _id: task.id, taskTitle: task.taskTitle };
+        notifications.push(...plan({ type: kind === 'overdue' ? 'overdue' : 'due_soon', to: [task.assigneeEmail, task.creatorEmail], by: null, task: about, at }));
         const recipients =
           task.assigneeEmail === task.creatorEmail
             ? [{ email: task.assigneeEmail, role: 'both' as const }]
@@ -100,6 +112,10 @@ export default fp(
         await repo.setNextReminder(task.id, kind === 'overdue' ? null : task.deadline, trx);
       }
       await outbox.enqueueMany(trx, mails);
+      const notes = await fastify.notificationsRepository.store(notifications, trx);
+      // The events last (events-repository.ts appendEvent).
+      for (const event of notes.events) await appendEvent(trx, event);
+      return { mails: mails.length, pushes: notes.pushes };
     };
 
     const taskMail: TaskMail = {
@@ -147,13 +163,13 @@ export default fp(
         let handled = 0;
         for (;;) {
           const now = clock.now();
-          const count = await fastify.db.transaction().execute(async (trx) => {
+          const { count, sent } = await fastify.events.transaction(async (trx) => {
             const due = await repo.dueReminders(now.toISOString(), REMINDER_POLICY.batchSize, trx);
-            await remindBatch(trx, due, now.getTime());
-            return due.length;
+            const written = await remindBatch(trx, due, now);
+            return { count: due.length, sent: written.mails + written.pushes };
           });
           handled += count;
-          if (count > 0) outbox.wake();
+          if (sent > 0) outbox.wake();
           if (count < REMINDER_POLICY.batchSize) return handled;
         }
       },
@@ -185,5 +201,5 @@ export default fp(
     });
     done();
   },
-  { name: 'task-mail', dependencies: ['config', 'repositories', 'outbox'] },
+  { name: 'task-mail', dependencies: ['config', 'repositories', 'outbox', 'events'] },
 );

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LOGIN_POLICY } from '#shared/constants.ts';
+import { NOTIFICATION_POLICY } from '#shared/schemas/notifications.ts';
 import { DAY, HOUR } from '../clock.ts';
 import { EVENT_RETENTION_MS } from '../events/policy.ts';
 import { createEventStreamLeasesRepository } from '../repositories/event-stream-leases-repository.ts';
@@ -12,7 +13,7 @@ import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-r
  * longest OTP window is an hour), login failures older than the lock-out window, throttle lock
  * rows unused for a day, events older than the live stream's retention (10 minutes), expired
  * event stream leases, rate-limit hits older than a day (the longest window, that of wrong
- * one-time codes). Idempotent, so several instances sharing a database may all run it. Cut-offs come from the app's clock.
+ * one-time codes), notifications older than 90 days. Idempotent, so several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance) {
   const now = fastify.clock.now().getTime();
@@ -24,6 +25,7 @@ export async function sweep(fastify: FastifyInstance) {
     events: await createEventsRepository(fastify.db).pruneBefore(new Date(now - EVENT_RETENTION_MS).toISOString()),
     eventStreamLeases: await createEventStreamLeasesRepository(fastify.db).deleteExpired(new Date(now).toISOString()),
     rateLimitHits: await createRateLimitHitsRepository(fastify.db).deleteBefore(new Date(now - DAY).toISOString()),
+    notifications: await fastify.notificationsRepository.deleteBefore(new Date(now - NOTIFICATION_POLICY.keepDays * DAY).toISOString()),
   };
 }
 

@@ -7,6 +7,7 @@ import { createLabelsRepository, type LabelsRepository } from '../repositories/l
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
 import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
 import { createMailSettingsRepository, type MailSettingsRepository } from '../repositories/mail-settings-repository.ts';
+import { createNotificationsRepository, type NotificationsRepository } from '../repositories/notifications-repository.ts';
 import { createOtpCodesRepository, type OtpCodesRepository } from '../repositories/otp-codes-repository.ts';
 import { createOutboxRepository, type OutboxRepository } from '../repositories/outbox-repository.ts';
 import { createPushSubscriptionsRepository, type PushSubscriptionsRepository } from '../repositories/push-subscriptions-repository.ts';
@@ -32,6 +33,7 @@ declare module 'fastify' {
     boardsRepository: BoardsRepository;
     labelsRepository: LabelsRepository;
     pushSubscriptionsRepository: PushSubscriptionsRepository;
+    notificationsRepository: NotificationsRepository;
   }
 }
 
@@ -53,6 +55,7 @@ export default fp(
     fastify.decorate('boardsRepository', createBoardsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('labelsRepository', createLabelsRepository(fastify.db));
     fastify.decorate('pushSubscriptionsRepository', createPushSubscriptionsRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('notificationsRepository', createNotificationsRepository(fastify.db, fastify.dbDialect));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -30,7 +30,8 @@ const wantsHtml = (request: FastifyRequest) =>
 
 /**
  * Serves the Vite build (dist/web) at `/`: hashed files under /assets/ are cached for a year,
- * everything else is revalidated. Any other GET that accepts HTML and is not under /api gets
+ * everything else is revalidated — notably /sw.js, so the browser sees a new service worker as
+ * soon as one is deployed, and manifest.webmanifest (sent as application/manifest+json). Any other GET that accepts HTML and is not under /api gets
  * index.html, so deep links such as /tasks survive a reload. @fastify/static (send) refuses
  * paths that leave the root. Without a build, HTML requests get a page saying so.
  */

@@ -98,6 +98,15 @@ export function seenBy(email: RawBuilder<unknown>, prefix: string) {
 }
 
 /**
+ * `seenBy` as SQL text, for statements written as text (the one-statement task writes of
+ * task-write-statements.ts and the notifications they store): `email` an SQL expression, `alias`
+ * the task row's alias, its columns in snake_case.
+ */
+export const seenByText = (email: string, alias: string) =>
+  `(exists (select 1 from board_members sm where sm.board_id = ${alias}.board_id and sm.email = ${email} and sm.user_id is not null)
+    or ${alias}.assignee_email = ${email})`;
+
+/**
  * The accounts that see the tasks of `from` (a FROM item, e.g. one task's row, whose columns
  * `prefix` names), as a set of user ids: the board's active members (any role) and the
  * assignee when the address has an account. The same rule as `seenBy`, read from the task

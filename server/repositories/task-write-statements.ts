@@ -7,6 +7,7 @@ import type { MailContent } from '../mail/templates.ts';
 import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
 import type { LabelsRepository } from './labels-repository.ts';
+import { notificationCtes, type NotificationsRepository, type PlannedNotification } from './notifications-repository.ts';
 import { appendEvent, EVENT_CHANNEL_SQL, EVENT_COLUMNS_SQL, EVENT_ORDER_LOCK_SQL, eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
@@ -37,6 +38,11 @@ export type CommentWrite =
 export interface WriteParts {
   activity: NewActivity[];
   mails: PlannedMail[];
+  /**
+   * In-app notifications the write causes (services/notifications.ts): stored, pushed and
+   * announced with their `notification.created` events only if the task write happens.
+   */
+  notifications: PlannedNotification[];
   /** Appended last (see appendEvent for why the order matters). */
   events: NewEvent[];
   /** `tasks.next_reminder_at` after the write; undefined leaves it as it is. */
@@ -76,6 +82,8 @@ export interface WriteResult {
   boardRole?: string | null;
   /** Mails left unwritten because the sender reached the cap. */
   mailsHeld: number;
+  /** Push rows written to the outbox (for the notifications' recipients' subscriptions). */
+  pushes: number;
 }
 
 const snake = (name: string) => name.replaceAll(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -217,21 +225,40 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
     after.push('mail');
     held = '(select count(*) from wanted) - (select count(*) from mail)';
   }
+  let pushes = '0';
+  let noticeEvents: string | undefined;
+  if (parts.notifications.length > 0) {
+    const notes = notificationCtes(parts.notifications, p, hit);
+    ctes.push(...notes.ctes);
+    after.push(...notes.after);
+    pushes = notes.pushes;
+    noticeEvents = notes.events;
+  }
   let notified = '0';
-  if (parts.events.length > 0) {
+  if (parts.events.length > 0 || noticeEvents !== undefined) {
     const first = after.map((name) => ` and (select count(*) from ${name}) >= 0`).join('');
     ctes.push(`ordered as (select ${EVENT_ORDER_LOCK_SQL} from task where true${first})`);
-    ctes.push(`event as (insert into events (${EVENT_COLUMNS_SQL})
-      select ${EVENT_FIELDS.map((f) => `e."${f}"`).join(', ')}
-      from ordered, json_to_recordset(${p(eventJson(parts.events))}::json) as e(${EVENT_FIELDS.map((f) => `"${f}" text`).join(', ')})
-      returning id)`);
-    ctes.push(`notified as (select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from event having count(*) > 0)`);
+    const inserted: string[] = [];
+    if (parts.events.length > 0) {
+      ctes.push(`event as (insert into events (${EVENT_COLUMNS_SQL})
+        select ${EVENT_FIELDS.map((f) => `e."${f}"`).join(', ')}
+        from ordered, json_to_recordset(${p(eventJson(parts.events))}::json) as e(${EVENT_FIELDS.map((f) => `"${f}" text`).join(', ')})
+        returning id)`);
+      inserted.push('select id from event');
+    }
+    if (noticeEvents !== undefined) {
+      // After the task's own events (the lock is held; ids are drawn in this order).
+      const wait = parts.events.length > 0 ? ' where (select count(*) from event) >= 0' : '';
+      ctes.push(`notice_event as (insert into events (${EVENT_COLUMNS_SQL}) select n.* from ordered, (${noticeEvents}) n${wait} returning id)`);
+      inserted.push('select id from notice_event');
+    }
+    ctes.push(`notified as (select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from (${inserted.join(' union all ')}) e having count(*) > 0)`);
     notified = '(select count(*) from notified)';
   }
   // An insert answers one row even when refused: its columns null and the creator's role.
   const from = target.kind === 'insert' ? '(select 1 as one) one left join task on true' : 'task';
   const role = target.kind === 'insert' ? ', (select role from rights) as board_role' : '';
-  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${notified} as notified${role} from ${from}`;
+  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${pushes} as pushes, ${notified} as notified${role} from ${from}`;
   return CompiledQuery.raw(text, params);
 }
 
@@ -249,6 +276,7 @@ export function createTaskWriteStatements(
     comments: CommentsRepository;
     outbox: OutboxRepository;
     labels: LabelsRepository;
+    notifications: NotificationsRepository;
   },
 ) {
   const creatorOf = (target: WriteTarget): Creator =>
@@ -258,14 +286,15 @@ export function createTaskWriteStatements(
     // One row, read as an object (CamelCasePlugin names its fields like TASK_COLUMNS).
     const { rows } = await ex.executeQuery<Record<string, unknown>>(postgresStatement(target, parts, cap));
     const row = rows[0];
-    if (row === undefined) return { task: undefined, mailsHeld: 0 };
+    if (row === undefined) return { task: undefined, mailsHeld: 0, pushes: 0 };
     const boardRole = target.kind === 'insert' ? { boardRole: (row.boardRole as string | null | undefined) ?? null } : {};
-    if (row.id === null) return { task: undefined, mailsHeld: 0, ...boardRole };
+    if (row.id === null) return { task: undefined, mailsHeld: 0, pushes: 0, ...boardRole };
     const creator = creatorOf(target);
     // The statement's `returning` lists TASK_COLUMNS, so these are the task row's values in that order.
     const values = TASK_COLUMNS.map((column) => row[column]) as unknown as TaskColumnValues;
     const labels = (target.kind === 'insert' || target.kind === 'update' ? target.labels : undefined) ?? (target.kind === 'insert' ? [] : target.before.labels);
-    return { task: toTaskJson([...values, creator.fullName, creator.email], labels), mailsHeld: Number(row.mailsHeld), ...boardRole };
+    const task = toTaskJson([...values, creator.fullName, creator.email], labels);
+    return { task, mailsHeld: Number(row.mailsHeld), pushes: Number(row.pushes), ...boardRole };
   }
 
   async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: EventTransaction): Promise<WriteResult> {
@@ -274,13 +303,13 @@ export function createTaskWriteStatements(
     if (target.kind === 'insert') {
       const role = (await repos.tasks.boardRole(target.task.boardId, { userId: target.task.createdBy, email: '' }, trx)) ?? null;
       boardRole = { boardRole: role };
-      if (!canEditBoard(role)) return { task: undefined, mailsHeld: 0, ...boardRole };
+      if (!canEditBoard(role)) return { task: undefined, mailsHeld: 0, pushes: 0, ...boardRole };
       task = await repos.tasks.insert(target.task, target.creator, trx);
     }
     else if (target.kind === 'update') task = await repos.tasks.update(target.before, target.changes, trx);
     else if (target.kind === 'delete') task = (await repos.tasks.delete(target.before._id, target.before.version, trx)) ? target.before : undefined;
     else task = (await repos.tasks.findById(target.before._id, trx))?.version === target.before.version ? target.before : undefined;
-    if (task === undefined) return { task, mailsHeld: 0 };
+    if (task === undefined) return { task, mailsHeld: 0, pushes: 0 };
     if ((target.kind === 'insert' || target.kind === 'update') && target.labels !== undefined) {
       await repos.labels.setOfTask(task._id, target.labels.map((l) => l._id), trx);
       task = { ...task, labels: target.labels };
@@ -297,8 +326,9 @@ export function createTaskWriteStatements(
     }
     await repos.activity.insert(parts.activity, trx);
     const mailsHeld = parts.mails.length > 0 && cap !== undefined ? await sqliteMails(parts.mails, cap, trx) : 0;
-    for (const event of parts.events) await appendEvent(trx, event);
-    return { task, mailsHeld, ...boardRole };
+    const notes = await repos.notifications.store(parts.notifications, trx);
+    for (const event of [...parts.events, ...notes.events]) await appendEvent(trx, event);
+    return { task, mailsHeld, pushes: notes.pushes, ...boardRole };
   }
 
   /** The SQLite form of the mail CTEs: count what is wanted and what the cap allows, then write. */

@@ -10,6 +10,7 @@ import { boardAddedMail } from '../mail/templates.ts';
 import { unsubscribeFor } from '../mail/unsubscribe-tokens.ts';
 import type { EventTransaction, NewEvent } from '../repositories/events-repository.ts';
 import { appendAll, boardEvents } from './board-events.ts';
+import { plan } from './notifications.ts';
 import { SENDER_MAIL_CAP, existingId, type Actor } from './task-writes.ts';
 
 export const boardNotFound = () => new AppError(404, 'NOT_FOUND', BOARD_MESSAGES.boardNotFound);
@@ -185,13 +186,17 @@ export default fp(
               trx,
             );
             const mail = await mailAddition(trx, actor, m, { email, role, hasAccount: account !== undefined });
+            // A person with an account is told in the app too (never of adding themself).
+            const told = account === undefined ? [] : plan({ type: 'board_added', to: [email], by: actor, board: { _id: boardId, name: m.name }, at });
+            const notes = await fastify.notificationsRepository.store(told, trx);
             const member = await repo.member(boardId, email, trx);
             if (member === undefined) throw new Error('The member just added is missing');
             const { userId: _userId, ...json } = member;
-            await appendAll(trx, await boardEvents(repo, trx, boardId, at, { added: account === undefined ? [] : [email], othersUpdated: true }));
-            return { member: json, mailHeld: mail === 'held', mailed: mail === 'written' };
+            const events = await boardEvents(repo, trx, boardId, at, { added: account === undefined ? [] : [email], othersUpdated: true });
+            await appendAll(trx, [...events, ...notes.events]);
+            return { member: json, mailHeld: mail === 'held', wake: mail === 'written' || notes.pushes > 0 };
           });
-          if (added.mailed) outbox.wake();
+          if (added.wake) outbox.wake();
           return { member: added.member, mailHeld: added.mailHeld };
         } catch (error) {
           // Only additions that happened count against the hourly limit.

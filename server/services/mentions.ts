@@ -3,7 +3,9 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { TaskMail } from '../mail/task-mail.ts';
 import type { CommentsRepository } from '../repositories/comments-repository.ts';
+import type { PlannedNotification } from '../repositories/notifications-repository.ts';
 import type { PlannedMail } from '../repositories/task-write-statements.ts';
+import { plan } from './notifications.ts';
 import type { Actor } from './task-writes.ts';
 
 /** What a comment's mentions cause: the addresses stored with it, and the mails written with it. */
@@ -12,6 +14,8 @@ export interface MentionPlan {
   mentions: string[];
   mentionsJson: string;
   mails: PlannedMail[];
+  /** The `mentioned` notifications in the app, one per person told. */
+  notifications: PlannedNotification[];
 }
 
 /**
@@ -26,14 +30,14 @@ export interface MentionPlan {
  * `alreadyMentioned` by the comment before an edit (an edit tells only the newly mentioned,
  * so fixing a typo does not mail everyone again). Each gets one `mentioned` mail unless they
  * turned mention mail off; the write counts these mails against the author's hourly cap.
- * The in-app notifications of a mention belong here too, beside the mails, from `told`.
+ * Each also gets a `mentioned` notification in the app (written with the comment, at `at`).
  */
 export async function planMentions(
   deps: { comments: CommentsRepository; taskMail: TaskMail },
-  input: { author: Actor; task: Task; body: string; alreadyMentioned: readonly string[] },
+  input: { author: Actor; task: Task; body: string; alreadyMentioned: readonly string[]; at: string },
   ex: Executor,
 ): Promise<MentionPlan> {
-  const { author, task, body, alreadyMentioned } = input;
+  const { author, task, body, alreadyMentioned, at } = input;
   const seeing = await deps.comments.mentionable(task._id, mentionedAddresses(body), ex);
   const mentions = seeing.map((target) => target.email);
   const before = new Set(alreadyMentioned);
@@ -41,5 +45,6 @@ export async function planMentions(
   const mails = told
     .filter((target) => target.notifyMentions)
     .map((target) => deps.taskMail.mentioned({ author, task, comment: body, to: target.email, hasAccount: target.hasAccount }));
-  return { mentions, mentionsJson: JSON.stringify(mentions), mails };
+  const notifications = plan({ type: 'mentioned', to: told.map((target) => target.email), by: author, task, at });
+  return { mentions, mentionsJson: JSON.stringify(mentions), mails, notifications };
 }

@@ -11,6 +11,7 @@ import { isForeignKeyViolation } from '../db/errors.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
 import { currentUser } from '../plugins/session.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
+import type { PlannedNotification } from '../repositories/notifications-repository.ts';
 import { type EventTransaction, type EventType, type NewEvent } from '../repositories/events-repository.ts';
 import {
   createTaskWriteStatements,
@@ -24,6 +25,7 @@ import {
 import { canEditBoard, type Viewer } from '../repositories/task-visibility.ts';
 import type { NewTask, TaskForWrite } from '../repositories/tasks-repository.ts';
 import type { TasksTable } from '../db/schema.ts';
+import { taskWriteNotifications } from './notifications.ts';
 import { activityFor, checklistActivity, type ChecklistActivity } from './task-activity.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 
@@ -102,6 +104,8 @@ export interface CommentPlan<T> {
   activity?: NewActivity[];
   /** Mail the comment causes to others (mentions): written with it, counted against the actor's hourly cap. */
   mails?: PlannedMail[];
+  /** In-app notifications the comment causes (mentions, comments): written with it. */
+  notifications?: PlannedNotification[];
   event?: { type: EventType; data: Record<string, unknown> };
   result: T;
   /** The answer once written, when it depends on how many of `mails` the cap held back (else `result`). */
@@ -171,9 +175,9 @@ export interface TaskWrites {
   checklist<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<ChecklistPlan<T>>): Promise<T>;
   /**
    * Registers a hook that adds rows to every task write (see TaskWriteHook), and optionally
-   * `afterCommit`, run with the write's parts once it has committed (e.g. to wake a worker).
+   * `afterCommit`, run with the write's parts and result once it has committed (e.g. to wake a worker).
    */
-  addHook(hook: TaskWriteHook, afterCommit?: (parts: WriteParts) => void): void;
+  addHook(hook: TaskWriteHook, afterCommit?: AfterCommit): void;
 }
 
 declare module 'fastify' {
@@ -181,6 +185,9 @@ declare module 'fastify' {
     taskWrites: TaskWrites;
   }
 }
+
+/** Runs once a write has committed, with what it wrote. */
+type AfterCommit = (parts: WriteParts, result: WriteResult) => void;
 
 /** Where a task is seen from: its board (every active member) and its assignee. */
 const sightOf = (task: Task) => ({ boardId: task.boardId, audience: [task.assignee] });
@@ -252,10 +259,11 @@ export default fp(
       activity: fastify.activityRepository,
       comments: fastify.commentsRepository,
       outbox: fastify.outboxRepository,
+      notifications: fastify.notificationsRepository,
     });
     const occurrences = createOccurrences({ tasks: repo, checklist: fastify.checklistRepository, outbox: fastify.outboxRepository });
     const hooks: TaskWriteHook[] = [];
-    const afterCommits: ((parts: WriteParts) => void)[] = [];
+    const afterCommits: AfterCommit[] = [];
 
     const capOf = (actor: Actor, now: Date): MailCap => ({
       sender: actor.userId,
@@ -264,14 +272,14 @@ export default fp(
       now: now.toISOString(),
     });
     const partsFor = (change: TaskChange): WriteParts => {
-      const parts: WriteParts = { activity: [], mails: [], events: [] };
+      const parts: WriteParts = { activity: [], mails: [], notifications: [], events: [] };
       for (const hook of hooks) hook(change, parts);
       parts.events.push(...eventsFor(change));
       return parts;
     };
     /** After the commit (the events service has woken this instance's streams): the after-commit hooks. */
-    const committed = (parts: WriteParts) => {
-      for (const after of afterCommits) after(parts);
+    const committed = (parts: WriteParts, result: WriteResult) => {
+      for (const after of afterCommits) after(parts, result);
     };
 
     /** The labels `ids` of the board, by name: 400 (field `labelIds`) when one is not the board's. */
@@ -307,7 +315,7 @@ export default fp(
       moveTo?: string,
       lockFirst = false,
     ): Promise<T> {
-      const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; parts?: WriteParts } | typeof MISSED> => {
+      const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; written?: [WriteParts, WriteResult] } | typeof MISSED> => {
         // The task and the actor's rights on it come from one read (task-visibility.ts).
         const found = await repo.findForWrite(id, actor, moveTo, locked, ex);
         if (found === undefined) throw taskNotFound();
@@ -323,13 +331,13 @@ export default fp(
           if (locked) throw new Error('A locked task row changed under its lock');
           return MISSED;
         }
-        return { value: step.answer(result), parts: step.parts };
+        return { value: step.answer(result), written: [step.parts, result] };
       };
       const inTransaction = () => fastify.events.transaction((trx) => attempt(trx, true));
       let done = postgres && !lockFirst ? await fastify.events.statement((ex) => attempt(ex, false)) : await inTransaction();
       if (done === MISSED) done = await inTransaction();
       if (done === MISSED) throw new Error('unreachable');
-      if (done.parts !== undefined) committed(done.parts);
+      if (done.written !== undefined) committed(...done.written);
       return done.value;
     }
 
@@ -378,7 +386,7 @@ export default fp(
           needEditingRole(result.boardRole);
           throw new Error('The task insert returned no row');
         }
-        committed(parts);
+        committed(parts, result);
         return { task: result.task, mailsHeld: result.mailsHeld };
       },
 
@@ -486,6 +494,7 @@ export default fp(
               comment: planned.comment,
               activity: planned.activity ?? [],
               mails: planned.mails ?? [],
+              notifications: planned.notifications ?? [],
               events: event === undefined ? [] : [{ type: event.type, taskId: task._id, ...sightOf(task), data: event.data, at }],
             },
             answer: (result) => (planned.answer === undefined ? planned.result : planned.answer(result.mailsHeld)),
@@ -494,17 +503,19 @@ export default fp(
       },
     } satisfies TaskWrites);
 
-    // Every task write carries its activity entries and the mail rules' rows; the outbox
-    // worker is woken once a write that wrote mail has committed.
+    // Every task write carries its activity entries, the mail rules' rows and the in-app
+    // notifications (services/notifications.ts); the outbox worker is woken once a write that
+    // wrote mail or pushes has committed.
     fastify.taskWrites.addHook((change, parts) => {
       parts.activity.push(...activityFor(change));
     });
     fastify.taskWrites.addHook(
       (change, parts) => {
         fastify.taskMail.plan(change, parts);
+        parts.notifications.push(...taskWriteNotifications(change));
       },
-      (parts) => {
-        if (parts.mails.length > 0) fastify.outbox.wake();
+      (parts, result) => {
+        if (parts.mails.length > 0 || result.pushes > 0) fastify.outbox.wake();
       },
     );
     done();

@@ -206,7 +206,7 @@ describe('GET /api/users/me/export of a large account', () => {
     // A body sent as one string gets a Content-Length; a stream goes out in chunks.
     expect(res.headers['content-length']).toBeUndefined();
     const data = JSON.parse(res.body) as { exportedAt: string; tasks: { _id: string }[]; comments: { _id: string }[] };
-    expect(Object.keys(data)).toEqual(['exportedAt', 'user', 'settings', 'boards', 'tasks', 'comments']);
+    expect(Object.keys(data)).toEqual(['exportedAt', 'user', 'settings', 'boards', 'tasks', 'comments', 'notifications']);
     expect(data.tasks.map((task) => task._id)).toEqual(newestFirst);
     expect(data.comments.map((comment) => comment._id)).toEqual(commentIds);
     // The same text JSON.stringify(data, null, 2) writes.

@@ -25,11 +25,21 @@ async function listening(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-/** A stream that has started (it sent its position). */
+/**
+ * A stream that has started (it sent its position). Its `next` skips the in-app notifications
+ * the same writes cause (notifications-*.test.ts): these tests are about task and board events.
+ */
 async function live(base: string, cookie: string): Promise<SseStream> {
   const stream = await openStream(base, cookie);
   expect(stream.status).toBe(200);
   await stream.position();
+  const next = stream.next.bind(stream);
+  stream.next = async () => {
+    for (;;) {
+      const event = await next();
+      if (!event.event.startsWith('notification.')) return event;
+    }
+  };
   return stream;
 }
 

@@ -244,12 +244,22 @@ const ROUTES: WriteRoute[] = [
       }),
     fields: { email: ['string'], otp: ['string'], password: ['string'] },
   },
+  {
+    name: 'POST /api/notifications/read',
+    setup: async () => ({ method: 'POST', url: '/api/notifications/read', cookie: await signedIn(), body: { ids: ['some-id'] } }),
+    fields: { ids: ['array'] },
+  },
+  {
+    name: 'PATCH /api/notification-settings',
+    setup: async () => ({ method: 'PATCH', url: '/api/notification-settings', cookie: await signedIn(), body: { app: { assigned: false }, push: { commented: false } } }),
+    fields: { app: ['object'], push: ['object'] },
+  },
 ];
 
 /** Rows a refused write must leave alone, beyond accounts, tasks and codes. */
 async function boardRows() {
   const db = t.app.db;
-  const [comments, activity, settings, boards, members, labels, taskLabels] = await Promise.all([
+  const [comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications] = await Promise.all([
     db.selectFrom('comments').select(['id', 'body', 'updatedAt']).orderBy('id').execute(),
     db.selectFrom('taskActivity').select('id').orderBy('id').execute(),
     db.selectFrom('mailSettings').selectAll().orderBy('email').execute(),
@@ -257,8 +267,10 @@ async function boardRows() {
     db.selectFrom('boardMembers').selectAll().orderBy('boardId').orderBy('email').execute(),
     db.selectFrom('labels').selectAll().orderBy('id').execute(),
     db.selectFrom('taskLabels').selectAll().orderBy('taskId').orderBy('labelId').execute(),
+    db.selectFrom('notificationMutes').selectAll().orderBy('userId').orderBy('type').orderBy('channel').execute(),
+    db.selectFrom('notifications').select(['id', 'readAt']).orderBy('id').execute(),
   ]);
-  return { comments, activity, settings, boards, members, labels, taskLabels };
+  return { comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications };
 }
 
 describe('strict JSON types on every write route (fast-check)', () => {

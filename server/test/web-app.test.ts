@@ -26,6 +26,8 @@ describe('with a web build', () => {
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>Taskwise</title><div id="root"></div>');
     writeFileSync(join(root, 'assets', 'index-4f3a2b1c.js'), 'console.log("app")');
     writeFileSync(join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    writeFileSync(join(root, 'sw.js'), 'self.addEventListener("push", () => {});');
+    writeFileSync(join(root, 'manifest.webmanifest'), '{"name":"Taskwise"}');
   });
   afterAll(() => {
     rmSync(root, { recursive: true, force: true });
@@ -51,6 +53,30 @@ describe('with a web build', () => {
     expect(res.body).toBe('console.log("app")');
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await t.request('GET', '/favicon.svg')).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('serves the service worker revalidated on every check, as JavaScript', async () => {
+    await rebuild();
+    const res = await t.request('GET', '/sw.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+  });
+
+  it('serves the web app manifest as application/manifest+json, revalidated', async () => {
+    await rebuild();
+    const res = await t.request('GET', '/manifest.webmanifest');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toBe('{"name":"Taskwise"}');
+  });
+
+  it('allows the service worker and the manifest from its own origin only (CSP)', async () => {
+    await rebuild();
+    const directives = String((await t.request('GET', '/', { headers: html })).headers['content-security-policy']).split(/;\s*/);
+    expect(directives).toContain("worker-src 'self'");
+    expect(directives).toContain("manifest-src 'self'");
   });
 
   it('answers 404 to a missing asset and to unknown /api paths, even for HTML requests', async () => {

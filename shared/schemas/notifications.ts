@@ -66,11 +66,19 @@ export const NotificationListEnvelope = Type.Object({
 });
 export type NotificationListEnvelope = Static<typeof NotificationListEnvelope>;
 
-export const MarkReadBody = Type.Union([
-  Type.Object({ ids: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: NOTIFICATION_POLICY.readIdsMax }) }, { additionalProperties: false }),
-  Type.Object({ all: Type.Literal(true) }, { additionalProperties: false }),
-]);
-export type MarkReadBody = Static<typeof MarkReadBody>;
+/**
+ * `{ids}` or `{all: true}`, exactly one. One object with at most one property rather than a union
+ * of two: the server's Ajv removes properties a branch does not allow while it tries that branch
+ * (`removeAdditional`), so `{all: true}` would have lost `all` to the `{ids}` branch.
+ */
+export const MarkReadBody = Type.Object(
+  {
+    ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: NOTIFICATION_POLICY.readIdsMax })),
+    all: Type.Optional(Type.Literal(true)),
+  },
+  { additionalProperties: false, minProperties: 1, maxProperties: 1 },
+);
+export type MarkReadBody = { ids: string[] } | { all: true };
 
 export const UnreadCountEnvelope = Type.Object({
   status: Type.Literal('success'),

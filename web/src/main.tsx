@@ -22,3 +22,25 @@ createRoot(root).render(
     </AppProviders>
   </StrictMode>,
 );
+
+/*
+ * The service worker (offline app shell, push notifications, updates: web/src/app/pwa/) is
+ * registered once the page has loaded and the browser is idle, from its own small chunk, so it
+ * never competes with the first paint. Not in development: Vite's dev server has no worker.
+ */
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  const register = () => {
+    import('#web/app/pwa/register-service-worker.ts')
+      .then(({ registerServiceWorker }) => registerServiceWorker())
+      .catch((error: unknown) => {
+        // The app works without it, only not offline and without push.
+        console.warn('The service worker could not be registered:', error);
+      });
+  };
+  const whenIdle = () => {
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(register, { timeout: 5_000 });
+    else window.setTimeout(register, 1_000);
+  };
+  if (document.readyState === 'complete') whenIdle();
+  else window.addEventListener('load', whenIdle, { once: true });
+}

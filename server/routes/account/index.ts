@@ -13,6 +13,7 @@ import {
   UpdateProfileBody,
 } from '#shared/schemas/account.ts';
 import { MessageEnvelope } from '#shared/schemas/common.ts';
+import type { Notification } from '#shared/schemas/notifications.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/validation.ts';
 import { AppError, validationFailed } from '../../errors.ts';
@@ -172,10 +173,10 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       onRequest: fastify.authenticate,
       schema: {
         tags: ['users'],
-        summary: 'Download my data as JSON: my account, the boards I am on, every task I can see, every comment I wrote',
+        summary: 'Download my data as JSON: my account, the boards I am on, every task I can see, every comment I wrote, my notifications',
         description:
           'A JSON attachment (`Content-Disposition: attachment`) with everything stored about me, streamed as it is read ' +
-          '(tasks newest first, comments oldest first): a cut connection leaves a document that does not parse.',
+          '(tasks and notifications newest first, comments oldest first): a cut connection leaves a document that does not parse.',
         security: sessionSecurity,
         response: { 200: Type.Unknown({ description: 'A JSON file (Content-Disposition: attachment).' }), ...errorResponses },
       },
@@ -199,9 +200,12 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         const pages = pagesOf(EXPORT_PAGE, (after: { seq: number } | undefined) => fastify.accountRepository.commentsBy(user.id, after?.seq, EXPORT_PAGE));
         for await (const page of pages) yield page.map((row) => row.comment);
       }
+      const notifications = pagesOf(EXPORT_PAGE, (after: Notification | undefined) =>
+        fastify.notificationsRepository.list(user.id, { limit: EXPORT_PAGE, unread: false, after: after === undefined ? undefined : { createdAt: after.at, id: after._id } }),
+      );
       const document = jsonDocument(
         { exportedAt: now, user: { fullName: user.fullName, email: user.email, createdAt: user.createdAt }, settings, boards },
-        { tasks, comments: comments() },
+        { tasks, comments: comments(), notifications },
       );
       void reply
         .header('content-type', 'application/json; charset=utf-8')
@@ -219,7 +223,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['users'],
         summary: 'Delete my account (confirmed with my password): 204',
         description:
-          'Sessions and codes go (mails the address turned off stay off). My memberships go: a shared board where I was the only ' +
+          'Sessions, codes, my notifications and push subscriptions go (mails the address turned off stay off). My memberships go: a shared board where I was the only ' +
           'active admin gets its longest-standing active member as admin; a shared board with no other active member is deleted ' +
           'with its tasks; my personal board loses the tasks assigned to me and is deleted unless tasks on it are assigned to ' +
           'someone else. Tasks and comments that stay keep my name. The address may register again. A wrong ' +
@@ -239,6 +243,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         // The address's mail settings stay: they belong to whoever reads that mailbox, and an
         // opt-out must not turn back on because an account went (nor when it signs up again).
         await fastify.accountRepository.deleteAddressRecords(user.email, trx);
+        await fastify.notificationsRepository.deleteOfAccount(user.id, trx);
         await sessions.endAllOf(user.id, { trx });
         // The row stays as a nameplate for what remains under the person's name (tasks they
         // created for others, their comments): its address is released for a new sign-up and

@@ -18,6 +18,7 @@ import type { Executor } from '../../db/prepared.ts';
 import { AppError } from '../../errors.ts';
 import { mentionedAddresses } from '#shared/mentions.ts';
 import { planMentions } from '../../services/mentions.ts';
+import { commentNotifications } from '../../services/notifications.ts';
 import { actorOf, existingId, taskNotFound, type Actor } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
@@ -107,13 +108,15 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
         actor,
         existingId(request.params.id),
         async (task, ex) => {
-          const { mentions, mentionsJson, mails } = await planMentions(mentionDeps, { author: actor, task, body, alreadyMentioned: [] }, ex);
+          const { mentions, mentionsJson, mails, notifications } = await planMentions(mentionDeps, { author: actor, task, body, alreadyMentioned: [], at: now }, ex);
           const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, mentions: mentionsJson, createdAt: now, updatedAt: now };
           const created: Comment = { _id: row.id, taskId: task._id, body, author: person(actor), createdAt: now, updatedAt: now, mentions };
           return {
             comment: { insert: row },
             activity: [{ id: newId(), taskId: task._id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],
             mails,
+            // The mentioned are told `mentioned`; the task's creator and assignee otherwise `commented`.
+            notifications: [...notifications, ...commentNotifications({ author: actor, task, mentions, at: now })],
             event: { type: 'comment.created', data: { taskId: task._id, comment: created, by: created.author } },
             result: { comment: created, mailsHeld: 0 },
             answer: (mailsHeld) => ({ comment: created, mailsHeld }),
@@ -152,11 +155,16 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
           const current = await ownComment(actor, task._id, request.params.commentId, ex);
           if (current.body === body) return { result: { comment: current, mailsHeld: 0 } };
           // Mentions are read again from the new text; only the newly mentioned are told.
-          const { mentions, mentionsJson, mails } = await planMentions(mentionDeps, { author: actor, task, body, alreadyMentioned: current.mentions }, ex);
+          const { mentions, mentionsJson, mails, notifications } = await planMentions(
+            mentionDeps,
+            { author: actor, task, body, alreadyMentioned: current.mentions, at: now },
+            ex,
+          );
           const updated: Comment = { ...current, body, updatedAt: now, mentions };
           return {
             comment: { update: { id: current._id, body, mentions: mentionsJson, updatedAt: now } },
             mails,
+            notifications,
             event: { type: 'comment.updated', data: { taskId: task._id, comment: updated, by: person(actor) } },
             result: { comment: updated, mailsHeld: 0 },
             answer: (mailsHeld) => ({ comment: updated, mailsHeld }),

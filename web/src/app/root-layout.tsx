@@ -9,6 +9,7 @@ import { BoardSidebar } from '#web/features/boards/components/board-switcher.tsx
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { SIDEBAR_QUERY } from './board-scope.tsx';
 import { NavBar } from './nav-bar.tsx';
+import { UpdatePrompt } from './pwa/update-prompt.tsx';
 import { RouteError } from './route-error.tsx';
 
 export function PageLoading() {
@@ -55,7 +56,9 @@ export function RootLayout() {
         </ErrorBoundary>
         </main>
       </div>
-      <NoticeRegion />
+      <NoticeRegion>
+        <UpdatePrompt />
+      </NoticeRegion>
       <KeyboardHelp />
     </>
   );

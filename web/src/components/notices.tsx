@@ -101,8 +101,11 @@ function NoticeItem({ notice, onDismiss }: { notice: Notice; onDismiss: (id: num
   );
 }
 
-/** Where notices appear: a fixed stack in the corner (bottom edge on small screens). */
-export function NoticeRegion() {
+/**
+ * Where notices appear: a fixed stack in the corner (bottom edge on small screens). `children`
+ * (a message that stays until acted on, such as the app's update prompt) come last, nearest the edge.
+ */
+export function NoticeRegion({ children }: { children?: ReactNode }) {
   const notices = use(NoticeListContext);
   const { dismiss } = useNotices();
   return (
@@ -112,6 +115,7 @@ export function NoticeRegion() {
           <NoticeItem key={notice.id} notice={notice} onDismiss={dismiss} />
         ))}
       </ol>
+      {children}
     </section>
   );
 }

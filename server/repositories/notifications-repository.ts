@@ -1,0 +1,284 @@
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+import {
+  NOTIFICATION_POLICY,
+  type Notification,
+  type NotificationChannel,
+  type NotificationType,
+  type PerType,
+  type PushPayload,
+} from '#shared/schemas/notifications.ts';
+import type { Dialect } from '../db/connect.ts';
+import type { Executor } from '../db/prepared.ts';
+import type { DB, NotificationsTable } from '../db/schema.ts';
+import type { NewEvent } from './events-repository.ts';
+import { seenByText } from './task-visibility.ts';
+
+/**
+ * A notification a change causes, planned before anything is written (services/notifications.ts
+ * words it). It is stored only for an account with the address `to` that has not turned its type
+ * off in the app, and (when it is about a task) only if that person sees the task; it is pushed
+ * to each of that account's push subscriptions unless the type is off for push.
+ */
+export interface PlannedNotification {
+  id: string;
+  type: NotificationType;
+  /** The recipient's lower-cased e-mail. */
+  to: string;
+  text: string;
+  task: { _id: string; taskTitle: string } | null;
+  board: { _id: string; name: string } | null;
+  by: { fullName: string; email: string } | null;
+  at: string;
+  push: PushPayload;
+}
+
+/** What storing planned notifications did: the `notification.created` events to append last, and how many pushes it queued. */
+export interface StoredNotifications {
+  events: NewEvent[];
+  pushes: number;
+}
+
+/** The Notification JSON of a planned one (unread). */
+export const notificationJson = (n: PlannedNotification): Notification => ({
+  _id: n.id,
+  type: n.type,
+  text: n.text,
+  task: n.task,
+  board: n.board,
+  by: n.by,
+  at: n.at,
+  readAt: null,
+});
+
+/** The `notification.created` event of a stored notification: the person's streams only. */
+export const createdEvent = (n: PlannedNotification, unreadCount: number): NewEvent => ({
+  type: 'notification.created',
+  taskId: n.id,
+  boardId: null,
+  audience: [n.to],
+  data: { notification: notificationJson(n), unreadCount },
+  at: n.at,
+});
+
+/** The fields of a planned notification as the SQL reads them from a JSON array, in this order. */
+const PLAN_FIELDS = ['id', 'type', 'to', 'text', 'taskId', 'taskTitle', 'boardId', 'boardName', 'byName', 'byEmail', 'at', 'json', 'push', 'audience'] as const;
+type PlanField = (typeof PLAN_FIELDS)[number];
+
+/** The planned notifications as one JSON array (one parameter, whatever their number). */
+export const planJson = (planned: readonly PlannedNotification[]) =>
+  JSON.stringify(
+    planned.map((n) => ({
+      id: n.id,
+      type: n.type,
+      to: n.to,
+      text: n.text,
+      taskId: n.task?._id ?? null,
+      taskTitle: n.task?.taskTitle ?? null,
+      boardId: n.board?._id ?? null,
+      boardName: n.board?.name ?? null,
+      byName: n.by?.fullName ?? null,
+      byEmail: n.by?.email ?? null,
+      at: n.at,
+      // The event's `notification`, and its audience, as the events table stores them (JSON text).
+      json: JSON.stringify(notificationJson(n)),
+      push: JSON.stringify(n.push),
+      audience: JSON.stringify([n.to]),
+    })),
+  );
+
+const NOTIFICATION_INSERT = `insert into notifications (id, user_id, type, text, task_id, task_title, board_id, board_name, by_name, by_email, created_at, read_at)`;
+/** A planned row `i` (its fields `f(name)`, the account's id `i.user_id`) as the values of NOTIFICATION_INSERT. */
+const notificationValues = (f: (name: PlanField) => string) =>
+  `${f('id')}, i.user_id, ${f('type')}, ${f('text')}, ${f('taskId')}, ${f('taskTitle')}, ${f('boardId')}, ${f('boardName')}, ${f('byName')}, ${f('byEmail')}, ${f('at')}, null`;
+/** The type is not turned off on `channel` by the account `i.user_id`. */
+const notMuted = (f: (name: PlanField) => string, channel: NotificationChannel) =>
+  `not exists (select 1 from notification_mutes m where m.user_id = i.user_id and m.type = ${f('type')} and m.channel = '${channel}')`;
+
+const PUSH_INSERT = `insert into outbox (id, kind, to_email, subject, text_body, html_body, headers, dedupe_key, status, attempts,
+    run_at, locked_by, locked_until, last_error, created_at, sent_at, caused_by, push_subscription_id)`;
+/**
+ * One push of the planned row `i` to the subscription `s`: payload JSON in `text_body`, the type
+ * as `subject`, not counted against anyone's mail cap (`caused_by` null). Its id and dedupe key
+ * come from the notification and the subscription, so a push is never queued twice.
+ */
+const pushValues = (f: (name: PlanField) => string) => `${f('id')} || '-' || s.id, 'push', ${f('to')}, ${f('type')}, ${f('push')}, '', '{}',
+    'push:' || ${f('id')} || ':' || s.id, 'pending', 0, ${f('at')}, null, null, null, ${f('at')}, null, null, s.id`;
+
+/**
+ * PostgreSQL: the notification part of a task write's ONE statement (repositories/task-write-statements.ts),
+ * as CTEs that read the write's `task` CTE (`hit`: the task row was written) and see the
+ * database as it was before the statement. `p` adds a parameter.
+ * - `notice_plan`: the planned rows of recipients with an account (and, for a task, who see it
+ *   after the write);
+ * - `noticed`: the stored rows (the type not off in the app); `pushed`: the outbox rows (not off for push);
+ * - `notice_fresh` / `notice_capped`: per account, the rows past the newest 1,000 are deleted,
+ *   found by one walk down its index to the row at offset 1,000 − (rows added now);
+ * - `notice_unread`: the account's unread count after the statement (the snapshot's, minus the
+ *   capped unread ones, plus the new ones).
+ * `events` selects the `notification.created` rows in EVENT_COLUMNS_SQL order (the caller inserts
+ * them after the event-order lock); `after` names the CTEs that must run before that lock.
+ */
+export function notificationCtes(planned: readonly PlannedNotification[], p: (value: unknown) => string, hit: string) {
+  const f = (name: PlanField) => `i."${name}"`;
+  const rows = `json_to_recordset(${p(planJson(planned))}::json) as i(${PLAN_FIELDS.map((name) => `"${name}" text`).join(', ')})`;
+  const seen = `(i."taskId" is null or exists (select 1 from task t where ${seenByText('i."to"', 't')}))`;
+  const cap = p(NOTIFICATION_POLICY.perUser);
+  const ctes = [
+    `notice_plan as (select i.*, u.id as user_id from ${rows} join users u on u.email = i."to" where ${hit} and ${seen})`,
+    `noticed as (${NOTIFICATION_INSERT} select ${notificationValues(f)} from notice_plan i where ${notMuted(f, 'app')} returning id, user_id)`,
+    `pushed as (${PUSH_INSERT} select ${pushValues(f)} from notice_plan i join push_subscriptions s on s.user_id = i.user_id
+      where ${notMuted(f, 'push')} returning 1)`,
+    `notice_fresh as (select user_id, count(*) as k from noticed group by user_id)`,
+    `notice_capped as (delete from notifications n using notice_fresh fr cross join lateral (
+        select o.created_at, o.id from notifications o where o.user_id = fr.user_id order by o.created_at desc, o.id desc
+        offset greatest(0, ${cap} - fr.k) limit 1) edge
+      where n.user_id = fr.user_id and (n.created_at, n.id) <= (edge.created_at, edge.id) returning n.user_id, n.read_at)`,
+    `notice_unread as (select fr.user_id, fr.k + (select count(*) from notifications o where o.user_id = fr.user_id and o.read_at is null)
+        - (select count(*) from notice_capped c where c.user_id = fr.user_id and c.read_at is null) as n from notice_fresh fr)`,
+  ];
+  const events = `select 'notification.created' as type, i."id" as task_id, null as board_id, i."audience" as audience, null as from_board_id,
+      null as from_audience, '{"notification":' || i."json" || ',"unreadCount":' || un.n || '}' as payload, i."at" as created_at
+    from notice_plan i join noticed d on d.id = i."id" join notice_unread un on un.user_id = i.user_id`;
+  return { ctes, after: ['noticed', 'pushed', 'notice_capped'], events, pushes: '(select count(*) from pushed)' };
+}
+
+const LIST_COLUMNS = ['id', 'type', 'text', 'taskId', 'taskTitle', 'boardId', 'boardName', 'byName', 'byEmail', 'createdAt', 'readAt'] as const;
+type ListRow = Pick<Selectable<NotificationsTable>, (typeof LIST_COLUMNS)[number]>;
+const toJson = (row: ListRow): Notification => ({
+  _id: row.id,
+  type: row.type,
+  text: row.text,
+  task: row.taskId === null ? null : { _id: row.taskId, taskTitle: row.taskTitle ?? '' },
+  board: row.boardId === null ? null : { _id: row.boardId, name: row.boardName ?? '' },
+  by: row.byEmail === null ? null : { fullName: row.byName ?? '', email: row.byEmail },
+  at: row.createdAt,
+  readAt: row.readAt,
+});
+
+/** A position in a person's notifications, newest first: (created_at, id). */
+export interface NotificationPosition {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * The in-app inbox: one table, paged newest first by (created_at, id) on the index
+ * (user_id, created_at desc, id desc); the unread count is a read of the partial index on the
+ * unread rows. Notifications caused by a change are written with it: `notificationCtes` inside a
+ * task write's one PostgreSQL statement, `store` in a transaction (SQLite's task writes, and
+ * the reminder scan and board additions on both databases).
+ */
+export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) {
+  /** The planned rows as a FROM item `i` and its fields, in this dialect. */
+  const planRows = (json: string): { from: RawBuilder<unknown>; f: (name: PlanField) => string } =>
+    dialect === 'postgres'
+      ? { from: sql`json_to_recordset(${json}::json) as i(${sql.raw(PLAN_FIELDS.map((name) => `"${name}" text`).join(', '))})`, f: (name) => `i."${name}"` }
+      : { from: sql`json_each(${json}) j`, f: (name) => `(j.value ->> '$.${name}')` };
+
+  const unreadCount = async (userId: string, ex: Executor = db): Promise<number> => {
+    const row = await ex
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('userId', '=', userId)
+      .where('readAt', 'is', null)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  };
+
+  return {
+    unreadCount,
+
+    /**
+     * Stores planned notifications in the caller's transaction (`ex`), with their pushes and the
+     * per-account cap, and answers the `notification.created` events for the caller to append as
+     * its last statements. A notification about a task is stored only for someone who sees the
+     * task as written in this transaction. Nothing planned: no statement at all.
+     */
+    async store(planned: readonly PlannedNotification[], ex: Executor): Promise<StoredNotifications> {
+      if (planned.length === 0) return { events: [], pushes: 0 };
+      const { from, f } = planRows(planJson(planned));
+      const plan = sql`select ${sql.raw(PLAN_FIELDS.map((name) => `${f(name)} as "${name}"`).join(', '))}, u.id as user_id
+        from ${from} join users u on u.email = ${sql.raw(f('to'))}
+        where (${sql.raw(f('taskId'))} is null or exists (select 1 from tasks t where t.id = ${sql.raw(f('taskId'))} and ${sql.raw(seenByText(f('to'), 't'))}))`;
+      const g = (name: PlanField) => `i."${name}"`;
+      const stored = await sql<{ id: string; userId: string }>`
+        ${sql.raw(NOTIFICATION_INSERT)} select ${sql.raw(notificationValues(g))} from (${plan}) i where ${sql.raw(notMuted(g, 'app'))}
+        returning id, user_id`.execute(ex);
+      const pushed = await sql`${sql.raw(PUSH_INSERT)} select ${sql.raw(pushValues(g))}
+        from (${plan}) i join push_subscriptions s on s.user_id = i.user_id where ${sql.raw(notMuted(g, 'push'))}`.execute(ex);
+      const users = [...new Set(stored.rows.map((row) => row.userId))];
+      const counts = new Map<string, number>();
+      for (const userId of users) {
+        // The rows past the newest 1,000 go: one walk down the account's index to the 1,001st.
+        await sql`delete from notifications where user_id = ${userId} and (created_at, id) <= (
+            select o.created_at, o.id from notifications o where o.user_id = ${userId}
+            order by o.created_at desc, o.id desc limit 1 offset ${NOTIFICATION_POLICY.perUser})`.execute(ex);
+        counts.set(userId, await unreadCount(userId, ex));
+      }
+      const byId = new Map(planned.map((n) => [n.id, n]));
+      const events = stored.rows.flatMap((row) => {
+        const n = byId.get(row.id);
+        return n === undefined ? [] : [createdEvent(n, counts.get(row.userId) ?? 0)];
+      });
+      return { events, pushes: Number(pushed.numAffectedRows ?? 0) };
+    },
+
+    /** At most `limit` of a person's notifications, newest first, strictly after `after`. */
+    async list(userId: string, options: { limit: number; unread: boolean; after?: NotificationPosition | undefined }, ex: Executor = db) {
+      let query = ex.selectFrom('notifications').select(LIST_COLUMNS).where('userId', '=', userId);
+      if (options.unread) query = query.where('readAt', 'is', null);
+      const after = options.after;
+      if (after !== undefined) query = query.where((eb) => eb(eb.refTuple('createdAt', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+      const rows = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+      return rows.map(toJson);
+    },
+
+    /** Marks the person's unread notifications read (`ids`, or all of them): the ids that changed. */
+    async markRead(userId: string, which: { ids: readonly string[] } | { all: true }, at: string, ex: Executor = db): Promise<string[]> {
+      let query = ex.updateTable('notifications').set({ readAt: at }).where('userId', '=', userId).where('readAt', 'is', null);
+      if ('ids' in which) query = query.where('id', 'in', which.ids);
+      const rows = await query.returning('id').execute();
+      return rows.map((row) => row.id);
+    },
+
+    /** The types a person turned off, per channel. */
+    async mutes(userId: string, ex: Executor = db): Promise<{ type: NotificationType; channel: NotificationChannel }[]> {
+      return ex.selectFrom('notificationMutes').select(['type', 'channel']).where('userId', '=', userId).execute();
+    },
+
+    /** Turns types on (deletes their mute rows) and off (adds them) on one channel. */
+    async setMutes(userId: string, channel: NotificationChannel, changes: Partial<PerType>, ex: Executor = db): Promise<void> {
+      const entries = Object.entries(changes) as [NotificationType, boolean][];
+      const off = entries.filter(([, on]) => !on).map(([type]) => type);
+      const on = entries.filter(([, wanted]) => wanted).map(([type]) => type);
+      if (off.length > 0) {
+        await ex
+          .insertInto('notificationMutes')
+          .values(off.map((type) => ({ userId, type, channel })))
+          .onConflict((oc) => oc.columns(['userId', 'type', 'channel']).doNothing())
+          .execute();
+      }
+      if (on.length > 0) {
+        await ex.deleteFrom('notificationMutes').where('userId', '=', userId).where('channel', '=', channel).where('type', 'in', on).execute();
+      }
+    },
+
+    /**
+     * Deleting an account (the user row stays as a nameplate, so its foreign keys do not cascade):
+     * its notifications, its switches and its devices' push subscriptions go.
+     */
+    async deleteOfAccount(userId: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('notifications').where('userId', '=', userId).execute();
+      await ex.deleteFrom('notificationMutes').where('userId', '=', userId).execute();
+      await ex.deleteFrom('pushSubscriptions').where('userId', '=', userId).execute();
+    },
+
+    /** Housekeeping: deletes the notifications made before `before`. */
+    async deleteBefore(before: string, ex: Executor = db): Promise<number> {
+      const result = await ex.deleteFrom('notifications').where('createdAt', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;
