@@ -40,7 +40,10 @@ async function comment(page: Page, taskId: string, body: string) {
 test('Bob’s bell counts Alice’s assignment and mention live; a click opens the task and marks it read; "Mark all as read"', async ({ browser, createUser }) => {
   const { alice, bob, alicePage, bobPage, close } = await twoPeople(browser, createUser);
   try {
+    // The first count is known before anything happens (a count's first value is not announced).
+    const firstCount = bobPage.waitForResponse((res) => res.url().includes('/api/notifications?') && res.ok());
     await bobPage.goto('/tasks');
+    await firstCount;
     const bell = bellOf(bobPage);
     await bell.expectCount(0);
     await streamOpen(bobPage);
@@ -76,8 +79,13 @@ test('Bob’s bell counts Alice’s assignment and mention live; a click opens t
     await bell.button.click();
     await bell.items.nth(1).getByRole('link').click();
     await expect(bobPage).toHaveURL(new RegExp(`/tasks/${id}$`));
-    await expect(taskPage(bobPage).heading(title)).toBeVisible();
+    // On a wide screen the task is a modal panel over the board (the bar behind it is inert).
+    const task = taskPage(bobPage);
+    await expect(task.panel).toBeVisible();
+    await expect(task.panel.getByRole('heading', { name: title })).toBeVisible();
     await bell.expectCount(1);
+    await task.close.click();
+    await expect(task.panel).toBeHidden();
 
     // Read in another tab of Bob's too: the count follows there live.
     const bobsOtherTab = await bobPage.context().newPage();
@@ -85,6 +93,8 @@ test('Bob’s bell counts Alice’s assignment and mention live; a click opens t
     await bellOf(bobsOtherTab).expectCount(1);
     await streamOpen(bobsOtherTab);
 
+    // Back in the first tab (a background tab draws no frames, and a click waits for one).
+    await bobPage.bringToFront();
     await bell.button.click();
     await bell.markAll.click();
     await bell.expectCount(0);
