@@ -80,6 +80,17 @@ export default defineConfig(
     },
   },
   {
+    // Notifications use no other feature: the app joins them to the account page's mail
+    // settings (app/notification-settings-host.tsx) and to the live stream (app/live-events.ts).
+    files: ['web/src/features/notifications/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: serverPaths, message: 'web/ must not import server/.' },
+        { regex: '^(#web/features/(?!notifications/)|(\\.\\./){2}(?!\\.\\./))', message: 'The notifications feature uses no other feature; compose them in app/.' },
+      ] }],
+    },
+  },
+  {
     files: ['shared/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [

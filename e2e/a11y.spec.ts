@@ -138,7 +138,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
         test('account page (dark)', async ({ page }) => {
           await page.goto('/account');
           await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
-          await expect(page.getByRole('checkbox').first()).toBeVisible();
+          await expect(page.getByRole('switch').first()).toBeVisible();
           await expectAccessible(page, 'account (dark)');
         });
       });

@@ -54,7 +54,7 @@ test.describe('account page', () => {
     await page.goto('/tasks');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
-    await expect(page.getByRole('checkbox', { name: /reminders about deadlines/ })).toBeChecked();
+    await expect(page.getByRole('switch', { name: 'Due soon: Mail' })).toBeChecked();
     await expectAccessible(page, 'account page');
 
     const name = `Renamed ${randomSuffix()}`;
@@ -63,11 +63,11 @@ test.describe('account page', () => {
     await expect(page.getByText(ACCOUNT_MESSAGES.profileSaved)).toBeVisible();
     await expect(page.getByText(`Welcome, ${name}`)).toBeVisible();
 
-    await page.getByRole('checkbox', { name: /reminders about deadlines/ }).uncheck();
-    await expect(page.getByText(ACCOUNT_MESSAGES.settingsSaved)).toBeVisible();
+    await page.getByRole('switch', { name: 'Due soon: Mail' }).uncheck();
+    await expect(page.getByText('Saved: Due soon and Overdue: Mail off.')).toBeVisible();
     await page.reload();
-    await expect(page.getByRole('checkbox', { name: /reminders about deadlines/ })).not.toBeChecked();
-    await expect(page.getByRole('checkbox', { name: /assigns me a task/ })).toBeChecked();
+    await expect(page.getByRole('switch', { name: 'Due soon: Mail' })).not.toBeChecked();
+    await expect(page.getByRole('switch', { name: 'Assigned to me: Mail' })).toBeChecked();
     expect(user.email).toContain('@');
   });
 

@@ -112,18 +112,18 @@ test('one person mentions another by keyboard; the name shows for both, live, an
   }
 });
 
-test('"When someone mentions me" on the account page turns mention mails off', async ({ browser, createUser }) => {
+test('"Mentions: Mail" on the account page turns mention mails off', async ({ browser, createUser }) => {
   const user = await createUser();
   const context = await newSignedInContext(browser, user);
   try {
     const page = await context.newPage();
     await page.goto('/account');
-    const box = page.getByRole('checkbox', { name: /When someone mentions me/ });
+    const box = page.getByRole('switch', { name: 'Mentions: Mail' });
     await expect(box).toBeChecked();
     await box.uncheck();
-    await expect(page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: 'Your notification settings were saved.' })).toBeVisible();
+    await expect(page.getByRole('alert').or(page.getByRole('status')).filter({ hasText: 'Saved: Mentions: Mail off.' })).toBeVisible();
     await page.reload();
-    await expect(page.getByRole('checkbox', { name: /When someone mentions me/ })).not.toBeChecked();
+    await expect(page.getByRole('switch', { name: 'Mentions: Mail' })).not.toBeChecked();
   } finally {
     await context.close();
   }

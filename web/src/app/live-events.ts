@@ -8,6 +8,7 @@ import { refreshBoardTasks } from '#web/features/tasks/api/list-refresh.ts';
 import type { LiveEventHandlers } from '#web/features/tasks/api/live-events.ts';
 import { refreshTasks } from '#web/features/tasks/api/query-keys.ts';
 import { TASK_EVENTS } from '#web/features/tasks/api/task-events.ts';
+import type * as NotificationEvents from '#web/features/notifications/api/notification-events.ts';
 
 /**
  * The comments' events on the tab's live stream (composed here: features do not import each
@@ -75,5 +76,26 @@ const boardCountLiveEvents: LiveEventHandlers = {
   },
 };
 
+/**
+ * The person's notifications: the inbox and the bell's count follow. The feature's code is
+ * loaded with its first event (the bell has usually loaded it already), so the pages a signed-out
+ * visitor sees never carry it; one promise keeps the events in order.
+ */
+let notificationEvents: Promise<typeof NotificationEvents> | undefined;
+const loadNotificationEvents = () => (notificationEvents ??= import('#web/features/notifications/api/notification-events.ts'));
+
+export const notificationLiveEvents: LiveEventHandlers = {
+  // NOTIFICATION_EVENTS of the feature, written out here so that importing them loads nothing.
+  types: ['notification.created', 'notification.read'],
+  apply(queryClient, type, data) {
+    void loadNotificationEvents().then((events) => {
+      events.applyNotificationEvent(queryClient, type, data);
+    });
+  },
+  refresh: async (queryClient) => {
+    await (await loadNotificationEvents()).refreshNotifications(queryClient);
+  },
+};
+
 /** Every other feature's live events, in one constant list (the live connection reopens when it changes). */
-export const LIVE_EVENT_HANDLERS: readonly LiveEventHandlers[] = [commentLiveEvents, boardLiveEvents, labelLiveEvents, boardCountLiveEvents];
+export const LIVE_EVENT_HANDLERS: readonly LiveEventHandlers[] = [commentLiveEvents, boardLiveEvents, labelLiveEvents, boardCountLiveEvents, notificationLiveEvents];

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useState } from 'react';
 import { Link, NavLink, useMatch } from 'react-router';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { Button, ButtonLink } from '#web/components/button.tsx';
@@ -12,6 +13,19 @@ import { Logo } from './logo.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
 
+/** Its own chunk, loaded once someone is signed in: /login never downloads the inbox. */
+const NotificationBell = lazy(() => import('#web/features/notifications/components/notification-bell.tsx').then((m) => ({ default: m.NotificationBell })));
+
+/** Before sign-out: this device stops getting the person's pushes (the code is loaded only then, and only where push exists). */
+async function forgetThisDevice(): Promise<void> {
+  if (!('serviceWorker' in navigator)) return;
+  try {
+    await (await import('#web/features/notifications/api/push-device.ts')).forgetThisDevice();
+  } catch {
+    // Best effort: signing out goes on regardless.
+  }
+}
+
 export function NavBar() {
   const { session, signOut } = useSession();
   const logout = useLogout();
@@ -19,7 +33,11 @@ export function NavBar() {
   const signedIn = session.status === 'signedIn';
   const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
 
-  const onLogout = () => {
+  // Signing out first turns off this device's pushes (a second or so at most), then ends the session.
+  const [leaving, setLeaving] = useState(false);
+  const loggingOut = leaving || logout.isPending;
+
+  const endSession = () => {
     logout.mutate(undefined, {
       onSuccess: () => {
         signOut('logout');
@@ -35,6 +53,25 @@ export function NavBar() {
       },
     });
   };
+
+  const onLogout = () => {
+    if (loggingOut) return;
+    setLeaving(true);
+    void forgetThisDevice().then(() => {
+      setLeaving(false);
+      endSession();
+    });
+  };
+
+  // Once the session is confirmed: the bell asks for the unread count.
+  const bell =
+    signedIn && session.verified ? (
+      <div className="nav__bell">
+        <Suspense fallback={<span className="nav__bell-placeholder" />}>
+          <NotificationBell buttonClassName="nav__menu-button" />
+        </Suspense>
+      </div>
+    ) : null;
 
   return (
     <header className="nav">
@@ -65,14 +102,18 @@ export function NavBar() {
               )}
             </ul>
             {narrow ? (
-              <AccountMenu fullName={session.user.fullName} onLogout={onLogout} loggingOut={logout.isPending} />
+              <>
+                {bell}
+                <AccountMenu fullName={session.user.fullName} onLogout={onLogout} loggingOut={loggingOut} />
+              </>
             ) : (
               <>
                 <p className="nav__welcome">
                   Welcome, <strong>{session.user.fullName}</strong>
                 </p>
-                <Button size="sm" className="nav__logout" onClick={onLogout} busy={logout.isPending}>
-                  {logout.isPending ? 'Logging out…' : 'Logout'}
+                {bell}
+                <Button size="sm" className="nav__logout" onClick={onLogout} busy={loggingOut}>
+                  {loggingOut ? 'Logging out…' : 'Logout'}
                 </Button>
               </>
             )}

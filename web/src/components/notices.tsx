@@ -109,7 +109,7 @@ export function NoticeRegion({ children }: { children?: ReactNode }) {
   const notices = use(NoticeListContext);
   const { dismiss } = useNotices();
   return (
-    <section className="notices" aria-label="Notifications">
+    <section className="notices" aria-label="Messages">
       <ol className="notices__list">
         {notices.map((notice) => (
           <NoticeItem key={notice.id} notice={notice} onDismiss={dismiss} />

@@ -1,5 +1,6 @@
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Board, Member } from '#shared/schemas/boards.ts';
+import type { Notification } from '#shared/schemas/notifications.ts';
 
 let sequence = 0;
 
@@ -81,4 +82,24 @@ export function boardsAnswer(boards: Board[]) {
 
 export function boardAnswer(board: Board, members: Member[] = [makeMember()]) {
   return { status: 'success', data: { board, members } };
+}
+
+/** A notification as GET /api/notifications returns it (unread, about a task); every call makes a unique one. */
+export function makeNotification(overrides: Partial<Notification> = {}): Notification {
+  sequence++;
+  return {
+    _id: `notification-${sequence}`,
+    type: 'assigned',
+    text: `Ada Lovelace assigned you a task (${sequence})`,
+    task: { _id: `task-${sequence}`, taskTitle: `Task number ${sequence}` },
+    board: { _id: 'board-personal', name: 'Personal' },
+    by: ADA,
+    at: new Date(Date.now() - sequence * 60_000).toISOString(),
+    readAt: null,
+    ...overrides,
+  };
+}
+
+export function notificationsAnswer(notifications: Notification[], unreadCount: number, nextCursor: string | null = null) {
+  return { status: 'success', data: { notifications, unreadCount, nextCursor } };
 }

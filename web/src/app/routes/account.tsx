@@ -1,6 +1,7 @@
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { AccountSettings } from '#web/features/account/components/account-settings.tsx';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { NotificationSettingsSections } from '../notification-settings-host.tsx';
 
 export function AccountPage() {
   useDocumentTitle('Account');
@@ -8,9 +9,9 @@ export function AccountPage() {
     <div className="account">
       <div>
         <PageHeading>Account</PageHeading>
-        <p className="account__intro">Your name, password, which mails you get, and your data.</p>
+        <p className="account__intro">Your name, password, which notifications you get and where, and your data.</p>
       </div>
-      <AccountSettings />
+      <AccountSettings notifications={<NotificationSettingsSections />} />
     </div>
   );
 }

@@ -129,7 +129,7 @@ describe('logout', () => {
     await screen.findByText('Ada Lovelace');
     api.on('POST', '/users/logout', new Response('', { status: 500 }));
     await user.click(screen.getByRole('button', { name: 'Logout' }));
-    const notices = screen.getByRole('region', { name: 'Notifications' });
+    const notices = screen.getByRole('region', { name: 'Messages' });
     await within(notices).findByRole('alert');
     await user.click(within(notices).getByRole('button', { name: 'Dismiss notification' }));
     expect(within(notices).queryByRole('alert')).not.toBeInTheDocument();

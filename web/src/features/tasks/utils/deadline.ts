@@ -4,12 +4,7 @@
  * so these helpers convert between the two.
  */
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-const WEEK = 7 * DAY;
-const MONTH = 30 * DAY;
-const YEAR = 365 * DAY;
+const DAY = 24 * 60 * 60_000;
 
 const sameYearFormat = new Intl.DateTimeFormat(undefined, {
   weekday: 'short',
@@ -26,7 +21,6 @@ const otherYearFormat = new Intl.DateTimeFormat(undefined, {
   minute: '2-digit',
 });
 const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
-const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
 /** "Tue, Nov 24, 3:00 PM" (the year only when it is not this year), in the viewer's zone. */
 export function formatDeadline(date: Date, now: Date): string {
@@ -38,27 +32,7 @@ export function formatDeadlineFull(date: Date): string {
   return fullFormat.format(date);
 }
 
-/** "in 3 days", "2 hours ago", "tomorrow", "now". */
-export function formatRelative(date: Date, now: Date): string {
-  const diff = date.getTime() - now.getTime();
-  const abs = Math.abs(diff);
-  const [unit, size]: [Intl.RelativeTimeFormatUnit, number] =
-    abs < MINUTE
-      ? ['second', 1000]
-      : abs < HOUR
-        ? ['minute', MINUTE]
-        : abs < DAY
-          ? ['hour', HOUR]
-          : abs < WEEK
-            ? ['day', DAY]
-            : abs < MONTH
-              ? ['week', WEEK]
-              : abs < YEAR
-                ? ['month', MONTH]
-                : ['year', YEAR];
-  if (unit === 'second') return relativeFormat.format(0, 'second');
-  return relativeFormat.format(Math.round(diff / size), unit);
-}
+export { formatRelative } from '#web/lib/relative-time.ts';
 
 export type DeadlineState = 'none' | 'overdue' | 'soon' | 'later' | 'done';
 

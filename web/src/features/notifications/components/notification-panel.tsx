@@ -1,0 +1,156 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef } from 'react';
+import { Link } from 'react-router';
+import type { Notification } from '#shared/schemas/notifications.ts';
+import { Button } from '#web/components/button.tsx';
+import { CloseButton } from '#web/components/close-button.tsx';
+import { RetryAlert } from '#web/components/retry-alert.tsx';
+import { Spinner } from '#web/components/spinner.tsx';
+import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { cx } from '#web/lib/cx.ts';
+import { formatRelative } from '#web/lib/relative-time.ts';
+import { useNow } from '#web/lib/use-now.ts';
+import type { usePopover } from '#web/lib/use-popover.ts';
+import { useNotifications } from '../api/get-notifications.ts';
+import { useMarkRead } from '../api/mark-read.ts';
+
+type PopoverPanelProps = ReturnType<typeof usePopover>['panelProps'];
+
+interface NotificationPanelProps {
+  open: boolean;
+  unread: number;
+  close: (returnFocus: boolean) => void;
+  panelProps: PopoverPanelProps;
+}
+
+/** Where a notification leads: its task, the board one was added to, else the tasks. */
+export function notificationHref(notification: Notification): string {
+  if (notification.type === 'board_added' && notification.board !== null) return `/boards/${encodeURIComponent(notification.board._id)}`;
+  if (notification.task !== null) return `/tasks/${encodeURIComponent(notification.task._id)}`;
+  return '/tasks';
+}
+
+const fullTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
+
+/**
+ * The inbox. Only the pages asked for are rendered: "Load more" asks for the next one and
+ * moves focus to its first item (the button may be gone once the last page is in).
+ */
+export function NotificationPanel({ open, unread, close, panelProps }: NotificationPanelProps) {
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  // Asked for the first time when opened; after that the cache (and live events) keep it.
+  const list = useNotifications(queryClient, open);
+  const markRead = useMarkRead();
+  const listRef = useRef<HTMLUListElement>(null);
+  const now = useNow(60_000);
+  const items = list.data?.pages.flatMap((page) => page.notifications) ?? [];
+
+  // After "Load more", focus moves to the first item of the new page once it is shown.
+  const focusAt = useRef<number | null>(null);
+  useEffect(() => {
+    const at = focusAt.current;
+    if (at === null || items.length <= at) return;
+    focusAt.current = null;
+    listRef.current?.querySelectorAll<HTMLElement>('.notif__link')[at]?.focus();
+  }, [items.length]);
+
+  const loadMore = () => {
+    focusAt.current = items.length;
+    void list.fetchNextPage();
+  };
+
+  return (
+    <section className="notif-panel" aria-labelledby={headingId} {...panelProps}>
+      <div className="notif-panel__head">
+        <h2 id={headingId} className="notif-panel__title">
+          Notifications
+        </h2>
+        <Button
+          size="sm"
+          variant="ghost"
+          disabled={unread === 0}
+          onClick={() => {
+            markRead.mutate({ all: true });
+          }}
+        >
+          Mark all as read
+        </Button>
+        <CloseButton
+          label="Close notifications"
+          size={20}
+          className="notif-panel__close"
+          onClick={() => {
+            close(true);
+          }}
+        />
+      </div>
+      <div className="notif-panel__body">
+        {list.isPending ? (
+          <p className="notif-panel__state" role="status">
+            <Spinner /> Loading notifications…
+          </p>
+        ) : list.isError && items.length === 0 ? (
+          <RetryAlert
+            className="notif-panel__error"
+            onRetry={() => {
+              void list.refetch();
+            }}
+          >
+            Your notifications could not be loaded. {isApiError(list.error) ? list.error.message : NETWORK_ERROR_MESSAGE}
+          </RetryAlert>
+        ) : items.length === 0 ? (
+          <p className="notif-panel__state notif-panel__empty">You’re all caught up</p>
+        ) : (
+          <>
+            <ul className="notif-list" ref={listRef}>
+              {items.map((notification) => (
+                <NotificationItem
+                  key={notification._id}
+                  notification={notification}
+                  now={now}
+                  onOpen={() => {
+                    if (notification.readAt === null) markRead.mutate({ ids: [notification._id] });
+                    close(false);
+                  }}
+                />
+              ))}
+            </ul>
+            {list.isFetchNextPageError ? (
+              <RetryAlert className="notif-panel__error" onRetry={loadMore}>
+                More notifications could not be loaded.
+              </RetryAlert>
+            ) : list.hasNextPage ? (
+              <div className="notif-panel__more">
+                <Button size="sm" busy={list.isFetchingNextPage} onClick={loadMore}>
+                  {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+                </Button>
+              </div>
+            ) : null}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function NotificationItem({ notification, now, onOpen }: { notification: Notification; now: Date; onOpen: () => void }) {
+  const unread = notification.readAt === null;
+  const at = new Date(notification.at);
+  const about = notification.task?.taskTitle ?? notification.board?.name ?? null;
+  return (
+    <li className={cx('notif', unread && 'notif--unread')}>
+      <Link to={notificationHref(notification)} className="notif__link" onClick={onOpen}>
+        <span className="notif__dot" aria-hidden="true" />
+        <span className="notif__body">
+          {unread ? <span className="visually-hidden">Unread:</span> : null}{' '}
+          <span className="notif__text">{notification.text}</span>{' '}
+          {about !== null ? <span className="notif__about">{about}</span> : null}{' '}
+          <time className="notif__time" dateTime={notification.at} title={fullTime.format(at)}>
+            {formatRelative(at, now)}
+          </time>
+        </span>
+      </Link>
+    </li>
+  );
+}
