@@ -47,7 +47,7 @@ describe('a notification pushed to a subscribed browser', () => {
     const [push, ...more] = receivedBy(bob.device);
     expect(more).toHaveLength(0);
     expect(push?.status).toBe(201);
-    const publicKey = (await t.request('GET', '/api/push/public-key')).json as { data: { publicKey: string } };
+    const publicKey = (await t.request('GET', '/api/push/public-key')).json as unknown as { data: { publicKey: string } };
     expect(push?.vapid).toMatchObject({ publicKey: publicKey.data.publicKey, claims: { aud: service.origin, sub: SUBJECT } });
     const [stored] = (await api.inbox(bob.cookie)).notifications;
     const expected: PushPayload = {
