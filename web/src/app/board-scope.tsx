@@ -3,9 +3,7 @@ import { useBoards } from '#web/features/boards/api/get-boards.ts';
 import { BoardScopeContext } from '#web/features/tasks/api/board-scope.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { BoardMenuButton } from '#web/features/boards/components/board-switcher.tsx';
-
-/** From this width the board switcher is a sidebar beside every signed-in page; below it, a menu by the board's name. */
-export const SIDEBAR_QUERY = '(min-width: 64rem)';
+import { SIDEBAR_QUERY } from './layout-queries.ts';
 
 /** Hands the viewer's boards (and the board on screen) to the task screens. */
 export function BoardScopeProvider({ boardId = null, children }: { boardId?: string | null; children: ReactNode }) {

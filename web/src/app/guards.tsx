@@ -1,10 +1,10 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { LiveBoardProvider } from '#web/features/tasks/components/live-board.tsx';
 import { loginPathFor, RETURN_PARAM, safeReturnPath } from '#web/lib/return-path.ts';
-import { BoardScopeProvider } from './board-scope.tsx';
-import { LIVE_EVENT_HANDLERS } from './live-events.ts';
 import { PageLoading } from './root-layout.tsx';
+
+const SignedInOutlet = lazy(() => import('./signed-in.tsx').then((m) => ({ default: m.SignedInOutlet })));
 
 /**
  * Signed-in only. A signed-out visitor goes to /login, remembering where they were headed
@@ -22,12 +22,11 @@ export function RequireAuth() {
     return <Navigate to={to} replace />;
   }
   if (!session.verified) return <PageLoading />;
+  // The signed-in pages' shared code is its own chunk (signed-in.tsx), so /login never loads it.
   return (
-    <LiveBoardProvider key={session.user.email} viewer={session.user} handlers={LIVE_EVENT_HANDLERS}>
-      <BoardScopeProvider>
-        <Outlet />
-      </BoardScopeProvider>
-    </LiveBoardProvider>
+    <Suspense fallback={<PageLoading />}>
+      <SignedInOutlet viewer={session.user} />
+    </Suspense>
   );
 }
 

@@ -1,16 +1,17 @@
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '#web/components/error-boundary.tsx';
 import { KeyboardHelp } from '#web/components/keyboard-help.tsx';
 import { NoticeRegion } from '#web/components/notices.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { BoardSidebar } from '#web/features/boards/components/board-switcher.tsx';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
-import { SIDEBAR_QUERY } from './board-scope.tsx';
+import { SIDEBAR_QUERY } from './layout-queries.ts';
 import { NavBar } from './nav-bar.tsx';
 import { UpdatePrompt } from './pwa/update-prompt.tsx';
 import { RouteError } from './route-error.tsx';
+
+const BoardSidebar = lazy(() => import('./signed-in.tsx').then((m) => ({ default: m.BoardSidebar })));
 
 export function PageLoading() {
   return (
@@ -46,7 +47,11 @@ export function RootLayout() {
       </a>
       <NavBar />
       <div className={sidebar ? 'app-body app-body--sidebar' : 'app-body'}>
-        {sidebar ? <BoardSidebar /> : null}
+        {sidebar ? (
+          <Suspense fallback={<div className="board-sidebar" aria-hidden="true" />}>
+            <BoardSidebar />
+          </Suspense>
+        ) : null}
         <main id="main" className="main" tabIndex={-1}>
         {/* Keyed by path: leaving a broken page clears the error. */}
         <ErrorBoundary key={pathname} fallback={(error) => <RouteError error={error} />}>

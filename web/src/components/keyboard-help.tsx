@@ -1,15 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
-import { Dialog } from './dialog.tsx';
-import './keyboard-help.css';
 
-/** Every shortcut the app knows, as the help dialog lists them. */
-export const SHORTCUTS: readonly { keys: string; label: string; where: string }[] = [
-  { keys: 'n', label: 'New task', where: 'Board' },
-  { keys: '/', label: 'Search tasks', where: 'Board' },
-  { keys: '?', label: 'Show keyboard shortcuts', where: 'Everywhere' },
-  { keys: 'Esc', label: 'Close the dialog or the task panel', where: 'Everywhere' },
-];
+// The dialog (and the dialog component it uses) loads the first time someone presses `?`, so
+// pages that never show a dialog, like /login, do not download it.
+const KeyboardHelpDialog = lazy(() => import('./keyboard-help-dialog.tsx').then((m) => ({ default: m.KeyboardHelpDialog })));
 
 /**
  * `?` anywhere opens the list of keyboard shortcuts (a modal dialog; Esc closes it). Mounted
@@ -17,41 +11,22 @@ export const SHORTCUTS: readonly { keys: string; label: string; where: string }[
  */
 export function KeyboardHelp() {
   const [open, setOpen] = useState(false);
+  const [wanted, setWanted] = useState(false);
   useShortcuts({
     '?': () => {
+      setWanted(true);
       setOpen(true);
     },
   });
+  if (!wanted) return null;
   return (
-    <Dialog
-      open={open}
-      onClose={() => {
-        setOpen(false);
-      }}
-      variant="center"
-      title="Keyboard shortcuts"
-      description="Single keys work when you are not typing in a field."
-    >
-      <table className="shortcuts">
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">Action</th>
-            <th scope="col">Where</th>
-          </tr>
-        </thead>
-        <tbody>
-          {SHORTCUTS.map((shortcut) => (
-            <tr key={shortcut.keys}>
-              <td>
-                <kbd>{shortcut.keys}</kbd>
-              </td>
-              <td>{shortcut.label}</td>
-              <td>{shortcut.where}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Dialog>
+    <Suspense fallback={null}>
+      <KeyboardHelpDialog
+        open={open}
+        onClose={() => {
+          setOpen(false);
+        }}
+      />
+    </Suspense>
   );
 }

@@ -92,7 +92,8 @@ export function makeNotification(overrides: Partial<Notification> = {}): Notific
     type: 'assigned',
     text: `Ada Lovelace assigned you a task (${sequence})`,
     task: { _id: `task-${sequence}`, taskTitle: `Task number ${sequence}` },
-    board: { _id: 'board-personal', name: 'Personal' },
+    // A task on someone's personal board names no board (the server sends null then).
+    board: null,
     by: ADA,
     at: new Date(Date.now() - sequence * 60_000).toISOString(),
     readAt: null,

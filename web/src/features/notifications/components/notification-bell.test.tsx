@@ -82,7 +82,7 @@ describe('the bell', () => {
 
 describe('the panel', () => {
   it('opens with focus inside; Tab goes through the items; Esc closes it and focus returns to the bell', async () => {
-    const [a, b] = [makeNotification({ text: 'Ada assigned you “Fix the gate”', task: { _id: 't1', taskTitle: 'Fix the gate' } }), makeNotification({ readAt: new Date().toISOString() })];
+    const [a, b] = [makeNotification({ text: 'Ada assigned you “Fix the gate”', task: { _id: 't1', taskTitle: 'Fix the gate' }, board: { _id: 'b1', name: 'Garden' } }), makeNotification({ readAt: new Date().toISOString() })];
     signedIn()
       .on('GET', '/notifications', countAnswer(1))
       .on('GET', '/notifications', json(200, notificationsAnswer([a, b], 1)));
@@ -94,7 +94,7 @@ describe('the panel', () => {
 
     const links = await within(panel()).findAllByRole('link');
     // Unread is said, not only shown.
-    expect(links[0]).toHaveAccessibleName(/^Unread: Ada assigned you “Fix the gate” Fix the gate/);
+    expect(links[0]).toHaveAccessibleName(/^Unread: Ada assigned you “Fix the gate” Garden/);
     expect(links[0]!.closest('li')).toHaveClass('notif--unread');
     expect(links[1]).not.toHaveAccessibleName(/Unread/);
     expect(links[0]).toHaveAttribute('href', '/tasks/t1');
@@ -113,7 +113,7 @@ describe('the panel', () => {
 
   it('a click opens the task and marks it read at once; the board for board_added', async () => {
     const a = makeNotification({ task: { _id: 't9', taskTitle: 'Paint the fence' } });
-    const added = makeNotification({ type: 'board_added', task: null, board: { _id: 'b7', name: 'Garden' }, readAt: new Date().toISOString() });
+    const added = makeNotification({ type: 'board_added', text: 'Ada added you to the board “Garden”', task: null, board: { _id: 'b7', name: 'Garden' }, readAt: new Date().toISOString() });
     const fetch = signedIn()
       .on('GET', '/notifications', countAnswer(1))
       .on('GET', '/notifications', json(200, notificationsAnswer([a, added], 1)))

@@ -137,7 +137,9 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
 function NotificationItem({ notification, now, onOpen }: { notification: Notification; now: Date; onOpen: () => void }) {
   const unread = notification.readAt === null;
   const at = new Date(notification.at);
-  const about = notification.task?.taskTitle ?? notification.board?.name ?? null;
+  // The text already names the task (and, for board_added, the board): the second line says
+  // which board the task is on, when it is a shared one.
+  const about = notification.type === 'board_added' ? null : (notification.board?.name ?? null);
   return (
     <li className={cx('notif', unread && 'notif--unread')}>
       <Link to={notificationHref(notification)} className="notif__link" onClick={onOpen}>

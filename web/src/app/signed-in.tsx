@@ -1,0 +1,25 @@
+import { Outlet } from 'react-router';
+import type { PublicUser } from '#shared/schemas/users.ts';
+import { LiveBoardProvider } from '#web/features/tasks/components/live-board.tsx';
+import { BoardScopeProvider } from './board-scope.tsx';
+import { LIVE_EVENT_HANDLERS } from './live-events.ts';
+
+export { BoardSidebar } from '#web/features/boards/components/board-switcher.tsx';
+
+/*
+ * What only a signed-in person's pages need, in a chunk of its own (loaded lazily by guards.tsx
+ * and root-layout.tsx, and early by main.tsx when the tab starts signed in): the live stream and
+ * its event handlers, the conflict dialog, the boards and their switcher, and the task cache
+ * writes they share. /login and /sign-up never download it.
+ */
+
+/** The pages of a confirmed session: the live stream (one per signed-in person) and the board scope around them. */
+export function SignedInOutlet({ viewer }: { viewer: PublicUser }) {
+  return (
+    <LiveBoardProvider key={viewer.email} viewer={viewer} handlers={LIVE_EVENT_HANDLERS}>
+      <BoardScopeProvider>
+        <Outlet />
+      </BoardScopeProvider>
+    </LiveBoardProvider>
+  );
+}
