@@ -3,7 +3,8 @@
  * login, sign-up step 2, a board holding tasks of every priority (one overdue, some done), the
  * same board in the dark theme, a task page with its labels, checklist, description, comments
  * (with mentions) and activity, a shared board with labels, checklists and a repeating task and
- * the board switcher (the sidebar at 1280, its menu open at 360), and its settings.
+ * the board switcher (the sidebar at 1280, its menu open at 360), its settings, and the
+ * notifications panel in both themes.
  * Uses the browser-test harness (e2e/support/harness.ts): a fresh SQLite database, a real SMTP
  * catcher, and the server started as `npm start` starts it, in Debian's Chromium.
  */
@@ -157,12 +158,19 @@ async function seedSharedBoard(browser: Browser, harness: Harness): Promise<stri
       [ada, { taskTitle: 'Send the weekly release status', assignee: owner.email, priority: 'normal', deadline: hours(24 * 2).toISOString(), repeat: { every: 1, unit: 'week' } }],
       [ada, { taskTitle: 'Draft the launch announcement', assignee: colleague.email, priority: 'normal', deadline: hours(24 * 4).toISOString(), labelIds: [label.Copy] }],
     ] as const;
+    const ids: Record<string, string> = {};
     for (const [as, task] of tasks) {
       const created = await call(as, '/api/tasks', { ...task, workTitle: 'Spring release', boardId });
+      ids[task.taskTitle] = created.data.task?._id ?? '';
       if (task.taskTitle === 'Freeze the release branch') {
-        for (const text of ['Tag the release candidate', 'Announce the freeze', 'Lock merges']) await call(ada, `/api/tasks/${created.data.task?._id ?? ''}/checklist`, { text });
+        for (const text of ['Tag the release candidate', 'Announce the freeze', 'Lock merges']) await call(ada, `/api/tasks/${ids[task.taskTitle]}/checklist`, { text });
       }
     }
+    // What Grace does that Ada's bell tells her about: a task for her, a comment on hers, one of hers completed.
+    await call(grace, '/api/tasks', { taskTitle: 'Approve the launch budget', workTitle: 'Spring release', assignee: owner.email, priority: 'high', boardId });
+    await call(grace, `/api/tasks/${ids['Freeze the release branch']}/comments`, { body: 'CI is green on the release branch: ready when you are.' });
+    const done = await grace.request.patch(`/api/tasks/${ids['Draft the launch announcement']}`, { data: { status: 'done' } });
+    if (done.status() !== 200) throw new Error(`completing a task: HTTP ${done.status()}`);
     return boardId;
   } finally {
     await ada.close();
@@ -187,6 +195,26 @@ async function shootSharedBoard(browser: Browser, harness: Harness, viewport: (t
     await page.goto(`/boards/${boardId}/settings`);
     await page.getByRole('heading', { name: /Members/ }).waitFor();
     await page.screenshot({ ...shot, fullPage: true, path: join(outDir, `board-settings-${suffix}.png`) });
+  } finally {
+    await context.close();
+  }
+}
+
+/** The notifications panel open over the board, in both themes. */
+async function shootInbox(browser: Browser, harness: Harness, viewport: (typeof viewports)[number]): Promise<void> {
+  const shot = { animations: 'disabled', caret: 'hide' } as const;
+  const suffix = String(viewport.width);
+  const context = await newContext(browser, harness, viewport, true);
+  try {
+    const page = await context.newPage();
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto('/tasks');
+      await page.getByRole('article').first().waitFor();
+      await page.getByRole('button', { name: /^Notifications, \d+ unread$/ }).click();
+      await page.getByRole('link', { name: /^Unread: / }).first().waitFor();
+      await page.screenshot({ ...shot, path: join(outDir, `inbox${theme === 'dark' ? '-dark' : ''}-${suffix}.png`) });
+    }
   } finally {
     await context.close();
   }
@@ -226,6 +254,7 @@ async function main(): Promise<void> {
     for (const viewport of viewports) {
       await shootTaskPageAndDarkBoard(browser, harness, viewport, taskId);
       await shootSharedBoard(browser, harness, viewport, boardId);
+      await shootInbox(browser, harness, viewport);
       const suffix = String(viewport.width);
       const shot = { animations: 'disabled', caret: 'hide' } as const;
 
@@ -240,7 +269,7 @@ async function main(): Promise<void> {
       await page.getByRole('article').first().waitFor();
       await page.screenshot({ ...shot, path: join(outDir, `board-${suffix}.png`) });
       await page.goto('/account');
-      await page.getByRole('checkbox').first().waitFor();
+      await page.getByRole('switch').first().waitFor();
       await page.screenshot({ ...shot, fullPage: true, path: join(outDir, `account-${suffix}.png`) });
       await signedIn.close();
 
@@ -257,7 +286,7 @@ async function main(): Promise<void> {
       await out.getByLabel('One-time code', { exact: true }).waitFor();
       await out.screenshot({ ...shot, path: join(outDir, `sign-up-${suffix}.png`) });
       await signedOut.close();
-      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account, shared board with the switcher, board settings`);
+      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account, shared board with the switcher, board settings, the notifications panel (light and dark)`);
     }
   } finally {
     await browser.close();

@@ -175,13 +175,21 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
       ? { from: sql`json_to_recordset(${json}::json) as i(${sql.raw(PLAN_FIELDS.map((name) => `"${name}" text`).join(', '))})`, f: (name) => `i."${name}"` }
       : { from: sql`json_each(${json}) j`, f: (name) => `(j.value ->> '$.${name}')` };
 
-  const unreadCount = async (userId: string, ex: Executor = db): Promise<number> => {
-    const row = await ex
+  const unreadQuery = (userId: string, ex: Executor = db) =>
+    ex
       .selectFrom('notifications')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .where('userId', '=', userId)
-      .where('readAt', 'is', null)
-      .executeTakeFirst();
+      .where('readAt', 'is', null);
+  const listQuery = (userId: string, options: { limit: number; unread: boolean; after?: NotificationPosition | undefined }, ex: Executor = db) => {
+    let query = ex.selectFrom('notifications').select(LIST_COLUMNS).where('userId', '=', userId);
+    if (options.unread) query = query.where('readAt', 'is', null);
+    const after = options.after;
+    if (after !== undefined) query = query.where((eb) => eb(eb.refTuple('createdAt', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    return query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit);
+  };
+  const unreadCount = async (userId: string, ex: Executor = db): Promise<number> => {
+    const row = await unreadQuery(userId, ex).executeTakeFirst();
     return Number(row?.n ?? 0);
   };
 
@@ -225,13 +233,16 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
 
     /** At most `limit` of a person's notifications, newest first, strictly after `after`. */
     async list(userId: string, options: { limit: number; unread: boolean; after?: NotificationPosition | undefined }, ex: Executor = db) {
-      let query = ex.selectFrom('notifications').select(LIST_COLUMNS).where('userId', '=', userId);
-      if (options.unread) query = query.where('readAt', 'is', null);
-      const after = options.after;
-      if (after !== undefined) query = query.where((eb) => eb(eb.refTuple('createdAt', 'id'), '<', eb.tuple(after.createdAt, after.id)));
-      const rows = await query.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+      const rows = await listQuery(userId, options, ex).execute();
       return rows.map(toJson);
     },
+
+    /** The inbox's two reads, compiled, for tests that check they are served by the indexes. */
+    queries: (userId: string) => ({
+      unreadCount: unreadQuery(userId).compile(),
+      firstPage: listQuery(userId, { limit: 20, unread: false }).compile(),
+      unreadPage: listQuery(userId, { limit: 20, unread: true }).compile(),
+    }),
 
     /** Marks the person's unread notifications read (`ids`, or all of them): the ids that changed. */
     async markRead(userId: string, which: { ids: readonly string[] } | { all: true }, at: string, ex: Executor = db): Promise<string[]> {
