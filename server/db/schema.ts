@@ -215,6 +215,42 @@ export interface OutboxTable {
   causedBy: string | null;
   /** Kind `push`: the subscription it goes to (the payload, JSON `{title, body, url}`, is `textBody`); else null. */
   pushSubscriptionId: Generated<string | null>;
+  /** Kind `webhook`: the webhook it is a delivery to (the body is `textBody`); else null. */
+  webhookId: Generated<string | null>;
+  /** Kind `webhook`: the receiver's last HTTP status (null: none yet, or no answer). */
+  responseStatus: Generated<number | null>;
+}
+
+/** A person's API token (migration 0015); only the secret's SHA-256 is stored. */
+export interface ApiTokensTable {
+  id: string;
+  userId: string;
+  name: string;
+  access: 'read' | 'write';
+  secretHash: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/** A board's webhook (migration 0015). `events`: JSON text of the event types; `active` 0/1. */
+export interface WebhooksTable {
+  id: string;
+  boardId: string;
+  url: string;
+  events: string;
+  secret: string;
+  active: number;
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A person's secret calendar feed (migration 0015). */
+export interface CalendarFeedsTable {
+  userId: string;
+  secret: string;
+  createdAt: string;
 }
 
 /** One notification of one account (migration 0014). */
@@ -282,4 +318,7 @@ export interface DB {
   notifications: NotificationsTable;
   notificationMutes: NotificationMutesTable;
   pushSubscriptions: PushSubscriptionsTable;
+  apiTokens: ApiTokensTable;
+  webhooks: WebhooksTable;
+  calendarFeeds: CalendarFeedsTable;
 }

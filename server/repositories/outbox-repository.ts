@@ -3,7 +3,11 @@ import { prepare, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, OutboxTable } from '../db/schema.ts';
 
 /** A row as written and claimed; `pushSubscriptionId` only on pushes (the insert of mails leaves it out). */
-export type OutboxRow = { [K in Exclude<keyof OutboxTable, 'pushSubscriptionId'>]: OutboxTable[K] } & { pushSubscriptionId?: string | null };
+export type OutboxRow = { [K in Exclude<keyof OutboxTable, 'pushSubscriptionId' | 'webhookId' | 'responseStatus'>]: OutboxTable[K] } & {
+  pushSubscriptionId?: string | null;
+  webhookId?: string | null;
+  responseStatus?: number | null;
+};
 
 const OUTBOX_COLUMNS = [
   'id', 'kind', 'toEmail', 'subject', 'textBody', 'htmlBody', 'headers', 'dedupeKey', 'status',
