@@ -6,6 +6,10 @@ import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes } from '#web/app/routes.tsx';
 import { createQueryClient } from '#web/lib/query-client.ts';
+// As main.tsx does for a tab that starts signed in: the signed-in pages' shared chunk is loaded
+// up front, so a test's first render does not wait for it to be transformed (seconds on a busy
+// machine) inside a query's one-second window.
+import '#web/app/signed-in.tsx';
 
 /** The current URL, rendered so tests can assert where the app went. */
 function LocationProbe() {
