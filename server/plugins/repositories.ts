@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
+import { createCalendarRepository, type CalendarRepository } from '../repositories/calendar-repository.ts';
 import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
 import { createChecklistRepository, type ChecklistRepository } from '../repositories/checklist-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
@@ -34,6 +35,7 @@ declare module 'fastify' {
     labelsRepository: LabelsRepository;
     pushSubscriptionsRepository: PushSubscriptionsRepository;
     notificationsRepository: NotificationsRepository;
+    calendarRepository: CalendarRepository;
   }
 }
 
@@ -56,6 +58,7 @@ export default fp(
     fastify.decorate('labelsRepository', createLabelsRepository(fastify.db));
     fastify.decorate('pushSubscriptionsRepository', createPushSubscriptionsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('notificationsRepository', createNotificationsRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('calendarRepository', createCalendarRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },
