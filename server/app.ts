@@ -25,6 +25,7 @@ import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
 import boardsRoute from './routes/boards/index.ts';
 import calendarRoute from './routes/calendar/index.ts';
+import csvRoute from './routes/boards/csv.ts';
 import labelsRoute from './routes/boards/labels.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
@@ -183,6 +184,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(pushRoute);
         await api.register(notifications);
         await api.register(calendarRoute);
+        await api.register(csvRoute);
       },
       { prefix: '/api' },
     );
