@@ -18,6 +18,9 @@ const FEED_FILE = /^([A-Za-z0-9_-]{43})\.ics$/;
 const FEED_PAGE = 2000;
 /** A task's event lasts this long from its deadline (a deadline is an instant, the event a reminder of it). */
 const EVENT_MINUTES = 30;
+/** The feed cache's bounds: documents kept, and their characters in all (about 2 bytes each). */
+const CACHE_MAX_ENTRIES = 200;
+const CACHE_MAX_CHARS = 32 * 1024 * 1024;
 /** RFC 5545 PRIORITY: 1 is the highest, 9 the lowest, 5 the middle. */
 const ICAL_PRIORITY: Record<Priority, number> = { urgent: 1, high: 3, normal: 5, low: 9 };
 
@@ -74,6 +77,25 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
     },
   );
 
+  /**
+   * Feeds written lately, by ETag (which names the secret, the board and the stamp of the tasks,
+   * so an entry is only ever one person's current feed): a calendar app that polls without
+   * If-None-Match gets the same document without the tasks being read and written again. A
+   * per-process cache only: another instance writes its own, and a change makes a new ETag.
+   */
+  const bodies = new Map<string, string>();
+  let cachedChars = 0;
+  const remember = (etag: string, text: string) => {
+    if (text.length > CACHE_MAX_CHARS / 4) return;
+    bodies.set(etag, text);
+    cachedChars += text.length;
+    for (const [key, value] of bodies) {
+      if (bodies.size <= CACHE_MAX_ENTRIES && cachedChars <= CACHE_MAX_CHARS) break;
+      bodies.delete(key);
+      cachedChars -= value.length;
+    }
+  };
+
   /** Every open task with a deadline the viewer sees (of `board`), by deadline: pages of the task list until the undated ones start. */
   async function datedOpenTasks(viewer: Viewer, board: string | undefined): Promise<Task[]> {
     const out: Task[] = [];
@@ -119,10 +141,16 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
       const match = request.headers['if-none-match'];
       if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag) === true) return reply.code(304).send('');
 
+      const cached = bodies.get(etag);
+      if (cached !== undefined) {
+        // Most recently used last.
+        bodies.delete(etag);
+        bodies.set(etag, cached);
+        return reply.type('text/calendar; charset=utf-8').send(cached);
+      }
       const list = board === null ? [] : await datedOpenTasks(viewer, board);
       const names = await feeds.boardNames([...new Set(list.map((task) => task.boardId))]);
       const feed = ical({ name: 'Taskwise', prodId: { company: 'Taskwise', product: 'Taskwise', language: 'EN' } });
-      const stampedAt = clock.now();
       for (const task of list) {
         const start = new Date(task.deadline ?? 0);
         const boardName = names.get(task.boardId) ?? '';
@@ -140,11 +168,15 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
           status: ICalEventStatus.CONFIRMED,
           created: new Date(task.createdAt),
           lastModified: new Date(task.updatedAt),
-          stamp: stampedAt,
+          // Without a METHOD, DTSTAMP is the task's last change (RFC 5545 3.8.7.2), so the
+          // document is the same for the same ETag and can be answered from the cache.
+          stamp: new Date(task.updatedAt),
           sequence: task.version,
         });
       }
-      return reply.type('text/calendar; charset=utf-8').send(feed.toString());
+      const text = feed.toString();
+      remember(etag, text);
+      return reply.type('text/calendar; charset=utf-8').send(text);
     },
   );
   return Promise.resolve();
