@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { loggedUrl } from '../app.ts';
 import { boardsApi } from './boards-support.ts';
+import { labelsTeam } from './labels-support.ts';
 import { createSignedInUser, createTask, insertBoard, uniqueEmail, type TestUser } from './factories.ts';
 import { DAY, TEST_ORIGIN, useTestApp, type Response, type TestApp } from './helpers.ts';
 
@@ -135,14 +136,7 @@ describe('GET /api/calendar/<secret>.ics', () => {
   });
 
   it('shows what the person sees: board tasks to members and viewers, assigned tasks to the assignee; not done or undated ones', async () => {
-    const admin = await createSignedInUser(t);
-    const member = await createSignedInUser(t);
-    const viewer = await createSignedInUser(t);
-    const outsider = await createSignedInUser(t);
-    const board = await insertBoard(t, admin.user, [
-      { who: member.user, role: 'member' },
-      { who: viewer.user, role: 'viewer' },
-    ]);
+    const { admin, member, viewer, outsider, board } = await labelsTeam(t);
     await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Board dated', deadline: inDays(2) });
     await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Board undated' });
     const done = await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Board done', deadline: inDays(2) });

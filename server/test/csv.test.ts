@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { boardEventsOf, lastEventId } from './boards-support.ts';
+import { insertLabels, labelsTeam } from './labels-support.ts';
 import { createSignedInUser, createTask, insertBoard, type TestUser } from './factories.ts';
 import { DAY, useTestApp, type Response } from './helpers.ts';
 
@@ -21,18 +22,7 @@ const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY).
 const tasksOn = async (boardId: string) =>
   (await t.app.db.selectFrom('tasks').select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n')).where('boardId', '=', boardId).executeTakeFirstOrThrow()).n;
 
-/** A shared board with an admin, a member and a viewer, all signed in. */
-async function team() {
-  const admin = await createSignedInUser(t);
-  const member = await createSignedInUser(t);
-  const viewer = await createSignedInUser(t);
-  const outsider = await createSignedInUser(t);
-  const board = await insertBoard(t, admin.user, [
-    { who: member.user, role: 'member' },
-    { who: viewer.user, role: 'viewer' },
-  ]);
-  return { admin, member, viewer, outsider, board };
-}
+const team = () => labelsTeam(t);
 
 async function labelOn(cookie: string, boardId: string, name: string): Promise<string> {
   const res = await t.request('POST', `/api/boards/${boardId}/labels`, { cookie, body: { name, color: 'blue' } });
@@ -224,11 +214,7 @@ describe('POST /api/boards/:id/import.csv', () => {
 
   it('keeps the 100 labels of a board: an import that needs more imports nothing', async () => {
     const { user, cookie }: { user: TestUser; cookie: string } = await createSignedInUser(t);
-    const now = t.clock.now().toISOString();
-    await t.app.db
-      .insertInto('labels')
-      .values(Array.from({ length: 99 }, (_, i) => ({ id: `lab${i}-${user.id}`.slice(0, 64), boardId: user.id, name: `Label ${i}`, nameKey: `label ${i}`, color: 'gray' as const, createdAt: now, updatedAt: now })))
-      .execute();
+    await insertLabels(t, user.id, ...Array.from({ length: 99 }, (_, i) => `Label ${i}`));
     const ok = await importOf(cookie, user.id, `taskTitle,assignee,labels\nOne more,${user.email},LABEL 5;New one\n`);
     expect(ok.status, ok.body).toBe(201);
     expect(ok.json.data).toEqual({ counts: { tasks: 1, labels: 1 } });
