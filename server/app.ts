@@ -25,6 +25,7 @@ import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
 import boardsRoute from './routes/boards/index.ts';
 import labelsRoute from './routes/boards/labels.ts';
+import trelloImportRoute from './routes/boards/trello-import.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
@@ -175,6 +176,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(account);
         await api.register(boardsRoute);
         await api.register(labelsRoute);
+        await api.register(trelloImportRoute);
         await api.register(pushRoute);
         await api.register(notifications);
       },
