@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type Ref, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS, type BoardRole } from '#shared/constants.ts';
 import { IMPORT_MESSAGES } from '#shared/import-messages.ts';
@@ -24,10 +24,15 @@ export function problemOf(error: unknown): ImportProblem {
   return { message: error.message, errors: error.errors };
 }
 
-function ImportProblemAlert({ problem, alertRef }: { problem: ImportProblem | null; alertRef: Ref<HTMLDivElement> }) {
+/** The refusal, focused as it appears so keyboard and screen-reader users land on it. */
+function ImportProblemAlert({ problem }: { problem: ImportProblem | null }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (problem !== null) ref.current?.focus();
+  }, [problem]);
   if (problem === null) return null;
   return (
-    <div ref={alertRef} tabIndex={-1} className="import-form__alert">
+    <div ref={ref} tabIndex={-1} className="import-form__alert">
       <Alert tone="error">
         <p>{problem.message}</p>
         {problem.errors.length > 0 ? (
@@ -94,7 +99,6 @@ function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: 
   const [problem, setProblem] = useState<ImportProblem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
   const queryClient = useQueryClient();
   const upload = useMutation({
     mutationFn: importCsv,
@@ -130,7 +134,6 @@ function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: 
         onError: (error) => {
           if (isUnauthorized(error)) return;
           setProblem(problemOf(error));
-          requestAnimationFrame(() => alertRef.current?.focus());
         },
       },
     );
@@ -144,7 +147,7 @@ function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: 
       <p className="import-export__hint">
         Adds tasks from a CSV file with the export’s columns (taskTitle and assignee required). Any bad row: nothing is imported.
       </p>
-      <ImportProblemAlert problem={problem} alertRef={alertRef} />
+      <ImportProblemAlert problem={problem} />
       {done ? (
         <Alert tone="success" className="import-form__alert">
           {done}
@@ -185,7 +188,6 @@ export function TrelloImportForm({ onClose, onBack }: { onClose: () => void; onB
   const [fileError, setFileError] = useState<string | null>(null);
   const [problem, setProblem] = useState<ImportProblem | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const alertRef = useRef<HTMLDivElement>(null);
   const upload = useImportTrello();
   const navigate = useNavigate();
   const { notify } = useNotices();
@@ -213,7 +215,6 @@ export function TrelloImportForm({ onClose, onBack }: { onClose: () => void; onB
       onError: (error) => {
         if (isUnauthorized(error)) return;
         setProblem(problemOf(error));
-        requestAnimationFrame(() => alertRef.current?.focus());
       },
     });
   };
@@ -224,7 +225,7 @@ export function TrelloImportForm({ onClose, onBack }: { onClose: () => void; onB
         In Trello, open the board’s menu: Print, export and share → Export as JSON. Open cards become tasks assigned to you, with their labels,
         checklists and comments; archived cards and lists, attachments and members stay behind.
       </p>
-      <ImportProblemAlert problem={problem} alertRef={alertRef} />
+      <ImportProblemAlert problem={problem} />
       <TextField
         ref={inputRef}
         label="Trello export (JSON)"
