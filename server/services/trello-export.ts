@@ -1,4 +1,5 @@
 import type { Duplex, Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json';
 import { LIMITS, type LabelColor } from '#shared/constants.ts';
@@ -287,64 +288,75 @@ export async function readTrelloExport(body: Readable, maxBytes: number): Promis
   // `depth`: how many objects and arrays are open. The export is one object (level 0); its keys
   // and values sit at level 1; the elements of its collections at level 2.
   let depth = 0;
-  let started = false;
+  /** Whether the export's opening `{` was read (an object, so TypeScript sees the closure's writes). */
+  const opened = { value: false };
   let key: string | null = null;
   let collection: Collection | null = null;
   let index = 0;
   let asm: Assembler | null = null;
-  try {
-    for await (const token of tokens as AsyncIterable<{ name: string; value?: unknown }>) {
-      const opens = token.name === 'startObject' || token.name === 'startArray';
-      const closes = token.name === 'endObject' || token.name === 'endArray';
-      if (closes) depth -= 1;
-      const level = depth;
-      if (opens) depth += 1;
+  // Each token is handled as it is emitted (a `data` listener), not through an async iterator:
+  // a 20 MB export is millions of tokens, and a promise per token would cost seconds.
+  const onToken = (token: { name: string; value?: unknown }): void => {
+    const opens = token.name === 'startObject' || token.name === 'startArray';
+    const closes = token.name === 'endObject' || token.name === 'endArray';
+    if (closes) depth -= 1;
+    const level = depth;
+    if (opens) depth += 1;
 
-      if (asm !== null) {
+    if (asm !== null) {
+      asm.consume(token as never);
+      if (asm.done) {
+        if (collection !== null) element[collection](asm.current as Json, `${collection}[${index}]`, index);
+        index += 1;
+        asm = null;
+      }
+      return;
+    }
+    if (level === 0) {
+      if (!opened.value && token.name !== 'startObject') throw notAnExport([{ field: 'body', message: IMPORT_MESSAGES.notATrelloExport }]);
+      opened.value = true;
+      return;
+    }
+    if (level === 1) {
+      if (token.name === 'keyValue') {
+        key = token.value as string;
+        return;
+      }
+      if (closes) {
+        collection = null;
+        return;
+      }
+      if (key === null) return;
+      if (isCollection(key)) {
+        seen.add(key);
+        if (token.name === 'startArray') {
+          collection = key;
+          index = 0;
+        } else fail(key, `${key} must be a list.`);
+      } else if (key === 'name' || key === 'desc') {
+        scalars[key] = opens ? {} : token.value;
+      }
+      return;
+    }
+    if (level === 2 && collection !== null && !closes) {
+      if (token.name === 'startObject') {
+        asm = new Assembler();
         asm.consume(token as never);
-        if (asm.done) {
-          if (collection !== null) element[collection](asm.current as Json, `${collection}[${index}]`, index);
-          index += 1;
-          asm = null;
-        }
-        continue;
-      }
-      if (level === 0) {
-        if (!started && token.name !== 'startObject') throw notAnExport([{ field: 'body', message: IMPORT_MESSAGES.notATrelloExport }]);
-        started = true;
-        continue;
-      }
-      if (level === 1) {
-        if (token.name === 'keyValue') {
-          key = token.value as string;
-          continue;
-        }
-        if (closes) {
-          collection = null;
-          continue;
-        }
-        if (key === null) continue;
-        if (isCollection(key)) {
-          seen.add(key);
-          if (token.name === 'startArray') {
-            collection = key;
-            index = 0;
-          } else fail(key, `${key} must be a list.`);
-        } else if (key === 'name' || key === 'desc') {
-          scalars[key] = opens ? {} : token.value;
-        }
-        continue;
-      }
-      if (level === 2 && collection !== null && !closes) {
-        if (token.name === 'startObject') {
-          asm = new Assembler();
-          asm.consume(token as never);
-        } else {
-          fail(`${collection}[${index}]`, 'Each element must be an object.');
-          index += 1;
-        }
+      } else {
+        fail(`${collection}[${index}]`, 'Each element must be an object.');
+        index += 1;
       }
     }
+  };
+  try {
+    tokens.on('data', (token: { name: string; value?: unknown }) => {
+      try {
+        onToken(token);
+      } catch (error) {
+        tokens.destroy(error as Error);
+      }
+    });
+    await finished(tokens);
   } catch (error) {
     if (error instanceof AppError) throw error;
     // The parser's own errors: the text is not JSON.
@@ -354,7 +366,7 @@ export async function readTrelloExport(body: Readable, maxBytes: number): Promis
     await feeding;
   }
 
-  if (!started) throw new AppError(400, 'MALFORMED_JSON', SERVER_MESSAGES.malformedJson);
+  if (!opened.value) throw new AppError(400, 'MALFORMED_JSON', SERVER_MESSAGES.malformedJson);
   if (typeof scalars.name !== 'string') fail('name', 'A Trello export names its board (name, text).');
   if (scalars.desc !== undefined && scalars.desc !== null && typeof scalars.desc !== 'string') fail('desc', 'desc must be text.');
   if (!seen.has('lists')) fail('lists', 'A Trello export has its lists (lists).');
