@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS, type BoardRole } from '#shared/constants.ts';
 import { IMPORT_MESSAGES } from '#shared/import-messages.ts';
@@ -49,7 +49,30 @@ function ImportProblemAlert({ problem }: { problem: ImportProblem | null }) {
   );
 }
 
-const tooLarge = (file: File) => file.size > LIMITS.importMaxBytes;
+/**
+ * A file input's state: the picked file and its error. `take()` gives the file to send, or
+ * shows why there is none to send (none picked, or past the import limit) and focuses the input.
+ */
+function useFilePick(missing: string) {
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const take = (): File | null => {
+    const refusal = file === null ? missing : file.size > LIMITS.importMaxBytes ? IMPORT_MESSAGES.tooLarge : null;
+    setError(refusal);
+    if (refusal !== null) inputRef.current?.focus();
+    return refusal === null ? file : null;
+  };
+  const clear = () => {
+    setFile(null);
+    if (inputRef.current) inputRef.current.value = '';
+  };
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    setFile(event.target.files?.[0] ?? null);
+    setError(null);
+  };
+  return { error, inputRef, take, clear, onChange };
+}
 
 /**
  * The board settings' "Import and export": everyone on the board may download its CSV; admins
@@ -94,11 +117,9 @@ export function ImportExportSection({ boardId, role, onCsvImported }: { boardId:
 }
 
 function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: () => void }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const { error: fileError, inputRef, take, clear, onChange } = useFilePick('Choose a CSV file.');
   const [problem, setProblem] = useState<ImportProblem | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
   const upload = useMutation({
     mutationFn: importCsv,
@@ -112,24 +133,14 @@ function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: 
     event.preventDefault();
     setProblem(null);
     setDone(null);
-    if (file === null) {
-      setFileError('Choose a CSV file.');
-      inputRef.current?.focus();
-      return;
-    }
-    if (tooLarge(file)) {
-      setFileError(IMPORT_MESSAGES.tooLarge);
-      inputRef.current?.focus();
-      return;
-    }
-    setFileError(null);
+    const file = take();
+    if (file === null) return;
     upload.mutate(
       { boardId, file },
       {
         onSuccess: (counts) => {
           setDone(`Imported ${counts.tasks.toLocaleString('en')} ${counts.tasks === 1 ? 'task' : 'tasks'}.`);
-          setFile(null);
-          if (inputRef.current) inputRef.current.value = '';
+          clear();
         },
         onError: (error) => {
           if (isUnauthorized(error)) return;
@@ -154,18 +165,7 @@ function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: 
         </Alert>
       ) : null}
       <div className="import-form__controls">
-        <TextField
-          ref={inputRef}
-          label="CSV file"
-          name="csv"
-          type="file"
-          accept=".csv,text/csv"
-          error={fileError}
-          onChange={(event) => {
-            setFile(event.target.files?.[0] ?? null);
-            setFileError(null);
-          }}
-        />
+        <TextField ref={inputRef} label="CSV file" name="csv" type="file" accept=".csv,text/csv" error={fileError} onChange={onChange} />
         <Button type="submit" busy={upload.isPending}>
           {upload.isPending ? 'Importing…' : 'Import CSV'}
         </Button>
@@ -184,10 +184,8 @@ export function TrelloImportDialog({ open, onClose }: { open: boolean; onClose: 
 }
 
 export function TrelloImportForm({ onClose, onBack }: { onClose: () => void; onBack?: () => void }) {
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const { error: fileError, inputRef, take, onChange } = useFilePick('Choose the JSON file of a Trello board export.');
   const [problem, setProblem] = useState<ImportProblem | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
   const upload = useImportTrello();
   const navigate = useNavigate();
   const { notify } = useNotices();
@@ -195,17 +193,8 @@ export function TrelloImportForm({ onClose, onBack }: { onClose: () => void; onB
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setProblem(null);
-    if (file === null) {
-      setFileError('Choose the JSON file of a Trello board export.');
-      inputRef.current?.focus();
-      return;
-    }
-    if (tooLarge(file)) {
-      setFileError(IMPORT_MESSAGES.tooLarge);
-      inputRef.current?.focus();
-      return;
-    }
-    setFileError(null);
+    const file = take();
+    if (file === null) return;
     upload.mutate(file, {
       onSuccess: ({ board, message }) => {
         onClose();
@@ -226,18 +215,7 @@ export function TrelloImportForm({ onClose, onBack }: { onClose: () => void; onB
         checklists and comments; archived cards and lists, attachments and members stay behind.
       </p>
       <ImportProblemAlert problem={problem} />
-      <TextField
-        ref={inputRef}
-        label="Trello export (JSON)"
-        name="trello"
-        type="file"
-        accept=".json,application/json"
-        error={fileError}
-        onChange={(event) => {
-          setFile(event.target.files?.[0] ?? null);
-          setFileError(null);
-        }}
-      />
+      <TextField ref={inputRef} label="Trello export (JSON)" name="trello" type="file" accept=".json,application/json" error={fileError} onChange={onChange} />
       <div className="board-form__actions">
         {onBack ? (
           <Button variant="ghost" onClick={onBack} className="import-form__back">
