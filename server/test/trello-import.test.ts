@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { BOARD_POLICY, LIMITS } from '#shared/constants.ts';
 import type { Board } from '#shared/schemas/boards.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { TRELLO_IMPORTS_PER_HOUR } from '../routes/boards/trello-import.ts';
 import { cut, isDoneListName, labelColorOf, labelNameOf } from '../services/trello-export.ts';
 import { boardEventsOf } from './boards-support.ts';
 import { createSignedInUser, insertBoard } from './factories.ts';
-import { useTestApp, type Response, type TestApp } from './helpers.ts';
+import { HOUR, useTestApp, type Response, type TestApp } from './helpers.ts';
 
 /**
  * POST /api/boards/import/trello: a Trello board export (the committed fixture is a realistic
@@ -248,6 +249,20 @@ describe('POST /api/boards/import/trello', () => {
     expect(full.status).toBe(409);
     expect(full.json.code).toBe('LIMIT_REACHED');
     expect(await rowCounts(t)).toEqual(before);
+  });
+
+  it('takes at most 20 imports per account per hour (429 with Retry-After), then takes them again', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const at = t.clock.now().toISOString();
+    const earlier = Array.from({ length: TRELLO_IMPORTS_PER_HOUR }, (_, i) => ({ id: `hit-${user.id}-${String(i)}`, key: `trello-import:${user.id}`, hitAt: at }));
+    await t.app.db.insertInto('rateLimitHits').values(earlier).execute();
+    const before = await rowCounts(t);
+    const refused = await t.app.inject({ method: 'POST', url: '/api/boards/import/trello', headers: { 'content-type': 'application/json', cookie }, payload: await readFile(FIXTURE) });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('3600');
+    expect(await rowCounts(t)).toEqual(before);
+    t.clock.advance(HOUR);
+    expect((await importTrello(t, cookie, await readFile(FIXTURE))).status).toBe(201);
   });
 
   it('keeps other routes at the 16 KB body limit', async () => {

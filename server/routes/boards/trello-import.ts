@@ -3,7 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { BOARD_POLICY, LIMITS } from '#shared/constants.ts';
 import { trelloImportedMessage } from '#shared/import-messages.ts';
 import { TrelloImportEnvelope } from '#shared/schemas/trello-import.ts';
-import { AppError } from '../../errors.ts';
+import { HOUR } from '../../clock.ts';
+import { AppError, rateLimited } from '../../errors.ts';
+import { WindowCounter } from '../../plugins/rate-limit.ts';
 import { actorOf } from '../../services/task-writes.ts';
 import { readTrelloExport, tooLarge } from '../../services/trello-export.ts';
 import { checkBoardLimit, writeImport } from '../../services/trello-import.ts';
@@ -17,7 +19,12 @@ import { SERVER_MESSAGES } from '#shared/messages.ts';
  * export is never held whole, let alone as text and objects at once) and stops reading past the
  * limit. Every other route keeps the app's 16 KB limit and its JSON parser.
  */
+/** Imports one account may start per hour (each reads up to 20 MB and writes thousands of rows). */
+export const TRELLO_IMPORTS_PER_HOUR = 20;
+
 const trelloImport: FastifyPluginAsyncTypebox = (fastify) => {
+  // Counted in the database, so every instance shares the limit.
+  const imports = new WindowCounter(fastify, 'trello-import', TRELLO_IMPORTS_PER_HOUR, HOUR);
   fastify.addHook('onRequest', fastify.authenticate);
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', (_request, payload, done) => {
@@ -40,7 +47,8 @@ const trelloImport: FastifyPluginAsyncTypebox = (fastify) => {
           'custom fields, votes, stickers and other actions are skipped. Texts longer than the API allows are shortened (and the ' +
           'answer says how many). Not JSON: 400 MALFORMED_JSON; not a Trello export or a field of the wrong type: 400 ' +
           'VALIDATION_FAILED listing the fields; nothing is imported then. At most ' +
-          `${BOARD_POLICY.maxSharedBoardsPerAccount} shared boards per account (409 LIMIT_REACHED).`,
+          `${BOARD_POLICY.maxSharedBoardsPerAccount} shared boards per account (409 LIMIT_REACHED); at most ${TRELLO_IMPORTS_PER_HOUR} imports ` +
+          'per account per hour, refused ones included (429 with Retry-After).',
         security: sessionSecurity,
         consumes: ['application/json'],
         response: { 201: serializable(TrelloImportEnvelope), ...errorResponses },
@@ -53,6 +61,8 @@ const trelloImport: FastifyPluginAsyncTypebox = (fastify) => {
       if (body === undefined) throw new AppError(400, 'MALFORMED_JSON', SERVER_MESSAGES.malformedJson);
       // Before reading 20 MB: an account already on its most boards is answered at once.
       await checkBoardLimit(fastify, actor);
+      const waitMs = await imports.hit(actor.userId);
+      if (waitMs > 0) throw rateLimited(waitMs);
       const plan = await readTrelloExport(body, LIMITS.importMaxBytes);
       const { board, counts } = await writeImport(fastify, actor, plan);
       return reply.code(201).send({ status: 'success', message: trelloImportedMessage(counts, plan.notes), data: { board, counts } });
