@@ -27,6 +27,7 @@ import boardsRoute from './routes/boards/index.ts';
 import calendarRoute from './routes/calendar/index.ts';
 import csvRoute from './routes/boards/csv.ts';
 import labelsRoute from './routes/boards/labels.ts';
+import trelloImportRoute from './routes/boards/trello-import.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
@@ -181,6 +182,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(account);
         await api.register(boardsRoute);
         await api.register(labelsRoute);
+        await api.register(trelloImportRoute);
         await api.register(pushRoute);
         await api.register(notifications);
         await api.register(calendarRoute);

@@ -351,5 +351,8 @@ describe('strict JSON types on every write route (fast-check)', () => {
   });
 });
 
-/** Write routes with a body that are not in ROUTES yet (other features' routes). */
-const UNCOVERED: string[] = [];
+/**
+ * Write routes with a body that are not in ROUTES (other features' routes). The Trello import's
+ * body is a whole export read as a stream: trello-import.test.ts checks its wrong types.
+ */
+const UNCOVERED: string[] = ['POST /api/boards/import/trello'];
