@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { createApiTokensRepository, type ApiTokensRepository } from '../repositories/api-tokens-repository.ts';
 import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
 import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
 import { createChecklistRepository, type ChecklistRepository } from '../repositories/checklist-repository.ts';
@@ -34,6 +35,7 @@ declare module 'fastify' {
     labelsRepository: LabelsRepository;
     pushSubscriptionsRepository: PushSubscriptionsRepository;
     notificationsRepository: NotificationsRepository;
+    apiTokensRepository: ApiTokensRepository;
   }
 }
 
@@ -56,6 +58,7 @@ export default fp(
     fastify.decorate('labelsRepository', createLabelsRepository(fastify.db));
     fastify.decorate('pushSubscriptionsRepository', createPushSubscriptionsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('notificationsRepository', createNotificationsRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('apiTokensRepository', createApiTokensRepository(fastify.db, fastify.dbDialect));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },
