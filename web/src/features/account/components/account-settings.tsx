@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
+import { ApiTokensSection } from './api-tokens-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
@@ -20,6 +21,7 @@ export function AccountSettings({ notifications }: { notifications?: ReactNode }
       <PasswordSection email={email} />
       {notifications}
       <SessionsAndDataSection />
+      <ApiTokensSection />
       <DeleteAccountSection />
     </>
   );
