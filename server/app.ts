@@ -39,6 +39,7 @@ import taskChecklist from './routes/tasks/checklist.ts';
 import taskComments from './routes/tasks/comments.ts';
 import { buildValidator } from './validator-compiler.ts';
 import tasks from './routes/tasks/index.ts';
+import tokensRoute from './routes/tokens/index.ts';
 import users from './routes/users/index.ts';
 import boards from './services/boards.ts';
 import labels from './services/labels.ts';
@@ -187,6 +188,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(notifications);
         await api.register(calendarRoute);
         await api.register(csvRoute);
+        await api.register(tokensRoute);
       },
       { prefix: '/api' },
     );

@@ -6,6 +6,7 @@ import { newId } from '../db/ids.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createWriteTransaction } from '../events/write-transaction.ts';
 import { createBoardsRepository } from '../repositories/boards-repository.ts';
+import { createApiTokensRepository } from '../repositories/api-tokens-repository.ts';
 import { createSessionsRepository } from '../repositories/sessions-repository.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';
 import { activateInvitations } from '../services/board-events.ts';
@@ -52,6 +53,8 @@ await runCommand(async () => {
     await migrateToLatest(db as Kysely<unknown>, dialect);
     const users = createUsersRepository(db);
     const sessions = createSessionsRepository(db);
+    const tokens = createApiTokensRepository(db, dialect);
+    const revoked = (n: number) => (n === 0 ? '' : ` ${n} API token(s) revoked.`);
     const existing = async (address: string) => {
       const user = await users.findByEmail(address);
       if (user === undefined) throw new CommandError(`There is no account with the e-mail ${address}.`);
@@ -87,15 +90,20 @@ await runCommand(async () => {
         const user = await existing(email());
         const { password, generated } = await newPassword(user.email, args['password-stdin']);
         const passwordHash = await hashPassword(password);
-        const ended = await db.transaction().execute(async (trx) => {
+        // Like a reset by mail: every session and API token of the account ends.
+        const [ended, tokensEnded] = await db.transaction().execute(async (trx) => {
           await users.updatePasswordHash(user.id, passwordHash, systemClock.now().toISOString(), trx);
-          return sessions.deleteAllForUser(user.id, trx);
+          return [await sessions.deleteAllForUser(user.id, trx), await tokens.deleteAllOf(user.id, trx)] as const;
         });
-        return `New password for ${user.email}${generated ? `: ${password}` : ''}; ${ended} session(s) ended.`;
+        return `New password for ${user.email}${generated ? `: ${password}` : ''}; ${ended} session(s) ended.${revoked(tokensEnded)}`;
       }
       case 'sessions:revoke': {
         const user = await existing(email());
-        return `Ended ${await sessions.deleteAllForUser(user.id)} session(s) of ${user.email}.`;
+        // Signing someone out everywhere takes their API tokens too.
+        const [ended, tokensEnded] = await db.transaction().execute(
+          async (trx) => [await sessions.deleteAllForUser(user.id, trx), await tokens.deleteAllOf(user.id, trx)] as const,
+        );
+        return `Ended ${ended} session(s) of ${user.email}.${revoked(tokensEnded)}`;
       }
       default:
         throw new CommandError(command === undefined ? USAGE : `Unknown command "${command}". ${USAGE}`);

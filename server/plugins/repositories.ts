@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { createApiTokensRepository, type ApiTokensRepository } from '../repositories/api-tokens-repository.ts';
 import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
 import { createCalendarRepository, type CalendarRepository } from '../repositories/calendar-repository.ts';
 import { createTaskImportRepository, type TaskImportRepository } from '../repositories/task-import-repository.ts';
@@ -38,6 +39,7 @@ declare module 'fastify' {
     notificationsRepository: NotificationsRepository;
     calendarRepository: CalendarRepository;
     taskImportRepository: TaskImportRepository;
+    apiTokensRepository: ApiTokensRepository;
   }
 }
 
@@ -62,6 +64,7 @@ export default fp(
     fastify.decorate('notificationsRepository', createNotificationsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('calendarRepository', createCalendarRepository(fastify.db));
     fastify.decorate('taskImportRepository', createTaskImportRepository(fastify.db));
+    fastify.decorate('apiTokensRepository', createApiTokensRepository(fastify.db, fastify.dbDialect));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
 import { AppError, validationFailed } from '../errors.ts';
+import { bearerOf } from '../services/api-tokens.ts';
 import type { Config } from '../config.ts';
 
 /**
@@ -93,7 +94,11 @@ function checkStrings(root: unknown): FieldError[] {
  * - request bodies are JSON only: every other content type (text/plain, forms, multipart — the
  *   kinds a foreign page can send without a CORS preflight) is answered 415 by Fastify because
  *   no parser is registered for it;
- * - a request whose `Origin` is neither its own origin, APP_ORIGIN, nor in CORS_ORIGINS is 403.
+ * - a request whose `Origin` is neither its own origin, APP_ORIGIN, nor in CORS_ORIGINS is 403 —
+ *   unless it carries `Authorization: Bearer` (an API token): such a request is signed in by the
+ *   token alone, its cookie is never read (plugins/session.ts), and a browser cannot add that
+ *   header to a cross-site request without a CORS preflight we do not grant, so there is no
+ *   ambient credential for a foreign page to ride on.
  */
 export default fp(
   async (fastify) => {
@@ -134,7 +139,7 @@ export default fp(
     fastify.addHook('onRequest', (request, reply, done) => {
       reply.headers(headers);
       const origin = request.headers.origin;
-      if (origin === undefined || allowed.has(origin) || origin === ownOrigin(request)) {
+      if (origin === undefined || allowed.has(origin) || origin === ownOrigin(request) || bearerOf(request.headers.authorization) !== undefined) {
         done();
         return;
       }

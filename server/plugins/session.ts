@@ -3,13 +3,23 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import fp from 'fastify-plugin';
 import { parseCookie, stringifySetCookie } from 'cookie';
 import { SESSION_POLICY } from '#shared/constants.ts';
+import { TOKEN_MESSAGES, TOKEN_POLICY } from '#shared/schemas/tokens.ts';
 import type { Executor } from '../db/prepared.ts';
-import { notAuthenticated } from '../errors.ts';
+import { AppError, notAuthenticated } from '../errors.ts';
+import { bearerOf, hashTokenSecret, isTokenSecret } from '../services/api-tokens.ts';
 
 export interface AuthUser {
   id: string;
   email: string;
   fullName: string;
+}
+
+/** The personal API token a request was signed in with (`Authorization: Bearer`). */
+export interface RequestToken {
+  id: string;
+  access: 'read' | 'write';
+  /** The SHA-256 of its secret: what an event stream opened with it is tied to. */
+  secretHash: string;
 }
 
 /** Sessions that just ended on this instance: one session, or all of a user's but one. */
@@ -25,14 +35,21 @@ export interface SessionService {
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
    * Ends every session of the user, in `trx` when given. With `keep`, that request's own session
-   * survives (a password change signs out the other devices only).
+   * survives (a password change signs out the other devices only). Every API token of the user
+   * is deleted with them.
    */
   endAllOf(userId: string, options?: { keep?: FastifyRequest; trx?: Executor }): Promise<void>;
   /** Clears the session cookie on the answer (after `endAllOf` ended this session too). */
   clearCookie(reply: FastifyReply): void;
   /**
+   * Deletes the user's API token `tokenId` (someone else's stays: false) and ends the event
+   * streams opened with it on this instance.
+   */
+  revokeToken(userId: string, tokenId: string): Promise<boolean>;
+  /**
    * The id of the request's session (the hash its row is stored under), from the cookie; read
    * only where a session must be remembered (an event stream), never by the per-request check.
+   * A request signed in with an API token: its secret's hash (the token is its session).
    */
   idOf(request: FastifyRequest): string | undefined;
   /**
@@ -46,13 +63,33 @@ export interface SessionService {
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionService;
-    /** Route `onRequest` hook: 401 unless a live session cookie came with the request. */
+    /**
+     * Route `onRequest` hook: 401 unless a live session cookie, or a live API token
+     * (`Authorization: Bearer`), came with the request. A token is held to its limits here:
+     * `read` only GETs (403 TOKEN_READ_ONLY), never a route configured `apiTokens: 'forbidden'`
+     * (403 TOKEN_NOT_ALLOWED).
+     */
     authenticate: onRequestAsyncHookHandler;
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** Set when the request was signed in with an API token instead of a session cookie. */
+    apiToken: RequestToken | null;
+  }
+  interface FastifyContextConfig {
+    /**
+     * `'forbidden'`: an API token may not call this route, whatever its access (403
+     * TOKEN_NOT_ALLOWED): managing tokens, the password, sessions, push subscriptions, the
+     * account. The one place that decides it; test/tokens-routes.test.ts walks every route.
+     */
+    apiTokens?: 'forbidden';
   }
 }
+
+/** The methods a `read` token may use. */
+const READ_METHODS = new Set(['GET', 'HEAD']);
+/** Bearer calls are told how to authenticate (RFC 6750); the body is the same for every reason. */
+const tokenRejected = () => new AppError(401, 'NOT_AUTHENTICATED', TOKEN_MESSAGES.invalid, undefined, { 'www-authenticate': 'Bearer realm="taskwise"' });
 
 /** 256 random bits, base64url: 43 characters. */
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
@@ -67,6 +104,7 @@ export default fp(
   (fastify, _opts, done) => {
     const { clock } = fastify;
     const repo = fastify.sessionsRepository;
+    const tokens = fastify.apiTokensRepository;
     const { cookieName, ttlMs, touchIntervalMs } = SESSION_POLICY;
     const cookieOptions = {
       httpOnly: true,
@@ -78,7 +116,11 @@ export default fp(
     // The one cookie is read and written here with the `cookie` package (what @fastify/cookie
     // wraps) rather than through that plugin, whose two hooks ran on every request, cookie or
     // not (docs/performance.md).
+    // A request with `Authorization: Bearer` is signed in by its token alone: its cookie, if it
+    // has one, is never read (docs/decisions/082-bearer-token-requests.md), which is what lets
+    // such a request skip the cookie rules (plugins/security.ts).
     const readToken = (request: FastifyRequest): string | undefined => {
+      if (bearerOf(request.headers.authorization) !== undefined) return undefined;
       const header = request.headers.cookie;
       const token = header === undefined ? undefined : parseCookie(header)[cookieName];
       return token !== undefined && TOKEN_RE.test(token) ? token : undefined;
@@ -89,6 +131,7 @@ export default fp(
       reply.header('set-cookie', stringifySetCookie({ name: cookieName, value: '', ...cookieOptions, expires: new Date(0), maxAge: 0 }));
 
     fastify.decorateRequest('user', null);
+    fastify.decorateRequest('apiToken', null);
     const endListeners: ((ended: EndedSessions) => void)[] = [];
     const ended = (which: EndedSessions) => {
       for (const listener of endListeners) listener(which);
@@ -137,6 +180,7 @@ export default fp(
         const kept = keep === undefined ? undefined : readToken(keep);
         const exceptSessionId = kept === undefined ? null : hashToken(kept);
         await repo.deleteForUser(userId, exceptSessionId, trx);
+        await tokens.deleteAllOf(userId, trx);
         ended({ userId, exceptSessionId });
       },
 
@@ -144,7 +188,15 @@ export default fp(
         clearCookie(reply);
       },
 
+      async revokeToken(userId, tokenId) {
+        const secretHash = await tokens.deleteOwn(userId, tokenId);
+        if (secretHash === undefined) return false;
+        ended({ sessionId: secretHash });
+        return true;
+      },
+
       idOf(request) {
+        if (request.apiToken !== null) return request.apiToken.secretHash;
         const token = readToken(request);
         return token === undefined ? undefined : hashToken(token);
       },
@@ -154,7 +206,31 @@ export default fp(
       },
     } satisfies SessionService);
 
+    /** Signs the request in with the API token whose secret it sent (401 for any bad one). */
+    const authenticateToken = async (request: FastifyRequest, secret: string) => {
+      if (!isTokenSecret(secret)) throw tokenRejected();
+      const secretHash = hashTokenSecret(secret);
+      const token = await tokens.findBySecretHash(secretHash);
+      const now = clock.now();
+      const nowMs = now.getTime();
+      // Unknown, revoked and expired alike: the same answer.
+      if (token === undefined || (token.expiresAt !== null && Date.parse(token.expiresAt) <= nowMs)) throw tokenRejected();
+      if (request.routeOptions.config.apiTokens === 'forbidden') throw new AppError(403, 'TOKEN_NOT_ALLOWED', TOKEN_MESSAGES.notAllowed);
+      if (token.access === 'read' && !READ_METHODS.has(request.method)) throw new AppError(403, 'TOKEN_READ_ONLY', TOKEN_MESSAGES.readOnly);
+      const { touchIntervalMs: touchMs } = TOKEN_POLICY;
+      if (token.lastUsedAt === null || nowMs - Date.parse(token.lastUsedAt) >= touchMs) {
+        await tokens.touch(token.id, now.toISOString(), new Date(nowMs - touchMs).toISOString());
+      }
+      request.user = { id: token.userId, email: token.email, fullName: token.fullName };
+      request.apiToken = { id: token.id, access: token.access, secretHash };
+    };
+
     fastify.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
+      const secret = bearerOf(request.headers.authorization);
+      if (secret !== undefined) {
+        await authenticateToken(request, secret);
+        return;
+      }
       const token = readToken(request);
       if (token === undefined) throw notAuthenticated();
       const tokenHash = hashToken(token);

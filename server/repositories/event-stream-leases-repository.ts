@@ -34,16 +34,24 @@ export function createEventStreamLeasesRepository(db: Kysely<DB>) {
     /**
      * The sessions of this instance's streams that have ended (the row is gone) or expired by
      * `now`: one query for all of the instance's streams (the instance index, then one
-     * primary-key probe of `sessions` per lease).
+     * primary-key probe of `sessions` per lease). A stream opened with an API token is tied to
+     * its secret's hash (`api_tokens.secret_hash`, unique) instead: it ends when the token is
+     * revoked or expires. (Both are SHA-256 of 256 random bits: the two never share a value.)
      */
     async endedSessionsOf(instanceId: string, now: string, ex: Executor = db): Promise<string[]> {
       const rows = await ex
         .selectFrom('eventStreamLeases as l')
         .leftJoin('sessions as s', 's.tokenHash', 'l.sessionTokenHash')
+        .leftJoin('apiTokens as t', 't.secretHash', 'l.sessionTokenHash')
         .select('l.sessionTokenHash')
         .distinct()
         .where('l.instanceId', '=', instanceId)
-        .where((eb) => eb.or([eb('s.tokenHash', 'is', null), eb('s.expiresAt', '<=', now)]))
+        .where((eb) =>
+          eb.and([
+            eb.or([eb('s.tokenHash', 'is', null), eb('s.expiresAt', '<=', now)]),
+            eb.or([eb('t.secretHash', 'is', null), eb('t.expiresAt', '<=', now)]),
+          ]),
+        )
         .execute();
       return rows.map((row) => row.sessionTokenHash);
     },

@@ -30,9 +30,9 @@ export interface SseStream {
   close(): void;
 }
 
-export async function openStream(baseUrl: string, cookie: string | undefined, lastEventId?: string): Promise<SseStream> {
+export async function openStream(baseUrl: string, cookie: string | undefined, lastEventId?: string, extraHeaders: Record<string, string> = {}): Promise<SseStream> {
   const controller = new AbortController();
-  const headers: Record<string, string> = { accept: 'text/event-stream' };
+  const headers: Record<string, string> = { accept: 'text/event-stream', ...extraHeaders };
   if (cookie !== undefined) headers.cookie = cookie;
   if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
   const res = await fetch(`${baseUrl}/api/events`, { headers, signal: controller.signal });

@@ -271,6 +271,11 @@ const ROUTES: WriteRoute[] = [
     setup: async () => ({ method: 'PATCH', url: '/api/notification-settings', cookie: await signedIn(), body: { app: { assigned: false }, push: { commented: false } } }),
     fields: { app: ['object'], push: ['object'] },
   },
+  {
+    name: 'POST /api/tokens',
+    setup: async () => ({ method: 'POST', url: '/api/tokens', cookie: await signedIn(), body: { name: 'Script', access: 'read', expiresInDays: 30 } }),
+    fields: { name: ['string'], access: ['string'], expiresInDays: ['number'] },
+  },
 ];
 
 /** A browser's push subscription (a real P-256 key and auth secret) at an endpoint of its own. */
@@ -298,7 +303,8 @@ async function boardRows() {
     db.selectFrom('notifications').select(['id', 'readAt']).orderBy('id').execute(),
     db.selectFrom('pushSubscriptions').selectAll().orderBy('id').execute(),
   ]);
-  return { comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications, subscriptions };
+  const tokens = await db.selectFrom('apiTokens').select('id').orderBy('id').execute();
+  return { comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications, subscriptions, tokens };
 }
 
 describe('strict JSON types on every write route (fast-check)', () => {

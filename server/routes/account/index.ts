@@ -34,6 +34,9 @@ const wrongPassword = (field: string) => validationFailed([{ field, message: ACC
  * change their name and password, sign out everywhere, download their data, delete the account.
  */
 const account: FastifyPluginAsyncTypebox = (fastify) => {
+  // Managing the account (name, password, sessions, data, deletion) needs a session: an API token
+  // is refused (403 TOKEN_NOT_ALLOWED; plugins/session.ts).
+  const accountOnly = { apiTokens: 'forbidden' } as const;
   const { clock, usersRepository: users, otpCodesRepository: codes, otpService, sessions } = fastify;
 
   /** The signed-in user's row, with the password hash (the session only carries id, email, name). */
@@ -101,6 +104,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     '/users/me',
     {
       onRequest: fastify.authenticate,
+      config: accountOnly,
       schema: {
         tags: ['users'],
         summary: 'Change my name',
@@ -122,6 +126,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     '/users/me/password',
     {
       onRequest: fastify.authenticate,
+      config: accountOnly,
       schema: {
         tags: ['users'],
         summary: 'Change my password; my other sessions end, this one stays',
@@ -152,6 +157,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     '/users/logout-all',
     {
       onRequest: fastify.authenticate,
+      config: accountOnly,
       schema: {
         tags: ['users'],
         summary: 'Sign out on every device, this one included',
@@ -171,6 +177,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     '/users/me/export',
     {
       onRequest: fastify.authenticate,
+      config: accountOnly,
       schema: {
         tags: ['users'],
         summary: 'Download my data as JSON: my account, the boards I am on, every task I can see, every comment I wrote, my notifications',
@@ -219,6 +226,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     '/users/me',
     {
       onRequest: fastify.authenticate,
+      config: accountOnly,
       schema: {
         tags: ['users'],
         summary: 'Delete my account (confirmed with my password): 204',

@@ -79,6 +79,8 @@ const push: FastifyPluginAsyncTypebox = (fastify) => {
     '/push/subscriptions',
     {
       onRequest: fastify.authenticate,
+      // A device's subscription is made by the browser signed in on it, never with an API token.
+      config: { apiTokens: 'forbidden' },
       schema: {
         tags: ['push'],
         summary: "Receive notifications on this device: store the browser's push subscription",
@@ -112,6 +114,8 @@ const push: FastifyPluginAsyncTypebox = (fastify) => {
     '/push/subscriptions',
     {
       onRequest: fastify.authenticate,
+      // A device's subscription is made by the browser signed in on it, never with an API token.
+      config: { apiTokens: 'forbidden' },
       schema: {
         tags: ['push'],
         summary: 'Stop notifications on this device: 204 with an empty body',

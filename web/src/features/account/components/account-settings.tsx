@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { CalendarSection } from './calendar-section.tsx';
+import { ApiTokensSection } from './api-tokens-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
@@ -22,6 +23,7 @@ export function AccountSettings({ notifications }: { notifications?: ReactNode }
       {notifications}
       <CalendarSection />
       <SessionsAndDataSection />
+      <ApiTokensSection />
       <DeleteAccountSection />
     </>
   );
