@@ -14,6 +14,7 @@ import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
 import outbox from './mail/outbox-worker.ts';
 import pushSender from './push/push-sender.ts';
+import webhookSender from './webhooks/webhook-sender.ts';
 import taskMail from './mail/task-mail.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -25,6 +26,7 @@ import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
 import boardsRoute from './routes/boards/index.ts';
 import labelsRoute from './routes/boards/labels.ts';
+import webhooksRoute from './routes/boards/webhooks.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
@@ -39,6 +41,7 @@ import tasks from './routes/tasks/index.ts';
 import users from './routes/users/index.ts';
 import boards from './services/boards.ts';
 import labels from './services/labels.ts';
+import webhooks from './services/webhooks.ts';
 import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
 
@@ -150,6 +153,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(housekeeping);
     await app.register(mailer);
     await app.register(pushSender);
+    await app.register(webhookSender);
     await app.register(outbox);
     await app.register(rateLimit);
     await app.register(session);
@@ -159,6 +163,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(taskWrites);
     await app.register(boards);
     await app.register(labels);
+    await app.register(webhooks);
     await app.register(swagger);
     await app.register(metrics);
 
@@ -175,6 +180,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(account);
         await api.register(boardsRoute);
         await api.register(labelsRoute);
+        await api.register(webhooksRoute);
         await api.register(pushRoute);
         await api.register(notifications);
       },
