@@ -164,7 +164,8 @@ test.describe('webhooks in both themes, phone and desktop', () => {
         await expectAccessible(page, `webhooks with a failing one ${colorScheme} ${size}`);
         // Nothing wider than the screen on a phone.
         const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
-        expect(overflow).toBeLessThanOrEqual(0);
+        const wide = await page.evaluate<string[]>(`[...document.querySelectorAll('main *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(-8).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`);
+        expect(overflow, wide.join('\n')).toBeLessThanOrEqual(0);
       });
     }
   }

@@ -90,6 +90,12 @@ declare module 'fastify' {
  * round in progress finishes its sends; rows it claimed but had not started are released for
  * the next instance.
  *
+ * Webhook deliveries (kind `webhook`) have a lane of their own: claimed apart from mails and
+ * pushes and sent through the webhook sender (server/webhooks/webhook-sender.ts) as soon as they
+ * are claimed, up to `webhookConcurrency` at once, so a receiver that takes its full timeout
+ * never holds up mail (decision 086). Their failures also run the webhook's failure clock, which
+ * pauses it after 24 hours and mails its board's admins once (decision 087).
+ *
  * A mail can go out twice only if the process dies (or the database becomes unreachable)
  * after the mail server accepted it and before the round records it as sent: then the lease
  * expires and another round sends it again. That window is one round's sends long (at most
@@ -202,6 +208,8 @@ export default fp(
       again: false,
       /** The last claim filled every free place: more may be due. */
       more: false,
+      /** Deliveries ended so far (a failure may have written a mail: drain looks again). */
+      ended: 0,
       delivered: [] as { id: string; webhookId: string; status: number | null }[],
       flushing: null as Promise<void> | null,
       flushTimer: undefined as NodeJS.Timeout | undefined,
@@ -295,6 +303,7 @@ export default fp(
           fastify.log.warn({ err: error, outboxId: row.id }, 'Recording a webhook delivery failed');
         })
         .finally(() => {
+          hooks.ended += 1;
           hooks.inFlight.delete(task);
           if (hooks.more) void pumpHooks();
         });
@@ -414,10 +423,11 @@ export default fp(
       async drain() {
         for (;;) {
           if (round !== null) await round;
+          const ended = hooks.ended;
           const messages = await processBatch();
           const deliveries = await pumpHooks();
           await settleHooks();
-          if (messages === 0 && deliveries === 0 && round === null) return;
+          if (messages === 0 && deliveries === 0 && hooks.ended === ended && round === null) return;
         }
       },
       pending: () => repo.countPending(),
