@@ -198,9 +198,10 @@ export default fp(
     /**
      * The webhook lane: deliveries are claimed with `kind = 'webhook'` only, and each starts as
      * soon as it is claimed, up to `webhookConcurrency` at once; a claim is made when a wake or
-     * poll comes, or when a delivery ends while the last claim came back full. Successes are
-     * recorded together (one statement per answer status, `gatherMs` after the first); a failure
-     * at once, with the webhook's failure clock.
+     * poll comes, or when a delivery ends while the last claim came back full. Outcomes are
+     * recorded together, `gatherMs` after the first, in ONE transaction: the delivered rows (one
+     * statement per answer status), the failed ones (retry time or failed), and the webhooks'
+     * failure clocks — so on SQLite a burst of deliveries costs one commit, not one per delivery.
      */
     const hooks = {
       inFlight: new Set<Promise<void>>(),
@@ -210,29 +211,87 @@ export default fp(
       more: false,
       /** Deliveries ended so far (a failure may have written a mail: drain looks again). */
       ended: 0,
-      delivered: [] as { id: string; webhookId: string; status: number | null }[],
+      outcomes: [] as { row: OutboxRow; result: WebhookResult }[],
       flushing: null as Promise<void> | null,
       flushTimer: undefined as NodeJS.Timeout | undefined,
     };
     const webhooksRepo = fastify.webhooksRepository;
 
-    const flushDelivered = async (): Promise<void> => {
+    /** Pauses the webhook if it has failed since `cutoff`, and mails its board's admins in the same transaction (once: one caller pauses it). */
+    const pauseIfDue = async (trx: Executor, webhookId: string, cutoff: string, now: string): Promise<boolean> => {
+      const hook = await webhooksRepo.pauseIfFailingSince(webhookId, cutoff, now, trx);
+      if (hook === undefined) return false;
+      const board = await trx.selectFrom('boards').select('name').where('id', '=', hook.boardId).executeTakeFirst();
+      const admins = (await fastify.boardsRepository.activeMembers(hook.boardId, trx)).filter((m) => m.role === 'admin');
+      const origin = fastify.config.appOrigin;
+      const content = webhookPausedMail({ appOrigin: origin, boardName: board?.name ?? '', url: hook.url, link: `${origin}/boards/${hook.boardId}/settings` });
+      await outbox.enqueueMany(
+        trx,
+        admins.map((admin) => ({ ...content, kind: 'webhook-paused', to: admin.email })),
+      );
+      fastify.log.warn({ webhookId }, 'Webhook paused after 24 hours of failed deliveries; its admins were mailed');
+      return true;
+    };
+
+    /** Records a batch of outcomes in one transaction; true when a webhook was paused (a mail was written). */
+    const recordOutcomes = async (batch: readonly { row: OutboxRow; result: WebhookResult }[]): Promise<boolean> => {
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      const cutoff = new Date(now.getTime() - OUTBOX_POLICY.webhookPauseAfterMs).toISOString();
+      const byStatus = new Map<number | null, string[]>();
+      const healthy = new Set<string>();
+      // Per webhook that failed here: when it started failing as its delivery read it (null: healthy then).
+      const failing = new Map<string, string | null>();
+      const failures: { row: OutboxRow; reason: string; runAt: string | null; status: number | null }[] = [];
+      for (const { row, result } of batch) {
+        if (result.ok) {
+          byStatus.set(result.responseStatus, [...(byStatus.get(result.responseStatus) ?? []), row.id]);
+          if (row.webhookId != null) healthy.add(row.webhookId);
+          continue;
+        }
+        let runAt: string | null = null;
+        if (result.retry) {
+          const retryAt = now.getTime() + retryDelayMs(row.attempts);
+          if (retryAt - Date.parse(row.createdAt) <= OUTBOX_POLICY.giveUpAfterMs) runAt = new Date(retryAt).toISOString();
+        }
+        failures.push({ row, reason: result.reason, runAt, status: result.responseStatus });
+        const fields = { outboxId: row.id, webhookId: row.webhookId, attempts: row.attempts, status: result.responseStatus, reason: result.reason };
+        if (result.expected === true) {
+          // Its webhook was deleted or paused: not the receiver's failure.
+          fastify.log.info(fields, 'Webhook delivery dropped');
+          continue;
+        }
+        fastify.log.warn({ ...fields, retryAt: runAt }, runAt === null ? 'Webhook delivery failed; not retried' : 'Webhook delivery failed; will retry');
+        if (row.webhookId != null && !failing.has(row.webhookId)) failing.set(row.webhookId, result.failingSince ?? null);
+      }
+      return fastify.db.transaction().execute(async (trx) => {
+        for (const [status, ids] of byStatus) await repo.markSent(ids, workerId, nowIso, trx, status);
+        for (const f of failures) await repo.markFailed(f.row.id, workerId, f.reason, f.runAt, trx, f.status);
+        // A success clears the clock; a webhook that also succeeded in this batch is not failing.
+        await webhooksRepo.clearFailing([...healthy], trx);
+        let paused = false;
+        for (const [webhookId, since] of failing) {
+          if (healthy.has(webhookId)) continue;
+          if (since === null) await webhooksRepo.startFailing(webhookId, nowIso, trx);
+          else if (since <= cutoff && (await pauseIfDue(trx, webhookId, cutoff, nowIso))) paused = true;
+        }
+        return paused;
+      });
+    };
+
+    const flushOutcomes = async (): Promise<void> => {
       clearTimeout(hooks.flushTimer);
       hooks.flushTimer = undefined;
       if (hooks.flushing !== null) await hooks.flushing;
-      const batch = hooks.delivered.splice(0);
+      const batch = hooks.outcomes.splice(0);
       if (batch.length === 0) return;
-      const write = async () => {
-        const byStatus = new Map<number | null, string[]>();
-        for (const d of batch) byStatus.set(d.status, [...(byStatus.get(d.status) ?? []), d.id]);
-        const now = clock.now().toISOString();
-        for (const [status, ids] of byStatus) await repo.markSent(ids, workerId, now, fastify.db, status);
-        await webhooksRepo.clearFailing([...new Set(batch.map((d) => d.webhookId))]);
-      };
-      hooks.flushing = write()
+      hooks.flushing = recordOutcomes(batch)
+        .then((paused) => {
+          if (paused) wake();
+        })
         .catch((error: unknown) => {
           // The leases run out and the deliveries are sent again, with the same webhook-id.
-          fastify.log.warn({ err: error, outboxIds: batch.map((d) => d.id) }, 'Recording webhook deliveries failed');
+          fastify.log.warn({ err: error, outboxIds: batch.map((o) => o.row.id) }, 'Recording webhook deliveries failed');
         })
         .finally(() => {
           hooks.flushing = null;
@@ -240,60 +299,13 @@ export default fp(
       await hooks.flushing;
     };
     const scheduleFlush = () => {
-      hooks.flushTimer ??= setTimeout(() => void flushDelivered(), OUTBOX_POLICY.gatherMs);
-    };
-
-    /** Pauses the webhook if it has failed for 24 h, and mails its board's admins in the same transaction (once: one caller pauses it). */
-    const pauseIfDue = async (webhookId: string, now: Date) => {
-      const cutoff = new Date(now.getTime() - OUTBOX_POLICY.webhookPauseAfterMs).toISOString();
-      const paused = await fastify.db.transaction().execute(async (trx) => {
-        const hook = await webhooksRepo.pauseIfFailingSince(webhookId, cutoff, now.toISOString(), trx);
-        if (hook === undefined) return false;
-        const board = await trx.selectFrom('boards').select('name').where('id', '=', hook.boardId).executeTakeFirst();
-        const admins = (await fastify.boardsRepository.activeMembers(hook.boardId, trx)).filter((m) => m.role === 'admin');
-        const origin = fastify.config.appOrigin;
-        const content = webhookPausedMail({ appOrigin: origin, boardName: board?.name ?? '', url: hook.url, link: `${origin}/boards/${hook.boardId}/settings` });
-        await outbox.enqueueMany(
-          trx,
-          admins.map((admin) => ({ ...content, kind: 'webhook-paused', to: admin.email })),
-        );
-        return true;
-      });
-      if (paused) {
-        fastify.log.warn({ webhookId }, 'Webhook paused after 24 hours of failed deliveries; its admins were mailed');
-        wake();
-      }
-    };
-
-    /** Records a failed attempt: a retry after back-off, or failed for good; and the webhook's failure clock. */
-    const recordHookFailure = async (row: OutboxRow, result: WebhookResult & { ok: false }) => {
-      const now = clock.now();
-      let runAt: string | null = null;
-      if (result.retry) {
-        const retryAt = now.getTime() + retryDelayMs(row.attempts);
-        if (retryAt - Date.parse(row.createdAt) <= OUTBOX_POLICY.giveUpAfterMs) runAt = new Date(retryAt).toISOString();
-      }
-      await repo.markFailed(row.id, workerId, result.reason, runAt, fastify.db, result.responseStatus);
-      const fields = { outboxId: row.id, webhookId: row.webhookId, attempts: row.attempts, status: result.responseStatus, reason: result.reason };
-      if (result.expected === true) {
-        // Its webhook was deleted or paused: not the receiver's failure.
-        fastify.log.info(fields, 'Webhook delivery dropped');
-        return;
-      }
-      fastify.log.warn({ ...fields, retryAt: runAt }, runAt === null ? 'Webhook delivery failed; not retried' : 'Webhook delivery failed; will retry');
-      if (row.webhookId == null) return;
-      await webhooksRepo.startFailing(row.webhookId, now.toISOString());
-      await pauseIfDue(row.webhookId, now);
+      hooks.flushTimer ??= setTimeout(() => void flushOutcomes(), OUTBOX_POLICY.gatherMs);
     };
 
     const deliverHook = async (row: OutboxRow) => {
       const result = await fastify.webhookSender.deliver(row);
-      if (result.ok) {
-        hooks.delivered.push({ id: row.id, webhookId: row.webhookId ?? '', status: result.responseStatus });
-        scheduleFlush();
-        return;
-      }
-      await recordHookFailure(row, result);
+      hooks.outcomes.push({ row, result });
+      scheduleFlush();
     };
 
     const startHook = (row: OutboxRow) => {
@@ -353,7 +365,7 @@ export default fp(
         if (hooks.pumping !== null) await hooks.pumping;
         await Promise.all(hooks.inFlight);
       }
-      await flushDelivered();
+      await flushOutcomes();
     };
 
     // A function, not an inline condition: wake() may set `again` while the round awaits.

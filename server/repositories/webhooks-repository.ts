@@ -83,6 +83,7 @@ export interface WebhookTarget {
   url: string;
   secret: string;
   active: boolean;
+  failingSince: string | null;
 }
 
 /**
@@ -229,7 +230,7 @@ export function createWebhooksRepository(db: Kysely<DB>) {
 
     /** The webhook a delivery goes to (undefined: deleted since). */
     async target(id: string, ex: Executor = db): Promise<WebhookTarget | undefined> {
-      const row = await ex.selectFrom('webhooks').select(['id', 'boardId', 'url', 'secret', 'active']).where('id', '=', id).executeTakeFirst();
+      const row = await ex.selectFrom('webhooks').select(['id', 'boardId', 'url', 'secret', 'active', 'failingSince']).where('id', '=', id).executeTakeFirst();
       return row === undefined ? undefined : { ...row, active: row.active === 1 };
     },
 

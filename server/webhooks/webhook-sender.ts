@@ -11,8 +11,11 @@ export const WEBHOOK_POLICY = {
   timeoutMs: 10 * SECOND,
 } as const;
 
-/** One attempt's outcome, with the receiver's HTTP status (null: no answer). */
-export type WebhookResult = DeliveryResult & { responseStatus: number | null };
+/**
+ * One attempt's outcome, with the receiver's HTTP status (null: no answer) and, on a failure,
+ * the webhook's `failing_since` as the attempt read it (the worker runs the failure clock with it).
+ */
+export type WebhookResult = DeliveryResult & { responseStatus: number | null; failingSince?: string | null };
 
 export interface WebhookSender {
   /** Delivers one outbox row of kind `webhook`. Never throws for the receiver's or the network's failures. */
@@ -60,11 +63,12 @@ export default fp(
     const { clock } = fastify;
     const repo = fastify.webhooksRepository;
     const agents = createOutboundAgents(fastify.config.outboundAllowPrivate);
-    const failed = (reason: string, responseStatus: number | null = null, expected = false): WebhookResult => ({ ok: false, retry: false, reason, expected, responseStatus });
 
     const deliver = async (row: OutboxRow): Promise<WebhookResult> => {
       const hook = row.webhookId == null ? undefined : await repo.target(row.webhookId);
-      if (hook === undefined) return failed('webhook deleted', null, true);
+      if (hook === undefined) return { ok: false, retry: false, reason: 'webhook deleted', expected: true, responseStatus: null };
+      const { failingSince } = hook;
+      const failed = (reason: string, responseStatus: number | null = null, expected = false): WebhookResult => ({ ok: false, retry: false, reason, expected, responseStatus, failingSince });
       if (!hook.active) return failed('webhook paused', null, true);
       let origin = '(not a URL)';
       try {
@@ -91,11 +95,11 @@ export default fp(
           return failed(`refused: ${error.message}`);
         }
         const reason = error instanceof Error ? `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}` : String(error);
-        return { ok: false, retry: true, reason: `${origin}: ${reason}`, responseStatus: null };
+        return { ok: false, retry: true, reason: `${origin}: ${reason}`, responseStatus: null, failingSince };
       }
       const outcome = outcomeOf(status);
       if (outcome === 'delivered') return { ok: true, responseStatus: status };
-      if (outcome === 'retry') return { ok: false, retry: true, reason: `${status} from ${origin}`, responseStatus: status };
+      if (outcome === 'retry') return { ok: false, retry: true, reason: `${status} from ${origin}`, responseStatus: status, failingSince };
       return failed(`${status} from ${origin}`, status);
     };
 
