@@ -25,8 +25,11 @@ import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
 import boardsRoute from './routes/boards/index.ts';
+import calendarRoute from './routes/calendar/index.ts';
+import csvRoute from './routes/boards/csv.ts';
 import labelsRoute from './routes/boards/labels.ts';
 import webhooksRoute from './routes/boards/webhooks.ts';
+import trelloImportRoute from './routes/boards/trello-import.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
 import mailSettings from './routes/mail-settings/index.ts';
@@ -58,6 +61,8 @@ function trustedProxies(trust: Config['trustProxy']): false | string[] | ((addre
 
 /** Query parameters that carry a secret (the unsubscribe links' `token`). */
 const SECRET_QUERY_PARAMETERS = new Set(['token']);
+/** The secret part of a calendar feed's path, spelled any way that reaches its route (`%63alendar` too). */
+const CALENDAR_FEED_PATH = /^(\/+api\/+(?:c|%63)(?:a|%61)(?:l|%6c)(?:e|%65)(?:n|%6e)(?:d|%64)(?:a|%61)(?:r|%72)\/+)[^?#]*/i;
 /** Could a query hold one? `token` with any of its letters percent-encoded: a cheap first look. */
 const MAYBE_SECRET_QUERY = /(?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)/i;
 
@@ -66,7 +71,9 @@ const MAYBE_SECRET_QUERY = /(?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)/i;
  * a link's token never reaches log files and whoever reads them. Decoded as the router decodes
  * it, so `?%74oken=` is caught too; a URL without such a parameter is logged as it came.
  */
-export function loggedUrl(url: string): string {
+export function loggedUrl(requested: string): string {
+  // A calendar feed's path is its secret (routes/calendar/index.ts): anything after the prefix goes.
+  const url = requested.replace(CALENDAR_FEED_PATH, '$1[redacted]');
   const start = url.indexOf('?');
   if (start === -1 || !MAYBE_SECRET_QUERY.test(url.slice(start))) return url;
   const entries = [...new URLSearchParams(url.slice(start + 1))];
@@ -181,8 +188,11 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(boardsRoute);
         await api.register(labelsRoute);
         await api.register(webhooksRoute);
+        await api.register(trelloImportRoute);
         await api.register(pushRoute);
         await api.register(notifications);
+        await api.register(calendarRoute);
+        await api.register(csvRoute);
       },
       { prefix: '/api' },
     );

@@ -38,6 +38,8 @@ export const LIMITS = {
   otpLength: 6,
   /** Request bodies above this many bytes are answered 413. */
   bodyMaxBytes: 16 * 1024,
+  /** The import routes' larger body limit (a Trello export, a CSV file); past it, 413. */
+  importMaxBytes: 20 * 1024 * 1024,
   /** Page size bounds for `GET /api/tasks?limit=`. */
   pageMin: 1,
   pageMax: 500,

@@ -1,5 +1,7 @@
 import fp from 'fastify-plugin';
 import { createActivityRepository, type ActivityRepository } from '../repositories/activity-repository.ts';
+import { createCalendarRepository, type CalendarRepository } from '../repositories/calendar-repository.ts';
+import { createTaskImportRepository, type TaskImportRepository } from '../repositories/task-import-repository.ts';
 import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
 import { createChecklistRepository, type ChecklistRepository } from '../repositories/checklist-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
@@ -36,6 +38,8 @@ declare module 'fastify' {
     webhooksRepository: WebhooksRepository;
     pushSubscriptionsRepository: PushSubscriptionsRepository;
     notificationsRepository: NotificationsRepository;
+    calendarRepository: CalendarRepository;
+    taskImportRepository: TaskImportRepository;
   }
 }
 
@@ -59,6 +63,8 @@ export default fp(
     fastify.decorate('webhooksRepository', createWebhooksRepository(fastify.db));
     fastify.decorate('pushSubscriptionsRepository', createPushSubscriptionsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('notificationsRepository', createNotificationsRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('calendarRepository', createCalendarRepository(fastify.db));
+    fastify.decorate('taskImportRepository', createTaskImportRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
+import { DEFAULT_VIEW, STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
 import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
@@ -377,6 +377,39 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     );
   }
 
+  /**
+   * What a calendar feed shows changes only when this does (decision 088): how many open tasks
+   * with a deadline the viewer sees (of one board, or all) and the latest `updated_at` among them,
+   * read from the same parts as a list (one per person, open and dated: index ranges); and the
+   * viewer's memberships (how many, the latest added, the latest change of those boards), so
+   * joining, leaving or renaming a board changes it too. A task leaving the set (done, deleted,
+   * moved away, reassigned) lowers the count; one entering it raises the count or the latest
+   * `updated_at`; an edit raises the sum of the versions (every write adds one to its task's).
+   */
+  function buildFeedStamp(board: boolean) {
+    const terms = peopleOf(DEFAULT_VIEW, false, board).map((person) =>
+      partTasks({ person, status: 'todo', dated: true }, { view: DEFAULT_VIEW, board, status: false, priority: false, label: 'none', text: 'none' }).select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.max('updatedAt').as('latest'),
+        eb.fn.sum<number>('version').as('versions'),
+      ]),
+    );
+    const parts = terms.reduce((union, next) => union.unionAll(next));
+    return prepare<Args, { n: number; latest: string | null; versions: number | null; boards: number; joined: string | null; changed: string | null }>(
+      db
+        .selectFrom(parts.as('p'))
+        .select([
+          sql<number>`cast(sum(p.n) as integer)`.as('n'),
+          sql<string | null>`max(p.latest)`.as('latest'),
+          sql<number | null>`cast(sum(p.versions) as integer)`.as('versions'),
+          sql<number>`cast((select count(*) from board_members m where m.user_id = ${slot('userId')}) as integer)`.as('boards'),
+          sql<string | null>`(select max(m.added_at) from board_members m where m.user_id = ${slot('userId')})`.as('joined'),
+          sql<string | null>`(select max(b.updated_at) from board_members m join boards b on b.id = m.board_id where m.user_id = ${slot('userId')})`.as('changed'),
+        ]),
+    );
+  }
+  const feedStamps = { all: buildFeedStamp(false), board: buildFeedStamp(true) };
+
   const lists = new Map<string, Prepared<Args, TaskRowValues>>();
   const counts = new Map<string, Prepared<Args, { todo: number; done: number; overdue: number }>>();
   // The label's board, whether the viewer is an active member of it, and how many tasks carry it (up to one past the most a page starts from).
@@ -482,6 +515,13 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
         lists.set(key, query);
       }
       return (await query.execute(ex, args)).rows;
+    },
+
+    /** See `buildFeedStamp`: `board` narrows it to one board the viewer is an active member of (the caller checks). */
+    async feedStamp(viewer: Viewer, board: string | undefined, ex: Executor = db): Promise<string> {
+      const args: Args = { userId: viewer.userId, email: viewer.email, ...(board === undefined ? {} : { board }) };
+      const row = (await (board === undefined ? feedStamps.all : feedStamps.board).execute(ex, args)).rows[0];
+      return JSON.stringify([row?.n ?? 0, row?.latest ?? null, row?.versions ?? 0, row?.boards ?? 0, row?.joined ?? null, row?.changed ?? null]);
     },
 
     /** To do, done and overdue (open with a deadline before `now`) among the filtered tasks. */

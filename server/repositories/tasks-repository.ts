@@ -131,6 +131,11 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
       return listQueries.counts(viewer, filter, now, ex);
     },
 
+    /** A cheap token of what the viewer's calendar feed holds (task-list-queries.ts `buildFeedStamp`). */
+    feedStamp(viewer: Viewer, board: string | undefined, ex: Executor = db): Promise<string> {
+      return listQueries.feedStamp(viewer, board, ex);
+    },
+
     async findVisible(id: string, viewer: Viewer, ex: Executor = db): Promise<Task | undefined> {
       const { rows } = await findVisible.execute(ex, { id, userId: viewer.userId, email: viewer.email });
       return (await fromRows(rows, ex))[0];

@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSignedInUser, createTask, nextIp, uniqueEmail } from './factories.ts';
@@ -250,16 +251,42 @@ const ROUTES: WriteRoute[] = [
     fields: { ids: ['array'] },
   },
   {
+    name: 'POST /api/push/subscriptions',
+    setup: async () => ({ method: 'POST', url: '/api/push/subscriptions', cookie: await signedIn(), body: pushSubscription() }),
+    fields: { endpoint: ['string'], keys: ['object'] },
+  },
+  {
+    name: 'DELETE /api/push/subscriptions',
+    setup: async () => {
+      const cookie = await signedIn();
+      const subscription = pushSubscription();
+      const stored = await t.request('POST', '/api/push/subscriptions', { cookie, body: subscription });
+      if (stored.status !== 201) throw new Error(`POST /api/push/subscriptions: ${stored.status}`);
+      return { method: 'DELETE', url: '/api/push/subscriptions', cookie, body: { endpoint: subscription.endpoint } };
+    },
+    fields: { endpoint: ['string'] },
+  },
+  {
     name: 'PATCH /api/notification-settings',
     setup: async () => ({ method: 'PATCH', url: '/api/notification-settings', cookie: await signedIn(), body: { app: { assigned: false }, push: { commented: false } } }),
     fields: { app: ['object'], push: ['object'] },
   },
 ];
 
+/** A browser's push subscription (a real P-256 key and auth secret) at an endpoint of its own. */
+function pushSubscription() {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return {
+    endpoint: `https://push.example.test/send/${randomBytes(8).toString('hex')}`,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  };
+}
+
 /** Rows a refused write must leave alone, beyond accounts, tasks and codes. */
 async function boardRows() {
   const db = t.app.db;
-  const [comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications] = await Promise.all([
+  const [comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications, subscriptions] = await Promise.all([
     db.selectFrom('comments').select(['id', 'body', 'updatedAt']).orderBy('id').execute(),
     db.selectFrom('taskActivity').select('id').orderBy('id').execute(),
     db.selectFrom('mailSettings').selectAll().orderBy('email').execute(),
@@ -269,8 +296,9 @@ async function boardRows() {
     db.selectFrom('taskLabels').selectAll().orderBy('taskId').orderBy('labelId').execute(),
     db.selectFrom('notificationMutes').selectAll().orderBy('userId').orderBy('type').orderBy('channel').execute(),
     db.selectFrom('notifications').select(['id', 'readAt']).orderBy('id').execute(),
+    db.selectFrom('pushSubscriptions').selectAll().orderBy('id').execute(),
   ]);
-  return { comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications };
+  return { comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications, subscriptions };
 }
 
 describe('strict JSON types on every write route (fast-check)', () => {
@@ -323,5 +351,8 @@ describe('strict JSON types on every write route (fast-check)', () => {
   });
 });
 
-/** Write routes with a body that are not in ROUTES yet (other features' routes). */
-const UNCOVERED: string[] = [];
+/**
+ * Write routes with a body that are not in ROUTES (other features' routes). The Trello import's
+ * body is a whole export read as a stream: trello-import.test.ts checks its wrong types.
+ */
+const UNCOVERED: string[] = ['POST /api/boards/import/trello'];

@@ -62,6 +62,8 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** A file sent as the body as it is (an import), with its content type; instead of `body`. */
+  upload?: { data: Blob; type: string };
   query?: Record<string, string | number | null | undefined>;
   signal?: AbortSignal | undefined;
   /**
@@ -116,7 +118,7 @@ function asEnvelope(body: unknown): Envelope {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, query, signal, authenticated = true, expectNoContent = false } = options;
+  const { method = 'GET', body, upload, query, signal, authenticated = true, expectNoContent = false } = options;
   const fallbackMessage = options.fallbackMessage ?? `The request failed (${method} ${path}).`;
 
   let response: Response;
@@ -124,8 +126,13 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     response = await fetch(buildUrl(path, query), {
       method,
       credentials: 'include',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? null : JSON.stringify(body),
+      headers:
+        upload !== undefined
+          ? { Accept: 'application/json', 'Content-Type': upload.type }
+          : body === undefined
+            ? { Accept: 'application/json' }
+            : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: upload !== undefined ? upload.data : body === undefined ? null : JSON.stringify(body),
       signal: signal ?? null,
     });
   } catch (error) {

@@ -6,6 +6,21 @@ import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes } from '#web/app/routes.tsx';
 import { createQueryClient } from '#web/lib/query-client.ts';
+// The app loads its pages and the signed-in pages' shared code lazily (React.lazy). Here they
+// are loaded up front, while the test file is collected, so a test's first render does not
+// wait for their code to be transformed (seconds on a busy machine) inside a query's one-second
+// window; React.lazy then resolves at once.
+import '#web/app/signed-in.tsx';
+import '#web/app/routes/account.tsx';
+import '#web/app/routes/board-settings.tsx';
+import '#web/app/routes/board.tsx';
+import '#web/app/routes/landing.tsx';
+import '#web/app/routes/login.tsx';
+import '#web/app/routes/reset-password.tsx';
+import '#web/app/routes/sign-up.tsx';
+import '#web/app/routes/task.tsx';
+import '#web/app/routes/tasks.tsx';
+import '#web/app/routes/unsubscribe.tsx';
 
 /** The current URL, rendered so tests can assert where the app went. */
 function LocationProbe() {

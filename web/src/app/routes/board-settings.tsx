@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useNotices } from '#web/components/notices.tsx';
@@ -7,6 +8,7 @@ import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { useBoard } from '#web/features/boards/api/get-board.ts';
 import { BoardSettings } from '#web/features/boards/components/board-settings.tsx';
 import { BoardLabelsSection } from '#web/features/labels/components/board-labels-section.tsx';
+import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
 import { BoardWebhooksSection } from '#web/features/webhooks/components/board-webhooks-section.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
@@ -20,6 +22,7 @@ export function BoardSettingsPage() {
   const { session } = useSession();
   const navigate = useNavigate();
   const { notify } = useNotices();
+  const queryClient = useQueryClient();
   const me = session.status === 'signedIn' ? session.user.email : '';
   const name = detail.data?.board.name;
   useDocumentTitle(name ? `${name} settings` : 'Board settings');
@@ -51,6 +54,7 @@ export function BoardSettingsPage() {
             {board.role === 'admin' ? <BoardWebhooksSection boardId={board._id} /> : null}
           </>
         }
+        onCsvImported={() => void queryClient.invalidateQueries({ queryKey: taskKeys.all })}
         onGone={(how) => {
           gone.current = true;
           notify('success', how === 'left' ? `You left ${board.name}.` : `Deleted ${board.name}.`);

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
+import { CalendarSection } from './calendar-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
@@ -19,6 +20,7 @@ export function AccountSettings({ notifications }: { notifications?: ReactNode }
       <ProfileSection fullName={fullName} email={email} />
       <PasswordSection email={email} />
       {notifications}
+      <CalendarSection />
       <SessionsAndDataSection />
       <DeleteAccountSection />
     </>

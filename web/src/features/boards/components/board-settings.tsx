@@ -10,6 +10,7 @@ import { useAddMember, useRemoveMember, useUpdateMember } from '../api/board-mem
 import { useDeleteBoard } from '../api/delete-board.ts';
 import type { BoardDetail } from '../api/get-board.ts';
 import { useUpdateBoard } from '../api/update-board.ts';
+import { ImportExportSection } from './board-import-export.tsx';
 import { initialsOf } from './board-members-strip.tsx';
 import './boards.css';
 
@@ -31,6 +32,8 @@ interface SettingsProps {
   onGone: (how: 'left' | 'deleted') => void;
   /** The board's labels section (another feature's, composed by the app), after the members. */
   labels?: ReactNode;
+  /** After a CSV import added tasks (the app refreshes the board's task lists). */
+  onCsvImported?: () => void;
 }
 
 /**
@@ -38,7 +41,7 @@ interface SettingsProps {
  * everyone else reads the same and may leave. The server decides every change: what it refuses
  * is shown beside the control that asked.
  */
-export function BoardSettings({ detail, me, onGone, labels }: SettingsProps) {
+export function BoardSettings({ detail, me, onGone, labels, onCsvImported }: SettingsProps) {
   const { board, members } = detail;
   const admin = board.role === 'admin';
   return (
@@ -75,6 +78,8 @@ export function BoardSettings({ detail, me, onGone, labels }: SettingsProps) {
       </section>
 
       {labels}
+
+      <ImportExportSection boardId={board._id} role={board.role} {...(onCsvImported ? { onCsvImported } : {})} />
 
       {board.personal ? null : (
         <section className="settings-section settings-section--danger" aria-labelledby="board-leave-heading">

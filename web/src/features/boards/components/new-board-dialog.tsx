@@ -7,17 +7,43 @@ import { TextAreaField, TextField } from '#web/components/field.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useCreateBoard } from '../api/create-board.ts';
+import { TrelloImportForm } from './board-import-export.tsx';
 
-/** "New board": a name and a description; the new board opens at once. */
+/** "New board": a name and a description, or a Trello board export; the new board opens at once. */
 export function NewBoardDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [trello, setTrello] = useState(false);
+  const close = () => {
+    setTrello(false);
+    onClose();
+  };
   return (
-    <Dialog open={open} onClose={onClose} variant="center" title="New board" description="Share its tasks with the people you add to it.">
-      <NewBoardForm onClose={onClose} />
+    <Dialog
+      open={open}
+      onClose={close}
+      variant="center"
+      title={trello ? 'Import from Trello' : 'New board'}
+      description={trello ? 'A new board from a Trello board export.' : 'Share its tasks with the people you add to it.'}
+    >
+      {trello ? (
+        <TrelloImportForm
+          onClose={close}
+          onBack={() => {
+            setTrello(false);
+          }}
+        />
+      ) : (
+        <NewBoardForm
+          onClose={close}
+          onTrello={() => {
+            setTrello(true);
+          }}
+        />
+      )}
     </Dialog>
   );
 }
 
-function NewBoardForm({ onClose }: { onClose: () => void }) {
+function NewBoardForm({ onClose, onTrello }: { onClose: () => void; onTrello: () => void }) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
@@ -90,6 +116,9 @@ function NewBoardForm({ onClose }: { onClose: () => void }) {
         }}
       />
       <div className="board-form__actions">
+        <Button variant="ghost" onClick={onTrello} className="board-form__other">
+          Import from Trello…
+        </Button>
         <Button variant="ghost" onClick={onClose}>
           Cancel
         </Button>

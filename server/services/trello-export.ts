@@ -1,0 +1,518 @@
+import type { Duplex, Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import Assembler from 'stream-json/assembler.js';
+import { parser } from 'stream-json';
+import { LIMITS, type LabelColor } from '#shared/constants.ts';
+import type { FieldError } from '#shared/schemas/common.ts';
+import { IMPORT_MESSAGES } from '#shared/import-messages.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { AppError } from '../errors.ts';
+
+/*
+ * Reading a Trello board export (the JSON of Trello's "Print and export → Export as JSON") as a
+ * stream: the body is tokenized by stream-json and only one element of `cards`, `lists`,
+ * `labels`, `checklists`, `actions` or `members` is assembled at a time, then cut down to the
+ * few fields the import uses. Everything else (prefs, badges, attachments, custom fields…) is
+ * skipped token by token and never held. The result is the import's plan: what to write, with
+ * every text already trimmed and cut to the API's limits (decision 091).
+ */
+
+/** How the import names a Trello label with no name: after its color, as Trello's palette calls it. */
+const TRELLO_COLOR_NAMES: Record<string, string> = {
+  green: 'Green',
+  yellow: 'Yellow',
+  orange: 'Orange',
+  red: 'Red',
+  purple: 'Purple',
+  blue: 'Blue',
+  sky: 'Sky',
+  lime: 'Lime',
+  pink: 'Pink',
+  black: 'Black',
+};
+
+/** Trello's label colors (and their `_dark`/`_light` shades) onto our fixed palette; none or unknown: gray. */
+const PALETTE: Record<string, LabelColor> = {
+  green: 'green',
+  yellow: 'yellow',
+  orange: 'orange',
+  red: 'red',
+  purple: 'purple',
+  blue: 'blue',
+  sky: 'teal',
+  lime: 'green',
+  pink: 'pink',
+  black: 'gray',
+};
+
+export function labelColorOf(trelloColor: string | null): LabelColor {
+  if (trelloColor === null) return 'gray';
+  // Our palette has an indigo and Trello a dark blue: the one shade that gets its own color.
+  if (trelloColor === 'blue_dark') return 'indigo';
+  return PALETTE[trelloColor.replace(/_(dark|light)$/, '')] ?? 'gray';
+}
+
+/** An unnamed label's name: its Trello color ("Green", "Sky dark"), or "No color". */
+export function labelNameOf(trelloColor: string | null): string {
+  if (trelloColor === null) return 'No color';
+  const match = /^([a-z]+)(?:_(dark|light))?$/.exec(trelloColor);
+  const base = match?.[1] === undefined ? undefined : TRELLO_COLOR_NAMES[match[1]];
+  if (base === undefined) return trelloColor;
+  return match?.[2] === undefined ? base : `${base} ${match[2]}`;
+}
+
+/**
+ * A list whose cards count as done: its name holds one of the words done, complete, completed,
+ * finished (any case, as a whole word, so "Done ✅" and "Finished work" count but "Undone",
+ * "Incomplete" and "Not done" do not).
+ */
+export function isDoneListName(name: string): boolean {
+  return /(?<![\p{L}\p{N}])(?<!\bnot\s)(done|complete|completed|finished)(?![\p{L}\p{N}])/iu.test(name);
+}
+
+/** Text as stored: NUL characters removed, lone surrogates replaced (U+FFFD), trimmed. */
+const clean = (text: string) => text.replaceAll('\u0000', '').toWellFormed().trim();
+
+/**
+ * Cuts text to `max` UTF-16 units (the unit LIMITS counts), ending with "…" when cut; never
+ * splits a surrogate pair.
+ */
+export function cut(text: string, max: number): { text: string; cut: boolean } {
+  if (text.length <= max) return { text, cut: false };
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return { text: `${text.slice(0, end).trimEnd()}…`, cut: true };
+}
+
+export interface PlannedLabel {
+  key: string;
+  name: string;
+  color: LabelColor;
+}
+
+export interface PlannedTask {
+  taskTitle: string;
+  workTitle: string;
+  description: string;
+  deadline: string | null;
+  status: 'todo' | 'done';
+  /** Keys (lower-cased names) of PlannedLabel. */
+  labels: string[];
+  checklist: { text: string; done: boolean }[];
+  /** Bodies, oldest first. */
+  comments: string[];
+}
+
+export interface ImportPlan {
+  board: { name: string; description: string };
+  labels: PlannedLabel[];
+  tasks: PlannedTask[];
+  /** What did not fit: texts cut to the limits, labels past the per-board or per-task limit, checklist items past the per-task limit. */
+  notes: { shortened: number; labelsDropped: number; taskLabelsDropped: number; checklistItemsDropped: number };
+}
+
+interface ListRow {
+  name: string;
+  closed: boolean;
+  pos: number;
+  order: number;
+}
+interface CardRow {
+  id: string;
+  name: string;
+  desc: string;
+  due: string | null;
+  dueComplete: boolean;
+  idList: string;
+  idLabels: string[];
+  pos: number;
+  order: number;
+}
+interface LabelRow {
+  id: string;
+  name: string;
+  color: string | null;
+}
+interface ChecklistRow {
+  idCard: string;
+  pos: number;
+  order: number;
+  items: { text: string; done: boolean; pos: number; order: number }[];
+}
+interface CommentRow {
+  cardId: string;
+  date: number;
+  order: number;
+  text: string;
+  memberId: string | null;
+  fullName: string | null;
+}
+
+const COLLECTIONS = ['lists', 'cards', 'labels', 'checklists', 'actions', 'members'] as const;
+type Collection = (typeof COLLECTIONS)[number];
+const isCollection = (key: string): key is Collection => (COLLECTIONS as readonly string[]).includes(key);
+/** At most this many field errors are listed; the rest are left out. */
+const MAX_ERRORS = 20;
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** 400: the body is JSON but not a Trello board export. */
+export const notAnExport = (errors: FieldError[]) =>
+  new AppError(400, 'VALIDATION_FAILED', IMPORT_MESSAGES.notATrelloExport, errors);
+
+/** 413 past the import's body limit. */
+export const tooLarge = () => new AppError(413, 'PAYLOAD_TOO_LARGE', IMPORT_MESSAGES.tooLarge);
+
+/**
+ * Reads the export from `body` (at most `maxBytes`) and plans the import. Throws AppError:
+ * 400 MALFORMED_JSON (not JSON), 400 VALIDATION_FAILED (not a Trello export, or a field of the
+ * wrong type: `errors` lists up to 20 as `cards[3].name`), 413 past `maxBytes`.
+ */
+export async function readTrelloExport(body: Readable, maxBytes: number): Promise<ImportPlan> {
+  const errors: FieldError[] = [];
+  /** Records a field error (false, so a check can `return fail(…)`); stops reading at the 20th. */
+  const fail = (field: string, message: string): false => {
+    errors.push({ field, message });
+    if (errors.length >= MAX_ERRORS) throw notAnExport(errors);
+    return false;
+  };
+
+  const scalars: { name?: unknown; desc?: unknown } = {};
+  const seen = new Set<Collection>();
+  const lists = new Map<string, ListRow>();
+  const cards: CardRow[] = [];
+  const labels: LabelRow[] = [];
+  const checklists = new Map<string, ChecklistRow>();
+  const comments: CommentRow[] = [];
+  const memberNames = new Map<string, string>();
+  const shortened = { count: 0 };
+
+  const element: Record<Collection, (value: Json, at: string, index: number) => unknown> = {
+    lists(value, at, index) {
+      const { id, name, closed, pos } = value;
+      if (typeof id !== 'string') return fail(`${at}.id`, 'A list needs an id (text).');
+      if (typeof name !== 'string') return fail(`${at}.name`, 'A list needs a name (text).');
+      if (closed !== undefined && typeof closed !== 'boolean') return fail(`${at}.closed`, 'closed must be true or false.');
+      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, 'pos must be a number.');
+      const listName = cut(clean(name), LIMITS.workTitleMax);
+      if (listName.cut && closed !== true) shortened.count += 1;
+      lists.set(id, { name: listName.text, closed: closed === true, pos: typeof pos === 'number' ? pos : 0, order: index });
+    },
+    cards(value, at, index) {
+      const { id, name, idList, closed, desc, due, dueComplete, idLabels, pos } = value;
+      if (typeof id !== 'string') return fail(`${at}.id`, 'A card needs an id (text).');
+      if (typeof name !== 'string') return fail(`${at}.name`, 'A card needs a name (text).');
+      if (typeof idList !== 'string') return fail(`${at}.idList`, 'A card needs its list (idList, text).');
+      if (closed !== undefined && typeof closed !== 'boolean') return fail(`${at}.closed`, 'closed must be true or false.');
+      if (desc !== undefined && desc !== null && typeof desc !== 'string') return fail(`${at}.desc`, 'desc must be text.');
+      if (due !== undefined && due !== null && (typeof due !== 'string' || Number.isNaN(Date.parse(due)))) {
+        return fail(`${at}.due`, 'due must be a date and time (ISO 8601) or null.');
+      }
+      if (dueComplete !== undefined && typeof dueComplete !== 'boolean') return fail(`${at}.dueComplete`, 'dueComplete must be true or false.');
+      if (idLabels !== undefined && !(Array.isArray(idLabels) && idLabels.every((l) => typeof l === 'string'))) {
+        return fail(`${at}.idLabels`, 'idLabels must be a list of label ids.');
+      }
+      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, 'pos must be a number.');
+      // Archived cards are skipped: nothing of them is kept.
+      if (closed === true) return;
+      const description = cut(clean(typeof desc === 'string' ? desc : ''), LIMITS.descriptionMax);
+      if (description.cut) shortened.count += 1;
+      cards.push({
+        id,
+        name: clean(name),
+        desc: description.text,
+        due: typeof due === 'string' ? new Date(due).toISOString() : null,
+        dueComplete: dueComplete === true,
+        idList,
+        idLabels: (idLabels) ?? [],
+        pos: typeof pos === 'number' ? pos : 0,
+        order: index,
+      });
+    },
+    labels(value, at) {
+      const { id, name, color } = value;
+      if (typeof id !== 'string') return fail(`${at}.id`, 'A label needs an id (text).');
+      if (name !== undefined && name !== null && typeof name !== 'string') return fail(`${at}.name`, 'A label name must be text.');
+      if (color !== undefined && color !== null && typeof color !== 'string') return fail(`${at}.color`, 'A label color must be text or null.');
+      labels.push({ id, name: clean(typeof name === 'string' ? name : ''), color: typeof color === 'string' ? color : null });
+    },
+    checklists(value, at, index) {
+      const { id, idCard, pos, checkItems } = value;
+      if (typeof id !== 'string') return fail(`${at}.id`, 'A checklist needs an id (text).');
+      if (typeof idCard !== 'string') return fail(`${at}.idCard`, 'A checklist needs its card (idCard, text).');
+      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, 'pos must be a number.');
+      if (checkItems !== undefined && !Array.isArray(checkItems)) return fail(`${at}.checkItems`, 'checkItems must be a list.');
+      const items: ChecklistRow['items'] = [];
+      for (const [i, item] of ((checkItems as unknown[] | undefined) ?? []).entries()) {
+        const here = `${at}.checkItems[${i}]`;
+        if (!isObject(item)) return fail(here, 'A checklist item must be an object.');
+        if (typeof item.name !== 'string') return fail(`${here}.name`, 'A checklist item needs a name (text).');
+        if (item.state !== 'complete' && item.state !== 'incomplete') return fail(`${here}.state`, 'state must be "complete" or "incomplete".');
+        if (item.pos !== undefined && typeof item.pos !== 'number') return fail(`${here}.pos`, 'pos must be a number.');
+        const text = cut(clean(item.name), LIMITS.checklistTextMax);
+        if (text.text === '') continue;
+        if (text.cut) shortened.count += 1;
+        items.push({ text: text.text, done: item.state === 'complete', pos: typeof item.pos === 'number' ? item.pos : 0, order: i });
+      }
+      checklists.set(id, { idCard, pos: typeof pos === 'number' ? pos : 0, order: index, items });
+    },
+    actions(value, at, index) {
+      if (value.type !== 'commentCard') return;
+      const { data, date, memberCreator, idMemberCreator } = value;
+      const card = isObject(data) ? data.card : undefined;
+      if (!isObject(data) || typeof data.text !== 'string') return fail(`${at}.data.text`, 'A comment needs its text (data.text).');
+      if (!isObject(card) || typeof card.id !== 'string') return fail(`${at}.data.card.id`, 'A comment needs its card (data.card.id).');
+      if (typeof date !== 'string' || Number.isNaN(Date.parse(date))) return fail(`${at}.date`, 'A comment needs its date (ISO 8601).');
+      const fullName = isObject(memberCreator) && typeof memberCreator.fullName === 'string' ? clean(memberCreator.fullName) : null;
+      const text = clean(data.text);
+      if (text === '') return;
+      comments.push({
+        cardId: card.id,
+        date: Date.parse(date),
+        order: index,
+        text,
+        memberId: typeof idMemberCreator === 'string' ? idMemberCreator : null,
+        fullName: fullName === '' ? null : fullName,
+      });
+    },
+    members(value) {
+      if (typeof value.id === 'string' && typeof value.fullName === 'string') memberNames.set(value.id, clean(value.fullName));
+    },
+  };
+
+  const tokens = parser.asStream({ streamValues: false });
+  const feeding = feed(body, tokens, maxBytes);
+
+  // `depth`: how many objects and arrays are open. The export is one object (level 0); its keys
+  // and values sit at level 1; the elements of its collections at level 2.
+  let depth = 0;
+  /** Whether the export's opening `{` was read (an object, so TypeScript sees the closure's writes). */
+  const opened = { value: false };
+  let key: string | null = null;
+  let collection: Collection | null = null;
+  let index = 0;
+  let asm: Assembler | null = null;
+  // Each token is handled as it is emitted (a `data` listener), not through an async iterator:
+  // a 20 MB export is millions of tokens, and a promise per token would cost seconds.
+  const onToken = (token: { name: string; value?: unknown }): void => {
+    const opens = token.name === 'startObject' || token.name === 'startArray';
+    const closes = token.name === 'endObject' || token.name === 'endArray';
+    if (closes) depth -= 1;
+    const level = depth;
+    if (opens) depth += 1;
+
+    if (asm !== null) {
+      asm.consume(token as never);
+      if (asm.done) {
+        if (collection !== null) element[collection](asm.current as Json, `${collection}[${index}]`, index);
+        index += 1;
+        asm = null;
+      }
+      return;
+    }
+    if (level === 0) {
+      if (!opened.value && token.name !== 'startObject') throw notAnExport([{ field: 'body', message: IMPORT_MESSAGES.notATrelloExport }]);
+      opened.value = true;
+      return;
+    }
+    if (level === 1) {
+      if (token.name === 'keyValue') {
+        key = token.value as string;
+        return;
+      }
+      if (closes) {
+        collection = null;
+        return;
+      }
+      if (key === null) return;
+      if (isCollection(key)) {
+        seen.add(key);
+        if (token.name === 'startArray') {
+          collection = key;
+          index = 0;
+        } else fail(key, `${key} must be a list.`);
+      } else if (key === 'name' || key === 'desc') {
+        scalars[key] = opens ? {} : token.value;
+      }
+      return;
+    }
+    if (level === 2 && collection !== null && !closes) {
+      if (token.name === 'startObject') {
+        asm = new Assembler();
+        asm.consume(token as never);
+      } else {
+        fail(`${collection}[${index}]`, 'Each element must be an object.');
+        index += 1;
+      }
+    }
+  };
+  try {
+    tokens.on('data', (token: { name: string; value?: unknown }) => {
+      try {
+        onToken(token);
+      } catch (error) {
+        tokens.destroy(error as Error);
+      }
+    });
+    await finished(tokens);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The parser's own errors: the text is not JSON.
+    throw new AppError(400, 'MALFORMED_JSON', SERVER_MESSAGES.malformedJson);
+  } finally {
+    tokens.destroy();
+    await feeding;
+  }
+
+  if (!opened.value) throw new AppError(400, 'MALFORMED_JSON', SERVER_MESSAGES.malformedJson);
+  if (typeof scalars.name !== 'string') fail('name', 'A Trello export names its board (name, text).');
+  if (scalars.desc !== undefined && scalars.desc !== null && typeof scalars.desc !== 'string') fail('desc', 'desc must be text.');
+  if (!seen.has('lists')) fail('lists', 'A Trello export has its lists (lists).');
+  if (!seen.has('cards')) fail('cards', 'A Trello export has its cards (cards).');
+  for (const card of cards) {
+    if (!lists.has(card.idList)) fail(`cards[${card.order}].idList`, "The card's list is not in the export.");
+  }
+  if (errors.length > 0) throw notAnExport(errors);
+
+  return plan({
+    name: typeof scalars.name === 'string' ? scalars.name : '',
+    desc: typeof scalars.desc === 'string' ? scalars.desc : '',
+    lists,
+    cards,
+    labels,
+    checklists,
+    comments,
+    memberNames,
+    shortened: shortened.count,
+  });
+}
+
+/**
+ * Writes the body into the tokenizer, counting bytes: past `maxBytes` the tokenizer fails with
+ * 413. The body is read without being destroyed when reading stops early (the answer still goes
+ * out on its connection); what is left of it is discarded by the HTTP server.
+ */
+async function feed(body: Readable, tokens: Duplex, maxBytes: number): Promise<void> {
+  let bytes = 0;
+  try {
+    for await (const chunk of body.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer | string>) {
+      if (tokens.destroyed) return;
+      bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      if (bytes > maxBytes) throw tooLarge();
+      if (!tokens.write(chunk)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            tokens.off('drain', done).off('close', done);
+            resolve();
+          };
+          tokens.on('drain', done).on('close', done);
+        });
+      }
+    }
+    tokens.end();
+  } catch (error) {
+    tokens.destroy(error as Error);
+  }
+}
+
+const byPos = <T extends { pos: number; order: number }>(a: T, b: T) => a.pos - b.pos || a.order - b.order;
+
+function plan(read: {
+  name: string;
+  desc: string;
+  lists: Map<string, ListRow>;
+  cards: CardRow[];
+  labels: LabelRow[];
+  checklists: Map<string, ChecklistRow>;
+  comments: CommentRow[];
+  memberNames: Map<string, string>;
+  shortened: number;
+}): ImportPlan {
+  let shortened = read.shortened;
+  const fit = (text: string, max: number) => {
+    const result = cut(text, max);
+    if (result.cut) shortened += 1;
+    return result.text;
+  };
+  const notes = { shortened: 0, labelsDropped: 0, taskLabelsDropped: 0, checklistItemsDropped: 0 };
+
+  // Labels: named after their color when unnamed; one per name ignoring case (the first one's
+  // color); the first 100 of the export's order.
+  const labels: PlannedLabel[] = [];
+  const keyOfLabel = new Map<string, string>();
+  const keys = new Set<string>();
+  const dropped = new Set<string>();
+  for (const label of read.labels) {
+    const name = fit(label.name === '' ? labelNameOf(label.color) : label.name, LIMITS.labelNameMax);
+    const key = name.toLowerCase();
+    if (!keys.has(key)) {
+      if (labels.length >= LIMITS.labelsPerBoard) {
+        dropped.add(key);
+        continue;
+      }
+      keys.add(key);
+      labels.push({ key, name, color: labelColorOf(label.color) });
+    }
+    keyOfLabel.set(label.id, key);
+  }
+  notes.labelsDropped = dropped.size;
+
+  // Cards on open lists, in the board's order: list by list (Trello's pos), card by card.
+  const listRank = new Map([...read.lists.entries()].sort(([, a], [, b]) => byPos(a, b)).map(([id], rank) => [id, rank]));
+  const rankOf = (listId: string) => listRank.get(listId) ?? 0;
+  const cards = read.cards
+    .flatMap((card) => {
+      const list = read.lists.get(card.idList);
+      return list === undefined || list.closed ? [] : [{ card, list }];
+    })
+    .sort((a, b) => rankOf(a.card.idList) - rankOf(b.card.idList) || byPos(a.card, b.card));
+
+  const checklistsOf = new Map<string, ChecklistRow[]>();
+  for (const checklist of read.checklists.values()) {
+    const found = checklistsOf.get(checklist.idCard);
+    if (found === undefined) checklistsOf.set(checklist.idCard, [checklist]);
+    else found.push(checklist);
+  }
+  const commentsOf = new Map<string, CommentRow[]>();
+  for (const comment of read.comments) {
+    const found = commentsOf.get(comment.cardId);
+    if (found === undefined) commentsOf.set(comment.cardId, [comment]);
+    else found.push(comment);
+  }
+
+  const tasks = cards.map(({ card, list }): PlannedTask => {
+    const name = card.name === '' ? 'Untitled card' : card.name.length < LIMITS.taskTitleMin ? `Card ${card.name}` : card.name;
+    const cardLabels = [...new Set(card.idLabels.map((id) => keyOfLabel.get(id)).filter((k): k is string => k !== undefined))];
+    if (cardLabels.length > LIMITS.labelsPerTask) notes.taskLabelsDropped += cardLabels.length - LIMITS.labelsPerTask;
+    const items = (checklistsOf.get(card.id) ?? []).sort(byPos).flatMap((c) => c.items.sort(byPos));
+    if (items.length > LIMITS.checklistItemsPerTask) notes.checklistItemsDropped += items.length - LIMITS.checklistItemsPerTask;
+    const comments = (commentsOf.get(card.id) ?? [])
+      .sort((a, b) => a.date - b.date || a.order - b.order)
+      .map((c) => {
+        const author = c.fullName ?? (c.memberId === null ? undefined : read.memberNames.get(c.memberId)) ?? 'Unknown member';
+        return fit(`${author}: ${c.text}`, LIMITS.commentMax);
+      });
+    return {
+      taskTitle: fit(name, LIMITS.taskTitleMax),
+      workTitle: list.name,
+      description: card.desc,
+      deadline: card.due,
+      status: card.dueComplete || isDoneListName(list.name) ? 'done' : 'todo',
+      labels: cardLabels.slice(0, LIMITS.labelsPerTask),
+      checklist: items.slice(0, LIMITS.checklistItemsPerTask).map((item) => ({ text: item.text, done: item.done })),
+      comments,
+    };
+  });
+
+  const boardName = fit(clean(read.name), LIMITS.boardNameMax);
+  const description = fit(clean(read.desc), LIMITS.boardDescriptionMax);
+  notes.shortened = shortened;
+  return {
+    board: { name: boardName === '' ? 'Trello board' : boardName, description },
+    labels,
+    tasks,
+    notes,
+  };
+}

@@ -1,0 +1,242 @@
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { boardEventsOf, lastEventId } from './boards-support.ts';
+import { insertLabels, labelsTeam } from './labels-support.ts';
+import { createSignedInUser, createTask, insertBoard, type TestUser } from './factories.ts';
+import { DAY, useTestApp, type Response } from './helpers.ts';
+
+const t = useTestApp();
+const HEADER = 'taskTitle,workTitle,assignee,deadline,priority,status,description,labels';
+
+const exportOf = (cookie: string, boardId: string) => t.request('GET', `/api/boards/${boardId}/export.csv`, { cookie });
+const importOf = (cookie: string, boardId: string, body: string, type = 'text/csv; charset=utf-8') =>
+  t.request('POST', `/api/boards/${boardId}/import.csv`, { cookie, body, headers: { 'content-type': type } });
+/** The records of a CSV answer (header first), read by csv-parse. */
+const recordsOf = (res: Response): string[][] => {
+  expect(res.status, res.body).toBe(200);
+  const records: string[][] = parse(res.body, { bom: true });
+  return records;
+};
+const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY).toISOString();
+const tasksOn = async (boardId: string) =>
+  (await t.app.db.selectFrom('tasks').select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n')).where('boardId', '=', boardId).executeTakeFirstOrThrow()).n;
+
+const team = () => labelsTeam(t);
+
+async function labelOn(cookie: string, boardId: string, name: string): Promise<string> {
+  const res = await t.request('POST', `/api/boards/${boardId}/labels`, { cookie, body: { name, color: 'blue' } });
+  expect(res.status, res.body).toBe(201);
+  return (res.json.data as unknown as { label: { _id: string } }).label._id;
+}
+
+describe('GET /api/boards/:id/export.csv', () => {
+  it("writes the board's tasks as RFC 4180 CSV with the header row, newest first", async () => {
+    const { admin, board } = await team();
+    const urgent = await labelOn(admin.cookie, board.id, 'Urgent; really');
+    const later = await labelOn(admin.cookie, board.id, 'Later');
+    const deadline = inDays(2);
+    await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Plain task', assignee: 'a@example.com' });
+    t.clock.advance(1000);
+    await createTask(t, admin.cookie, {
+      boardId: board.id,
+      taskTitle: 'Quote "this", then, commas',
+      workTitle: 'Line\nbreak',
+      assignee: 'b@example.com',
+      deadline,
+      priority: 'high',
+      description: 'Multi\r\nline, "quoted"\n',
+      labelIds: [urgent, later],
+    });
+    const res = await exportOf(admin.cookie, board.id);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="${board.name.replace(/\s+/g, '-')}.csv"`);
+    expect(res.body.startsWith(`${HEADER}\r\n`)).toBe(true);
+    // Fields with a quote, comma or line break are quoted, quotes doubled.
+    expect(res.body).toContain('"Quote ""this"", then, commas","Line\nbreak"');
+    expect(recordsOf(res)).toEqual([
+      HEADER.split(','),
+      ['Quote "this", then, commas', 'Line\nbreak', 'b@example.com', deadline, 'high', 'todo', 'Multi\r\nline, "quoted"', 'Later;Urgent; really'],
+      ['Plain task', '', 'a@example.com', '', 'normal', 'todo', '', ''],
+    ]);
+  });
+
+  it('answers any member, viewers too; 404 for anyone else and for no board; 401 without a session', async () => {
+    const { admin, member, viewer, outsider, board } = await team();
+    await createTask(t, admin.cookie, { boardId: board.id });
+    for (const who of [admin, member, viewer]) expect(recordsOf(await exportOf(who.cookie, board.id))).toHaveLength(2);
+    expect((await exportOf(outsider.cookie, board.id)).status).toBe(404);
+    expect((await exportOf(admin.cookie, 'no-such-board')).status).toBe(404);
+    expect((await exportOf(admin.cookie, 'not an id!')).status).toBe(404);
+    expect((await t.request('GET', `/api/boards/${board.id}/export.csv`)).status).toBe(401);
+  });
+
+  it('writes every task of a board larger than a page, each once', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const start = t.clock.now().getTime();
+    const rows = Array.from({ length: 1203 }, (_, i) => {
+      const at = new Date(start + Math.floor(i / 3)).toISOString();
+      return { id: `x${i}-${user.id}`.slice(0, 64), workTitle: '', taskTitle: `Row ${i}`, assigneeEmail: user.email, createdBy: user.id, boardId: user.id, deadline: null, priority: 'normal', status: i % 2 === 0 ? 'todo' : 'done', description: '', createdAt: at, updatedAt: at, version: 1 } as const;
+    });
+    for (let i = 0; i < rows.length; i += 400) await t.app.db.insertInto('tasks').values(rows.slice(i, i + 400)).execute();
+    const records = recordsOf(await exportOf(cookie, user.id)).slice(1);
+    expect(records).toHaveLength(1203);
+    expect(new Set(records.map((r) => r[0])).size).toBe(1203);
+  });
+});
+
+describe('POST /api/boards/:id/import.csv', () => {
+  it('round trip: an export imported onto another board exports the same', async () => {
+    const { admin, board } = await team();
+    const other = await insertBoard(t, admin.user);
+    const existing = await labelOn(admin.cookie, other.id, 'later');
+    const label = await labelOn(admin.cookie, board.id, 'Later');
+    const second = await labelOn(admin.cookie, board.id, 'Blocked, "hard"');
+    await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'First, "quoted"', assignee: 'x@example.com', description: 'a\nb', labelIds: [label] });
+    t.clock.advance(1000);
+    const done: Task = await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Second', workTitle: 'W', assignee: 'y@example.com', deadline: inDays(3), priority: 'urgent', labelIds: [label, second] });
+    expect((await t.request('PATCH', `/api/tasks/${done._id}`, { cookie: admin.cookie, body: { status: 'done' } })).status).toBe(200);
+    const exported = await exportOf(admin.cookie, board.id);
+
+    const res = await importOf(admin.cookie, other.id, exported.body);
+    expect(res.status, res.body).toBe(201);
+    // 'Later' is the board's 'later' (ignoring case); the other one is made.
+    expect(res.json.data).toEqual({ counts: { tasks: 2, labels: 1 } });
+    expect(res.json.message).toBe('2 tasks were imported.');
+    const again = recordsOf(await exportOf(admin.cookie, other.id));
+    expect(again).toEqual(recordsOf(exported).map((r) => r.map((cell) => cell.replace('Later', 'later'))));
+    const labels = await t.app.db.selectFrom('labels').select(['id', 'name', 'color']).where('boardId', '=', other.id).orderBy('nameKey').execute();
+    expect(labels.map((l) => [l.name, l.color])).toEqual([
+      ['Blocked, "hard"', 'gray'],
+      ['later', 'blue'],
+    ]);
+    expect(labels[1]?.id).toBe(existing);
+  });
+
+  it('reads RFC 4180: a BOM, CRLF, quotes, line breaks in quotes, columns in any order, only the required ones', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const body = '\uFEFFassignee,taskTitle\r\nA@Example.com,"Say ""hi"", then\r\nleave"\r\n  b@example.com  ,  Trimmed title  \r\n\r\n';
+    const res = await importOf(cookie, user.id, body);
+    expect(res.status, res.body).toBe(201);
+    const list = await t.request('GET', `/api/tasks?board=${user.id}`, { cookie });
+    expect(list.json.data.tasks.map((task) => [task.taskTitle, task.assignee, task.priority, task.status, task.workTitle, task.deadline, task.assignorEmail])).toEqual([
+      ['Say "hi", then\r\nleave', 'a@example.com', 'normal', 'todo', '', null, user.email],
+      ['Trimmed title', 'b@example.com', 'normal', 'todo', '', null, user.email],
+    ]);
+  });
+
+  it("writes the tasks with their activity, reminders and one board.updated to the board's members", async () => {
+    const { admin, member, board } = await team();
+    const after = await lastEventId(t);
+    const res = await importOf(member.cookie, board.id, `taskTitle,assignee,deadline\nRemind me,${admin.user.email},${inDays(5)}\n`);
+    expect(res.status, res.body).toBe(201);
+    const task = await t.app.db.selectFrom('tasks').select(['id', 'createdBy']).where('boardId', '=', board.id).executeTakeFirstOrThrow();
+    expect(task.createdBy).toBe(member.user.id);
+    const reminder = await t.app.db.$extendTables<{ tasks: { nextReminderAt: string | null } }>().selectFrom('tasks').select('nextReminderAt').where('id', '=', task.id).executeTakeFirstOrThrow();
+    expect(reminder.nextReminderAt).toBe(new Date(Date.parse(inDays(5)) - DAY).toISOString());
+    const activity = await t.request('GET', `/api/tasks/${task.id}/activity`, { cookie: admin.cookie });
+    expect(activity.status, activity.body).toBe(200);
+    expect(JSON.stringify(activity.json.data)).toContain('"created"');
+    const events = await boardEventsOf(t, board.id, after);
+    expect(events.map((e) => e.type)).toEqual(['board.updated', 'board.updated', 'board.updated']);
+  });
+
+  it('answers admins and members; 403 for a viewer, 404 for anyone else, 401 without a session, and writes nothing then', async () => {
+    const { admin, member, viewer, outsider, board } = await team();
+    const body = `taskTitle,assignee\nSome task,${admin.user.email}\n`;
+    expect((await importOf(admin.cookie, board.id, body)).status).toBe(201);
+    expect((await importOf(member.cookie, board.id, body)).status).toBe(201);
+    const refused = await importOf(viewer.cookie, board.id, body);
+    expect([refused.status, refused.json.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await importOf(outsider.cookie, board.id, body)).status).toBe(404);
+    expect((await importOf(admin.cookie, 'no-such-board', body)).status).toBe(404);
+    expect((await t.request('POST', `/api/boards/${board.id}/import.csv`, { body, headers: { 'content-type': 'text/csv' } })).status).toBe(401);
+    expect(await tasksOn(board.id)).toBe(2);
+  });
+
+  it('lists every bad row and field, numbered as a spreadsheet does, and imports nothing', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const past = new Date(t.clock.now().getTime() - DAY).toISOString();
+    const eleven = Array.from({ length: 11 }, (_, i) => `L${i}`).join(';');
+    const rows = [
+      HEADER,
+      `Good row,${user.email},,,,,,`,
+      `ab,not-an-email,,,,,,`,
+      `Fine title,${user.email},,tomorrow,someday,open,,`,
+      `Fine title,${user.email},,${past},,,,`,
+      `Fine title,${user.email},${'w'.repeat(101)},,,,,`,
+      `Fine title,${user.email},,,,,,${eleven}`,
+      `Fine title,${user.email},,,,,,${'n'.repeat(41)}`,
+      `Too,few,fields`,
+      `Fine title,${user.email},,,,,"${'d'.repeat(5001)}",`,
+    ];
+    const header = 'taskTitle,assignee,workTitle,deadline,priority,status,description,labels';
+    const res = await importOf(cookie, user.id, [header, ...rows.slice(1)].join('\n'));
+    expect(res.status, res.body).toBe(400);
+    expect(res.json.code).toBe('VALIDATION_FAILED');
+    expect(res.json.errors.map((e) => e.field)).toEqual([
+      'row 3: taskTitle',
+      'row 3: assignee',
+      'row 4: deadline',
+      'row 4: priority',
+      'row 4: status',
+      'row 5: deadline',
+      'row 6: workTitle',
+      'row 7: labels',
+      'row 8: labels',
+      'row 9: row',
+      'row 10: description',
+    ]);
+    for (const error of res.json.errors) expect(error.message.length).toBeGreaterThan(5);
+    expect(res.json.errors.find((e) => e.field === 'row 5: deadline')?.message).toBe('Deadline cannot be in the past.');
+    expect(await tasksOn(user.id)).toBe(0);
+  });
+
+  it('refuses a header with an unknown, repeated or missing column, an empty file or one without rows, and bad CSV', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const cases: [string, string, string][] = [
+      [`taskTitle,assignee,color\nA task,${user.email},red\n`, 'header', 'Unknown column "color"'],
+      [`taskTitle,assignee,taskTitle\nA task,${user.email},x\n`, 'header', 'The column "taskTitle" appears more than once.'],
+      [`taskTitle,deadline\nA task,\n`, 'header', 'The column "assignee" is required.'],
+      ['', 'header', 'The file has no header row.'],
+      ['taskTitle,assignee\r\n', 'file', 'The file has a header row but no tasks.'],
+      [`taskTitle,assignee\n"Unclosed,${user.email}\n`, 'row 2', 'The file is not valid CSV.'],
+      [`taskTitle,assignee\nA "bad" quote,${user.email}\n`, 'row 2', 'The file is not valid CSV.'],
+    ];
+    for (const [body, field, message] of cases) {
+      const res = await importOf(cookie, user.id, body);
+      expect(res.status, body).toBe(400);
+      expect(res.json.errors[0]?.field, body).toBe(field);
+      expect(res.json.errors[0]?.message, body).toContain(message);
+    }
+    expect(await tasksOn(user.id)).toBe(0);
+  });
+
+  it('keeps the 100 labels of a board: an import that needs more imports nothing', async () => {
+    const { user, cookie }: { user: TestUser; cookie: string } = await createSignedInUser(t);
+    await insertLabels(t, user.id, ...Array.from({ length: 99 }, (_, i) => `Label ${i}`));
+    const ok = await importOf(cookie, user.id, `taskTitle,assignee,labels\nOne more,${user.email},LABEL 5;New one\n`);
+    expect(ok.status, ok.body).toBe(201);
+    expect(ok.json.data).toEqual({ counts: { tasks: 1, labels: 1 } });
+    const full = await importOf(cookie, user.id, `taskTitle,assignee,labels\nFirst,${user.email},Label 1\nSecond,${user.email},Too many\n`);
+    expect(full.status, full.body).toBe(400);
+    expect(full.json.errors).toEqual([{ field: 'labels', message: 'A board can have at most 100 labels: this import would need more.' }]);
+    expect(await tasksOn(user.id)).toBe(1);
+  });
+
+  it('takes text/csv only (415), up to 20 MB on this route (413), while other routes keep their limit', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const body = `taskTitle,assignee\nA task,${user.email}\n`;
+    for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded']) {
+      const res = await importOf(cookie, user.id, type === 'application/json' ? JSON.stringify(body) : body, type);
+      expect([res.status, res.json.code], type).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    }
+    const line = `${'A long title '.repeat(10)},${user.email}\n`;
+    const large = `taskTitle,assignee\n${line.repeat(Math.ceil((20 * 1024 * 1024) / line.length) + 10)}`;
+    const tooLarge = await importOf(cookie, user.id, large);
+    expect([tooLarge.status, tooLarge.json.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    const json = await t.request('POST', '/api/tasks', { cookie, body: { taskTitle: 'x'.repeat(20_000), assignee: user.email } });
+    expect(json.status).toBe(413);
+    expect(await tasksOn(user.id)).toBe(0);
+  });
+});
