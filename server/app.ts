@@ -14,6 +14,7 @@ import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
 import outbox from './mail/outbox-worker.ts';
 import pushSender from './push/push-sender.ts';
+import webhookSender from './webhooks/webhook-sender.ts';
 import taskMail from './mail/task-mail.ts';
 import metricsPlugin from './plugins/metrics.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -27,6 +28,7 @@ import boardsRoute from './routes/boards/index.ts';
 import calendarRoute from './routes/calendar/index.ts';
 import csvRoute from './routes/boards/csv.ts';
 import labelsRoute from './routes/boards/labels.ts';
+import webhooksRoute from './routes/boards/webhooks.ts';
 import trelloImportRoute from './routes/boards/trello-import.ts';
 import eventsRoute from './routes/events.ts';
 import health from './routes/health.ts';
@@ -43,6 +45,7 @@ import tokensRoute from './routes/tokens/index.ts';
 import users from './routes/users/index.ts';
 import boards from './services/boards.ts';
 import labels from './services/labels.ts';
+import webhooks from './services/webhooks.ts';
 import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
 
@@ -158,6 +161,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(housekeeping);
     await app.register(mailer);
     await app.register(pushSender);
+    await app.register(webhookSender);
     await app.register(outbox);
     await app.register(rateLimit);
     await app.register(session);
@@ -167,6 +171,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(taskWrites);
     await app.register(boards);
     await app.register(labels);
+    await app.register(webhooks);
     await app.register(swagger);
     await app.register(metrics);
 
@@ -183,6 +188,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(account);
         await api.register(boardsRoute);
         await api.register(labelsRoute);
+        await api.register(webhooksRoute);
         await api.register(trelloImportRoute);
         await api.register(pushRoute);
         await api.register(notifications);

@@ -55,6 +55,8 @@ export async function startHarness(name = 'e2e'): Promise<Harness> {
         // Given explicitly so the server does not write one into ./data/.
         SESSION_SECRET: randomBytes(32).toString('hex'),
         LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+        // The webhook spec's receiver listens on 127.0.0.1, which the outbound rule refuses otherwise.
+        OUTBOUND_ALLOW_PRIVATE: 'true',
       },
     });
     const app = server;

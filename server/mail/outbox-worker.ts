@@ -6,7 +6,9 @@ import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { OutboxRow } from '../repositories/outbox-repository.ts';
 import { PUSH_KIND, type DeliveryResult } from '../push/push-sender.ts';
-import type { MailContent } from './templates.ts';
+import { WEBHOOK_KIND } from '../repositories/webhooks-repository.ts';
+import type { WebhookResult } from '../webhooks/webhook-sender.ts';
+import { webhookPausedMail, type MailContent } from './templates.ts';
 
 
 /** How the outbox worker behaves; exported so the tests and docs name the same numbers. */
@@ -29,6 +31,14 @@ export const OUTBOX_POLICY = {
   giveUpAfterMs: 24 * HOUR,
   /** Delivered and abandoned rows are deleted after this long (hourly sweep). */
   keepFinishedMs: 7 * 24 * HOUR,
+  /**
+   * Webhook deliveries in flight at once per instance. They are claimed apart from mails and
+   * pushes and each starts as soon as a place frees up, so a slow receiver (up to its 10 s
+   * timeout) holds one place, never a round of other deliveries or any mail.
+   */
+  webhookConcurrency: 32,
+  /** A webhook whose deliveries have all failed this long is paused (its admins get one mail). */
+  webhookPauseAfterMs: 24 * HOUR,
 } as const;
 
 /** The delay before retry number `attempt` (1 = the first retry), with jitter from `random`. */
@@ -79,6 +89,12 @@ declare module 'fastify' {
  * every `pollMs`; a round claims again only while its claims come back full. On shutdown the
  * round in progress finishes its sends; rows it claimed but had not started are released for
  * the next instance.
+ *
+ * Webhook deliveries (kind `webhook`) have a lane of their own: claimed apart from mails and
+ * pushes and sent through the webhook sender (server/webhooks/webhook-sender.ts) as soon as they
+ * are claimed, up to `webhookConcurrency` at once, so a receiver that takes its full timeout
+ * never holds up mail (decision 086). Their failures also run the webhook's failure clock, which
+ * pauses it after 24 hours and mails its board's admins once (decision 087).
  *
  * A mail can go out twice only if the process dies (or the database becomes unreachable)
  * after the mail server accepted it and before the round records it as sent: then the lease
@@ -150,6 +166,8 @@ export default fp(
         now.toISOString(),
         new Date(now.getTime() + OUTBOX_POLICY.leaseMs).toISOString(),
         OUTBOX_POLICY.batchSize,
+        fastify.db,
+        'messages',
       );
       const released: string[] = [];
       const sent: string[] = [];
@@ -177,6 +195,179 @@ export default fp(
       return rows.length;
     };
 
+    /**
+     * The webhook lane: deliveries are claimed with `kind = 'webhook'` only, and each starts as
+     * soon as it is claimed, up to `webhookConcurrency` at once; a claim is made when a wake or
+     * poll comes, or when a delivery ends while the last claim came back full. Outcomes are
+     * recorded together, `gatherMs` after the first, in ONE transaction: the delivered rows (one
+     * statement per answer status), the failed ones (retry time or failed), and the webhooks'
+     * failure clocks — so on SQLite a burst of deliveries costs one commit, not one per delivery.
+     */
+    const hooks = {
+      inFlight: new Set<Promise<void>>(),
+      pumping: null as Promise<number> | null,
+      again: false,
+      /** The last claim filled every free place: more may be due. */
+      more: false,
+      /** Deliveries ended so far (a failure may have written a mail: drain looks again). */
+      ended: 0,
+      outcomes: [] as { row: OutboxRow; result: WebhookResult }[],
+      flushing: null as Promise<void> | null,
+      flushTimer: undefined as NodeJS.Timeout | undefined,
+    };
+    const webhooksRepo = fastify.webhooksRepository;
+
+    /** Pauses the webhook if it has failed since `cutoff`, and mails its board's admins in the same transaction (once: one caller pauses it). */
+    const pauseIfDue = async (trx: Executor, webhookId: string, cutoff: string, now: string): Promise<boolean> => {
+      const hook = await webhooksRepo.pauseIfFailingSince(webhookId, cutoff, now, trx);
+      if (hook === undefined) return false;
+      const board = await trx.selectFrom('boards').select('name').where('id', '=', hook.boardId).executeTakeFirst();
+      const admins = (await fastify.boardsRepository.activeMembers(hook.boardId, trx)).filter((m) => m.role === 'admin');
+      const origin = fastify.config.appOrigin;
+      const content = webhookPausedMail({ appOrigin: origin, boardName: board?.name ?? '', url: hook.url, link: `${origin}/boards/${hook.boardId}/settings` });
+      await outbox.enqueueMany(
+        trx,
+        admins.map((admin) => ({ ...content, kind: 'webhook-paused', to: admin.email })),
+      );
+      fastify.log.warn({ webhookId }, 'Webhook paused after 24 hours of failed deliveries; its admins were mailed');
+      return true;
+    };
+
+    /** Records a batch of outcomes in one transaction; true when a webhook was paused (a mail was written). */
+    const recordOutcomes = async (batch: readonly { row: OutboxRow; result: WebhookResult }[]): Promise<boolean> => {
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      const cutoff = new Date(now.getTime() - OUTBOX_POLICY.webhookPauseAfterMs).toISOString();
+      const byStatus = new Map<number | null, string[]>();
+      const healthy = new Set<string>();
+      // Per webhook that failed here: when it started failing as its delivery read it (null: healthy then).
+      const failing = new Map<string, string | null>();
+      const failures: { row: OutboxRow; reason: string; runAt: string | null; status: number | null }[] = [];
+      for (const { row, result } of batch) {
+        if (result.ok) {
+          byStatus.set(result.responseStatus, [...(byStatus.get(result.responseStatus) ?? []), row.id]);
+          if (row.webhookId != null) healthy.add(row.webhookId);
+          continue;
+        }
+        let runAt: string | null = null;
+        if (result.retry) {
+          const retryAt = now.getTime() + retryDelayMs(row.attempts);
+          if (retryAt - Date.parse(row.createdAt) <= OUTBOX_POLICY.giveUpAfterMs) runAt = new Date(retryAt).toISOString();
+        }
+        failures.push({ row, reason: result.reason, runAt, status: result.responseStatus });
+        const fields = { outboxId: row.id, webhookId: row.webhookId, attempts: row.attempts, status: result.responseStatus, reason: result.reason };
+        if (result.expected === true) {
+          // Its webhook was deleted or paused: not the receiver's failure.
+          fastify.log.info(fields, 'Webhook delivery dropped');
+          continue;
+        }
+        fastify.log.warn({ ...fields, retryAt: runAt }, runAt === null ? 'Webhook delivery failed; not retried' : 'Webhook delivery failed; will retry');
+        if (row.webhookId != null && !failing.has(row.webhookId)) failing.set(row.webhookId, result.failingSince ?? null);
+      }
+      return fastify.db.transaction().execute(async (trx) => {
+        for (const [status, ids] of byStatus) await repo.markSent(ids, workerId, nowIso, trx, status);
+        for (const f of failures) await repo.markFailed(f.row.id, workerId, f.reason, f.runAt, trx, f.status);
+        // A success clears the clock; a webhook that also succeeded in this batch is not failing.
+        await webhooksRepo.clearFailing([...healthy], trx);
+        let paused = false;
+        for (const [webhookId, since] of failing) {
+          if (healthy.has(webhookId)) continue;
+          if (since === null) await webhooksRepo.startFailing(webhookId, nowIso, trx);
+          else if (since <= cutoff && (await pauseIfDue(trx, webhookId, cutoff, nowIso))) paused = true;
+        }
+        return paused;
+      });
+    };
+
+    const flushOutcomes = async (): Promise<void> => {
+      clearTimeout(hooks.flushTimer);
+      hooks.flushTimer = undefined;
+      if (hooks.flushing !== null) await hooks.flushing;
+      const batch = hooks.outcomes.splice(0);
+      if (batch.length === 0) return;
+      hooks.flushing = recordOutcomes(batch)
+        .then((paused) => {
+          if (paused) wake();
+        })
+        .catch((error: unknown) => {
+          // The leases run out and the deliveries are sent again, with the same webhook-id.
+          fastify.log.warn({ err: error, outboxIds: batch.map((o) => o.row.id) }, 'Recording webhook deliveries failed');
+        })
+        .finally(() => {
+          hooks.flushing = null;
+        });
+      await hooks.flushing;
+    };
+    const scheduleFlush = () => {
+      hooks.flushTimer ??= setTimeout(() => void flushOutcomes(), OUTBOX_POLICY.gatherMs);
+    };
+
+    const deliverHook = async (row: OutboxRow) => {
+      const result = await fastify.webhookSender.deliver(row);
+      hooks.outcomes.push({ row, result });
+      scheduleFlush();
+    };
+
+    const startHook = (row: OutboxRow) => {
+      const task: Promise<void> = deliverHook(row)
+        .catch((error: unknown) => {
+          // The database failed while recording: the lease runs out and the row is retried.
+          fastify.log.warn({ err: error, outboxId: row.id }, 'Recording a webhook delivery failed');
+        })
+        .finally(() => {
+          hooks.ended += 1;
+          hooks.inFlight.delete(task);
+          if (hooks.more) void pumpHooks();
+        });
+      hooks.inFlight.add(task);
+    };
+
+    // A function, not an inline condition: pumpHooks() may set `again` while a claim awaits.
+    const pumpAgain = () => hooks.again && !state.stopping;
+    /** Claims due deliveries into the free places and starts them; the number claimed. */
+    const pumpHooks = (): Promise<number> => {
+      if (hooks.pumping !== null) {
+        hooks.again = true;
+        return hooks.pumping.then(() => 1);
+      }
+      const pump = async () => {
+        let claimed = 0;
+        try {
+          do {
+            hooks.again = false;
+            while (!state.stopping) {
+              const free = OUTBOX_POLICY.webhookConcurrency - hooks.inFlight.size;
+              if (free <= 0) {
+                hooks.more = true;
+                break;
+              }
+              const now = clock.now();
+              const rows = await repo.claim(workerId, now.toISOString(), new Date(now.getTime() + OUTBOX_POLICY.leaseMs).toISOString(), free, fastify.db, 'webhooks');
+              claimed += rows.length;
+              for (const row of rows) startHook(row);
+              hooks.more = rows.length === free;
+              if (!hooks.more) break;
+            }
+          } while (pumpAgain());
+        } catch (error) {
+          fastify.log.warn({ err: error }, 'Claiming webhook deliveries failed; the next poll tries again');
+        }
+        return claimed;
+      };
+      hooks.pumping = pump().finally(() => {
+        hooks.pumping = null;
+      });
+      return hooks.pumping;
+    };
+    /** Until every webhook delivery this instance started has ended and been recorded. */
+    const settleHooks = async () => {
+      while (hooks.inFlight.size > 0 || hooks.pumping !== null) {
+        if (hooks.pumping !== null) await hooks.pumping;
+        await Promise.all(hooks.inFlight);
+      }
+      await flushOutcomes();
+    };
+
     // A function, not an inline condition: wake() may set `again` while the round awaits.
     const wantsAnother = () => state.again && !state.stopping;
     const runRound = async () => {
@@ -195,6 +386,7 @@ export default fp(
     const startRound = () => {
       gathering = undefined;
       if (state.stopping) return;
+      void pumpHooks();
       if (round !== null) {
         state.again = true;
         return;
@@ -243,7 +435,11 @@ export default fp(
       async drain() {
         for (;;) {
           if (round !== null) await round;
-          if ((await processBatch()) === 0 && round === null) return;
+          const ended = hooks.ended;
+          const messages = await processBatch();
+          const deliveries = await pumpHooks();
+          await settleHooks();
+          if (messages === 0 && deliveries === 0 && hooks.ended === ended && round === null) return;
         }
       },
       pending: () => repo.countPending(),
@@ -254,6 +450,13 @@ export default fp(
       help: 'Mails in the outbox that are neither delivered nor given up.',
       collect: async (gauge) => {
         gauge.set(await repo.countPending('mail'));
+      },
+    });
+    fastify.metrics.gauge({
+      name: 'taskwise_outbox_pending_webhooks',
+      help: 'Webhook deliveries in the outbox that are neither delivered nor given up.',
+      collect: async (gauge) => {
+        gauge.set(await repo.countPending(WEBHOOK_KIND));
       },
     });
     fastify.metrics.gauge({
@@ -283,8 +486,9 @@ export default fp(
       for (const timer of timers) clearInterval(timer);
       clearTimeout(gathering);
       if (round !== null) await round;
+      await settleHooks();
     });
     done();
   },
-  { name: 'outbox', dependencies: ['repositories', 'mailer', 'push-sender', 'metrics'] },
+  { name: 'outbox', dependencies: ['repositories', 'mailer', 'push-sender', 'webhook-sender', 'metrics'] },
 );

@@ -298,3 +298,27 @@ export function mentionedMail(m: MentionedMailInput): MailContent {
     unsubscribeUrl: m.unsubscribeUrl,
   });
 }
+
+export interface WebhookPausedMailInput {
+  appOrigin: string;
+  boardName: string;
+  url: string;
+  /** The board's settings, where the webhook is resumed. */
+  link: string;
+}
+
+/** To a board's admins, once, when one of its webhooks is paused after 24 hours of failed deliveries. */
+export function webhookPausedMail(m: WebhookPausedMailInput): MailContent {
+  return render({
+    appOrigin: m.appOrigin,
+    subject: `A webhook of ${m.boardName} was paused`,
+    lead: `Every delivery to a webhook of the board "${m.boardName}" has failed for 24 hours, so ${PRODUCT} paused it.`,
+    details: [
+      ['Board', m.boardName],
+      ['Webhook', m.url],
+    ],
+    paragraphs: ['No events are sent to it while it is paused. Once the receiver works again, resume the webhook in the board\'s settings; you can redeliver recent events from its delivery log.'],
+    action: { label: 'Open the board settings', url: m.link },
+    reason: 'You got this mail because you are an admin of this board.',
+  });
+}

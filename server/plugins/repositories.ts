@@ -18,6 +18,7 @@ import { createSessionsRepository, type SessionsRepository } from '../repositori
 import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
 import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
 import { createUsersRepository, type UsersRepository } from '../repositories/users-repository.ts';
+import { createWebhooksRepository, type WebhooksRepository } from '../repositories/webhooks-repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,6 +36,7 @@ declare module 'fastify' {
     accountRepository: AccountRepository;
     boardsRepository: BoardsRepository;
     labelsRepository: LabelsRepository;
+    webhooksRepository: WebhooksRepository;
     pushSubscriptionsRepository: PushSubscriptionsRepository;
     notificationsRepository: NotificationsRepository;
     calendarRepository: CalendarRepository;
@@ -60,6 +62,7 @@ export default fp(
     fastify.decorate('accountRepository', createAccountRepository(fastify.db));
     fastify.decorate('boardsRepository', createBoardsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('labelsRepository', createLabelsRepository(fastify.db));
+    fastify.decorate('webhooksRepository', createWebhooksRepository(fastify.db));
     fastify.decorate('pushSubscriptionsRepository', createPushSubscriptionsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('notificationsRepository', createNotificationsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('calendarRepository', createCalendarRepository(fastify.db));

@@ -62,8 +62,19 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
       }
     },
 
-    /** Leases up to `limit` due rows to `workerId` until `lockedUntil`; spends one attempt each. */
-    async claim(workerId: string, now: string, lockedUntil: string, limit: number, ex: Executor = db): Promise<OutboxRow[]> {
+    /**
+     * Leases up to `limit` due rows to `workerId` until `lockedUntil`; spends one attempt each.
+     * `lane`: mails and pushes, or webhook deliveries (claimed and sent apart, so slow receivers
+     * never hold up mail).
+     */
+    async claim(
+      workerId: string,
+      now: string,
+      lockedUntil: string,
+      limit: number,
+      ex: Executor = db,
+      lane: 'messages' | 'webhooks' = 'messages',
+    ): Promise<OutboxRow[]> {
       return ex
         .updateTable('outbox')
         .set((eb) => ({ lockedBy: workerId, lockedUntil, attempts: eb('attempts', '+', 1) }))
@@ -72,6 +83,7 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
             .selectFrom('outbox')
             .select('id')
             .where('status', '=', sql.lit('pending'))
+            .where('kind', lane === 'webhooks' ? '=' : '<>', sql.lit('webhook'))
             .where('runAt', '<=', now)
             .where((w) => w.or([w('lockedUntil', 'is', null), w('lockedUntil', '<=', now)]))
             .orderBy('runAt')
@@ -84,24 +96,25 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
     },
 
     /** Records the rows as delivered (one statement for a whole round's deliveries). */
-    async markSent(ids: readonly string[], workerId: string, now: string, ex: Executor = db): Promise<void> {
+    async markSent(ids: readonly string[], workerId: string, now: string, ex: Executor = db, responseStatus?: number | null): Promise<void> {
       if (ids.length === 0) return;
       await ex
         .updateTable('outbox')
-        .set({ status: 'sent', sentAt: now, lockedBy: null, lockedUntil: null, lastError: null })
+        .set({ status: 'sent', sentAt: now, lockedBy: null, lockedUntil: null, lastError: null, ...(responseStatus === undefined ? {} : { responseStatus }) })
         .where('id', 'in', ids)
         .where('lockedBy', '=', workerId)
         .execute();
     },
 
     /** Back to pending at `runAt`, or `failed` for good when `runAt` is null. */
-    async markFailed(id: string, workerId: string, error: string, runAt: string | null, ex: Executor = db): Promise<void> {
+    async markFailed(id: string, workerId: string, error: string, runAt: string | null, ex: Executor = db, responseStatus?: number | null): Promise<void> {
+      const answer = responseStatus === undefined ? {} : { responseStatus };
       await ex
         .updateTable('outbox')
         .set(
           runAt === null
-            ? { status: 'failed', lockedBy: null, lockedUntil: null, lastError: error }
-            : { runAt, lockedBy: null, lockedUntil: null, lastError: error },
+            ? { status: 'failed', lockedBy: null, lockedUntil: null, lastError: error, ...answer }
+            : { runAt, lockedBy: null, lockedUntil: null, lastError: error, ...answer },
         )
         .where('id', '=', id)
         .where('lockedBy', '=', workerId)
@@ -140,14 +153,15 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
       return row.used;
     },
 
-    /** Rows not yet delivered or given up: all of them, only mails, or only pushes. */
-    async countPending(only?: 'mail' | 'push', ex: Executor = db): Promise<number> {
+    /** Rows not yet delivered or given up: all of them, only mails, only pushes, or only webhook deliveries. */
+    async countPending(only?: 'mail' | 'push' | 'webhook', ex: Executor = db): Promise<number> {
       let q = ex
         .selectFrom('outbox')
         .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('count'))
         .where('status', '=', sql.lit('pending'));
       if (only === 'push') q = q.where('kind', '=', sql.lit('push'));
-      if (only === 'mail') q = q.where('kind', '<>', sql.lit('push'));
+      if (only === 'webhook') q = q.where('kind', '=', sql.lit('webhook'));
+      if (only === 'mail') q = q.where('kind', 'not in', [sql.lit('push'), sql.lit('webhook')]);
       const row = await q.executeTakeFirstOrThrow();
       return row.count;
     },

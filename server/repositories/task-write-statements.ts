@@ -2,6 +2,7 @@ import { CompiledQuery } from 'kysely';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
+import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { MailContent } from '../mail/templates.ts';
 import type { ActivityRepository, NewActivity } from './activity-repository.ts';
@@ -10,6 +11,7 @@ import type { LabelsRepository } from './labels-repository.ts';
 import { notificationCtes, type NotificationsRepository, type PlannedNotification } from './notifications-repository.ts';
 import { appendEvent, EVENT_CHANNEL_SQL, EVENT_COLUMNS_SQL, EVENT_ORDER_LOCK_SQL, eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
+import { webhookCtes, webhookEventJson, type WebhooksRepository } from './webhooks-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
 import { newTaskRow, toTaskJson, type Creator, type NewTask, type TasksRepository } from './tasks-repository.ts';
 import { canEditBoard, EDITING_ROLES } from './task-visibility.ts';
@@ -84,6 +86,8 @@ export interface WriteResult {
   mailsHeld: number;
   /** Push rows written to the outbox (for the notifications' recipients' subscriptions). */
   pushes: number;
+  /** Webhook deliveries written to the outbox (one per event and webhook that wants it). */
+  webhooks: number;
 }
 
 const snake = (name: string) => name.replaceAll(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -234,6 +238,13 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
     pushes = notes.pushes;
     noticeEvents = notes.events;
   }
+  let webhooks = '0';
+  const hookJson = webhookEventJson(parts.events, newId);
+  if (hookJson !== undefined) {
+    const hooks = webhookCtes(hookJson, p, hit);
+    ctes.push(...hooks.ctes);
+    webhooks = hooks.count;
+  }
   let notified = '0';
   if (parts.events.length > 0 || noticeEvents !== undefined) {
     const first = after.map((name) => ` and (select count(*) from ${name}) >= 0`).join('');
@@ -258,7 +269,7 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
   // An insert answers one row even when refused: its columns null and the creator's role.
   const from = target.kind === 'insert' ? '(select 1 as one) one left join task on true' : 'task';
   const role = target.kind === 'insert' ? ', (select role from rights) as board_role' : '';
-  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${pushes} as pushes, ${notified} as notified${role} from ${from}`;
+  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${pushes} as pushes, ${webhooks} as webhooks, ${notified} as notified${role} from ${from}`;
   return CompiledQuery.raw(text, params);
 }
 
@@ -277,6 +288,7 @@ export function createTaskWriteStatements(
     outbox: OutboxRepository;
     labels: LabelsRepository;
     notifications: NotificationsRepository;
+    webhooks: WebhooksRepository;
   },
 ) {
   const creatorOf = (target: WriteTarget): Creator =>
@@ -286,15 +298,15 @@ export function createTaskWriteStatements(
     // One row, read as an object (CamelCasePlugin names its fields like TASK_COLUMNS).
     const { rows } = await ex.executeQuery<Record<string, unknown>>(postgresStatement(target, parts, cap));
     const row = rows[0];
-    if (row === undefined) return { task: undefined, mailsHeld: 0, pushes: 0 };
+    if (row === undefined) return { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0 };
     const boardRole = target.kind === 'insert' ? { boardRole: (row.boardRole as string | null | undefined) ?? null } : {};
-    if (row.id === null) return { task: undefined, mailsHeld: 0, pushes: 0, ...boardRole };
+    if (row.id === null) return { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0, ...boardRole };
     const creator = creatorOf(target);
     // The statement's `returning` lists TASK_COLUMNS, so these are the task row's values in that order.
     const values = TASK_COLUMNS.map((column) => row[column]) as unknown as TaskColumnValues;
     const labels = (target.kind === 'insert' || target.kind === 'update' ? target.labels : undefined) ?? (target.kind === 'insert' ? [] : target.before.labels);
     const task = toTaskJson([...values, creator.fullName, creator.email], labels);
-    return { task, mailsHeld: Number(row.mailsHeld), pushes: Number(row.pushes), ...boardRole };
+    return { task, mailsHeld: Number(row.mailsHeld), pushes: Number(row.pushes), webhooks: Number(row.webhooks), ...boardRole };
   }
 
   async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: EventTransaction): Promise<WriteResult> {
@@ -303,13 +315,13 @@ export function createTaskWriteStatements(
     if (target.kind === 'insert') {
       const role = (await repos.tasks.boardRole(target.task.boardId, { userId: target.task.createdBy, email: '' }, trx)) ?? null;
       boardRole = { boardRole: role };
-      if (!canEditBoard(role)) return { task: undefined, mailsHeld: 0, pushes: 0, ...boardRole };
+      if (!canEditBoard(role)) return { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0, ...boardRole };
       task = await repos.tasks.insert(target.task, target.creator, trx);
     }
     else if (target.kind === 'update') task = await repos.tasks.update(target.before, target.changes, trx);
     else if (target.kind === 'delete') task = (await repos.tasks.delete(target.before._id, target.before.version, trx)) ? target.before : undefined;
     else task = (await repos.tasks.findById(target.before._id, trx))?.version === target.before.version ? target.before : undefined;
-    if (task === undefined) return { task, mailsHeld: 0, pushes: 0 };
+    if (task === undefined) return { task, mailsHeld: 0, pushes: 0, webhooks: 0 };
     if ((target.kind === 'insert' || target.kind === 'update') && target.labels !== undefined) {
       await repos.labels.setOfTask(task._id, target.labels.map((l) => l._id), trx);
       task = { ...task, labels: target.labels };
@@ -327,8 +339,10 @@ export function createTaskWriteStatements(
     await repos.activity.insert(parts.activity, trx);
     const mailsHeld = parts.mails.length > 0 && cap !== undefined ? await sqliteMails(parts.mails, cap, trx) : 0;
     const notes = await repos.notifications.store(parts.notifications, trx);
+    const hookJson = webhookEventJson(parts.events, newId);
+    const webhooks = hookJson === undefined ? 0 : await repos.webhooks.storeDeliveries(hookJson, trx);
     for (const event of [...parts.events, ...notes.events]) await appendEvent(trx, event);
-    return { task, mailsHeld, pushes: notes.pushes, ...boardRole };
+    return { task, mailsHeld, pushes: notes.pushes, webhooks, ...boardRole };
   }
 
   /** The SQLite form of the mail CTEs: count what is wanted and what the cap allows, then write. */

@@ -260,6 +260,7 @@ export default fp(
       comments: fastify.commentsRepository,
       outbox: fastify.outboxRepository,
       notifications: fastify.notificationsRepository,
+      webhooks: fastify.webhooksRepository,
     });
     const occurrences = createOccurrences({ tasks: repo, checklist: fastify.checklistRepository, outbox: fastify.outboxRepository });
     const hooks: TaskWriteHook[] = [];
@@ -515,7 +516,7 @@ export default fp(
         parts.notifications.push(...taskWriteNotifications(change));
       },
       (parts, result) => {
-        if (parts.mails.length > 0 || result.pushes > 0) fastify.outbox.wake();
+        if (parts.mails.length > 0 || result.pushes > 0 || result.webhooks > 0) fastify.outbox.wake();
       },
     );
     done();

@@ -9,12 +9,13 @@ import { useBoard } from '#web/features/boards/api/get-board.ts';
 import { BoardSettings } from '#web/features/boards/components/board-settings.tsx';
 import { BoardLabelsSection } from '#web/features/labels/components/board-labels-section.tsx';
 import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
+import { BoardWebhooksSection } from '#web/features/webhooks/components/board-webhooks-section.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PageLoading } from '../root-layout.tsx';
 import { BoardNotFound, useLeaveWhenRemoved } from './board.tsx';
 
-/** /boards/:boardId/settings — the board's name, description, members and labels; leave; delete. */
+/** /boards/:boardId/settings — the board's name, description, members, labels and (admins) webhooks; leave; delete. */
 export function BoardSettingsPage() {
   const { boardId = '' } = useParams();
   const detail = useBoard(boardId);
@@ -47,7 +48,12 @@ export function BoardSettingsPage() {
       <BoardSettings
         detail={detail.data}
         me={me}
-        labels={<BoardLabelsSection boardId={board._id} canWrite={board.role !== 'viewer'} />}
+        labels={
+          <>
+            <BoardLabelsSection boardId={board._id} canWrite={board.role !== 'viewer'} />
+            {board.role === 'admin' ? <BoardWebhooksSection boardId={board._id} /> : null}
+          </>
+        }
         onCsvImported={() => void queryClient.invalidateQueries({ queryKey: taskKeys.all })}
         onGone={(how) => {
           gone.current = true;

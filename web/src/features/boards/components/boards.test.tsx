@@ -75,6 +75,7 @@ describe('board settings', () => {
     const fetch = api();
     fetch.always('GET', '/boards/team', json(200, boardAnswer(TEAM, members)));
     fetch.always('GET', '/boards/team/labels', json(200, { status: 'success', data: { labels: [] } }));
+    fetch.always('GET', '/boards/team/webhooks', json(200, { status: 'success', data: { webhooks: [] } }));
     const rendered = renderApp('/boards/team/settings', { signedIn: true });
     return { fetch, ...rendered };
   }

@@ -1,0 +1,266 @@
+import { CompiledQuery, type Kysely } from 'kysely';
+import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type Delivery, type Webhook, type WebhookEvent } from '#shared/schemas/webhooks.ts';
+import type { Executor } from '../db/prepared.ts';
+import type { DB } from '../db/schema.ts';
+import type { NewEvent } from './events-repository.ts';
+
+/** The outbox `kind` of a webhook delivery (one event to one webhook). */
+export const WEBHOOK_KIND = 'webhook';
+
+/** The `webhook-id` of a delivery row written with a change: fixed by its row id, the same on every retry. */
+export const webhookMessageId = (rowId: string) => `msg_${rowId}`;
+
+const WANTED = new Set<string>(WEBHOOK_EVENTS);
+
+/**
+ * The events of a write that webhooks may want, as one JSON array: `key` (fresh per event; a
+ * delivery's row id is `key` + the webhook's id, so one event makes at most one row per webhook),
+ * `type`, `boardId` (the board the task is on after the change: a moved task's event goes to its
+ * new board), `at`, and `body`, the JSON the receiver gets: `{type, timestamp, data}` with the
+ * event's data as the live stream sends it.
+ */
+export function webhookEventJson(events: readonly NewEvent[], newKey: () => string): string | undefined {
+  const wanted = events.filter((e) => WANTED.has(e.type) && e.boardId != null);
+  if (wanted.length === 0) return undefined;
+  return JSON.stringify(
+    wanted.map((e) => ({
+      key: newKey(),
+      type: e.type,
+      boardId: e.boardId,
+      at: e.at,
+      body: JSON.stringify({ type: e.type, timestamp: e.at, data: e.data }),
+    })),
+  );
+}
+
+const DELIVERY_INSERT = `insert into outbox (id, kind, to_email, subject, text_body, html_body, headers, dedupe_key, status, attempts,
+    run_at, locked_by, locked_until, last_error, created_at, sent_at, caused_by, webhook_id)`;
+/** The values of one delivery of event `h` (fields `f(name)`) to webhook `w`. */
+const deliveryValues = (f: (name: string) => string) => `${f('key')} || w.id, '${WEBHOOK_KIND}', '', ${f('type')}, ${f('body')}, '',
+    '{"webhook-id":"msg_' || ${f('key')} || w.id || '"}', null, 'pending', 0, ${f('at')}, null, null, null, ${f('at')}, null, null, w.id`;
+
+/**
+ * PostgreSQL: the webhook part of a task write's ONE statement (task-write-statements.ts): one
+ * outbox row per event and active webhook of the event's board that asked for its type, written
+ * only when the task row was (`hit`). A board without webhooks costs one probe of webhooks_board_idx.
+ * `count` is the number of rows written (the caller wakes the outbox when it is not 0).
+ */
+export function webhookCtes(json: string, p: (value: unknown) => string, hit: string) {
+  const f = (name: string) => `h."${name}"`;
+  const cte = `hooked as (${DELIVERY_INSERT}
+    select ${deliveryValues(f)}
+    from json_to_recordset(${p(json)}::json) as h("key" text, "type" text, "boardId" text, "at" text, "body" text)
+    join webhooks w on w.board_id = h."boardId" and w.active = 1
+    where ${hit} and exists (select 1 from json_array_elements_text(w.events::json) t(v) where t.v = h."type")
+    returning 1)`;
+  return { ctes: [cte], count: '(select count(*) from hooked)' };
+}
+
+const STATUS_OF: Record<string, Delivery['status']> = { pending: 'pending', sent: 'delivered', failed: 'failed' };
+
+interface WebhookRow {
+  id: string;
+  url: string;
+  events: string;
+  active: number;
+  failingSince: string | null;
+  createdAt: string;
+}
+const toJson = (row: WebhookRow): Webhook => ({
+  _id: row.id,
+  url: row.url,
+  events: JSON.parse(row.events) as WebhookEvent[],
+  active: row.active === 1,
+  failingSince: row.failingSince,
+  createdAt: row.createdAt,
+});
+const COLUMNS = ['id', 'url', 'events', 'active', 'failingSince', 'createdAt'] as const;
+
+/** What the sender needs of a webhook. */
+export interface WebhookTarget {
+  id: string;
+  boardId: string;
+  url: string;
+  secret: string;
+  active: boolean;
+  failingSince: string | null;
+}
+
+/**
+ * A board's webhooks and their deliveries (outbox rows of kind `webhook`, read newest first
+ * through the partial index (webhook_id, created_at desc, id desc)).
+ */
+export function createWebhooksRepository(db: Kysely<DB>) {
+  return {
+    async list(boardId: string, ex: Executor = db): Promise<Webhook[]> {
+      const rows = await ex.selectFrom('webhooks').select(COLUMNS).where('boardId', '=', boardId).orderBy('createdAt').orderBy('id').execute();
+      return rows.map(toJson);
+    },
+
+    async count(boardId: string, ex: Executor = db): Promise<number> {
+      const row = await ex
+        .selectFrom('webhooks')
+        .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
+        .where('boardId', '=', boardId)
+        .executeTakeFirstOrThrow();
+      return row.n;
+    },
+
+    async find(boardId: string, id: string, ex: Executor = db): Promise<Webhook | undefined> {
+      const row = await ex.selectFrom('webhooks').select(COLUMNS).where('boardId', '=', boardId).where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : toJson(row);
+    },
+
+    async insert(row: { id: string; boardId: string; url: string; events: readonly string[]; secret: string; at: string }, ex: Executor = db): Promise<void> {
+      await ex
+        .insertInto('webhooks')
+        .values({
+          id: row.id,
+          boardId: row.boardId,
+          url: row.url,
+          events: JSON.stringify(row.events),
+          secret: row.secret,
+          active: 1,
+          failingSince: null,
+          createdAt: row.at,
+          updatedAt: row.at,
+        })
+        .execute();
+    },
+
+    /** `active: true` also clears `failing_since` (a resumed webhook starts its failure clock again). */
+    async update(
+      boardId: string,
+      id: string,
+      changes: { url?: string; events?: readonly string[]; active?: boolean; updatedAt: string },
+      ex: Executor = db,
+    ): Promise<void> {
+      await ex
+        .updateTable('webhooks')
+        .set({
+          updatedAt: changes.updatedAt,
+          ...(changes.url === undefined ? {} : { url: changes.url }),
+          ...(changes.events === undefined ? {} : { events: JSON.stringify(changes.events) }),
+          ...(changes.active === undefined ? {} : { active: changes.active ? 1 : 0 }),
+          ...(changes.active === true ? { failingSince: null } : {}),
+        })
+        .where('boardId', '=', boardId)
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async delete(boardId: string, id: string, ex: Executor = db): Promise<boolean> {
+      const result = await ex.deleteFrom('webhooks').where('boardId', '=', boardId).where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** The newest deliveries of a webhook. */
+    async deliveries(webhookId: string, ex: Executor = db): Promise<Delivery[]> {
+      const rows = await ex
+        .selectFrom('outbox')
+        .select(['id', 'subject', 'status', 'attempts', 'responseStatus', 'createdAt'])
+        .where('webhookId', '=', webhookId)
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(WEBHOOK_LIMITS.deliveriesShown)
+        .execute();
+      return rows.map((r) => ({
+        _id: r.id,
+        type: r.subject as WebhookEvent,
+        status: STATUS_OF[r.status] ?? 'pending',
+        attempts: r.attempts,
+        responseStatus: r.responseStatus,
+        at: r.createdAt,
+      }));
+    },
+
+    /** A delivery of the webhook, with what a redelivery copies. */
+    async delivery(webhookId: string, id: string, ex: Executor = db) {
+      return ex
+        .selectFrom('outbox')
+        .select(['id', 'subject', 'textBody', 'headers'])
+        .where('webhookId', '=', webhookId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** A new delivery row: `webhook-id` as given (a redelivery keeps the original's). */
+    async insertDelivery(row: { id: string; webhookId: string; type: string; body: string; messageId: string; at: string }, ex: Executor = db): Promise<void> {
+      await ex
+        .insertInto('outbox')
+        .values({
+          id: row.id,
+          kind: WEBHOOK_KIND,
+          toEmail: '',
+          subject: row.type,
+          textBody: row.body,
+          htmlBody: '',
+          headers: JSON.stringify({ 'webhook-id': row.messageId }),
+          dedupeKey: null,
+          status: 'pending',
+          attempts: 0,
+          runAt: row.at,
+          lockedBy: null,
+          lockedUntil: null,
+          lastError: null,
+          createdAt: row.at,
+          sentAt: null,
+          causedBy: null,
+          webhookId: row.webhookId,
+        })
+        .execute();
+    },
+
+    /**
+     * SQLite: the delivery rows of a write's events (see webhookCtes), in the caller's
+     * transaction: one statement, which reads webhooks_board_idx. The number of rows written.
+     */
+    async storeDeliveries(json: string, ex: Executor): Promise<number> {
+      const f = (name: string) => `(j.value ->> '$.${name}')`;
+      const result = await ex.executeQuery(
+        CompiledQuery.raw(
+          `${DELIVERY_INSERT} select ${deliveryValues(f)}
+          from json_each(?) j join webhooks w on w.board_id = ${f('boardId')} and w.active = 1
+          where exists (select 1 from json_each(w.events) t where t.value = ${f('type')})`,
+          [json],
+        ),
+      );
+      return Number(result.numAffectedRows ?? 0);
+    },
+
+    /** The webhook a delivery goes to (undefined: deleted since). */
+    async target(id: string, ex: Executor = db): Promise<WebhookTarget | undefined> {
+      const row = await ex.selectFrom('webhooks').select(['id', 'boardId', 'url', 'secret', 'active', 'failingSince']).where('id', '=', id).executeTakeFirst();
+      return row === undefined ? undefined : { ...row, active: row.active === 1 };
+    },
+
+    /** A success: the webhooks are healthy again. */
+    async clearFailing(ids: readonly string[], ex: Executor = db): Promise<void> {
+      if (ids.length === 0) return;
+      await ex.updateTable('webhooks').set({ failingSince: null }).where('id', 'in', ids).where('failingSince', 'is not', null).execute();
+    },
+
+    /** A failure of a healthy webhook starts its failure clock. */
+    async startFailing(id: string, now: string, ex: Executor = db): Promise<void> {
+      await ex.updateTable('webhooks').set({ failingSince: now }).where('id', '=', id).where('failingSince', 'is', null).execute();
+    },
+
+    /**
+     * Pauses the webhook when it is active and has been failing since `cutoff` or earlier: its
+     * board and URL when this call paused it (exactly one caller does, whatever runs at once).
+     */
+    async pauseIfFailingSince(id: string, cutoff: string, now: string, ex: Executor = db): Promise<{ boardId: string; url: string } | undefined> {
+      return ex
+        .updateTable('webhooks')
+        .set({ active: 0, updatedAt: now })
+        .where('id', '=', id)
+        .where('active', '=', 1)
+        .where('failingSince', '<=', cutoff)
+        .returning(['boardId', 'url'])
+        .executeTakeFirst();
+    },
+
+  };
+}
+
+export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
