@@ -272,6 +272,24 @@ const ROUTES: WriteRoute[] = [
     fields: { app: ['object'], push: ['object'] },
   },
   {
+    name: 'POST /api/boards/:id/webhooks',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      return { method: 'POST', url: `/api/boards/${boardId}/webhooks`, cookie, body: { url: 'https://hooks.example.test/taskwise', events: ['task.created'] } };
+    },
+    fields: { url: ['string'], events: ['array'] },
+  },
+  {
+    name: 'PATCH /api/boards/:id/webhooks/:hookId',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      const res = await t.request('POST', `/api/boards/${boardId}/webhooks`, { cookie, body: { url: 'https://hooks.example.test/taskwise', events: ['task.created'] } });
+      const hookId = (res.json.data as unknown as { webhook: { _id: string } }).webhook._id;
+      return { method: 'PATCH', url: `/api/boards/${boardId}/webhooks/${hookId}`, cookie, body: { url: 'https://hooks.example.test/other', events: ['task.updated'], active: false } };
+    },
+    fields: { url: ['string'], events: ['array'], active: ['boolean'] },
+  },
+  {
     name: 'POST /api/tokens',
     setup: async () => ({ method: 'POST', url: '/api/tokens', cookie: await signedIn(), body: { name: 'Script', access: 'read', expiresInDays: 30 } }),
     fields: { name: ['string'], access: ['string'], expiresInDays: ['number'] },
@@ -304,7 +322,8 @@ async function boardRows() {
     db.selectFrom('pushSubscriptions').selectAll().orderBy('id').execute(),
   ]);
   const tokens = await db.selectFrom('apiTokens').select('id').orderBy('id').execute();
-  return { comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications, subscriptions, tokens };
+  const webhooks = await db.selectFrom('webhooks').selectAll().orderBy('id').execute();
+  return { comments, activity, settings, boards, members, labels, taskLabels, mutes, notifications, subscriptions, tokens, webhooks };
 }
 
 describe('strict JSON types on every write route (fast-check)', () => {
