@@ -27,6 +27,13 @@ export interface TaskMail {
    * transaction; the number of tasks handled.
    */
   scanReminders(): Promise<number>;
+  /**
+   * Resolves once the scheduled scan of this instance (started when the app is ready, then
+   * every `scanMs`) is not running. For tests that run a second instance in the same process on
+   * the same SQLite file: its scan holds the file's write lock across awaits, and a write of the
+   * other instance would wait for it synchronously, on the one thread the scan needs to finish.
+   */
+  idle(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -118,7 +125,7 @@ export default fp(
       return { mails: mails.length, pushes: notes.pushes };
     };
 
-    const taskMail: TaskMail = {
+    const taskMail: Omit<TaskMail, 'idle'> = {
       plan({ before, after, actor }, parts) {
         if (after === undefined) return;
         if (before?.assignee !== after.assignee && after.assignee !== actor.email) {
@@ -174,10 +181,15 @@ export default fp(
         }
       },
     };
-    fastify.decorate('taskMail', taskMail);
-
     let timer: NodeJS.Timeout | undefined;
     let scanning: Promise<unknown> | null = null;
+    fastify.decorate('taskMail', {
+      ...taskMail,
+      async idle() {
+        while (scanning !== null) await scanning;
+      },
+    });
+
     const scan = () => {
       if (scanning !== null) return;
       scanning = taskMail

@@ -239,9 +239,9 @@ describe('push delivery through the outbox', () => {
 
   it('sends nothing for a subscription deleted before delivery', async () => {
     const { user, cookie, device, subscriptionId } = await subscribedDevice();
-    const push = await enqueuePush(user, subscriptionId);
-    // The worker may not take it first: the row and the deletion commit before the next round.
+    // Deleted first, so the worker (which also polls) can never find the push before the deletion.
     await t.request('DELETE', '/api/push/subscriptions', { cookie, body: { endpoint: device.subscription.endpoint } });
+    const push = await enqueuePush(user, subscriptionId);
     await drain();
     expect(receivedAt(device)).toEqual([]);
     expect(await outboxRow(push.id)).toMatchObject({ status: 'failed', lastError: 'subscription gone' });

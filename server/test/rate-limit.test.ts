@@ -9,6 +9,10 @@ const t = useTestApp();
 describe('per-IP rate limits', () => {
   it('are counted in the database: two instances on one database enforce one limit', async () => {
     const other = await build({ config: t.config, clock: t.clock });
+    // Two instances in one process on one SQLite file: wait for the new one's start-up reminder
+    // scan, which holds the write lock across awaits (a write of this instance would wait for it
+    // on the thread the scan needs; two processes do not have that problem).
+    await other.taskMail.idle();
     try {
       const ip = nextIp();
       const limit = LOGIN_POLICY.maxAttemptsPerIp;
