@@ -76,7 +76,20 @@ interface LighthouseRun {
   failing: string[];
 }
 
+/**
+ * Lighthouse sometimes loses the trace of a page load and answers NO_NAVSTART, asking to be run
+ * again; that one error gets a second run (a measurement that failed to record, not a result).
+ */
 async function runLighthouse(chromePath: string, url: string, desktop: boolean): Promise<LighthouseRun> {
+  try {
+    return await runLighthouseOnce(chromePath, url, desktop);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.includes('NO_NAVSTART')) throw error;
+    return runLighthouseOnce(chromePath, url, desktop);
+  }
+}
+
+async function runLighthouseOnce(chromePath: string, url: string, desktop: boolean): Promise<LighthouseRun> {
   const port = await freePort();
   // Lighthouse drives the browser over the DevTools port; Playwright only starts and stops it.
   const browser = await chromium.launch({ executablePath: chromePath, args: [...chromeArgs, `--remote-debugging-port=${port}`], headless: true });
@@ -85,7 +98,7 @@ async function runLighthouse(chromePath: string, url: string, desktop: boolean):
     const result = await lighthouse(url, flags, desktop ? desktopConfig : undefined);
     if (result === undefined) throw new Error(`Lighthouse returned nothing for ${url}`);
     const lhr: Result = result.lhr;
-    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message} (${lhr.runtimeError.code})`);
     const scores = {} as Record<Category, number>;
     const failing: string[] = [];
     for (const category of CATEGORIES) {
