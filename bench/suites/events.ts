@@ -14,7 +14,7 @@ import { openStream, type SseStream } from '../../server/test/sse-client.ts';
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
 import { benchPasswordHash, BENCH_PASSWORD, dbLabel, makeTarget, migrate, newId, NO_LOGIN_HASH, openSeeder, type DbKind } from '../lib/db.ts';
 import { startTaskwise, type RunningServer } from '../lib/servers.ts';
-import { int, ms, table } from '../lib/env.ts';
+import { int, ms, table, within } from '../lib/env.ts';
 
 const settings = (quick: boolean) => (quick ? { users: 10, tabs: 2, rounds: 5, writeMs: 1000 } : { users: 200, tabs: 5, rounds: 50, writeMs: 5000 });
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? 0;
@@ -29,19 +29,6 @@ async function login(server: RunningServer, email: string, i: number): Promise<s
   const res = await fetch(`${server.baseUrl}/api/users/login`, { method: 'POST', headers, body: JSON.stringify({ email, password: BENCH_PASSWORD }) });
   if (res.status !== 200) throw new Error(`login ${email}: ${res.status}`);
   return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-}
-
-/** `promise`, or a clear failure after `ms` (a stream that never starts would hang the run). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`${what}: nothing within ${ms / 1000} s`));
-    }, ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => {
-    clearTimeout(timer);
-  });
 }
 
 const createTask = (server: RunningServer, cookie: string, assignee: string, title: string) =>

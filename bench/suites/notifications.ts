@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { openStream, type SseStream } from '../../server/test/sse-client.ts';
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
 import { benchPasswordHash, dbLabel, makeTarget, migrate, newId, openSeeder, type DbKind, type UserSeed } from '../lib/db.ts';
-import { int, median, ms, table } from '../lib/env.ts';
+import { int, median, ms, table, within } from '../lib/env.ts';
 import { startTaskwise, type RunningServer } from '../lib/servers.ts';
 
 const settings = (quick: boolean) => (quick ? { rounds: 10, inbox: 100, reads: 20, backgroundPerSecond: 5 } : { rounds: 100, inbox: 1000, reads: 200, backgroundPerSecond: 20 });
@@ -53,19 +53,6 @@ async function startPushEndpoint(): Promise<{ url: string; next(): Promise<numbe
     },
     server,
   };
-}
-
-/** `promise`, or a clear failure after `ms`. */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new Error(`${what}: nothing within ${ms / 1000} s`));
-    }, ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => {
-    clearTimeout(timer);
-  });
 }
 
 async function call(server: RunningServer, cookie: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
