@@ -6,7 +6,7 @@ import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { OutboxRow } from '../repositories/outbox-repository.ts';
 import { PUSH_KIND, type DeliveryResult } from '../push/push-sender.ts';
-import { WEBHOOK_KIND } from '../repositories/webhooks-repository.ts';
+import { WEBHOOK_KIND, type WebhookTarget } from '../repositories/webhooks-repository.ts';
 import type { WebhookResult } from '../webhooks/webhook-sender.ts';
 import { webhookPausedMail, type MailContent } from './templates.ts';
 
@@ -20,6 +20,12 @@ export const OUTBOX_POLICY = {
    * claim and one record of the sent rows instead of two statements (two commits) per mail.
    */
   gatherMs: 20,
+  /**
+   * Webhook outcomes are recorded together this long after the first of them: one transaction
+   * (on SQLite one fsync) for every delivery that ended meanwhile. A delivery already reached its
+   * receiver; this only delays the log's "delivered" and the next retry's bookkeeping.
+   */
+  webhookRecordMs: 100,
   /** A claim expires this long after it was taken if its worker never reports back (a crash). */
   leaseMs: 2 * MINUTE,
   /** Due rows written by other instances (or retries) are found by polling this often. */
@@ -36,7 +42,13 @@ export const OUTBOX_POLICY = {
    * pushes and each starts as soon as a place frees up, so a slow receiver (up to its 10 s
    * timeout) holds one place, never a round of other deliveries or any mail.
    */
-  webhookConcurrency: 32,
+  webhookConcurrency: 64,
+  /**
+   * A delivery that ends while more are due claims again only once this many places are free
+   * (or none is in flight): a claim is a write transaction (on SQLite one fsync), so claiming
+   * one row per ended delivery would cap deliveries at the disk's commit rate.
+   */
+  webhookClaimMin: 16,
   /** A webhook whose deliveries have all failed this long is paused (its admins get one mail). */
   webhookPauseAfterMs: 24 * HOUR,
 } as const;
@@ -198,8 +210,9 @@ export default fp(
     /**
      * The webhook lane: deliveries are claimed with `kind = 'webhook'` only, and each starts as
      * soon as it is claimed, up to `webhookConcurrency` at once; a claim is made when a wake or
-     * poll comes, or when a delivery ends while the last claim came back full. Outcomes are
-     * recorded together, `gatherMs` after the first, in ONE transaction: the delivered rows (one
+     * poll comes, or when a delivery ends while the last claim came back full and at least
+     * `webhookClaimMin` places are free (decision 102). Outcomes are
+     * recorded together, `webhookRecordMs` after the first, in ONE transaction: the delivered rows (one
      * statement per answer status), the failed ones (retry time or failed), and the webhooks'
      * failure clocks — so on SQLite a burst of deliveries costs one commit, not one per delivery.
      */
@@ -299,17 +312,17 @@ export default fp(
       await hooks.flushing;
     };
     const scheduleFlush = () => {
-      hooks.flushTimer ??= setTimeout(() => void flushOutcomes(), OUTBOX_POLICY.gatherMs);
+      hooks.flushTimer ??= setTimeout(() => void flushOutcomes(), OUTBOX_POLICY.webhookRecordMs);
     };
 
-    const deliverHook = async (row: OutboxRow) => {
-      const result = await fastify.webhookSender.deliver(row);
+    const deliverHook = async (row: OutboxRow, hook: WebhookTarget | undefined) => {
+      const result = await fastify.webhookSender.deliver(row, hook);
       hooks.outcomes.push({ row, result });
       scheduleFlush();
     };
 
-    const startHook = (row: OutboxRow) => {
-      const task: Promise<void> = deliverHook(row)
+    const startHook = (row: OutboxRow, hook: WebhookTarget | undefined) => {
+      const task: Promise<void> = deliverHook(row, hook)
         .catch((error: unknown) => {
           // The database failed while recording: the lease runs out and the row is retried.
           fastify.log.warn({ err: error, outboxId: row.id }, 'Recording a webhook delivery failed');
@@ -317,7 +330,8 @@ export default fp(
         .finally(() => {
           hooks.ended += 1;
           hooks.inFlight.delete(task);
-          if (hooks.more) void pumpHooks();
+          const free = OUTBOX_POLICY.webhookConcurrency - hooks.inFlight.size;
+          if (hooks.more && (free >= OUTBOX_POLICY.webhookClaimMin || hooks.inFlight.size === 0)) void pumpHooks();
         });
       hooks.inFlight.add(task);
     };
@@ -344,7 +358,9 @@ export default fp(
               const now = clock.now();
               const rows = await repo.claim(workerId, now.toISOString(), new Date(now.getTime() + OUTBOX_POLICY.leaseMs).toISOString(), free, fastify.db, 'webhooks');
               claimed += rows.length;
-              for (const row of rows) startHook(row);
+              // The claimed rows' webhooks, read once per claim rather than once per delivery.
+              const targets = await webhooksRepo.targets([...new Set(rows.flatMap((row) => (row.webhookId == null ? [] : [row.webhookId])))]);
+              for (const row of rows) startHook(row, row.webhookId == null ? undefined : targets.get(row.webhookId));
               hooks.more = rows.length === free;
               if (!hooks.more) break;
             }

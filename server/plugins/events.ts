@@ -30,6 +30,11 @@ export interface EventsService {
   heartbeat(): Promise<void>;
   /** Open streams on this instance. */
   readonly openStreams: number;
+  /**
+   * The newest event's id in the log. Every change that other people can see writes an event,
+   * so an unchanged id means nothing changed anywhere since it was read (on any instance).
+   */
+  latestId(): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -80,6 +85,7 @@ export default fp(
       get openStreams() {
         return streams.open;
       },
+      latestId: () => log.latestId(),
       async heartbeat() {
         if (streams.open === 0) return;
         for (const stream of streams.all()) streams.write(stream, HEARTBEAT_FRAME);

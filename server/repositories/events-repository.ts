@@ -152,6 +152,7 @@ const toLogged = (row: LoggedRow): LoggedEvent => ({
 });
 
 export function createEventsRepository(db: Kysely<DB>) {
+  const latest = prepare<Record<string, never>, { max: string | number | null }>(db.selectFrom('events').select((eb) => eb.fn.max('id').as('max')));
   return {
     /** Events after `afterId`, oldest first, at most `limit`. */
     async listAfter(afterId: number, limit: number, ex: Executor = db): Promise<LoggedEvent[]> {
@@ -186,6 +187,15 @@ export function createEventsRepository(db: Kysely<DB>) {
         .orderBy('id')
         .execute();
       return rows.map(toLogged);
+    },
+
+    /**
+     * The newest event's id (0: none yet). It never goes down: pruning keeps the newest row, and
+     * commit order is id order, so an unchanged answer means no event was committed since.
+     */
+    async latestId(ex: Executor = db): Promise<number> {
+      const row = (await latest.execute(ex, {})).rows[0];
+      return Number(row?.max ?? 0);
     },
 
     /** The smallest and largest id still in the log (both 0 when it is empty). */

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { prepare, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, OutboxTable } from '../db/schema.ts';
 
@@ -36,6 +36,31 @@ export interface DueReminderRow {
  */
 // `tasks.next_reminder_at` exists only for the reminder schedule: it is added to the table's
 // type here ($extendTables) instead of in db/schema.ts, so no other query can depend on it.
+/**
+ * Leases up to `limit` due rows of `lane` to `workerId` until `lockedUntil`, spending one attempt
+ * each. Each lane reads its own partial index of pending rows (`kind = 'webhook'` or not), so a
+ * backlog of one lane never slows the other's claim (migration 0017).
+ */
+function claimStatement(ex: Executor, skipLocked: boolean, workerId: string, now: string, lockedUntil: string, limit: number, lane: 'messages' | 'webhooks') {
+  return ex
+    .updateTable('outbox')
+    .set((eb) => ({ lockedBy: workerId, lockedUntil, attempts: eb('attempts', '+', 1) }))
+    .where('id', 'in', (eb) => {
+      let due = eb
+        .selectFrom('outbox')
+        .select('id')
+        .where('status', '=', sql.lit('pending'))
+        .where('kind', lane === 'webhooks' ? '=' : '<>', sql.lit('webhook'))
+        .where('runAt', '<=', now)
+        .where((w) => w.or([w('lockedUntil', 'is', null), w('lockedUntil', '<=', now)]))
+        .orderBy('runAt')
+        .limit(limit);
+      if (skipLocked) due = due.forUpdate().skipLocked();
+      return due;
+    })
+    .returningAll();
+}
+
 export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'postgres') {
   const skipLocked = dialect === 'postgres';
   const insertOne = prepare<OutboxRow, never>(
@@ -75,24 +100,13 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
       ex: Executor = db,
       lane: 'messages' | 'webhooks' = 'messages',
     ): Promise<OutboxRow[]> {
-      return ex
-        .updateTable('outbox')
-        .set((eb) => ({ lockedBy: workerId, lockedUntil, attempts: eb('attempts', '+', 1) }))
-        .where('id', 'in', (eb) => {
-          let due = eb
-            .selectFrom('outbox')
-            .select('id')
-            .where('status', '=', sql.lit('pending'))
-            .where('kind', lane === 'webhooks' ? '=' : '<>', sql.lit('webhook'))
-            .where('runAt', '<=', now)
-            .where((w) => w.or([w('lockedUntil', 'is', null), w('lockedUntil', '<=', now)]))
-            .orderBy('runAt')
-            .limit(limit);
-          if (skipLocked) due = due.forUpdate().skipLocked();
-          return due;
-        })
-        .returningAll()
-        .execute();
+      return claimStatement(ex, skipLocked, workerId, now, lockedUntil, limit, lane).execute();
+    },
+
+    /** The claim of `lane`, compiled (for the test that reads its plan). */
+    claimQuery(lane: 'messages' | 'webhooks'): CompiledQuery {
+      const now = new Date(0).toISOString();
+      return claimStatement(db, skipLocked, 'plan', now, now, 10, lane).compile();
     },
 
     /** Records the rows as delivered (one statement for a whole round's deliveries). */

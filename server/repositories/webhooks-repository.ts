@@ -228,10 +228,11 @@ export function createWebhooksRepository(db: Kysely<DB>) {
       return Number(result.numAffectedRows ?? 0);
     },
 
-    /** The webhook a delivery goes to (undefined: deleted since). */
-    async target(id: string, ex: Executor = db): Promise<WebhookTarget | undefined> {
-      const row = await ex.selectFrom('webhooks').select(['id', 'boardId', 'url', 'secret', 'active', 'failingSince']).where('id', '=', id).executeTakeFirst();
-      return row === undefined ? undefined : { ...row, active: row.active === 1 };
+    /** The webhooks `ids` that deliveries go to, by id (one missing: deleted since). */
+    async targets(ids: readonly string[], ex: Executor = db): Promise<Map<string, WebhookTarget>> {
+      if (ids.length === 0) return new Map();
+      const rows = await ex.selectFrom('webhooks').select(['id', 'boardId', 'url', 'secret', 'active', 'failingSince']).where('id', 'in', ids).execute();
+      return new Map(rows.map((row) => [row.id, { ...row, active: row.active === 1 }]));
     },
 
     /** A success: the webhooks are healthy again. */

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { loggedUrl } from '../app.ts';
+import { build, loggedUrl } from '../app.ts';
 import { boardsApi } from './boards-support.ts';
 import { labelsTeam } from './labels-support.ts';
 import { createSignedInUser, createTask, insertBoard, uniqueEmail, type TestUser } from './factories.ts';
@@ -269,6 +269,29 @@ describe('the feed ETag', () => {
     expect((await t.request('PATCH', `/api/tasks/${task._id}`, { cookie: admin.cookie, body: { assignee: uniqueEmail() } })).status).toBe(200);
     expect(await etagOf(path)).not.toBe(before);
     expect(eventsOf(await feed(path))).toEqual([]);
+  });
+});
+
+describe('the feed ETag with two instances', () => {
+  it('changes at once on an instance whose last answer was 304, after a change made through another', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const task = await createTask(t, cookie, { assignee: user.email, deadline: inDays(2) });
+    const path = await feedPath(t, cookie);
+    const first = await feed(path);
+    const etag = String(first.headers.etag);
+    expect((await feed(path, { 'if-none-match': etag })).status).toBe(304);
+    // The second instance: the same database and clock, its own memory.
+    const other = await build({ config: t.config, clock: t.clock });
+    try {
+      t.clock.advance(1000);
+      const patched = await other.inject({ method: 'PATCH', url: `/api/tasks/${task._id}`, headers: { cookie, 'content-type': 'application/json' }, payload: JSON.stringify({ taskTitle: 'Renamed elsewhere' }) });
+      expect(patched.statusCode, patched.body).toBe(200);
+    } finally {
+      await other.close();
+    }
+    const after = await feed(path, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.body).toContain('SUMMARY:Renamed elsewhere');
   });
 });
 

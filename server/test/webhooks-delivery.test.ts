@@ -260,7 +260,8 @@ describe('crash safety', () => {
     });
     const [claimed] = await deliveryRows(t, webhook._id);
     // The dead worker's send reached the receiver; it never recorded it.
-    expect(await t.app.webhookSender.deliver(claimed!)).toMatchObject({ ok: true, responseStatus: 200 });
+    const targets = await t.app.webhooksRepository.targets([webhook._id]);
+    expect(await t.app.webhookSender.deliver(claimed!, targets.get(webhook._id))).toMatchObject({ ok: true, responseStatus: 200 });
     await t.app.outbox.drain();
     expect(receiver.at('/crash')).toHaveLength(1);
 

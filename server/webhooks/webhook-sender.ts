@@ -4,7 +4,7 @@ import { SECOND } from '../clock.ts';
 import { createOutboundAgents, outboundRequest, OutboundRefusedError } from '../net/outbound.ts';
 import type { DeliveryResult } from '../push/push-sender.ts';
 import type { OutboxRow } from '../repositories/outbox-repository.ts';
-import { webhookMessageId } from '../repositories/webhooks-repository.ts';
+import { webhookMessageId, type WebhookTarget } from '../repositories/webhooks-repository.ts';
 
 export const WEBHOOK_POLICY = {
   /** One attempt (DNS, connect, request, answer) must finish within this; else it is retried. */
@@ -18,8 +18,11 @@ export const WEBHOOK_POLICY = {
 export type WebhookResult = DeliveryResult & { responseStatus: number | null; failingSince?: string | null };
 
 export interface WebhookSender {
-  /** Delivers one outbox row of kind `webhook`. Never throws for the receiver's or the network's failures. */
-  deliver(row: OutboxRow): Promise<WebhookResult>;
+  /**
+   * Delivers one outbox row of kind `webhook` to `hook`, its webhook as read when the row was
+   * claimed (undefined: deleted). Never throws for the receiver's or the network's failures.
+   */
+  deliver(row: OutboxRow, hook: WebhookTarget | undefined): Promise<WebhookResult>;
 }
 
 declare module 'fastify' {
@@ -61,11 +64,9 @@ export function messageIdOf(row: Pick<OutboxRow, 'id' | 'headers'>): string {
 export default fp(
   (fastify, _opts, done) => {
     const { clock } = fastify;
-    const repo = fastify.webhooksRepository;
     const agents = createOutboundAgents(fastify.config.outboundAllowPrivate);
 
-    const deliver = async (row: OutboxRow): Promise<WebhookResult> => {
-      const hook = row.webhookId == null ? undefined : await repo.target(row.webhookId);
+    const deliver = async (row: OutboxRow, hook: WebhookTarget | undefined): Promise<WebhookResult> => {
       if (hook === undefined) return { ok: false, retry: false, reason: 'webhook deleted', expected: true, responseStatus: null };
       const { failingSince } = hook;
       const failed = (reason: string, responseStatus: number | null = null, expected = false): WebhookResult => ({ ok: false, retry: false, reason, expected, responseStatus, failingSince });

@@ -21,6 +21,8 @@ const EVENT_MINUTES = 30;
 /** The feed cache's bounds: documents kept, and their characters in all (about 2 bytes each). */
 const CACHE_MAX_ENTRIES = 200;
 const CACHE_MAX_CHARS = 32 * 1024 * 1024;
+/** Feed stamps remembered (the oldest goes first): about 100 bytes each. */
+const STAMPS_MAX = 20_000;
 /** RFC 5545 PRIORITY: 1 is the highest, 9 the lowest, 5 the middle. */
 const ICAL_PRIORITY: Record<Priority, number> = { urgent: 1, high: 3, normal: 5, low: 9 };
 
@@ -32,7 +34,8 @@ const feedNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.routeN
  * written by ical-generator), at a secret URL that calendar apps poll without a session. The
  * tasks are the ones the task list shows them (repositories/task-list-queries.ts, open, by
  * deadline); an ETag from a cheap stamp of that set answers an unchanged feed with 304 before
- * any task is read (decision 088). The secret is in the path, so the request log writes the path
+ * any task is read (decision 088), and the stamp itself is read again only after an event
+ * (decision 103). The secret is in the path, so the request log writes the path
  * with it replaced (app.ts `loggedUrl`).
  */
 const calendar: FastifyPluginAsyncTypebox = (fastify) => {
@@ -111,6 +114,28 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
     }
   }
 
+  /**
+   * The feed stamp, read again only when an event was committed since it was last read for the
+   * same feed: every change a feed can show (a task's write, a membership, a board's name, an
+   * import) appends to the event log, whose newest id never goes down. So the poll of an
+   * unchanged feed costs one index read, not the aggregate over its tasks (decision 103). The
+   * newest id is read BEFORE the stamp: an event committed in between makes the next poll read
+   * the stamp again, never keep a stale one. A cache of this instance, checked against the
+   * database on every poll, so it holds with any number of instances.
+   */
+  const stamps = new Map<string, { latest: number; stamp: string }>();
+  const stampOf = async (viewer: Viewer, board: string | undefined): Promise<string> => {
+    const key = `${viewer.userId} ${board ?? ''}`;
+    const latest = await fastify.events.latestId();
+    const known = stamps.get(key);
+    if (known?.latest === latest) return known.stamp;
+    const stamp = await tasks.feedStamp(viewer, board);
+    stamps.delete(key);
+    if (stamps.size >= STAMPS_MAX) stamps.delete(stamps.keys().next().value ?? '');
+    stamps.set(key, { latest, stamp });
+    return stamp;
+  };
+
   fastify.get(
     '/calendar/:file',
     {
@@ -135,7 +160,7 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
       const asked = request.query.board;
       // A board they are not an active member of (or no such board): an empty calendar.
       const board = asked === undefined ? undefined : ID_RE.test(asked) && (await tasks.boardRole(asked, viewer)) !== undefined ? asked : null;
-      const stamp = board === null ? 'none' : await tasks.feedStamp(viewer, board);
+      const stamp = board === null ? 'none' : await stampOf(viewer, board);
       const etag = `"${createHash('sha256').update(JSON.stringify([secret, owner.createdAt, owner.email, asked ?? null, config.appOrigin, stamp])).digest('base64url')}"`;
       reply.header('etag', etag).header('cache-control', 'private, no-cache');
       const match = request.headers['if-none-match'];

@@ -1,0 +1,25 @@
+import { CompiledQuery } from 'kysely';
+import type { TestApp } from './helpers.ts';
+
+/**
+ * The plan the database would run `query` with, as text: `explain query plan` on SQLite,
+ * `explain` on PostgreSQL. PostgreSQL plans a seq scan for a small table, so index scans are
+ * required there with `enable_seqscan` off: the plan then says whether an index CAN serve the
+ * query (the planner prefers it as the table grows).
+ */
+export async function planOf(t: TestApp, query: CompiledQuery): Promise<string> {
+  if (t.app.dbDialect === 'postgres') {
+    return t.app.db.connection().execute(async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin'));
+      try {
+        await connection.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
+        const { rows } = await connection.executeQuery<Record<string, string>>(CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]));
+        return rows.map((row) => Object.values(row).join(' ')).join('\n');
+      } finally {
+        await connection.executeQuery(CompiledQuery.raw('rollback'));
+      }
+    });
+  }
+  const { rows } = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+  return rows.map((row) => row.detail).join('\n');
+}
