@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
@@ -14,6 +15,9 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');
 
 const queryClient = createQueryClient();
+// TanStack Query assumes online until the browser says otherwise: a page opened offline must
+// start offline (its queries and changes wait instead of failing, and the status line says so).
+onlineManager.setOnline(navigator.onLine);
 
 // A tab that starts signed in fetches the signed-in pages' shared chunk at once, beside the
 // entry's own work, instead of after the session is confirmed (the chunk: app/signed-in.tsx).

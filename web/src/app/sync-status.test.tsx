@@ -47,7 +47,7 @@ describe('the status line in the navigation bar', () => {
 
   it('goes Offline → Offline — N changes waiting → Syncing… → All changes saved, politely, and the words stay for screen readers', async () => {
     const { queryClient } = onBoard();
-    await screen.findByRole('heading', { level: 1, name: 'Tasks' });
+    await screen.findByRole('heading', { level: 1, name: 'Tasks' }, { timeout: 5_000 });
     expect(status()).toHaveAttribute('aria-live', 'polite');
     expect(status()).toHaveTextContent('All changes saved');
 

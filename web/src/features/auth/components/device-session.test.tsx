@@ -33,7 +33,7 @@ async function visitOnce(store: CopyStore, title: string): Promise<void> {
     .always('GET', '/tasks/counts', json(200, countsAnswer(1, 0)));
   const deviceCopy = testDeviceCopy({ store });
   const { unmount } = renderApp('/tasks', { signedIn: true, deviceCopy });
-  expect(await screen.findAllByText(title)).not.toHaveLength(0);
+  expect(await screen.findAllByText(title, undefined, { timeout: 5_000 })).not.toHaveLength(0);
   await waitFor(async () => {
     await deviceCopy.flush();
     expect(await store.get<PublicUser>('owner')).toEqual(ADA);
@@ -123,7 +123,7 @@ describe('a reload with this person’s copy on the device', () => {
       .always('GET', '/tasks', json(200, listAnswer([makeTask({ taskTitle: 'Grace’s task' })])))
       .always('GET', '/tasks/counts', json(200, countsAnswer(1, 0)));
     renderApp('/tasks', { signedIn: true, deviceCopy: testDeviceCopy({ store, owner: ADA }) });
-    expect(await screen.findAllByText('Grace’s task')).not.toHaveLength(0);
+    expect(await screen.findAllByText('Grace’s task', undefined, { timeout: 5_000 })).not.toHaveLength(0);
     expect(screen.queryByText('Ada’s secret task')).not.toBeInTheDocument();
     await waitFor(async () => {
       expect(await store.get('owner')).toEqual(grace);
@@ -179,6 +179,7 @@ describe('logout and the device copy', () => {
     await waitFor(() => {
       expect(currentPath()).toBe('/login');
     });
+    expect(screen.getByRole('alert')).toHaveTextContent(discardedChangesMessage(3));
     await expectEmptied(store, 'Paint the door');
     expect(queryClient.getMutationCache().getAll()).toHaveLength(0);
   });

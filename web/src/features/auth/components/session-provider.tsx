@@ -89,12 +89,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(
     (reason: SignOutReason) => {
+      // The waiting changes cannot be sent without a session, and the copy they live in goes
+      // with it: whatever ended the session, the person is told how many, never left to find
+      // them missing (Logout asks first).
+      const waiting = countQueuedWrites(queryClient);
       writeFlag(false);
       // Emptied at once, not after the next render: a save of the copy must not outlive the session.
       void clearDeviceCopy(queryClient, copy);
+      if (waiting > 0) notify('error', discardedChangesMessage(waiting));
       setSession((current) => (current.status === 'signedOut' ? current : { status: 'signedOut', reason }));
     },
-    [queryClient, copy],
+    [queryClient, copy, notify],
   );
 
   const statusRef = useRef(session.status);
@@ -107,14 +112,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     () =>
       onUnauthorized(() => {
         if (statusRef.current !== 'signedIn') return;
-        // The waiting changes cannot be sent without a session, and the copy they live in goes
-        // with it: the person is told how many, never left to find them missing.
-        const waiting = countQueuedWrites(queryClient);
         signOut('expired');
         notify('info', CLIENT_MESSAGES.sessionExpired);
-        if (waiting > 0) notify('error', discardedChangesMessage(waiting));
       }),
-    [signOut, notify, queryClient],
+    [signOut, notify],
   );
 
   // With the flag set at start-up, ask the server who we are.
