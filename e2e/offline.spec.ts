@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { LOGGED_IN_FLAG } from '../shared/constants.ts';
 import { apiCreateTask, expect, expectAccessible, LOGGED_IN_VALUE, signedInState, test, type TestUser } from './fixtures.ts';
 import { readCopy } from './support/device-copy.ts';
+import { apiCreateBoard } from './support/boards-api.ts';
 import { board } from './support/pages.ts';
 import { chromeArgs, chromePath, tmpRoot } from './support/paths.ts';
 
@@ -74,6 +75,7 @@ test.describe('the device copy', () => {
     // Three axe runs and a dozen loads on a shared machine.
     test.slow();
     const seeded = await seed(page, user);
+    const unopened = await apiCreateBoard(page.request, `Garden ${Date.now()}`);
     await visitOnline(page, seeded);
 
     await context.setOffline(true);
@@ -93,6 +95,11 @@ test.describe('the device copy', () => {
     await page.goto(`/tasks/${seeded.unseenId}`);
     await expect(page.getByText(NOT_OPENED)).toBeVisible();
     await expectAccessible(page, 'a task page never opened, offline');
+
+    // A board in the switcher, never opened here: its name, and the same words.
+    await page.goto(`/boards/${unopened._id}`);
+    await expect(page.getByRole('heading', { level: 1, name: unopened.name })).toBeVisible();
+    await expect(page.getByText(NOT_OPENED)).toBeVisible();
 
     await page.goto('/tasks');
     await expect(board(page).card(seeded.seenTitle)).toBeVisible();
