@@ -134,6 +134,19 @@ test.describe('the device copy', () => {
     await context.setOffline(false);
   });
 
+  test('leaving the page saves at once: an offline reload right after the comments arrive still shows them', async ({ page, context, user }) => {
+    const seeded = await seed(page, user);
+    await page.goto('/tasks');
+    await waitForControl(page);
+    await page.goto(`/tasks/${seeded.seenId}`);
+    await expect(page.getByText(seeded.comment)).toBeVisible();
+    // Well within the one-second save interval: only the save on leaving can have kept them.
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByText(seeded.comment)).toBeVisible();
+    await context.setOffline(false);
+  });
+
   test('Logout empties the copy: after it, offline, no task data is readable on the device', async ({ page, context, user }) => {
     const seeded = await seed(page, user);
     await visitOnline(page, seeded);

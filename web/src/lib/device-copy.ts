@@ -1,7 +1,7 @@
 import type { Mutation, Query, QueryClient } from '@tanstack/react-query';
 import { createContext, use } from 'react';
 import type { PersistedClient, Persister, PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
-import { createStore, del, get, set } from 'idb-keyval';
+import { createStore, del, get, promisifyRequest } from 'idb-keyval';
 import type { PublicUser } from '#shared/schemas/users.ts';
 import { QUEUED_WRITES } from './write-queue.ts';
 
@@ -40,7 +40,14 @@ export function indexedDbStore(): CopyStore {
   const store = createStore('taskwise-device-copy', 'copy');
   return {
     get: (key) => get(key, store),
-    set: (key, value) => set(key, value, store),
+    // idb-keyval's `set`, plus an explicit commit: a save made as the page goes (pagehide) must
+    // not wait for the transaction to commit by itself after the page is gone.
+    set: (key, value) =>
+      store('readwrite', (objects) => {
+        objects.put(value, key);
+        objects.transaction.commit();
+        return promisifyRequest(objects.transaction);
+      }).then(() => undefined),
     del: (key) => del(key, store),
   };
 }
