@@ -2,6 +2,7 @@
 import { LOGGED_IN_FLAG } from '../shared/constants.ts';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '../shared/messages.ts';
 import { expect, test } from './fixtures.ts';
+import { readCopy } from './support/device-copy.ts';
 import { alertWith, loginForm, nav, statusWith } from './support/pages.ts';
 
 const flag = `localStorage.getItem(${JSON.stringify(LOGGED_IN_FLAG)})`;
@@ -114,12 +115,31 @@ test.describe('signed in', () => {
     await expect(nav(page).login).toBeVisible();
   });
 
-  test('a failing /users/me shows "Error fetching user info" and signs out', async ({ page }) => {
+  test('a server error of /users/me shows "Error fetching user info" and signs out', async ({ page }) => {
     await page.route('**/api/users/me', (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ status: 'error', code: 'INTERNAL_ERROR', message: SERVER_MESSAGES.internalError }) }),
     );
     await page.goto('/');
     await expect(alertWith(page, `${CLIENT_MESSAGES.userInfoPrefix}${CLIENT_MESSAGES.userInfoFailure}`)).toBeVisible();
     await expect(nav(page).login).toBeVisible();
+  });
+
+  test('a network failure of /users/me signs out only when this device holds no copy of the person', async ({ page }) => {
+    await page.route('**/api/users/me', (route) => route.abort('internetdisconnected'));
+    await page.goto('/');
+    await expect(alertWith(page, `${CLIENT_MESSAGES.userInfoPrefix}${CLIENT_MESSAGES.userInfoFailure}`)).toBeVisible();
+    await expect(nav(page).login).toBeVisible();
+  });
+
+  test('with a copy of the person on the device, a network failure of /users/me keeps them signed in', async ({ page, user }) => {
+    await page.goto('/tasks');
+    await expect(nav(page).welcome).toHaveText(`Welcome, ${user.fullName}`);
+    // The copy records whose it is once /users/me has answered.
+    await expect.poll(() => readCopy(page)).toContain(user.email);
+    await page.route('**/api/users/me', (route) => route.abort('internetdisconnected'));
+    await page.reload();
+    await expect(nav(page).welcome).toHaveText(`Welcome, ${user.fullName}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Tasks' })).toBeVisible();
+    await expect(page.getByText(CLIENT_MESSAGES.userInfoFailure)).toHaveCount(0);
   });
 });

@@ -1,9 +1,11 @@
+import { onlineManager } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes } from '#web/app/routes.tsx';
+import { openDeviceCopy } from '#web/lib/device-copy.ts';
 import { createQueryClient } from '#web/lib/query-client.ts';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -13,20 +15,27 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');
 
 const queryClient = createQueryClient();
+// TanStack Query assumes online until the browser says otherwise: a page opened offline must
+// start offline (its queries and changes wait instead of failing, and the status line says so).
+onlineManager.setOnline(navigator.onLine);
 
 // A tab that starts signed in fetches the signed-in pages' shared chunk at once, beside the
 // entry's own work, instead of after the session is confirmed (the chunk: app/signed-in.tsx).
-if (localStorage.getItem(LOGGED_IN_FLAG) !== null) void import('#web/app/signed-in.tsx');
+const signedIn = localStorage.getItem(LOGGED_IN_FLAG) !== null;
+if (signedIn) void import('#web/app/signed-in.tsx');
 
-createRoot(root).render(
-  <StrictMode>
-    <AppProviders queryClient={queryClient}>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
-    </AppProviders>
-  </StrictMode>,
-);
+// Whose copy this device holds decides how the session starts (one small IndexedDB read).
+void openDeviceCopy({ signedIn }).then((deviceCopy) => {
+  createRoot(root).render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </AppProviders>
+    </StrictMode>,
+  );
+});
 
 /*
  * The service worker (offline app shell, push notifications, updates: web/src/app/pwa/) is

@@ -1,7 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link, NavLink, useMatch } from 'react-router';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { Button, ButtonLink } from '#web/components/button.tsx';
+import { Dialog } from '#web/components/dialog.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useLogout } from '#web/features/auth/api/logout.ts';
@@ -9,7 +11,9 @@ import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
+import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { Logo } from './logo.tsx';
+import { SyncStatus } from './sync-status.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
 
@@ -54,8 +58,20 @@ export function NavBar() {
     });
   };
 
+  // Changes still waiting on this device go with the session: the person decides first.
+  const queryClient = useQueryClient();
+  const [discarding, setDiscarding] = useState(0);
   const onLogout = () => {
     if (loggingOut) return;
+    const waiting = countQueuedWrites(queryClient);
+    if (waiting > 0) {
+      setDiscarding(waiting);
+      return;
+    }
+    leave();
+  };
+
+  const leave = () => {
     setLeaving(true);
     void forgetThisDevice().then(() => {
       setLeaving(false);
@@ -103,11 +119,13 @@ export function NavBar() {
             </ul>
             {narrow ? (
               <>
+                <SyncStatus className="nav__sync" />
                 {bell}
                 <AccountMenu fullName={session.user.fullName} onLogout={onLogout} loggingOut={loggingOut} />
               </>
             ) : (
               <>
+                <SyncStatus className="nav__sync" />
                 <p className="nav__welcome">
                   Welcome, <strong>{session.user.fullName}</strong>
                 </p>
@@ -134,7 +152,48 @@ export function NavBar() {
         )}
         {signedIn && narrow ? null : <ThemeToggle />}
       </nav>
+      <DiscardChangesDialog
+        count={discarding}
+        onCancel={() => {
+          setDiscarding(0);
+        }}
+        onConfirm={() => {
+          setDiscarding(0);
+          leave();
+        }}
+      />
     </header>
+  );
+}
+
+export function discardQuestion(count: number): string {
+  return count === 1 ? '1 change hasn’t been saved yet. Sign out and discard it?' : `${String(count)} changes haven’t been saved yet. Sign out and discard them?`;
+}
+
+/** Asked before signing out with changes still waiting on this device (they cannot be sent once signed out). */
+function DiscardChangesDialog({ count, onCancel, onConfirm }: { count: number; onCancel: () => void; onConfirm: () => void }) {
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  return (
+    <Dialog
+      open={count > 0}
+      onClose={onCancel}
+      variant="center"
+      role="alertdialog"
+      title="Discard unsaved changes?"
+      description={discardQuestion(count)}
+      initialFocusRef={cancelRef}
+      hideCloseButton
+      footer={
+        <>
+          <Button ref={cancelRef} onClick={onCancel}>
+            Keep them
+          </Button>
+          <Button variant="danger" onClick={onConfirm}>
+            Sign out and discard
+          </Button>
+        </>
+      }
+    />
   );
 }
 

@@ -1,15 +1,50 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
+import { useMemo, type ReactNode } from 'react';
 import { NoticeProvider } from '#web/components/notices.tsx';
 import { SessionProvider } from '#web/features/auth/components/session-provider.tsx';
+import { boardKeys } from '#web/features/boards/api/query-keys.ts';
+import { checklistKeys } from '#web/features/checklists/api/get-checklist.ts';
+import { commentKeys } from '#web/features/comments/api/get-comments.ts';
+import { peopleKeys } from '#web/features/comments/api/get-people.ts';
+import { labelKeys } from '#web/features/labels/api/query-keys.ts';
+import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
+import { DeviceCopyContext, type DeviceCopy } from '#web/lib/device-copy.ts';
+import { registerQueuedWrites } from './write-queue.ts';
 
-/** Everything the routes need around them. Tests wrap a memory router in the same stack. */
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+/** The parts of the cache kept on the device: what the board, its task pages and their comments and checklists show. */
+const PERSISTED_ROOTS = [boardKeys.all, taskKeys.all, commentKeys.all, checklistKeys.all, labelKeys.all, peopleKeys.all].map((key) => key[0]);
+
+const registered = new WeakSet<QueryClient>();
+
+/** The queued writes' functions must be known before a stored change is restored, or it could not be sent. */
+function registerOnce(queryClient: QueryClient): void {
+  if (registered.has(queryClient)) return;
+  registered.add(queryClient);
+  registerQueuedWrites(queryClient);
+}
+
+/**
+ * Everything the routes need around them. Tests wrap a memory router in the same stack.
+ * The query client is restored from the device copy first (queries wait for it), then the
+ * changes that were waiting are sent again.
+ */
+export function AppProviders({ queryClient, deviceCopy, children }: { queryClient: QueryClient; deviceCopy: DeviceCopy; children: ReactNode }) {
+  registerOnce(queryClient);
+  const persistOptions = useMemo(() => deviceCopy.persistOptions(PERSISTED_ROOTS), [deviceCopy]);
   return (
-    <QueryClientProvider client={queryClient}>
-      <NoticeProvider>
-        <SessionProvider>{children}</SessionProvider>
-      </NoticeProvider>
-    </QueryClientProvider>
+    <PersistQueryClientProvider
+      client={queryClient}
+      persistOptions={persistOptions}
+      onSuccess={() => {
+        void queryClient.resumePausedMutations();
+      }}
+    >
+      <DeviceCopyContext value={deviceCopy}>
+        <NoticeProvider>
+          <SessionProvider>{children}</SessionProvider>
+        </NoticeProvider>
+      </DeviceCopyContext>
+    </PersistQueryClientProvider>
   );
 }

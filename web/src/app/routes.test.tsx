@@ -15,7 +15,10 @@ describe('route guards', () => {
     const { user } = renderApp('/tasks');
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
     expect(currentPath()).toBe('/login?next=%2Ftasks');
-    expect(document.title).toBe('Sign in · Taskwise');
+    // The title is set by an effect, which may run after the page's first paint.
+    await waitFor(() => {
+      expect(document.title).toBe('Sign in · Taskwise');
+    });
 
     api.on('POST', '/users/login', json(200, { status: 'success', message: 'Signed in successfully.', data: { user: ADA } }));
     boardAnswers(api);
@@ -73,7 +76,9 @@ describe('route guards', () => {
     renderApp('/signup');
     expect(await screen.findByRole('heading', { level: 1, name: 'Create your account' })).toBeInTheDocument();
     expect(currentPath()).toBe('/sign-up');
-    expect(document.title).toBe('Sign up · Taskwise');
+    await waitFor(() => {
+      expect(document.title).toBe('Sign up · Taskwise');
+    });
   });
 
   it('shows "Page not found" with a link home for any other path', async () => {
@@ -81,7 +86,9 @@ describe('route guards', () => {
     renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go home' })).toHaveAttribute('href', '/');
-    expect(document.title).toBe('Page not found · Taskwise');
+    await waitFor(() => {
+      expect(document.title).toBe('Page not found · Taskwise');
+    });
   });
 });
 
@@ -120,6 +127,8 @@ describe('landing page', () => {
     const particles = container.querySelectorAll('[aria-hidden="true"] > .particle');
     expect(particles).toHaveLength(50);
     expect(new Set(Array.from(particles, (p) => p.parentElement))).toHaveProperty('size', 1);
-    expect(document.title).toBe('Taskwise');
+    await waitFor(() => {
+      expect(document.title).toBe('Taskwise');
+    });
   });
 });

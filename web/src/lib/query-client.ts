@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { isApiError } from './api-client.ts';
+import { COPY_GC_TIME_MS } from './device-copy.ts';
 
 /** Retry only what another try can fix: no answer at all, or a 5xx. Never a 4xx. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -16,6 +17,9 @@ export function createQueryClient(): QueryClient {
         // A remount does not ask again for data fetched within 15 s. The board's lists and counts
         // set their own staleTime (task-queries.ts): the cache keeps them current in place.
         staleTime: 15_000,
+        // What was seen stays in memory, and so in the device copy, as long as the copy keeps it
+        // (TanStack's default would drop a page's data five minutes after it was left).
+        gcTime: COPY_GC_TIME_MS,
       },
       mutations: { retry: false },
     },

@@ -1,10 +1,13 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
+import type { PublicUser } from '#shared/schemas/users.ts';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes } from '#web/app/routes.tsx';
+import { createDeviceCopy, memoryStore, type CopyStore, type DeviceCopy } from '#web/lib/device-copy.ts';
 import { createQueryClient } from '#web/lib/query-client.ts';
 // The app loads its pages and the signed-in pages' shared code lazily (React.lazy). Here they
 // are loaded up front, while the test file is collected, so a test's first render does not
@@ -36,33 +39,44 @@ export function currentPath(): string {
   return document.querySelector('[data-testid="location"]')?.textContent ?? '';
 }
 
-function testQueryClient() {
+export function testQueryClient(): QueryClient {
   const client = createQueryClient();
   // No retries in tests: a failure shows at once.
   client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retry: false } });
   return client;
 }
 
+/**
+ * A device copy kept in memory (jsdom has no IndexedDB). `store` and `owner` stand for a copy
+ * this device already holds, as `openDeviceCopy` would have found it.
+ */
+export function testDeviceCopy({ store = memoryStore(), owner }: { store?: CopyStore; owner?: PublicUser } = {}): DeviceCopy {
+  return createDeviceCopy(store, owner);
+}
+
 /** The whole app at `path`, with the same providers as production and a fresh cache. */
-export function renderApp(path: string, { signedIn = false }: { signedIn?: boolean } = {}) {
+export function renderApp(
+  path: string,
+  { signedIn = false, deviceCopy = testDeviceCopy(), queryClient = testQueryClient() }: { signedIn?: boolean; deviceCopy?: DeviceCopy; queryClient?: QueryClient } = {},
+) {
   if (signedIn) localStorage.setItem(LOGGED_IN_FLAG, 'true');
   const user = userEvent.setup();
   const result = render(
-    <AppProviders queryClient={testQueryClient()}>
+    <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>
       <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
         <LocationProbe />
       </MemoryRouter>
     </AppProviders>,
   );
-  return { user, ...result };
+  return { user, queryClient, deviceCopy, ...result };
 }
 
 /** One component with the app's providers and a router, for focused tests. */
 export function renderWithProviders(ui: ReactNode, { path = '/' }: { path?: string } = {}): RenderResult & { user: ReturnType<typeof userEvent.setup> } {
   const user = userEvent.setup();
   const result = render(
-    <AppProviders queryClient={testQueryClient()}>
+    <AppProviders queryClient={testQueryClient()} deviceCopy={testDeviceCopy()}>
       <MemoryRouter initialEntries={[path]}>
         {ui}
         <LocationProbe />

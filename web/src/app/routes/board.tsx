@@ -11,6 +11,7 @@ import { TaskBoard } from '#web/features/tasks/components/task-board.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { BoardScopeProvider, NarrowBoardSwitcher } from '../board-scope.tsx';
+import { notAvailableOffline, OfflineUnavailable } from '../offline-unavailable.tsx';
 import { PageLoading } from '../root-layout.tsx';
 import './status-page.css';
 
@@ -69,6 +70,16 @@ export function BoardPage() {
   const board = detail.data?.board ?? listed;
   useLeaveWhenRemoved(boardId);
   useDocumentTitle(board?.name ?? 'Board');
+
+  // Offline, a board never opened on this device: its name may be in the switcher, its tasks are not here.
+  if (notAvailableOffline(detail)) {
+    return (
+      <div className="page status-page">
+        <PageHeading className="status-page__title">{board?.name ?? 'Board'}</PageHeading>
+        <OfflineUnavailable className="status-page__text" />
+      </div>
+    );
+  }
 
   if (!board) {
     if (detail.isError && isApiError(detail.error) && detail.error.status === 404) return <BoardNotFound />;

@@ -54,7 +54,10 @@ describe('the task page', () => {
     expect(text).toHaveTextContent('Then <b>pay</b> javascript:alert(1)');
     expect(text?.querySelector('b')).toBeNull();
     expect(screen.getAllByRole('link').filter((a) => a.getAttribute('href')?.startsWith('javascript'))).toHaveLength(0);
-    expect(document.title).toBe('Pay the invoice · Taskwise');
+    // The title is set by an effect, which may run after the page's first paint.
+    await waitFor(() => {
+      expect(document.title).toBe('Pay the invoice · Taskwise');
+    });
   });
 
   it('edits the description with PATCH {description}', async () => {

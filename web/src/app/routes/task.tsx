@@ -18,6 +18,7 @@ import { APP_NAME, useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { TaskPageChecklist } from '../checklist-host.tsx';
+import { notAvailableOffline, OfflineUnavailable } from '../offline-unavailable.tsx';
 import './task.css';
 
 /** From this width the task opens as a panel over the board (kept in step with app/routes.tsx). */
@@ -43,7 +44,7 @@ export function TaskPage() {
   const back = boardPath(useBoardScope().boardId);
   const bodyRef = useRef<HTMLDivElement>(null);
   const notFound = task.isError && isApiError(task.error) && task.error.status === 404;
-  const title = task.data?.taskTitle ?? (notFound ? TASK_NOT_FOUND : task.isError ? 'Task' : 'Loading task…');
+  const title = task.data?.taskTitle ?? (notFound ? TASK_NOT_FOUND : task.isError || notAvailableOffline(task) ? 'Task' : 'Loading task…');
   useDocumentTitle(task.data?.taskTitle ?? (notFound ? TASK_NOT_FOUND : 'Task'));
   // Closing the task leaves the board, whose title was overwritten by the task's.
   useEffect(
@@ -68,7 +69,9 @@ export function TaskPage() {
   }, [queryClient, id]);
 
   let body: ReactNode;
-  if (task.isPending) {
+  if (notAvailableOffline(task)) {
+    body = <OfflineUnavailable className="task-page__loading" />;
+  } else if (task.isPending) {
     body = (
       <p className="task-page__loading" role="status">
         <Spinner size={20} /> Loading task…

@@ -5,18 +5,32 @@ import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import type { PublicUser } from '#shared/schemas/users.ts';
 import { useNotices } from '#web/components/notices.tsx';
 import { isApiError, onUnauthorized } from '#web/lib/api-client.ts';
+import { clearDeviceCopy, useDeviceCopy, type DeviceCopy } from '#web/lib/device-copy.ts';
+import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { getMe } from '../api/get-me.ts';
 
 /**
- * Client session state. The `isLoggedIn` flag in localStorage lets a reload
- * start signed in as "Guest" while `/users/me` confirms the cookie session; the server's
- * cookie is the real authority, and any 401 signs out here, in one place.
+ * Client session state. The `isLoggedIn` flag in localStorage lets a reload start signed in
+ * while `/users/me` confirms the cookie session: as the person whose copy this device holds
+ * (their pages render from it at once, and keep working from it when the server cannot be
+ * reached), or else as "Guest" with nothing shown until the server answers. The server's cookie
+ * is the real authority: any 401 signs out here, in one place, and every sign-out empties the
+ * device's copy.
  */
 export const GUEST_NAME = 'Guest';
 
 /** Why the user is signed out: an explicit logout returns to a plain /login. */
 export type SignOutReason = 'logout' | 'expired' | 'failed' | 'initial';
 
+/** The notice when a session ends with changes still waiting on this device: they are gone with it. */
+export function discardedChangesMessage(count: number): string {
+  return count === 1 ? '1 change that hadn’t been saved was discarded.' : `${String(count)} changes that hadn’t been saved were discarded.`;
+}
+
+/**
+ * `verified`: the pages may render and fetch: the server has confirmed the session, or this
+ * device holds a copy of the same person (then a 401 from any call still signs out).
+ */
 export type Session =
   | { status: 'signedIn'; user: PublicUser; verified: boolean }
   | { status: 'signedOut'; reason: SignOutReason };
@@ -46,14 +60,19 @@ function writeFlag(signedIn: boolean): void {
   }
 }
 
-function initialSession(): Session {
-  return readFlag()
-    ? { status: 'signedIn', user: { fullName: GUEST_NAME, email: '' }, verified: false }
-    : { status: 'signedOut', reason: 'initial' };
+function initialSession(copy: DeviceCopy): Session {
+  if (!readFlag()) return { status: 'signedOut', reason: 'initial' };
+  return copy.owner
+    ? { status: 'signedIn', user: copy.owner, verified: true }
+    : { status: 'signedIn', user: { fullName: GUEST_NAME, email: '' }, verified: false };
 }
 
+/** No answer at all (offline, the server unreachable): unlike a 5xx, it says nothing about the session. */
+const isNetworkFailure = (error: unknown): boolean => isApiError(error) && error.status === 0;
+
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [session, setSession] = useState<Session>(initialSession);
+  const copy = useDeviceCopy();
+  const [session, setSession] = useState<Session>(() => initialSession(copy));
   const [mustVerify] = useState(() => session.status === 'signedIn');
   const queryClient = useQueryClient();
   const { notify } = useNotices();
@@ -61,16 +80,27 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signIn = useCallback(
     (user: PublicUser) => {
       queryClient.clear();
+      void copy.claim(user);
       writeFlag(true);
       setSession({ status: 'signedIn', user, verified: true });
     },
-    [queryClient],
+    [queryClient, copy],
   );
 
-  const signOut = useCallback((reason: SignOutReason) => {
-    writeFlag(false);
-    setSession((current) => (current.status === 'signedOut' ? current : { status: 'signedOut', reason }));
-  }, []);
+  const signOut = useCallback(
+    (reason: SignOutReason) => {
+      // The waiting changes cannot be sent without a session, and the copy they live in goes
+      // with it: whatever ended the session, the person is told how many, never left to find
+      // them missing (Logout asks first).
+      const waiting = countQueuedWrites(queryClient);
+      writeFlag(false);
+      // Emptied at once, not after the next render: a save of the copy must not outlive the session.
+      void clearDeviceCopy(queryClient, copy);
+      if (waiting > 0) notify('error', discardedChangesMessage(waiting));
+      setSession((current) => (current.status === 'signedOut' ? current : { status: 'signedOut', reason }));
+    },
+    [queryClient, copy, notify],
+  );
 
   const statusRef = useRef(session.status);
   useEffect(() => {
@@ -100,11 +130,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     window.addEventListener('pagehide', leave);
     getMe(controller.signal).then(
       (user) => {
+        // Another person's cookie than the copy's (they signed in elsewhere in this browser): their copy goes.
+        const owner = copy.owner;
+        if (owner && owner.email.toLowerCase() !== user.email.toLowerCase()) queryClient.clear();
+        void copy.claim(user);
         setSession((current) => (current.status === 'signedIn' ? { status: 'signedIn', user, verified: true } : current));
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
         if (isApiError(error) && error.status === 401) return; // handled by onUnauthorized
+        // Offline with this person's copy on the device: they go on working from it.
+        if (isNetworkFailure(error) && copy.owner) return;
         notify('error', `${CLIENT_MESSAGES.userInfoPrefix}${CLIENT_MESSAGES.userInfoFailure}`);
         signOut('failed');
       },
@@ -113,12 +149,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       window.removeEventListener('pagehide', leave);
       controller.abort();
     };
-  }, [mustVerify, notify, signOut]);
+  }, [mustVerify, notify, signOut, copy, queryClient]);
 
-  // Signed out: drop every cached answer so the next user never sees the previous one's tasks.
+  // Signed out: drop every cached answer, in memory and on the device, so the next user never sees the previous one's tasks.
   useEffect(() => {
-    if (session.status === 'signedOut') queryClient.clear();
-  }, [session.status, queryClient]);
+    if (session.status === 'signedOut') void clearDeviceCopy(queryClient, copy);
+  }, [session.status, queryClient, copy]);
 
   const api = useMemo(() => ({ session, signIn, signOut }), [session, signIn, signOut]);
   return <SessionContext value={api}>{children}</SessionContext>;

@@ -14,7 +14,7 @@ describe('session start-up (/users/me)', () => {
     expect(api.calls).toHaveLength(0);
   });
 
-  it('shows "Guest" but asks for no board data until /users/me has confirmed the session', async () => {
+  it('without a copy on this device, shows "Guest" and asks for no board data until /users/me has confirmed the session', async () => {
     let confirm: (response: Response) => void = () => undefined;
     const api = mockFetch()
       .on('GET', '/users/me', () => new Promise<Response>((resolve) => (confirm = resolve)))
@@ -47,7 +47,8 @@ describe('session start-up (/users/me)', () => {
     expect(screen.getByRole('navigation', { name: 'Main' })).toHaveTextContent('Login');
   });
 
-  it('shows "Error fetching user info: Failed to fetch user info!" and signs out on a network failure', async () => {
+  // With this person's copy on the device a network failure keeps them signed in: device-session.test.tsx.
+  it('shows "Error fetching user info: Failed to fetch user info!" and signs out on a network failure when the device holds no copy', async () => {
     mockFetch().on('GET', '/users/me', networkError());
     renderApp('/', { signedIn: true });
     const alert = await screen.findByRole('alert');

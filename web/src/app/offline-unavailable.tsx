@@ -1,0 +1,20 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+
+/** What a page says offline when this device has no copy of it. */
+export const NOT_OPENED_OFFLINE = 'You’re offline. This page hasn’t been opened on this device yet.';
+
+/**
+ * Offline, a query with nothing in the device copy waits (fetchStatus `paused`) until the network
+ * returns: the page says so plainly instead of showing a spinner for ever.
+ */
+export function notAvailableOffline(query: Pick<UseQueryResult, 'data' | 'fetchStatus'>): boolean {
+  return query.data === undefined && query.fetchStatus === 'paused';
+}
+
+export function OfflineUnavailable({ className }: { className?: string }) {
+  return (
+    <p className={className ?? 'offline-unavailable'} role="status">
+      {NOT_OPENED_OFFLINE} It will load when you’re back online.
+    </p>
+  );
+}

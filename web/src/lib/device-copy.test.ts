@@ -1,0 +1,126 @@
+import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { persistQueryClientRestore, persistQueryClientSubscribe, type PersistedClient } from '@tanstack/react-query-persist-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { COPY_SCHEMA_VERSION, createDeviceCopy, memoryStore, SAVE_INTERVAL_MS, type CopyStore, type DeviceCopy } from './device-copy.ts';
+import { QUEUED_WRITES } from './write-queue.ts';
+
+/*
+ * The persister on its own, wired to a query client the way PersistQueryClientProvider wires it
+ * (persistQueryClientSubscribe / persistQueryClientRestore), over a memory store that clones
+ * what it keeps as IndexedDB does.
+ */
+
+afterEach(() => {
+  onlineManager.setOnline(true);
+  vi.useRealTimers();
+});
+
+const ROOTS = ['tasks'];
+
+function setUp(store: CopyStore = memoryStore()) {
+  const queryClient = new QueryClient();
+  const copy = createDeviceCopy(store, undefined);
+  const options = { ...copy.persistOptions(ROOTS), queryClient };
+  const stop = persistQueryClientSubscribe(options);
+  return { queryClient, copy, store, options, stop };
+}
+
+const stored = (store: CopyStore) => store.get<PersistedClient>('query-client');
+
+function queueChange(queryClient: QueryClient, variables: unknown): void {
+  const mutation = queryClient.getMutationCache().build(queryClient, {
+    mutationKey: ['tasks', 'update'],
+    scope: QUEUED_WRITES,
+    mutationFn: () => new Promise<void>(() => undefined),
+  });
+  void mutation.execute(variables).catch(() => undefined);
+}
+
+describe('the device copy’s persister', () => {
+  it('keeps what the board showed (successful queries under its roots), not the rest, and saves at most once a second', async () => {
+    vi.useFakeTimers();
+    const { queryClient, store, stop } = setUp();
+    queryClient.setQueryData(['tasks', 'detail', 't1'], { taskTitle: 'Oil the hinges' });
+    queryClient.setQueryData(['notifications', 'list'], { unread: 3 });
+    expect(await stored(store)).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(SAVE_INTERVAL_MS);
+    const client = await stored(store);
+    expect(client?.buster).toBe(COPY_SCHEMA_VERSION);
+    expect(client?.clientState.queries.map((q) => q.queryKey)).toEqual([['tasks', 'detail', 't1']]);
+    stop();
+  });
+
+  it('saves at once when a change joins the queue, stored as paused so it is sent again after a restore', async () => {
+    vi.useFakeTimers();
+    onlineManager.setOnline(false);
+    const { queryClient, store, stop } = setUp();
+    queueChange(queryClient, { id: 't1', taskTitle: 'Offline edit' });
+    // Not a millisecond of the save interval passes: it is on disk already.
+    await vi.advanceTimersByTimeAsync(0);
+    expect((await stored(store))?.clientState.mutations).toHaveLength(1);
+    const [saved] = (await stored(store))!.clientState.mutations;
+    expect(saved?.scope).toEqual(QUEUED_WRITES);
+    expect(saved?.state).toMatchObject({ status: 'pending', isPaused: true, variables: { id: 't1', taskTitle: 'Offline edit' } });
+    stop();
+  });
+
+  it('stores a change that was under way (pending, not paused) as paused too', async () => {
+    vi.useFakeTimers();
+    const { queryClient, store, stop } = setUp();
+    queueChange(queryClient, { n: 1 });
+    expect(queryClient.getMutationCache().getAll()[0]?.state.isPaused).toBe(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect((await stored(store))?.clientState.mutations[0]?.state).toMatchObject({ status: 'pending', isPaused: true });
+    stop();
+  });
+
+  it('restores into a new client, and the restored change is resumed with the function registered for its key', async () => {
+    onlineManager.setOnline(false);
+    const first = setUp();
+    queueChange(first.queryClient, { id: 't2' });
+    await vi.waitFor(async () => {
+      expect((await stored(first.store))?.clientState.mutations).toHaveLength(1);
+    });
+    first.stop();
+
+    const queryClient = new QueryClient();
+    const sent: unknown[] = [];
+    queryClient.setMutationDefaults(['tasks', 'update'], {
+      mutationFn: (variables: unknown) => {
+        sent.push(variables);
+        return Promise.resolve();
+      },
+    });
+    const copy = createDeviceCopy(first.store, undefined);
+    await persistQueryClientRestore({ ...copy.persistOptions(ROOTS), queryClient });
+    onlineManager.setOnline(true);
+    await queryClient.resumePausedMutations();
+    expect(sent).toEqual([{ id: 't2' }]);
+  });
+
+  it('wipe empties the store and cancels a save still waiting', async () => {
+    vi.useFakeTimers();
+    const { queryClient, copy, store, stop } = setUp();
+    await copy.claim({ fullName: 'Ada Lovelace', email: 'ada@example.com' });
+    queryClient.setQueryData(['tasks', 'detail', 't1'], { taskTitle: 'Secret' });
+    await copy.wipe();
+    await vi.advanceTimersByTimeAsync(SAVE_INTERVAL_MS * 2);
+    expect(await store.get('owner')).toBeUndefined();
+    expect(await stored(store)).toBeUndefined();
+    stop();
+  });
+
+  it('claim by another person empties the previous person’s copy first', async () => {
+    const store = memoryStore();
+    await store.set('query-client', { buster: COPY_SCHEMA_VERSION, timestamp: Date.now(), clientState: { queries: [], mutations: [] } });
+    await store.set('owner', { fullName: 'Ada Lovelace', email: 'ada@example.com' });
+    const copy: DeviceCopy = createDeviceCopy(store, await store.get('owner'));
+    await copy.claim({ fullName: 'Grace Hopper', email: 'grace@example.com' });
+    expect(await stored(store)).toBeUndefined();
+    expect(await store.get('owner')).toEqual({ fullName: 'Grace Hopper', email: 'grace@example.com' });
+    // The same person again (e-mail in another case) keeps it.
+    await store.set('query-client', { buster: COPY_SCHEMA_VERSION, timestamp: Date.now(), clientState: { queries: [], mutations: [] } });
+    await copy.claim({ fullName: 'Grace Hopper', email: 'Grace@Example.com' });
+    expect(await stored(store)).toBeDefined();
+  });
+});
