@@ -299,7 +299,18 @@ describe('a request while another holds its key (PostgreSQL)', () => {
   });
 });
 
-describe('Idempotency-Key housekeeping and cost', () => {
+describe('Idempotency-Key in the API document and CORS, housekeeping, cost', () => {
+  it('documents the header on both creates in the OpenAPI document', async () => {
+    const doc = await t.request('GET', '/api/openapi.json');
+    for (const path of ['/api/tasks', '/api/tasks/{id}/comments']) {
+      const post = doc.json.paths[path]?.post as { parameters?: { in: string; name: string; required?: boolean; description?: string }[] } | undefined;
+      const header = post?.parameters?.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+      expect(header, path).toBeDefined();
+      expect(header?.required ?? false, path).toBe(false);
+      expect(header?.description, path).toContain('24 hours');
+    }
+  });
+
   it('lets CORS_ORIGINS clients send the header (the preflight grants it)', async () => {
     const res = await t.app.inject({
       method: 'OPTIONS',
