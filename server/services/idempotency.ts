@@ -55,8 +55,8 @@ function replay(reply: FastifyReply, stored: StoredAnswer, scope: string): void 
 }
 
 /**
- * Answers a create (sends it on `reply`) once per Idempotency-Key. Without the header: `write(undefined)` and its
- * answer, nothing else (no query is added). With it: an answer stored for the person's key in
+ * Answers a create (sends it on `reply`) once per Idempotency-Key. Without the header:
+ * `write(undefined)` and its answer, nothing else (no query is added). With it: an answer stored for the person's key in
  * the last 24 hours is sent again before anything else is checked (the retry of a create whose
  * deadline has passed since is still the same create); otherwise `write(once)` runs, and the
  * write stores its answer through `once` (see OnceOnly). A request that lost the race for the
