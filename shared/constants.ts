@@ -55,7 +55,12 @@ export const LIMITS = {
   checklistItemsPerTask: 100,
   repeatEveryMin: 1,
   repeatEveryMax: 365,
+  /** `Idempotency-Key` of the creates (tasks, comments): 1 to this many printable ASCII characters. */
+  idempotencyKeyMax: 100,
 } as const;
+
+/** A repeat of a create with the same `Idempotency-Key` within this long answers the first answer again. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A label's color: one of a fixed palette, so every chip keeps AA contrast in both themes (the

@@ -39,6 +39,8 @@ export const SERVER_MESSAGES = {
   taskConflict: 'Someone else changed this task in the meantime. Nothing was saved; here is the current version.',
   versionMismatch: 'The version in the body and in If-Match differ.',
   ifMatchInvalid: 'If-Match must be a task version in quotes, like "3".',
+  idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 100 printable ASCII characters (letters, digits, punctuation, spaces).',
+  idempotencyKeyReused: 'This Idempotency-Key was already used for another call. Use a new key for each new request.',
   tooManyStreams: 'Too many open live connections for this account. Close a tab and try again.',
   commentNotFound: 'Comment not found.',
   commentAdded: 'Comment added.',

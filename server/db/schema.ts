@@ -253,6 +253,18 @@ export interface CalendarFeedsTable {
   createdAt: string;
 }
 
+/** The remembered answer to a create sent with an Idempotency-Key (migration 0016). */
+export interface IdempotencyKeysTable {
+  userId: string;
+  key: string;
+  /** The call it answered, e.g. `POST /api/tasks` or `POST /api/tasks/<id>/comments`. */
+  scope: string;
+  status: number;
+  /** The JSON answer as text, exactly as it was sent. */
+  body: string;
+  createdAt: string;
+}
+
 /** One notification of one account (migration 0014). */
 export interface NotificationsTable {
   id: string;
@@ -321,4 +333,5 @@ export interface DB {
   apiTokens: ApiTokensTable;
   webhooks: WebhooksTable;
   calendarFeeds: CalendarFeedsTable;
+  idempotencyKeys: IdempotencyKeysTable;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { LOGIN_POLICY } from '#shared/constants.ts';
+import { IDEMPOTENCY_WINDOW_MS, LOGIN_POLICY } from '#shared/constants.ts';
 import { NOTIFICATION_POLICY } from '#shared/schemas/notifications.ts';
 import { DAY, HOUR } from '../clock.ts';
 import { EVENT_RETENTION_MS } from '../events/policy.ts';
@@ -13,7 +13,8 @@ import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-r
  * longest OTP window is an hour), login failures older than the lock-out window, throttle lock
  * rows unused for a day, events older than the live stream's retention (10 minutes), expired
  * event stream leases, rate-limit hits older than a day (the longest window, that of wrong
- * one-time codes), notifications older than 90 days. Idempotent, so several instances sharing a database may all run it. Cut-offs come from the app's clock.
+ * one-time codes), notifications older than 90 days, Idempotency-Key answers older than a day (the
+ * window in which a repeat counts; deleted a batch at a time). Idempotent, so several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance) {
   const now = fastify.clock.now().getTime();
@@ -26,6 +27,7 @@ export async function sweep(fastify: FastifyInstance) {
     eventStreamLeases: await createEventStreamLeasesRepository(fastify.db).deleteExpired(new Date(now).toISOString()),
     rateLimitHits: await createRateLimitHitsRepository(fastify.db).deleteBefore(new Date(now - DAY).toISOString()),
     notifications: await fastify.notificationsRepository.deleteBefore(new Date(now - NOTIFICATION_POLICY.keepDays * DAY).toISOString()),
+    idempotencyKeys: await fastify.idempotencyRepository.deleteBefore(new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString()),
   };
 }
 

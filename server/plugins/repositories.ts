@@ -6,6 +6,7 @@ import { createTaskImportRepository, type TaskImportRepository } from '../reposi
 import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
 import { createChecklistRepository, type ChecklistRepository } from '../repositories/checklist-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
+import { createIdempotencyRepository, type IdempotencyRepository } from '../repositories/idempotency-repository.ts';
 import { createLabelsRepository, type LabelsRepository } from '../repositories/labels-repository.ts';
 import { createLoginFailuresRepository, type LoginFailuresRepository } from '../repositories/login-failures-repository.ts';
 import { createAccountRepository, type AccountRepository } from '../repositories/account-repository.ts';
@@ -42,6 +43,7 @@ declare module 'fastify' {
     calendarRepository: CalendarRepository;
     taskImportRepository: TaskImportRepository;
     apiTokensRepository: ApiTokensRepository;
+    idempotencyRepository: IdempotencyRepository;
   }
 }
 
@@ -68,6 +70,7 @@ export default fp(
     fastify.decorate('calendarRepository', createCalendarRepository(fastify.db));
     fastify.decorate('taskImportRepository', createTaskImportRepository(fastify.db));
     fastify.decorate('apiTokensRepository', createApiTokensRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('idempotencyRepository', createIdempotencyRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -10,6 +10,7 @@ import type { Executor } from '../db/prepared.ts';
 import { isForeignKeyViolation } from '../db/errors.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
 import { currentUser } from '../plugins/session.ts';
+import type { OnceOnly } from './idempotency.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
 import type { PlannedNotification } from '../repositories/notifications-repository.ts';
 import { type EventTransaction, type EventType, type NewEvent } from '../repositories/events-repository.ts';
@@ -112,13 +113,15 @@ export interface CommentPlan<T> {
   answer?: (mailsHeld: number) => T;
 }
 
-export interface CommentOptions {
+export interface CommentOptions<T = unknown> {
   /**
    * Plan inside the transaction that writes, with the task row locked from the first read
    * (PostgreSQL; SQLite always does): for a plan whose reads must agree with what commits,
    * such as who of the people a comment mentions can see the task.
    */
   inTransaction?: boolean;
+  /** A create sent with an Idempotency-Key (services/idempotency.ts): claimed and answered in the write's transaction. */
+  once?: OnceOnly<T> | undefined;
 }
 
 /**
@@ -136,8 +139,15 @@ export interface TaskWrites {
   /**
    * On `fields.boardId`, which needs the admin or member role there (403 for a viewer, 404 for
    * anyone else). `labelIds` (distinct, shared/validation.ts checkLabelIds): labels of that board, else 400.
+   * `once` (a create sent with an Idempotency-Key): the write runs in a transaction that claims the
+   * key first and stores the answer last (without it: the one statement, nothing more).
    */
-  create(actor: Actor, fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>, labelIds?: readonly string[]): Promise<Written>;
+  create(
+    actor: Actor,
+    fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>,
+    labelIds?: readonly string[],
+    once?: OnceOnly<Written>,
+  ): Promise<Written>;
   /**
    * `changesFor(current)` returns the fields that really change (it may throw a 4xx). With
    * `expectedVersion`, a task at another version answers 409 CONFLICT and nothing changes.
@@ -163,7 +173,7 @@ export interface TaskWrites {
    * board's active members and its assignee) as of the version that commits (the task row is
    * locked at that version until the commit).
    */
-  comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>, options?: CommentOptions): Promise<T>;
+  comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>, options?: CommentOptions<T>): Promise<T>;
   /**
    * A checklist change of a task the actor may edit (404 when they cannot see it, 403 for a
    * viewer who is not its assignee). The task row is locked first, in a transaction, so
@@ -306,7 +316,9 @@ export default fp(
      * Runs a change of task `id`: reads it (404 when the actor cannot see it), plans the write
      * with `plan`, and writes it at the version read (see above). `plan` learns whether the row
      * is locked (it may write through `ex` itself only then). `lockFirst`: skip the unlocked
-     * attempt and run in a transaction holding the row's lock from the start.
+     * attempt and run in a transaction holding the row's lock from the start. `once` (it needs
+     * `lockFirst`): the Idempotency-Key is claimed before anything else in that transaction and
+     * the answer stored with the write.
      */
     async function change<T>(
       actor: Actor,
@@ -315,8 +327,10 @@ export default fp(
       plan: (found: TaskForWrite, ex: Executor, locked: boolean) => Promise<Step<T>> | Step<T>,
       moveTo?: string,
       lockFirst = false,
+      once?: OnceOnly<T>,
     ): Promise<T> {
       const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; written?: [WriteParts, WriteResult] } | typeof MISSED> => {
+        await once?.claim(ex);
         // The task and the actor's rights on it come from one read (task-visibility.ts).
         const found = await repo.findForWrite(id, actor, moveTo, locked, ex);
         if (found === undefined) throw taskNotFound();
@@ -326,15 +340,21 @@ export default fp(
           if (locked) throw new Error('A write planned under the row lock asked for it again');
           return MISSED;
         }
-        if (!('target' in step)) return { value: step.answer };
+        if (!('target' in step)) {
+          await once?.remember(step.answer, ex);
+          return { value: step.answer };
+        }
         const result = await statements.write(step.target, step.parts, capOf(actor, clock.now()), ex);
         if (result.task === undefined) {
           if (locked) throw new Error('A locked task row changed under its lock');
           return MISSED;
         }
-        return { value: step.answer(result), written: [step.parts, result] };
+        const value = step.answer(result);
+        await once?.remember(value, ex);
+        return { value, written: [step.parts, result] };
       };
       const inTransaction = () => fastify.events.transaction((trx) => attempt(trx, true));
+      if (once !== undefined && !lockFirst) throw new Error('An idempotent write runs in a transaction from the start');
       let done = postgres && !lockFirst ? await fastify.events.statement((ex) => attempt(ex, false)) : await inTransaction();
       if (done === MISSED) done = await inTransaction();
       if (done === MISSED) throw new Error('unreachable');
@@ -348,7 +368,7 @@ export default fp(
         if (afterCommit !== undefined) afterCommits.push(afterCommit);
       },
 
-      async create(actor, fields, labelIds) {
+      async create(actor, fields, labelIds, once) {
         let labels: Label[] = [];
         if (labelIds !== undefined && labelIds.length > 0) {
           // Whether the labels are the board's is told only to someone who may create on it.
@@ -382,13 +402,27 @@ export default fp(
         const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}) };
         const cap = capOf(actor, now);
         const write = (ex: EventTransaction) => statements.write(target, parts, cap, ex);
-        const result = await labelsKept(labels.length > 0, () => (postgres ? fastify.events.statement(write) : fastify.events.transaction(write)));
-        if (result.task === undefined) {
+        /** The written task, or (refused) 404 or 403 by the creator's role on the board. */
+        const writtenOf = (result: WriteResult): Written => {
+          if (result.task !== undefined) return { task: result.task, mailsHeld: result.mailsHeld };
           needEditingRole(result.boardRole);
           throw new Error('The task insert returned no row');
-        }
+        };
+        // With an Idempotency-Key: the key's row, the task's statement and the answer in one
+        // transaction (a refusal throws inside it, so the claim rolls back and the key stays free).
+        const idempotent = async (trx: EventTransaction) => {
+          if (once === undefined) return write(trx);
+          await once.claim(trx);
+          const result = await write(trx);
+          await once.remember(writtenOf(result), trx);
+          return result;
+        };
+        const result = await labelsKept(labels.length > 0, () =>
+          postgres && once === undefined ? fastify.events.statement(write) : fastify.events.transaction(idempotent),
+        );
+        const written = writtenOf(result);
         committed(parts, result);
-        return { task: result.task, mailsHeld: result.mailsHeld };
+        return written;
       },
 
       update(actor, id, expectedVersion, changesFor, moveTo, labelIds) {
@@ -500,7 +534,7 @@ export default fp(
             },
             answer: (result) => (planned.answer === undefined ? planned.result : planned.answer(result.mailsHeld)),
           };
-        }, undefined, options?.inTransaction === true);
+        }, undefined, options?.inTransaction === true || options?.once !== undefined, options?.once);
       },
     } satisfies TaskWrites);
 

@@ -14,6 +14,7 @@ import * as m0012 from './0012-task-details.ts';
 import * as m0013 from './0013-activity-checklist-type.ts';
 import * as m0014 from './0014-notifications.ts';
 import * as m0015 from './0015-integrations.ts';
+import * as m0016 from './0016-idempotency-keys.ts';
 import * as m0017 from './0017-outbox-lanes.ts';
 
 /**
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   '0013-activity-checklist-type': m0013,
   '0014-notifications': m0014,
   '0015-integrations': m0015,
+  '0016-idempotency-keys': m0016,
   '0017-outbox-lanes': m0017,
 };

@@ -252,6 +252,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         // opt-out must not turn back on because an account went (nor when it signs up again).
         await fastify.accountRepository.deleteAddressRecords(user.email, trx);
         await fastify.notificationsRepository.deleteOfAccount(user.id, trx);
+        await fastify.idempotencyRepository.deleteOfUser(user.id, trx);
         await sessions.endAllOf(user.id, { trx });
         // The row stays as a nameplate for what remains under the person's name (tasks they
         // created for others, their comments): its address is released for a new sign-up and

@@ -19,6 +19,7 @@ import { AppError } from '../../errors.ts';
 import { mentionedAddresses } from '#shared/mentions.ts';
 import { planMentions } from '../../services/mentions.ts';
 import { commentNotifications } from '../../services/notifications.ts';
+import { answerOnce, IDEMPOTENCY_KEY_DOC } from '../../services/idempotency.ts';
 import { actorOf, existingId, taskNotFound, type Actor } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
@@ -64,6 +65,11 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
   }
 
   const person = (actor: Actor) => ({ fullName: actor.fullName, email: actor.email });
+  /** The answer to a new comment. */
+  const commentAnswer = ({ comment, mailsHeld }: { comment: Comment; mailsHeld: number }) => ({
+    status: 201,
+    payload: { status: 'success', message: withMailNote(SERVER_MESSAGES.commentAdded, mailsHeld), data: { comment } },
+  });
 
   fastify.get(
     '/tasks/:id/comments',
@@ -93,18 +99,21 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
           '201 with the comment. Anyone who can see the task may comment; the change reaches the other people on the task as a live event. ' +
           '`@address` mentions of people who can see the task (at most 20 addresses count) are listed in `mentions`, and each of them but the author ' +
           'gets one mail (unless they turned mention mail off); other addresses stay plain text. Past the sender\'s hourly mail cap the comment ' +
-          'is still written and `message` says the mail was held.',
+          'is still written and `message` says the mail was held. ' +
+          'With `Idempotency-Key`, a repeat of the same comment answers the first answer again and writes nothing (see the header).',
         security: sessionSecurity,
         params: TaskParams,
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: IDEMPOTENCY_KEY_DOC })) }),
         body: CommentBody,
         response: { 201: serializable(CommentEnvelope), ...errorResponses },
       },
     },
-    async (request, reply) => {
+    // Sent by answerOnce: with an Idempotency-Key, a repeat is answered before the checks.
+    (request, reply) => answerOnce(request, reply, `POST /api/tasks/${request.params.id}/comments`, commentAnswer, async (once) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const actor = actorOf(request);
       const now = clock.now().toISOString();
-      const written = await writes.comment(
+      return writes.comment(
         actor,
         existingId(request.params.id),
         async (task, ex) => {
@@ -122,11 +131,9 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
             answer: (mailsHeld) => ({ comment: created, mailsHeld }),
           };
         },
-        optionsFor(body),
+        { ...optionsFor(body), once },
       );
-      const message = withMailNote(SERVER_MESSAGES.commentAdded, written.mailsHeld);
-      return reply.code(201).send({ status: 'success', message, data: { comment: written.comment } });
-    },
+    }),
   );
 
   fastify.patch(

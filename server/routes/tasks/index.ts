@@ -19,7 +19,8 @@ import { checkDeadline, checkDescription, checkEmail, checkLabelIds, checkRepeat
 import { validationFailed } from '../../errors.ts';
 import type { TaskFilter } from '../../repositories/task-list-queries.ts';
 import type { Viewer } from '../../repositories/task-visibility.ts';
-import { actorOf, boardNotFound, existingId, taskNotFound, type EditableFields } from '../../services/task-writes.ts';
+import { answerOnce, IDEMPOTENCY_KEY_DOC } from '../../services/idempotency.ts';
+import { actorOf, boardNotFound, existingId, taskNotFound, type EditableFields, type Written } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -61,6 +62,12 @@ function expectedVersion(given: number | undefined, ifMatch: string | string[] |
   return given ?? header;
 }
 
+/** The answer to a create. */
+const created = ({ task, mailsHeld }: Written) => ({
+  status: 201,
+  payload: { status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } },
+});
+
 const tasks: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
   const repo = fastify.tasksRepository;
@@ -86,13 +93,16 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
           '201 with the stored task. The assignee is any e-mail address (it need not have an account); a deadline may not be in the past. Every invalid field is reported at once (400 VALIDATION_FAILED). ' +
           "`boardId` (default: my personal board) needs the admin or member role there: 403 FORBIDDEN for a viewer, 404 NOT_FOUND for a board I am not on. " +
           '`labelIds`: labels of that board (400 on `labelIds` otherwise, or past 10). ' +
-          '`repeat` {every, unit} needs a deadline (400 on `repeat` otherwise).',
+          '`repeat` {every, unit} needs a deadline (400 on `repeat` otherwise). ' +
+          'With `Idempotency-Key`, a repeat of the same create answers the first answer again and creates nothing (see the header).',
         security: sessionSecurity,
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: IDEMPOTENCY_KEY_DOC })) }),
         body: CreateTaskBody,
         response: { 201: serializable(TaskEnvelope), ...errorResponses },
       },
     },
-    async (request, reply) => {
+    // Sent by answerOnce: with an Idempotency-Key, a repeat is answered before the checks.
+    (request, reply) => answerOnce(request, reply, 'POST /api/tasks', created, async (once) => {
       const viewer = actorOf(request);
       const body = request.body;
       const now = clock.now();
@@ -105,7 +115,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         labelIds: checkLabelIds(body.labelIds ?? []),
         repeat: checkRepeat(body.repeat, body.deadline != null && body.deadline.trim() !== ''),
       });
-      const { task, mailsHeld } = await writes.create(viewer, {
+      return writes.create(viewer, {
         workTitle: fields.workTitle,
         taskTitle: fields.taskTitle,
         assigneeEmail: fields.assignee,
@@ -117,9 +127,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         boardId: body.boardId === undefined ? viewer.userId : existingId(body.boardId, boardNotFound),
         repeatEvery: fields.repeat?.every ?? null,
         repeatUnit: fields.repeat?.unit ?? null,
-      }, fields.labelIds);
-      return reply.code(201).send({ status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } });
-    },
+      }, fields.labelIds, once);
+    }),
   );
 
   fastify.get(
