@@ -5,7 +5,7 @@ import { TextAreaField } from '#web/components/field.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
-import { heldMailNote, useChangeComment } from '../api/change-comments.ts';
+import { heldMailNote, isPendingComment, useChangeComment } from '../api/change-comments.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
 import { COMMENT_MAX, useComments } from '../api/get-comments.ts';
 import { usePeople } from '../api/get-people.ts';
@@ -170,7 +170,8 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
         )}
         {mode !== 'edit' && error ? <Alert tone="error">{error}</Alert> : null}
         {mode === 'view' && note ? <Alert tone="info">{note}</Alert> : null}
-        {mine && mode === 'view' ? (
+        {/* A comment not saved yet (waiting in the queue) has no id of the server's to change it by. */}
+        {mine && mode === 'view' && !isPendingComment(comment) ? (
           <div className="comment__actions">
             <Button
               size="sm"
@@ -267,8 +268,9 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
         onSubmit={(body, reset) => {
           setError(null);
           setNote(null);
+          const author = comments.data?.find((c) => c.author.email === me)?.author ?? { fullName: me, email: me };
           post.mutate(
-            { kind: 'create', body },
+            { kind: 'create', body, author },
             {
               onSuccess: (written) => {
                 reset();
