@@ -22,26 +22,58 @@ export function countQueuedWrites(queryClient: QueryClient): number {
 
 /** The longest wait between two tries of a change that got no answer. */
 export const MAX_RETRY_DELAY_MS = 30_000;
-/** Tries after a 5xx answer (the server answered, but may do better in a moment). */
-const SERVER_ERROR_TRIES = 3;
+/** Answers that come from something between this device and the server, not from the server. */
+const NOT_REACHED = new Set([502, 503, 504]);
 
 /**
- * A change that got no answer at all (the network, status 0) is tried again until it gets one:
- * it may have been lost on the way, and the person was told it is saved on this device. While
- * the browser says it is offline TanStack pauses it instead. A 5xx is tried a few times, a 429
- * after the time the server asked for; any other answer is final.
+ * A change that got no answer from the server is tried again until it gets one: no answer at
+ * all (the network, status 0), or a gateway's 502/503/504 (the server is down or restarting).
+ * The person was told it is saved on this device; while the browser says it is offline TanStack
+ * pauses it instead. A 429 is tried again after the wait the server asked for. Any other answer
+ * is the server's, and final: a 500 means the server tried and failed, and trying the same
+ * again would only fail again.
  */
-export function retryQueuedWrite(failureCount: number, error: unknown): boolean {
+export function retryQueuedWrite(_failureCount: number, error: unknown): boolean {
   if (!isApiError(error)) return false;
-  if (error.status === 0) return true;
-  if (error.status === 429) return true;
-  return error.status >= 500 && failureCount < SERVER_ERROR_TRIES;
+  return error.status === 0 || error.status === 429 || NOT_REACHED.has(error.status);
 }
 
 /** Doubling from a second up to MAX_RETRY_DELAY_MS, or what a 429's Retry-After asked for. */
 export function queuedWriteRetryDelay(failureCount: number, error: unknown): number {
   if (isApiError(error) && error.status === 429 && error.retryAfter !== null) return error.retryAfter * 1000;
   return Math.min(1000 * 2 ** Math.max(0, failureCount - 1), MAX_RETRY_DELAY_MS);
+}
+
+const madeHere = new WeakSet<object>();
+const tried = new WeakSet<object>();
+
+/** Called by a change's onMutate, which runs only when the change is made (not when it is restored). */
+export function markMadeHere(variables: object): void {
+  madeHere.add(variables);
+}
+
+/**
+ * Called by a change's mutationFn as it sends: whether the server may have done this change
+ * already — it was tried before (the answer may have been lost), or it was made before a
+ * reload (it may have been under way). Then a 404 on a delete means it is done.
+ */
+export function maybeSentBefore(variables: object): boolean {
+  const before = tried.has(variables) || !madeHere.has(variables);
+  tried.add(variables);
+  return before;
+}
+
+/**
+ * Sends a delete. A 404 on a try that may repeat one the server did already (see
+ * maybeSentBefore) means it is done; on a first try it is the server's refusal.
+ */
+export async function sendDelete(variables: object, send: () => Promise<unknown>): Promise<void> {
+  const again = maybeSentBefore(variables);
+  try {
+    await send();
+  } catch (error) {
+    if (!(again && isApiError(error) && error.status === 404)) throw error;
+  }
 }
 
 /** What every queued change shares: its scope, and its retries. */

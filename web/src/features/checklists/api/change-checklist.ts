@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import type { ChecklistItem, ChecklistItemEnvelope } from '#shared/schemas/checklist.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
-import { newStandInId, QUEUED_WRITE_OPTIONS, queueNotices } from '#web/lib/write-queue.ts';
+import { markMadeHere, newStandInId, QUEUED_WRITE_OPTIONS, queueNotices, sendDelete } from '#web/lib/write-queue.ts';
 import { checklistKeys, checklistPath } from './get-checklist.ts';
 
 /** One change of a checklist, as the person made it. */
@@ -101,12 +101,7 @@ async function send(taskId: string, change: ChecklistChange): Promise<Answer> {
     }
     case 'delete':
       // 204: the new task version arrives with the live event.
-      try {
-        await apiRequest(checklistPath(taskId, change.itemId), { method: 'DELETE', expectNoContent: true });
-      } catch (error) {
-        // Gone already: this delete, done on a try whose answer never arrived, or someone else's.
-        if (!(isApiError(error) && error.status === 404)) throw error;
-      }
+      await sendDelete(change, () => apiRequest(checklistPath(taskId, change.itemId), { method: 'DELETE', expectNoContent: true }));
       return { item: null, tasks: [] };
   }
 }
@@ -185,6 +180,7 @@ export function registerChecklistWrites(queryClient: QueryClient, receiveTask: (
     // Runs as `mutate` is called, without waiting: the change shows in the same render as the
     // click (a controlled checkbox would otherwise flip back for a moment).
     onMutate: ({ taskId, change }) => {
+      markMadeHere(change);
       const key = checklistKeys.list(taskId);
       if (queryClient.getQueryState(key)?.fetchStatus === 'fetching') {
         // That fetch may answer from before this change: it is stopped now (the list keeps what

@@ -3,7 +3,7 @@ import { useCallback, useMemo } from 'react';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Comment, CommentEnvelope, Person } from '#shared/schemas/comments.ts';
 import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
-import { newStandInId, QUEUED_WRITE_OPTIONS, queueNotices, THIS_PAGE_LOAD } from '#web/lib/write-queue.ts';
+import { markMadeHere, newStandInId, QUEUED_WRITE_OPTIONS, queueNotices, sendDelete, THIS_PAGE_LOAD } from '#web/lib/write-queue.ts';
 import { withComment } from './comment-events.ts';
 import { commentKeys, commentsPath } from './get-comments.ts';
 
@@ -65,15 +65,11 @@ interface CommentContext {
 const STAND_IN_PREFIX = 'pending-';
 export const isPendingComment = (comment: Comment): boolean => comment._id.startsWith(STAND_IN_PREFIX);
 
-async function send({ taskId, change, idempotencyKey }: CommentVariables): Promise<Written | null> {
+async function send(variables: CommentVariables): Promise<Written | null> {
+  const { taskId, change, idempotencyKey } = variables;
   if (change.kind === 'create') return createComment(taskId, change.body, idempotencyKey);
   if (change.kind === 'update') return updateComment(taskId, change.commentId, change.body);
-  try {
-    await deleteComment(taskId, change.commentId);
-  } catch (error) {
-    // Gone already (this delete on a try whose answer never arrived, or someone else's).
-    if (!(isApiError(error) && error.status === 404)) throw error;
-  }
+  await sendDelete(variables, () => deleteComment(taskId, change.commentId));
   return null;
 }
 
@@ -109,6 +105,7 @@ export function registerCommentWrites(queryClient: QueryClient): void {
     ...QUEUED_WRITE_OPTIONS,
     mutationFn: send,
     onMutate: async (variables) => {
+      markMadeHere(variables);
       const key = commentKeys.list(variables.taskId);
       // A fetch under way may answer from before this change.
       await queryClient.cancelQueries({ queryKey: key, exact: true });

@@ -1,8 +1,8 @@
 import { useMutation, type QueryClient } from '@tanstack/react-query';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { apiRequest, isApiError } from '#web/lib/api-client.ts';
-import { QUEUED_WRITE_OPTIONS, queueNotices } from '#web/lib/write-queue.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { markMadeHere, QUEUED_WRITE_OPTIONS, queueNotices, sendDelete } from '#web/lib/write-queue.ts';
 import { cancelListFetches } from './cache-writes.ts';
 import { versionToSend } from './own-versions.ts';
 import { removeOptimistically, restoreRemoved } from './task-receipts.ts';
@@ -25,15 +25,11 @@ export function registerDeleteTask(queryClient: QueryClient): void {
   queryClient.setMutationDefaults<null, Error, Task>(DELETE_TASK_KEY, {
     ...QUEUED_WRITE_OPTIONS,
     mutationFn: async (task) => {
-      try {
-        await deleteTask(task._id, versionToSend(queryClient, task));
-      } catch (error) {
-        // Gone already: this delete, done on a try whose answer never arrived, or someone else's.
-        if (!(isApiError(error) && error.status === 404)) throw error;
-      }
+      await sendDelete(task, () => deleteTask(task._id, versionToSend(queryClient, task)));
       return null;
     },
     onMutate: async (task) => {
+      markMadeHere(task);
       await cancelListFetches(queryClient);
       removeOptimistically(queryClient, task);
     },
