@@ -227,10 +227,10 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
 }
 
 /**
- * A task's comments, oldest first, and a form to post one. The signed-in person (`me`) can
+ * A task's comments, oldest first, and a form to post one. The signed-in person (`me`, named `myName`) can
  * edit and delete their own; everyone else's are read-only (the server enforces the same).
  */
-export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: string; onChanged?: () => void }) {
+export function TaskComments({ taskId, me, myName, onChanged }: { taskId: string; me: string; myName?: string; onChanged?: () => void }) {
   const comments = useComments(taskId);
   const post = useChangeComment(taskId, onChanged);
   const [error, setError] = useState<string | null>(null);
@@ -268,7 +268,8 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
         onSubmit={(body, reset) => {
           setError(null);
           setNote(null);
-          const author = comments.data?.find((c) => c.author.email === me)?.author ?? { fullName: me, email: me };
+          // Shown on the comment until the server's copy arrives (it waits in the queue while offline).
+          const author = { fullName: myName ?? me, email: me };
           post.mutate(
             { kind: 'create', body, author },
             {
