@@ -74,7 +74,8 @@ test('changes made offline show at once and reach the server in the order made o
     await t.postComment.click();
     await expect(t.comment(alice.fullName)).toContainText('Written on the train');
     await t.panel.getByRole('button', { name: 'Mark complete' }).click();
-    await expect(t.panel.getByRole('button', { name: /^Reopen/ })).toBeVisible();
+    await expect(t.panel.getByRole('button', { name: 'Completing…' })).toBeVisible();
+    await expect(t.panel.getByText('Completed', { exact: true })).toBeVisible();
     await alicePage.screenshot({ path: `${SHOTS}/offline-changes-shown.png` });
 
     // Nothing reached the server yet.
