@@ -7,6 +7,7 @@ import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { createQueryClient } from '#web/lib/query-client.ts';
+import { JUST_FETCHED_MS } from '#web/features/tasks/api/live-board-context.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { countsAnswer, listAnswer, makeTask, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, networkError, type Call } from '#web/testing/fetch.ts';
@@ -233,5 +234,38 @@ describe('the queue of changes', () => {
     ]);
     expect(await screen.findByRole('article', { name: 'Two steps' })).toHaveTextContent('Low priority');
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('on reconnect sends the waiting changes before the board is asked again, so the answer cannot wipe a change still waiting', async () => {
+    const task = makeTask({ taskTitle: 'Reconnect order', priority: 'normal' });
+    const api = board([task]);
+    const { user, queryClient } = renderBoard();
+    await screen.findByRole('article', { name: 'Reconnect order' });
+    onlineManager.setOnline(false);
+    await editPriority(user, 'Reconnect order', 'Urgent');
+    // Long enough for the board's lists to go stale: a reconnect asks for them again.
+    await new Promise((resolve) => setTimeout(resolve, JUST_FETCHED_MS + 100));
+    const patch = held();
+    api.on('PATCH', `/tasks/${task._id}`, patch.reply);
+    const listsBefore = api.callsTo('GET', '/tasks').length;
+
+    onlineManager.setOnline(true);
+    await waitFor(() => {
+      expect(api.callsTo('PATCH', `/tasks/${task._id}`)).toHaveLength(1);
+    });
+    // The change is under way: the lists (which would still answer "Normal") are not asked yet.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(api.callsTo('GET', '/tasks')).toHaveLength(listsBefore);
+    expect(card('Reconnect order')).toHaveTextContent('Urgent priority');
+
+    patch.answer(updated({ ...task, priority: 'urgent', version: 2 }));
+    await waitFor(() => {
+      expect(countQueuedWrites(queryClient)).toBe(0);
+    });
+    // Then the reconnect's refetch comes (the lists went stale meanwhile).
+    await waitFor(() => {
+      expect(api.callsTo('GET', '/tasks').length).toBeGreaterThan(listsBefore);
+    });
+    expect(card('Reconnect order')).toHaveTextContent('Urgent priority');
   });
 });
