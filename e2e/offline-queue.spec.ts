@@ -73,6 +73,8 @@ test('changes made offline show at once and reach the server in the order made o
     await t.newComment.fill('Written on the train');
     await t.postComment.click();
     await expect(t.comment(alice.fullName)).toContainText('Written on the train');
+    // Queued: the box is free for the next one.
+    await expect(t.newComment).toHaveValue('');
     await t.panel.getByRole('button', { name: 'Mark complete' }).click();
     await expect(t.panel.getByRole('button', { name: 'Completing…' })).toBeVisible();
     await expect(t.panel.getByText('Completed', { exact: true })).toBeVisible();

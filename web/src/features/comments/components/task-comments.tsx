@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -263,11 +264,13 @@ export function TaskComments({ taskId, me, myName, onChanged }: { taskId: string
         initial=""
         submitLabel="Post comment"
         busyLabel="Posting…"
-        busy={post.isPending}
+        // Busy while being sent; while it waits offline it already shows in the list (and another may be written).
+        busy={post.isPending && !post.isPaused}
         error={error}
         onSubmit={(body, reset) => {
           setError(null);
           setNote(null);
+          if (!onlineManager.isOnline()) reset();
           // Shown on the comment until the server's copy arrives (it waits in the queue while offline).
           const author = { fullName: myName ?? me, email: me };
           post.mutate(
