@@ -8,21 +8,18 @@ import { checklistKeys } from '#web/features/checklists/api/get-checklist.ts';
 import { commentKeys } from '#web/features/comments/api/get-comments.ts';
 import { peopleKeys } from '#web/features/comments/api/get-people.ts';
 import { labelKeys } from '#web/features/labels/api/query-keys.ts';
+import { OWN_VERSIONS_KEY } from '#web/features/tasks/api/own-versions.ts';
 import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
 import { DeviceCopyContext, type DeviceCopy } from '#web/lib/device-copy.ts';
+import { QueueNotices } from './queue-notices.tsx';
 import { registerQueuedWrites } from './write-queue.ts';
 
-/** The parts of the cache kept on the device: what the board, its task pages and their comments and checklists show. */
-const PERSISTED_ROOTS = [boardKeys.all, taskKeys.all, commentKeys.all, checklistKeys.all, labelKeys.all, peopleKeys.all].map((key) => key[0]);
-
-const registered = new WeakSet<QueryClient>();
-
-/** The queued writes' functions must be known before a stored change is restored, or it could not be sent. */
-function registerOnce(queryClient: QueryClient): void {
-  if (registered.has(queryClient)) return;
-  registered.add(queryClient);
-  registerQueuedWrites(queryClient);
-}
+/**
+ * The parts of the cache kept on the device: what the board, its task pages and their comments
+ * and checklists show, and the versions this device's own saves produced (so a change waiting
+ * behind another one of the same task is sent with the right version after a reload).
+ */
+const PERSISTED_ROOTS = [boardKeys.all, taskKeys.all, commentKeys.all, checklistKeys.all, labelKeys.all, peopleKeys.all, OWN_VERSIONS_KEY].map((key) => key[0]);
 
 /**
  * Everything the routes need around them. Tests wrap a memory router in the same stack.
@@ -30,7 +27,9 @@ function registerOnce(queryClient: QueryClient): void {
  * changes that were waiting are sent again.
  */
 export function AppProviders({ queryClient, deviceCopy, children }: { queryClient: QueryClient; deviceCopy: DeviceCopy; children: ReactNode }) {
-  registerOnce(queryClient);
+  // The queued writes' functions must be known before a stored change is restored, or it could
+  // not be sent; a second call does nothing.
+  registerQueuedWrites(queryClient);
   const persistOptions = useMemo(() => deviceCopy.persistOptions(PERSISTED_ROOTS), [deviceCopy]);
   return (
     <PersistQueryClientProvider
@@ -42,6 +41,7 @@ export function AppProviders({ queryClient, deviceCopy, children }: { queryClien
     >
       <DeviceCopyContext value={deviceCopy}>
         <NoticeProvider>
+          <QueueNotices />
           <SessionProvider>{children}</SessionProvider>
         </NoticeProvider>
       </DeviceCopyContext>

@@ -75,6 +75,11 @@ export interface RequestOptions {
   expectNoContent?: boolean;
   /** Message when a failed answer carries none. */
   fallbackMessage?: string;
+  /**
+   * Sent as `Idempotency-Key`: a create sent again with the same key (after an answer that never
+   * arrived) is answered with the first answer and changes nothing.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
@@ -118,20 +123,19 @@ function asEnvelope(body: unknown): Envelope {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, upload, query, signal, authenticated = true, expectNoContent = false } = options;
+  const { method = 'GET', body, upload, query, signal, authenticated = true, expectNoContent = false, idempotencyKey } = options;
   const fallbackMessage = options.fallbackMessage ?? `The request failed (${method} ${path}).`;
 
   let response: Response;
   try {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (upload !== undefined) headers['Content-Type'] = upload.type;
+    else if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
     response = await fetch(buildUrl(path, query), {
       method,
       credentials: 'include',
-      headers:
-        upload !== undefined
-          ? { Accept: 'application/json', 'Content-Type': upload.type }
-          : body === undefined
-            ? { Accept: 'application/json' }
-            : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers,
       body: upload !== undefined ? upload.data : body === undefined ? null : JSON.stringify(body),
       signal: signal ?? null,
     });

@@ -64,6 +64,7 @@ export function TaskPage() {
   useShortcuts({ Escape: close }, !wide);
 
   const me = session.status === 'signedIn' ? session.user.email : '';
+  const myName = session.status === 'signedIn' ? session.user.fullName : '';
   const onCommentsChanged = useCallback(() => {
     void queryClient.invalidateQueries({ queryKey: activityKey(id) });
   }, [queryClient, id]);
@@ -99,7 +100,7 @@ export function TaskPage() {
       <>
         <TaskDetails task={task.data} />
         <TaskPageChecklist task={task.data} />
-        <TaskComments taskId={id} me={me} onChanged={onCommentsChanged} />
+        <TaskComments taskId={id} me={me} myName={myName} onChanged={onCommentsChanged} />
         <TaskActivity taskId={id} />
       </>
     );

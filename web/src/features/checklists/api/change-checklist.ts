@@ -1,10 +1,10 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useMutation, useQueryClient, type MutateOptions, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { ChecklistItem, ChecklistItemEnvelope } from '#shared/schemas/checklist.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { useNotices } from '#web/components/notices.tsx';
 import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
-import { checklistKeys, checklistPath, type ChecklistHost } from './get-checklist.ts';
+import { markMadeHere, newStandInId, QUEUED_WRITE_OPTIONS, queueNotices, sendDelete } from '#web/lib/write-queue.ts';
+import { checklistKeys, checklistPath } from './get-checklist.ts';
 
 /** One change of a checklist, as the person made it. */
 export type ChecklistChange =
@@ -20,10 +20,9 @@ interface Answer {
   tasks: Task[];
 }
 
-/** Items not yet saved carry an id of this tab's own until the answer gives theirs. */
+/** Items not yet saved carry an id of this device's own (random: unique across reloads) until the answer gives theirs. */
 const PENDING_PREFIX = 'pending-';
-let pendingCount = 0;
-export const newPendingId = () => `${PENDING_PREFIX}${++pendingCount}`;
+export const newPendingId = () => newStandInId(PENDING_PREFIX);
 export const isPendingItem = (item: ChecklistItem) => item._id.startsWith(PENDING_PREFIX);
 
 function moved<T>(list: readonly T[], from: number, to: number): T[] {
@@ -102,7 +101,7 @@ async function send(taskId: string, change: ChecklistChange): Promise<Answer> {
     }
     case 'delete':
       // 204: the new task version arrives with the live event.
-      await apiRequest(checklistPath(taskId, change.itemId), { method: 'DELETE', expectNoContent: true });
+      await sendDelete(change, () => apiRequest(checklistPath(taskId, change.itemId), { method: 'DELETE', expectNoContent: true }));
       return { item: null, tasks: [] };
   }
 }
@@ -138,7 +137,8 @@ function syncOf(queryClient: QueryClient, taskId: string, version: number): Sync
   return state;
 }
 
-const mutationKey = (taskId: string) => [...checklistKeys.list(taskId), 'change'] as const;
+export const CHANGE_CHECKLIST_KEY = ['queued', 'checklist'] as const;
+const mutationKey = (taskId: string) => [...CHANGE_CHECKLIST_KEY, taskId] as const;
 const changesUnderWay = (queryClient: QueryClient, taskId: string) => queryClient.isMutating({ mutationKey: mutationKey(taskId) });
 
 /** Asks for the list again when the task reached a version someone else made (see above). */
@@ -156,24 +156,35 @@ export function useChecklistSync(taskId: string, version: number): void {
 
 const CHANGE_FAILED = 'Couldn’t change the checklist.';
 
+/** A checklist change as it waits in the queue: everything needed to send it after a reload. */
+export interface ChecklistVariables {
+  taskId: string;
+  change: ChecklistChange;
+}
+interface ChecklistContext {
+  before: ChecklistItem | undefined;
+  index: number;
+}
+
 /**
- * Every checklist change goes through here. The list shows it at once; the answer's task goes
- * to the host (task copies, versions); a failure takes back just that change and says why.
+ * How every checklist change is sent and answered, for this session's changes and restored ones
+ * alike. The list shows it at once; a failure takes back just that change and says why.
+ * `receiveTask`: where the task after a change goes (the answer's `task`: its new version and
+ * counts), to be written into the task's copies by the app, so the card shows "3/5" and the next
+ * edit of the task sends the version this change produced.
  */
-export function useChangeChecklist(taskId: string, host: ChecklistHost) {
-  const queryClient = useQueryClient();
-  const { notify } = useNotices();
-  const key = checklistKeys.list(taskId);
-  return useMutation({
-    mutationKey: mutationKey(taskId),
-    scope: host.scope,
-    mutationFn: (change: ChecklistChange) => send(taskId, change),
+export function registerChecklistWrites(queryClient: QueryClient, receiveTask: (task: Task) => void): void {
+  queryClient.setMutationDefaults<Answer, Error, ChecklistVariables, ChecklistContext>(CHANGE_CHECKLIST_KEY, {
+    ...QUEUED_WRITE_OPTIONS,
+    mutationFn: ({ taskId, change }) => send(taskId, change),
     // Runs as `mutate` is called, without waiting: the change shows in the same render as the
     // click (a controlled checkbox would otherwise flip back for a moment).
-    onMutate: (change) => {
+    onMutate: ({ taskId, change }) => {
+      markMadeHere(change);
+      const key = checklistKeys.list(taskId);
       if (queryClient.getQueryState(key)?.fetchStatus === 'fetching') {
         // That fetch may answer from before this change: it is stopped now (the list keeps what
-        // it shows) and asked again once this tab's changes are answered.
+        // it shows) and asked again once this device's changes are answered.
         syncOf(queryClient, taskId, 0).missed = true;
         void queryClient.cancelQueries({ queryKey: key, exact: true });
       }
@@ -183,30 +194,45 @@ export function useChangeChecklist(taskId: string, host: ChecklistHost) {
       queryClient.setQueryData<ChecklistItem[]>(key, applyChange(items, change));
       return { before: index < 0 ? undefined : items[index], index };
     },
-    onSuccess: ({ item, tasks }, change) => {
+    onSuccess: ({ item, tasks }, { taskId, change }) => {
       const state = syncOf(queryClient, taskId, 0);
       for (const task of tasks) {
         // A version between the last one the list knows and this one was someone else's.
         if (task.version - 1 > state.handled) state.missed = true;
         state.own.add(task.version);
         state.handled = Math.max(state.handled, task.version);
-        host.receiveTask(task);
+        receiveTask(task);
       }
       if (!item) return;
       const shownId = change.kind === 'add' || change.kind === 'restore' ? change.tempId : item._id;
-      queryClient.setQueryData<ChecklistItem[]>(key, (items) => items?.map((shown) => (shown._id === shownId ? { ...shown, _id: item._id, text: item.text, done: item.done } : shown)));
+      queryClient.setQueryData<ChecklistItem[]>(checklistKeys.list(taskId), (items) =>
+        items?.map((shown) => (shown._id === shownId ? { ...shown, _id: item._id, text: item.text, done: item.done } : shown)),
+      );
     },
-    onError: (error, change, context) => {
-      queryClient.setQueryData<ChecklistItem[]>(key, (items) => (items && context ? revertChange(items, change, context.before, context.index) : items));
+    onError: (error, { taskId, change }, context) => {
+      queryClient.setQueryData<ChecklistItem[]>(checklistKeys.list(taskId), (items) => (items && context ? revertChange(items, change, context.before, context.index) : items));
       syncOf(queryClient, taskId, 0).missed = true;
-      if (!isUnauthorized(error)) notify('error', `${CHANGE_FAILED} ${isApiError(error) ? error.message : String(error)}`);
+      if (!isUnauthorized(error)) queueNotices.send(queryClient, { tone: 'error', text: `${CHANGE_FAILED} ${isApiError(error) ? error.message : String(error)}` });
     },
-    onSettled: () => {
+    onSettled: (_answer, _error, { taskId }) => {
       const state = syncOf(queryClient, taskId, 0);
       // This one still counts as under way here.
       if (changesUnderWay(queryClient, taskId) > 1 || !state.missed) return;
       state.missed = false;
-      void queryClient.invalidateQueries({ queryKey: key, exact: true });
+      void queryClient.invalidateQueries({ queryKey: checklistKeys.list(taskId), exact: true });
     },
   });
+}
+
+/** Every checklist change of task `taskId` goes through here (`mutate(change)`). */
+export function useChangeChecklist(taskId: string) {
+  const mutation = useMutation<Answer, Error, ChecklistVariables, ChecklistContext>({ mutationKey: mutationKey(taskId) });
+  const { mutate: sendChange } = mutation;
+  const mutate = useCallback(
+    (change: ChecklistChange, options?: MutateOptions<Answer, Error, ChecklistVariables, ChecklistContext>) => {
+      sendChange({ taskId, change }, options);
+    },
+    [sendChange, taskId],
+  );
+  return useMemo(() => ({ ...mutation, mutate }), [mutation, mutate]);
 }

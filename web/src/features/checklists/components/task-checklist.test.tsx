@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useEffect, useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { NoticeRegion } from '#web/components/notices.tsx';
 import { makeTask, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, noContent } from '#web/testing/fetch.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
-import type { ChecklistHost } from '../api/get-checklist.ts';
+import { registerChecklistWrites } from '../api/change-checklist.ts';
 import { TaskChecklist } from './task-checklist.tsx';
 
 const ITEMS: ChecklistItem[] = [
@@ -19,8 +20,13 @@ const ITEMS: ChecklistItem[] = [
 
 /** The task page's copy of the task, as events and answers move it on. */
 let showTask: (task: Task) => void = () => undefined;
-function Harness({ initial, canChange, host }: { initial: Task; canChange: boolean; host: ChecklistHost }) {
+function Harness({ initial, canChange, receiveTask }: { initial: Task; canChange: boolean; receiveTask: (task: Task) => void }) {
   const [task, setTask] = useState(initial);
+  // The app's host writes the answer's task into the tasks' cache; here the test collects it.
+  const queryClient = useQueryClient();
+  useState(() => {
+    registerChecklistWrites(queryClient, receiveTask);
+  });
   useEffect(() => {
     showTask = (next) => {
       act(() => {
@@ -28,17 +34,14 @@ function Harness({ initial, canChange, host }: { initial: Task; canChange: boole
       });
     };
   }, []);
-  return <TaskChecklist task={task} canChange={canChange} host={host} />;
+  return <TaskChecklist task={task} canChange={canChange} />;
 }
 
 function setUp({ items = ITEMS, canChange = true }: { items?: ChecklistItem[]; canChange?: boolean } = {}) {
   const task = makeTask({ checklist: { done: items.filter((i) => i.done).length, total: items.length } });
   const received: Task[] = [];
-  const host: ChecklistHost = {
-    scope: { id: 'test-writes' },
-    receiveTask: (changed) => {
-      received.push(changed);
-    },
+  const receiveTask = (changed: Task) => {
+    received.push(changed);
   };
   // Signed in: a signed-out session empties the cache.
   localStorage.setItem(LOGGED_IN_FLAG, 'true');
@@ -47,7 +50,7 @@ function setUp({ items = ITEMS, canChange = true }: { items?: ChecklistItem[]; c
     .always('GET', `/tasks/${task._id}/checklist`, json(200, { status: 'success', data: { items } }));
   const rendered = renderWithProviders(
     <>
-      <Harness initial={task} canChange={canChange} host={host} />
+      <Harness initial={task} canChange={canChange} receiveTask={receiveTask} />
       <NoticeRegion />
     </>,
   );

@@ -8,7 +8,7 @@ import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { isPendingItem, newPendingId, useChangeChecklist, useChecklistSync, type ChecklistChange } from '../api/change-checklist.ts';
-import { useChecklist, type ChecklistHost } from '../api/get-checklist.ts';
+import { useChecklist } from '../api/get-checklist.ts';
 import { ChecklistRow } from './checklist-row.tsx';
 import { useChecklistDrag } from './use-checklist-drag.ts';
 import './task-checklist.css';
@@ -86,10 +86,10 @@ function AddItemForm({ disabled, full, onAdd }: { disabled: boolean; full: boole
  * (drag by the handle, or the arrow keys on it, or Alt+↑/↓ anywhere on the item). Every change
  * shows at once and is taken back with a message if the server refuses it.
  */
-export function TaskChecklist({ task, canChange, host }: { task: Task; canChange: boolean; host: ChecklistHost }) {
+export function TaskChecklist({ task, canChange }: { task: Task; canChange: boolean }) {
   const checklist = useChecklist(task._id);
   useChecklistSync(task._id, task.version);
-  const change = useChangeChecklist(task._id, host);
+  const change = useChangeChecklist(task._id);
   const [announcement, setAnnouncement] = useState('');
   const [deleted, setDeleted] = useState<{ item: ChecklistItem; index: number } | null>(null);
   const [editingId, setEditingId] = useState<string | null>(null);

@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -5,7 +6,7 @@ import { TextAreaField } from '#web/components/field.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
-import { heldMailNote, useChangeComment } from '../api/change-comments.ts';
+import { heldMailNote, isPendingComment, useChangeComment } from '../api/change-comments.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
 import { COMMENT_MAX, useComments } from '../api/get-comments.ts';
 import { usePeople } from '../api/get-people.ts';
@@ -170,7 +171,8 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
         )}
         {mode !== 'edit' && error ? <Alert tone="error">{error}</Alert> : null}
         {mode === 'view' && note ? <Alert tone="info">{note}</Alert> : null}
-        {mine && mode === 'view' ? (
+        {/* A comment not saved yet (waiting in the queue) has no id of the server's to change it by. */}
+        {mine && mode === 'view' && !isPendingComment(comment) ? (
           <div className="comment__actions">
             <Button
               size="sm"
@@ -226,10 +228,10 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
 }
 
 /**
- * A task's comments, oldest first, and a form to post one. The signed-in person (`me`) can
+ * A task's comments, oldest first, and a form to post one. The signed-in person (`me`, named `myName`) can
  * edit and delete their own; everyone else's are read-only (the server enforces the same).
  */
-export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: string; onChanged?: () => void }) {
+export function TaskComments({ taskId, me, myName, onChanged }: { taskId: string; me: string; myName?: string; onChanged?: () => void }) {
   const comments = useComments(taskId);
   const post = useChangeComment(taskId, onChanged);
   const [error, setError] = useState<string | null>(null);
@@ -262,13 +264,17 @@ export function TaskComments({ taskId, me, onChanged }: { taskId: string; me: st
         initial=""
         submitLabel="Post comment"
         busyLabel="Posting…"
-        busy={post.isPending}
+        // Busy while being sent; while it waits offline it already shows in the list (and another may be written).
+        busy={post.isPending && !post.isPaused}
         error={error}
         onSubmit={(body, reset) => {
           setError(null);
           setNote(null);
+          if (!onlineManager.isOnline()) reset();
+          // Shown on the comment until the server's copy arrives (it waits in the queue while offline).
+          const author = { fullName: myName ?? me, email: me };
           post.mutate(
-            { kind: 'create', body },
+            { kind: 'create', body, author },
             {
               onSuccess: (written) => {
                 reset();

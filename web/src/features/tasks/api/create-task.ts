@@ -1,66 +1,111 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, type MutateOptions, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
 import { DEFAULT_PRIORITY, DEFAULT_STATUS } from '#shared/constants.ts';
 import type { CreateTaskBody, Task, TaskEnvelope } from '#shared/schemas/tasks.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { QUEUED_WRITE_OPTIONS, queueNotices, THIS_PAGE_LOAD } from '#web/lib/write-queue.ts';
 import { personalBoardOf, useBoardScope } from './board-scope.ts';
-import { useLiveBoard } from './live-board-context.ts';
+import { useLiveBoard, type Viewer } from './live-board-context.ts';
 import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
 import { newPendingId } from './pending-tasks.ts';
 import { receiveTask } from './task-receipts.ts';
-import { TASK_WRITES } from './update-task.ts';
 
-export async function createTask(body: CreateTaskBody): Promise<{ task: Task; message: string }> {
-  const envelope = await apiRequest<TaskEnvelope>('/tasks', { method: 'POST', body });
+export const CREATE_TASK_KEY = ['queued', 'task', 'create'] as const;
+
+/** A create as it waits in the queue: everything needed to send it, and show it, after a reload. */
+export interface CreateVariables {
+  body: CreateTaskBody;
+  /** Made with the change: every try sends the same one, so the server creates the task once. */
+  idempotencyKey: string;
+  /** The stand-in card's id. */
+  pendingId: string;
+  /** Who creates it (the stand-in's assignor). */
+  creator: Viewer;
+  /** Where the server puts it without a board chosen: the creator's personal board. */
+  personalBoardId: string;
+}
+interface CreateAnswer {
+  task: Task;
+  message: string;
+}
+interface CreateContext {
+  pending: Task;
+  madeIn: string;
+}
+
+export async function createTask(body: CreateTaskBody, idempotencyKey?: string): Promise<CreateAnswer> {
+  const envelope = await apiRequest<TaskEnvelope>('/tasks', { method: 'POST', body, idempotencyKey });
   return { task: envelope.data.task, message: envelope.message };
+}
+
+function standIn({ body, pendingId, creator, personalBoardId }: CreateVariables): Task {
+  const now = new Date().toISOString();
+  return {
+    _id: pendingId,
+    version: 0,
+    description: '',
+    workTitle: body.workTitle ?? '',
+    taskTitle: body.taskTitle,
+    assignee: body.assignee,
+    assignor: creator.fullName,
+    assignorEmail: creator.email,
+    deadline: body.deadline === '' ? null : (body.deadline ?? null),
+    priority: body.priority ?? DEFAULT_PRIORITY,
+    status: DEFAULT_STATUS,
+    createdAt: now,
+    updatedAt: now,
+    boardId: body.boardId ?? personalBoardId,
+    labels: [],
+    checklist: { done: 0, total: 0 },
+    repeat: null,
+  };
+}
+
+/** How a create is sent and answered, for this session's creates and restored ones alike. */
+export function registerCreateTask(queryClient: QueryClient): void {
+  queryClient.setMutationDefaults<CreateAnswer, Error, CreateVariables, CreateContext>(CREATE_TASK_KEY, {
+    ...QUEUED_WRITE_OPTIONS,
+    mutationFn: ({ body, idempotencyKey }) => createTask(body, idempotencyKey),
+    onMutate: async (variables) => {
+      await cancelListFetches(queryClient);
+      const pending = standIn(variables);
+      writeTask(queryClient, null, pending);
+      return { pending, madeIn: THIS_PAGE_LOAD };
+    },
+    onSuccess: ({ task }, { pendingId }) => {
+      // The live event may have brought the real task first (then it replaced the stand-in).
+      const shown = findCachedTask(queryClient, pendingId);
+      const replaced = receiveTask(queryClient, task, { isNew: true, answer: true, standIn: shown });
+      // The saved task was here already: the stand-in, if still shown, goes.
+      if (replaced !== null && shown) writeTask(queryClient, shown, null);
+    },
+    onError: (error, { body, pendingId }, context) => {
+      const shown = findCachedTask(queryClient, pendingId);
+      if (shown) writeTask(queryClient, shown, null);
+      // The form that made it says why; a create restored from the device has no form.
+      if (context?.madeIn !== THIS_PAGE_LOAD && !isUnauthorized(error)) {
+        const why = isApiError(error) ? error.message : String(error);
+        queueNotices.send(queryClient, { tone: 'error', text: `Couldn’t create “${body.taskTitle}”. ${why}` });
+      }
+    },
+  });
 }
 
 /**
  * The new card shows at once (its actions wait for the server's id); the server's task then
  * takes its place, or it goes again on failure (the form keeps the input and says why).
+ * `mutate(body)`: the key that makes a repeat harmless and the stand-in's id are made here.
  */
 export function useCreateTask() {
-  const queryClient = useQueryClient();
   const live = useLiveBoard();
-  // Without a board chosen the server puts the task on the creator's personal board.
-  const personalId = personalBoardOf(useBoardScope().boards)?._id ?? '';
-  return useMutation({
-    scope: TASK_WRITES,
-    mutationFn: createTask,
-    onMutate: async (body) => {
-      await cancelListFetches(queryClient);
-      const now = new Date().toISOString();
-      const pending: Task = {
-        _id: newPendingId(),
-        version: 0,
-        description: '',
-        workTitle: body.workTitle ?? '',
-        taskTitle: body.taskTitle,
-        assignee: body.assignee,
-        assignor: live.viewer.fullName,
-        assignorEmail: live.viewer.email,
-        deadline: body.deadline === '' ? null : (body.deadline ?? null),
-        priority: body.priority ?? DEFAULT_PRIORITY,
-        status: DEFAULT_STATUS,
-        createdAt: now,
-        updatedAt: now,
-        boardId: body.boardId ?? personalId,
-        labels: [],
-        checklist: { done: 0, total: 0 },
-        repeat: null,
-      };
-      writeTask(queryClient, null, pending);
-      return { pending };
+  const personalBoardId = personalBoardOf(useBoardScope().boards)?._id ?? '';
+  const mutation = useMutation<CreateAnswer, Error, CreateVariables, CreateContext>({ mutationKey: CREATE_TASK_KEY });
+  const { mutate: send } = mutation;
+  const mutate = useCallback(
+    (body: CreateTaskBody, options?: MutateOptions<CreateAnswer, Error, CreateVariables, CreateContext>) => {
+      send({ body, idempotencyKey: crypto.randomUUID(), pendingId: newPendingId(), creator: live.viewer, personalBoardId }, options);
     },
-    onSuccess: ({ task }, _body, context) => {
-      // The live event may have brought the real task first (then it replaced the stand-in).
-      const standIn = findCachedTask(queryClient, context.pending._id);
-      const replaced = receiveTask(queryClient, task, { isNew: true, answer: true, standIn });
-      // The saved task was here already: the stand-in, if still shown, goes.
-      if (replaced !== null && standIn) writeTask(queryClient, standIn, null);
-    },
-    onError: (_error, _body, context) => {
-      const standIn = context && findCachedTask(queryClient, context.pending._id);
-      if (standIn) writeTask(queryClient, standIn, null);
-    },
-  });
+    [send, live.viewer, personalBoardId],
+  );
+  return useMemo(() => ({ ...mutation, mutate }), [mutation, mutate]);
 }

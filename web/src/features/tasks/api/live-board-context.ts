@@ -1,6 +1,7 @@
 import { createContext, use, useSyncExternalStore } from 'react';
 import type { Person } from '#shared/schemas/comments.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
+import { createOutlet } from '#web/lib/write-queue.ts';
 
 /**
  * Per-tab state of the live board, shared by the board, its cards and the task mutations:
@@ -25,6 +26,12 @@ export interface Conflict {
   /** What this person tried (empty for a delete). */
   mine: UpdateTaskBody;
 }
+
+/**
+ * Conflicts found by the queue's answer handlers (queued-task-writes.ts), which run outside
+ * React: the live board takes them into its list as it mounts, and as they come.
+ */
+export const taskConflicts = createOutlet<Conflict>();
 
 type Listener = () => void;
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
-import { createLiveBoardState, LiveBoardContext, useLiveStreamOpen, type Viewer } from '../api/live-board-context.ts';
+import { createLiveBoardState, LiveBoardContext, taskConflicts, useLiveStreamOpen, type Viewer } from '../api/live-board-context.ts';
 import { connectLiveEvents, type LiveEventHandlers } from '../api/live-events.ts';
 import { ConflictDialog } from './conflict-dialog.tsx';
 
@@ -28,6 +28,15 @@ export function LiveBoardProvider({ viewer, handlers, children }: { viewer: View
   const queryClient = useQueryClient();
   const [state] = useState(() => createLiveBoardState(viewer));
   const [announcement, setAnnouncement] = useState<{ id: number; text: string } | null>(null);
+
+  // Conflicts the queue's answers found (also those of changes restored from the device before this mounted).
+  useEffect(
+    () =>
+      taskConflicts.attach(queryClient, (conflict) => {
+        state.conflicts.add(conflict);
+      }),
+    [queryClient, state],
+  );
 
   useEffect(() => {
     let sequence = 0;

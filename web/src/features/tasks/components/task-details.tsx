@@ -188,7 +188,8 @@ export function TaskDetails({ task }: { task: Task }) {
         <span className="task-details__spacer" />
         {canChange ? (
           <Button size="sm" variant="secondary" busy={status.isPending} onClick={onStatus}>
-            {done ? (status.isPending ? 'Reopening…' : 'Reopen') : status.isPending ? 'Completing…' : 'Mark complete'}
+            {/* While the change waits (offline, it may for a while) the button names the change under way, not the one it would make. */}
+            {status.isPending ? (status.variables.changes.status === 'done' ? 'Completing…' : 'Reopening…') : done ? 'Reopen' : 'Mark complete'}
           </Button>
         ) : null}
       </div>
