@@ -32,7 +32,16 @@ export function useOnline(): boolean {
 export function useQueuedWrites(): number {
   const queryClient = useQueryClient();
   return useSyncExternalStore(
-    useCallback((onChange: () => void) => queryClient.getMutationCache().subscribe(onChange), [queryClient]),
+    useCallback(
+      (onChange: () => void) =>
+        queryClient.getMutationCache().subscribe((event) => {
+          // Only a change of a mutation's state can change the count. Observers come and go while
+          // other components render (useMutation builds one in its first render): reacting to
+          // those would update this component during another's render.
+          if (event.type === 'added' || event.type === 'removed' || event.type === 'updated') onChange();
+        }),
+      [queryClient],
+    ),
     () => countQueuedWrites(queryClient),
   );
 }

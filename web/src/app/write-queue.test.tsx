@@ -10,6 +10,7 @@ import { createQueryClient } from '#web/lib/query-client.ts';
 import { JUST_FETCHED_MS } from '#web/features/tasks/api/live-board-context.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { countsAnswer, listAnswer, makeTask, meAnswer } from '#web/testing/data.ts';
+import { testDeviceCopy } from '#web/testing/render.tsx';
 import { json, mockFetch, networkError, type Call } from '#web/testing/fetch.ts';
 import { AppProviders } from './providers.tsx';
 import { AppRoutes } from './routes.tsx';
@@ -37,7 +38,7 @@ function renderBoard(queryClient: QueryClient = createQueryClient()) {
   localStorage.setItem(LOGGED_IN_FLAG, 'true');
   const user = userEvent.setup();
   render(
-    <AppProviders queryClient={queryClient}>
+    <AppProviders queryClient={queryClient} deviceCopy={testDeviceCopy()}>
       <MemoryRouter initialEntries={['/tasks']}>
         <AppRoutes />
       </MemoryRouter>
