@@ -18,6 +18,8 @@ export const CLIENT_MESSAGES = {
   accountCreated: 'Account created. Please sign in.',
   pageNotFound: 'Page not found',
   creatingTask: 'Creating Task...',
+  /** A task created while offline: it is on the board and in this device's queue of changes. */
+  createdOffline: 'Task saved on this device. It will be sent when you’re back online.',
 } as const;
 
 /** Server answers whose wording the client and tests rely on. */

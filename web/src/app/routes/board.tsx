@@ -11,7 +11,7 @@ import { TaskBoard } from '#web/features/tasks/components/task-board.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { BoardScopeProvider, NarrowBoardSwitcher } from '../board-scope.tsx';
-import { notAvailableOffline, OfflineUnavailable } from '../offline-unavailable.tsx';
+import { notAvailableOffline, OfflineUnavailable } from '#web/components/offline-unavailable.tsx';
 import { PageLoading } from '../root-layout.tsx';
 import './status-page.css';
 

@@ -18,7 +18,7 @@ import { APP_NAME, useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { TaskPageChecklist } from '../checklist-host.tsx';
-import { notAvailableOffline, OfflineUnavailable } from '../offline-unavailable.tsx';
+import { notAvailableOffline, OfflineUnavailable } from '#web/components/offline-unavailable.tsx';
 import './task.css';
 
 /** From this width the task opens as a panel over the board (kept in step with app/routes.tsx). */

@@ -154,6 +154,12 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
                 setMode('view');
                 return;
               }
+              if (!onlineManager.isOnline()) {
+                // Offline the edit waits in this device's queue and shows at once.
+                change.mutate({ kind: 'update', commentId: comment._id, body });
+                setMode('view');
+                return;
+              }
               change.mutate(
                 { kind: 'update', commentId: comment._id, body },
                 {

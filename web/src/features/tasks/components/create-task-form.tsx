@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { useRef, useState, type SubmitEvent } from 'react';
 import { DEFAULT_PRIORITY, LIMITS, type Priority } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
@@ -111,14 +112,24 @@ export function CreateTaskForm() {
       ...(labels.length > 0 ? { labelIds: labels.map((label) => label._id) } : {}),
       ...(repeat.value ? { repeat: repeat.value } : {}),
     };
+    const ready = (message: string) => {
+      // The next task goes to the same board.
+      setValues({ ...EMPTY, boardId: values.boardId });
+      setPicked({ boardId: '', labels: [] });
+      setFieldErrors({});
+      setSuccess(message);
+      firstFieldRef.current?.focus();
+    };
+    if (!onlineManager.isOnline()) {
+      // Offline the task waits in this device's queue (its card shows at once): the form is free
+      // for the next one. What the server later answers is the queue's to report.
+      create.mutate(body);
+      ready(CLIENT_MESSAGES.createdOffline);
+      return;
+    }
     create.mutate(body, {
       onSuccess: ({ message }) => {
-        // The next task goes to the same board.
-        setValues({ ...EMPTY, boardId: values.boardId });
-        setPicked({ boardId: '', labels: [] });
-        setFieldErrors({});
-        setSuccess(message);
-        firstFieldRef.current?.focus();
+        ready(message);
       },
       onError: (error) => {
         if (isUnauthorized(error)) return;
@@ -240,8 +251,8 @@ export function CreateTaskForm() {
         }}
       />
       <div className="create-task__actions">
-        <Button type="submit" variant="primary" size="lg" block busy={create.isPending}>
-          {create.isPending ? CLIENT_MESSAGES.creatingTask : 'Create Task'}
+        <Button type="submit" variant="primary" size="lg" block busy={create.isPending && !create.isPaused}>
+          {create.isPending && !create.isPaused ? CLIENT_MESSAGES.creatingTask : 'Create Task'}
         </Button>
       </div>
     </form>

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef } from 'react';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
+import { OfflineUnavailable } from '#web/components/offline-unavailable.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { VirtualFeed } from '#web/components/virtual-feed.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
@@ -92,6 +93,9 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
   const { data, error, isPending, isError, isFetching, isFetchingNextPage, isPlaceholderData, hasNextPage, fetchNextPage, refetch } = query;
   const tasks = useMemo(() => data?.pages.flatMap((page) => page.tasks) ?? [], [data]);
   const updating = isFetching && !isPending && !isFetchingNextPage;
+  // Offline, a filter this device never loaded has nothing to show (the previous filter's cards
+  // are not its cards): say so rather than wait for ever.
+  const offline = query.fetchStatus === 'paused' && (data === undefined || isPlaceholderData);
 
   // Load the next page once the end of the list is near (600 px ahead of the edge).
   const canLoadMore = hasNextPage && !isFetchingNextPage && !isError;
@@ -116,7 +120,7 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
   return (
     // Busy while its cards are not yet those of the current filter; a quiet refresh of cards
     // already shown is not (a spinner in the header says so).
-    <section className={cx('column', `column--${status}`)} aria-labelledby={headingId} aria-busy={isPending || isPlaceholderData}>
+    <section className={cx('column', `column--${status}`)} aria-labelledby={headingId} aria-busy={(isPending || isPlaceholderData) && !offline}>
       <header className="column__header">
         <h2 className="column__title" id={headingId} tabIndex={-1}>
           {title}
@@ -134,7 +138,9 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
       </header>
 
       <div className={cx('column__scroll', isPlaceholderData && 'column__scroll--stale')} ref={scrollRef}>
-        {isPending ? (
+        {offline ? (
+          <OfflineUnavailable className="column__offline" />
+        ) : isPending ? (
           <>
             <p className="visually-hidden" role="status">
               Loading tasks…
