@@ -44,11 +44,12 @@ export const OUTBOX_POLICY = {
    */
   webhookConcurrency: 64,
   /**
-   * A delivery that ends while more are due claims again only once this many places are free
-   * (or none is in flight): a claim is a write transaction (on SQLite one fsync), so claiming
-   * one row per ended delivery would cap deliveries at the disk's commit rate.
+   * Webhook deliveries are claimed this many at a time into a local queue, and claimed again
+   * when fewer than `webhookConcurrency` wait there: a claim is a write transaction (on SQLite
+   * one fsync), so claiming a few rows per ended delivery would cap deliveries at the disk's
+   * commit rate. Their leases (`leaseMs`) outlast the queue by far.
    */
-  webhookClaimMin: 16,
+  webhookClaimBatch: 256,
   /** A webhook whose deliveries have all failed this long is paused (its admins get one mail). */
   webhookPauseAfterMs: 24 * HOUR,
 } as const;
@@ -210,8 +211,9 @@ export default fp(
     /**
      * The webhook lane: deliveries are claimed with `kind = 'webhook'` only, and each starts as
      * soon as it is claimed, up to `webhookConcurrency` at once; a claim is made when a wake or
-     * poll comes, or when a delivery ends while the last claim came back full and at least
-     * `webhookClaimMin` places are free (decision 102). Outcomes are
+     * poll comes, or when a delivery ends while the last claim came back full and fewer than
+     * `webhookConcurrency` claimed deliveries wait in the local queue; a claim takes up to
+     * `webhookClaimBatch` rows (decision 102). Outcomes are
      * recorded together, `webhookRecordMs` after the first, in ONE transaction: the delivered rows (one
      * statement per answer status), the failed ones (retry time or failed), and the webhooks'
      * failure clocks — so on SQLite a burst of deliveries costs one commit, not one per delivery.
@@ -225,6 +227,8 @@ export default fp(
       /** Deliveries ended so far (a failure may have written a mail: drain looks again). */
       ended: 0,
       outcomes: [] as { row: OutboxRow; result: WebhookResult }[],
+      /** Claimed deliveries waiting for a free place (in claim order). */
+      queued: [] as { row: OutboxRow; hook: WebhookTarget | undefined }[],
       flushing: null as Promise<void> | null,
       flushTimer: undefined as NodeJS.Timeout | undefined,
     };
@@ -330,10 +334,18 @@ export default fp(
         .finally(() => {
           hooks.ended += 1;
           hooks.inFlight.delete(task);
-          const free = OUTBOX_POLICY.webhookConcurrency - hooks.inFlight.size;
-          if (hooks.more && (free >= OUTBOX_POLICY.webhookClaimMin || hooks.inFlight.size === 0)) void pumpHooks();
+          startQueued();
+          if (hooks.more && hooks.queued.length < OUTBOX_POLICY.webhookConcurrency) void pumpHooks();
         });
       hooks.inFlight.add(task);
+    };
+    /** Starts claimed deliveries from the local queue into the free places. */
+    const startQueued = () => {
+      while (!state.stopping && hooks.inFlight.size < OUTBOX_POLICY.webhookConcurrency) {
+        const next = hooks.queued.shift();
+        if (next === undefined) return;
+        startHook(next.row, next.hook);
+      }
     };
 
     // A function, not an inline condition: pumpHooks() may set `again` while a claim awaits.
@@ -350,18 +362,19 @@ export default fp(
           do {
             hooks.again = false;
             while (!state.stopping) {
-              const free = OUTBOX_POLICY.webhookConcurrency - hooks.inFlight.size;
-              if (free <= 0) {
+              if (hooks.queued.length >= OUTBOX_POLICY.webhookConcurrency) {
                 hooks.more = true;
                 break;
               }
+              const wanted = OUTBOX_POLICY.webhookClaimBatch - hooks.queued.length;
               const now = clock.now();
-              const rows = await repo.claim(workerId, now.toISOString(), new Date(now.getTime() + OUTBOX_POLICY.leaseMs).toISOString(), free, fastify.db, 'webhooks');
+              const rows = await repo.claim(workerId, now.toISOString(), new Date(now.getTime() + OUTBOX_POLICY.leaseMs).toISOString(), wanted, fastify.db, 'webhooks');
               claimed += rows.length;
               // The claimed rows' webhooks, read once per claim rather than once per delivery.
               const targets = await webhooksRepo.targets([...new Set(rows.flatMap((row) => (row.webhookId == null ? [] : [row.webhookId])))]);
-              for (const row of rows) startHook(row, row.webhookId == null ? undefined : targets.get(row.webhookId));
-              hooks.more = rows.length === free;
+              for (const row of rows) hooks.queued.push({ row, hook: row.webhookId == null ? undefined : targets.get(row.webhookId) });
+              startQueued();
+              hooks.more = rows.length === wanted;
               if (!hooks.more) break;
             }
           } while (pumpAgain());
@@ -377,9 +390,17 @@ export default fp(
     };
     /** Until every webhook delivery this instance started has ended and been recorded. */
     const settleHooks = async () => {
-      while (hooks.inFlight.size > 0 || hooks.pumping !== null) {
+      while (hooks.inFlight.size > 0 || hooks.pumping !== null || (hooks.queued.length > 0 && !state.stopping)) {
         if (hooks.pumping !== null) await hooks.pumping;
+        startQueued();
         await Promise.all(hooks.inFlight);
+      }
+      // Stopping: what was claimed but not started goes back, due at once, its attempt not counted.
+      const unstarted = hooks.queued.splice(0).map((queued) => queued.row.id);
+      if (unstarted.length > 0) {
+        await repo.release(unstarted, workerId).catch((error: unknown) => {
+          fastify.log.warn({ err: error, outboxIds: unstarted }, 'Releasing webhook deliveries failed; their leases run out');
+        });
       }
       await flushOutcomes();
     };

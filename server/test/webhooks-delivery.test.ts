@@ -275,6 +275,45 @@ describe('crash safety', () => {
     expect((await deliveryRows(t, webhook._id))[0]).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('claims deliveries in batches; closing the app gives back the claimed ones not yet started, due at once and their attempt not counted', async () => {
+    const policy = WEBHOOK_POLICY as { timeoutMs: number };
+    const timeout = policy.timeoutMs;
+    policy.timeoutMs = 1000;
+    try {
+      const { board, webhook } = await hooked('/slow', ['task.created']);
+      receiver.state.answer = () => 'hang';
+      const total = OUTBOX_POLICY.webhookConcurrency + 36;
+      const now = t.clock.now().toISOString();
+      await t.app.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < total; i++) {
+          const id = newId();
+          await t.app.webhooksRepository.insertDelivery({ id, webhookId: webhook._id, type: 'task.created', body: JSON.stringify({ type: 'task.created', timestamp: now, data: { board: board.id } }), messageId: `msg_${id}`, at: now }, trx);
+        }
+      });
+      t.app.outbox.wake();
+      // One claim takes them all (fewer than a batch); as many as there are places start.
+      const locked = async () => (await t.app.db.selectFrom('outbox').select('lockedBy').where('webhookId', '=', webhook._id).execute()).filter((row) => row.lockedBy !== null).length;
+      for (let i = 0; i < 200 && (await locked()) < total; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await locked()).toBe(total);
+      for (let i = 0; i < 200 && receiver.at('/slow').length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+
+      await t.rebuild();
+      const rows = await t.app.db.selectFrom('outbox').select(['status', 'lockedBy', 'attempts', 'runAt']).where('webhookId', '=', webhook._id).execute();
+      const tried = rows.filter((row) => row.attempts === 1);
+      const untried = rows.filter((row) => row.attempts === 0);
+      // The ones under way timed out while the app closed: retried later, as any time-out.
+      expect(tried).toHaveLength(OUTBOX_POLICY.webhookConcurrency);
+      expect(tried.every((row) => row.status === 'pending' && row.lockedBy === null && row.runAt > now)).toBe(true);
+      // The ones still queued went back untouched.
+      expect(untried).toHaveLength(36);
+      expect(untried.every((row) => row.status === 'pending' && row.lockedBy === null && row.runAt === now)).toBe(true);
+      // None of those reached the receiver (its connections per origin are fewer than the places).
+      expect(receiver.at('/slow').length).toBeLessThanOrEqual(OUTBOX_POLICY.webhookConcurrency);
+    } finally {
+      policy.timeoutMs = timeout;
+    }
+  });
+
   it('webhook deliveries are claimed apart from mail: a receiver that hangs does not hold mail back', async () => {
     const policy = WEBHOOK_POLICY as { timeoutMs: number };
     const timeout = policy.timeoutMs;
