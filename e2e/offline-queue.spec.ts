@@ -4,13 +4,15 @@
  * edit opens the conflict dialog; a change the server refuses is rolled back with a message
  * while the changes after it go through.
  */
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, test, twoPeople } from './fixtures.ts';
 import { apiAddMember, apiCreateBoard } from './support/boards-api.ts';
 import { randomSuffix } from './support/db.ts';
 import { alertWith, board, cardActions, taskPage } from './support/pages.ts';
+import { tmpRoot } from './support/paths.ts';
 
-const SHOTS = '/work/wt/shots-queue';
+const SHOTS = process.env.OFFLINE_SHOTS_DIR ?? join(tmpRoot, 'shots', 'offline-queue');
 
 interface ApiTask {
   _id: string;

@@ -1,7 +1,7 @@
 import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSubscribe, type PersistedClient } from '@tanstack/react-query-persist-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { COPY_SCHEMA_VERSION, createDeviceCopy, memoryStore, SAVE_INTERVAL_MS, type CopyStore, type DeviceCopy } from './device-copy.ts';
+import { COPY_PAGES_PER_LIST, COPY_SCHEMA_VERSION, createDeviceCopy, memoryStore, SAVE_INTERVAL_MS, type CopyStore, type DeviceCopy } from './device-copy.ts';
 import { QUEUED_WRITES } from './write-queue.ts';
 
 /*
@@ -47,6 +47,24 @@ describe('the device copy’s persister', () => {
     const client = await stored(store);
     expect(client?.buster).toBe(COPY_SCHEMA_VERSION);
     expect(client?.clientState.queries.map((q) => q.queryKey)).toEqual([['tasks', 'detail', 't1']]);
+    stop();
+  });
+
+  it('keeps a long list with its first pages only, and the rest of the cache in full', async () => {
+    vi.useFakeTimers();
+    const { queryClient, store, stop } = setUp();
+    const pages = Array.from({ length: COPY_PAGES_PER_LIST + 3 }, (_, i) => ({ tasks: [{ _id: `t${String(i)}` }], nextCursor: `c${String(i + 1)}` }));
+    const pageParams = pages.map((_, i) => (i === 0 ? null : `c${String(i)}`));
+    queryClient.setQueryData(['tasks', 'list', { status: 'done' }], { pages, pageParams });
+    queryClient.setQueryData(['tasks', 'list', { status: 'todo' }], { pages: pages.slice(0, 2), pageParams: pageParams.slice(0, 2) });
+    await vi.advanceTimersByTimeAsync(SAVE_INTERVAL_MS);
+    const lists = new Map((await stored(store))?.clientState.queries.map((q) => [JSON.stringify(q.queryKey), q.state.data as { pages: unknown[]; pageParams: unknown[] }]));
+    const done = lists.get(JSON.stringify(['tasks', 'list', { status: 'done' }]));
+    expect(done?.pages).toEqual(pages.slice(0, COPY_PAGES_PER_LIST));
+    expect(done?.pageParams).toEqual(pageParams.slice(0, COPY_PAGES_PER_LIST));
+    expect(lists.get(JSON.stringify(['tasks', 'list', { status: 'todo' }]))?.pages).toEqual(pages.slice(0, 2));
+    // The cache in memory keeps every page it loaded.
+    expect(queryClient.getQueryData<{ pages: unknown[] }>(['tasks', 'list', { status: 'done' }])?.pages).toHaveLength(pages.length);
     stop();
   });
 

@@ -86,6 +86,32 @@ function markPaused(client: PersistedClient): PersistedClient {
   return { ...client, clientState: { ...client.clientState, mutations } };
 }
 
+/**
+ * A list (an infinite query: `pages`) is kept with its first pages only: what a column shows
+ * first, and what a reload asks again anyway. A column scrolled to its 400th page would
+ * otherwise make every save clone megabytes on the main thread, and every start restore them
+ * before the first card shows (decision 104).
+ */
+export const COPY_PAGES_PER_LIST = 4;
+
+interface Paged {
+  pages: unknown[];
+  pageParams: unknown[];
+}
+const isPaged = (data: unknown): data is Paged =>
+  typeof data === 'object' && data !== null && Array.isArray((data as Paged).pages) && Array.isArray((data as Paged).pageParams);
+
+/** The copy to store: long lists cut to their first pages, waiting changes marked paused. */
+function toStore(client: PersistedClient): PersistedClient {
+  const queries = client.clientState.queries.map((query) => {
+    const data: unknown = query.state.data;
+    if (!isPaged(data) || data.pages.length <= COPY_PAGES_PER_LIST) return query;
+    const cut: Paged = { pages: data.pages.slice(0, COPY_PAGES_PER_LIST), pageParams: data.pageParams.slice(0, COPY_PAGES_PER_LIST) };
+    return { ...query, state: { ...query.state, data: cut } };
+  });
+  return markPaused({ ...client, clientState: { ...client.clientState, queries } });
+}
+
 export interface DeviceCopy {
   /** Whose copy this is (the person last signed in on this device), if there is one. */
   readonly owner: PublicUser | undefined;
@@ -106,20 +132,25 @@ export interface DeviceCopy {
  * was closed, storage was cleared by hand) is emptied before anything can restore it.
  */
 export async function openDeviceCopy({ signedIn, store = defaultStore() }: { signedIn: boolean; store?: CopyStore }): Promise<DeviceCopy> {
+  // The stored cache is asked for now, beside the owner, rather than after the first render:
+  // its read then overlaps the page's own start (the restore awaits this same read).
+  const stored = signedIn ? store.get<PersistedClient>(CLIENT_KEY).catch(() => undefined) : Promise.resolve(undefined);
   let owner: PublicUser | undefined;
   try {
     owner = signedIn ? await store.get<PublicUser>(OWNER_KEY) : undefined;
   } catch {
     owner = undefined;
   }
-  const copy = createDeviceCopy(store, owner);
+  const copy = createDeviceCopy(store, owner, stored);
   if (!signedIn) await copy.wipe();
   return copy;
 }
 
 /** The copy as it is, without reading the store first (tests hand in the owner they stored). */
-export function createDeviceCopy(store: CopyStore, initialOwner: PublicUser | undefined): DeviceCopy {
+export function createDeviceCopy(store: CopyStore, initialOwner: PublicUser | undefined, storedRead?: Promise<PersistedClient | undefined>): DeviceCopy {
   let owner = initialOwner;
+  // The read openDeviceCopy started, used by the first restore only (a wipe since voids it).
+  let firstRead = storedRead;
   let latest: PersistedClient | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let savedPendingWrites = 0;
@@ -140,7 +171,7 @@ export function createDeviceCopy(store: CopyStore, initialOwner: PublicUser | un
     latest = undefined;
     if (!client) return chain;
     savedPendingWrites = pendingWritesIn(client);
-    return enqueue(() => store.set(CLIENT_KEY, markPaused(client)));
+    return enqueue(() => store.set(CLIENT_KEY, toStore(client)));
   };
 
   const persister: Persister = {
@@ -151,11 +182,16 @@ export function createDeviceCopy(store: CopyStore, initialOwner: PublicUser | un
       timer ??= setTimeout(() => void flush(), SAVE_INTERVAL_MS);
       return Promise.resolve();
     },
-    restoreClient: () => store.get<PersistedClient>(CLIENT_KEY),
+    restoreClient: () => {
+      const read = firstRead ?? store.get<PersistedClient>(CLIENT_KEY);
+      firstRead = undefined;
+      return read;
+    },
     removeClient: () => enqueue(() => store.del(CLIENT_KEY)),
   };
 
   const wipe = (): Promise<void> => {
+    firstRead = undefined;
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     latest = undefined;
