@@ -149,16 +149,22 @@ test.describe('the device copy', () => {
 
 });
 
+/** A persistent profile's first tab, signed in as `user` (the session cookie and the app's flag). */
+async function signInProfile(context: BrowserContext, user: TestUser): Promise<Page> {
+  const state = (await signedInState(user)) as { cookies: Parameters<BrowserContext['addCookies']>[0] };
+  await context.addCookies(state.cookies);
+  const tab = context.pages()[0] ?? (await context.newPage());
+  await tab.goto('/login');
+  await tab.evaluate(`localStorage.setItem(${JSON.stringify(LOGGED_IN_FLAG)}, ${JSON.stringify(LOGGED_IN_VALUE)})`);
+  return tab;
+}
+
 test('the copy survives a browser restart: a persistent profile opens the board offline', async ({ user, baseURL }) => {
   const profile = mkdtempSync(join(tmpRoot, 'offline-profile-'));
   const launch = () => chromium.launchPersistentContext(profile, { executablePath: chromePath, args: chromeArgs, headless: true, baseURL: baseURL! });
   let context: BrowserContext = await launch();
   try {
-    const state = (await signedInState(user)) as { cookies: Parameters<BrowserContext['addCookies']>[0] };
-    await context.addCookies(state.cookies);
-    let tab = context.pages()[0] ?? (await context.newPage());
-    await tab.goto('/login');
-    await tab.evaluate(`localStorage.setItem(${JSON.stringify(LOGGED_IN_FLAG)}, ${JSON.stringify(LOGGED_IN_VALUE)})`);
+    let tab = await signInProfile(context, user);
     const made = await seed(tab, user);
     await visitOnline(tab, made);
     await context.close();
@@ -182,11 +188,7 @@ test('changes made offline survive a reload and a browser restart, then reach th
   const launch = () => chromium.launchPersistentContext(profile, { executablePath: chromePath, args: chromeArgs, headless: true, baseURL: baseURL! });
   let context: BrowserContext = await launch();
   try {
-    const state = (await signedInState(user)) as { cookies: Parameters<BrowserContext['addCookies']>[0] };
-    await context.addCookies(state.cookies);
-    let tab = context.pages()[0] ?? (await context.newPage());
-    await tab.goto('/login');
-    await tab.evaluate(`localStorage.setItem(${JSON.stringify(LOGGED_IN_FLAG)}, ${JSON.stringify(LOGGED_IN_VALUE)})`);
+    let tab = await signInProfile(context, user);
     const made = await seed(tab, user);
     await visitOnline(tab, made);
 
