@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { onlineManager, type QueryClient } from '@tanstack/react-query';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { writeCounts } from './count-writes.ts';
 import { ANY_FIELD, changedFields, mayChange, scheduleRefresh, type ChangedFields } from './list-refresh.ts';
@@ -32,14 +32,19 @@ function withFirst(data: TaskPages, task: Task): TaskPages {
   return first ? { ...data, pages: [{ ...first, tasks: [task, ...first.tasks] }, ...rest] } : data;
 }
 
-function nextList(data: TaskPages, filter: KeyFilter, id: string, before: Task | null, after: Task | null): TaskPages {
+function nextList(data: TaskPages, filter: KeyFilter, id: string, before: Task | null, after: Task | null, heldBy: ReadonlySet<string>): TaskPages {
   // A board's list holds only that board's tasks: a task on another board (moved, or a stand-in
   // created there) is certainly not in it.
   const belongs = after !== null && after.status === filter.status && (!filter.board || after.boardId === filter.board);
   if (after && belongs) {
     const inPlace = replacedInPlace(data, before?._id ?? after._id, after);
     if (inPlace) return inPlace;
-    return !before && isPendingTask(after) ? withFirst(data, after) : data;
+    if (!before && isPendingTask(after)) return withFirst(data, after);
+    // A task that changed status offline (completed, reopened): no refresh can place it until
+    // the network returns, so it goes first in the other column of the same filter, which held
+    // it, rather than vanish from both.
+    const twinHeldIt = before !== null && before.status !== after.status && heldBy.has(membershipOf(filter));
+    return twinHeldIt && !onlineManager.isOnline() ? withFirst(data, after) : data;
   }
   const next = without(data, id);
   return before && before._id !== id ? without(next, before._id) : next;
@@ -70,8 +75,13 @@ function write(queryClient: QueryClient, id: string, before: Task | null, after:
   const changed: ChangedFields = after === null || before === null || isPendingTask(before) ? ANY_FIELD : changedFields(before, after);
 
   // The filters (status aside) whose lists held the task: the server said it belongs to them.
+  const lists = queryClient.getQueryCache().findAll({ queryKey: taskKeys.lists() });
   const heldBy = new Set<string>();
-  for (const query of queryClient.getQueryCache().findAll({ queryKey: taskKeys.lists() })) {
+  for (const query of lists) {
+    const data = query.state.data as TaskPages | undefined;
+    if (before && data !== undefined && holds(data, before._id)) heldBy.add(membershipOf(filterOfKey(query.queryKey)));
+  }
+  for (const query of lists) {
     const filter = filterOfKey(query.queryKey);
     const data = query.state.data as TaskPages | undefined;
     if (data === undefined) {
@@ -79,8 +89,7 @@ function write(queryClient: QueryClient, id: string, before: Task | null, after:
       if (serverChanged && query.state.fetchStatus === 'fetching') scheduleRefresh(queryClient, query.queryKey);
       continue;
     }
-    if (before && holds(data, before._id)) heldBy.add(membershipOf(filter));
-    const next = nextList(data, filter, id, before, after);
+    const next = nextList(data, filter, id, before, after, heldBy);
     if (next !== data) queryClient.setQueryData<TaskPages>(query.queryKey, next);
     if (serverChanged && after?.status === filter.status && mayChange(filter, changed)) scheduleRefresh(queryClient, query.queryKey);
   }
