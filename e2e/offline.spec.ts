@@ -209,7 +209,7 @@ test('changes made offline survive a reload and a browser restart, then reach th
     await tab.reload();
     await expect(board(tab).done.getByRole('article', { name: made.seenTitle })).toBeVisible();
     await expect(statusLine(tab)).toHaveText('Offline — 2 changes waiting');
-    await expectAccessible(tab);
+    await expectAccessible(tab, 'offline, two changes waiting, after a reload');
 
     // The browser closes and starts again, offline.
     await context.close();

@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { LIMITS } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -53,6 +54,12 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
       return;
     }
     setError(null);
+    if (!onlineManager.isOnline()) {
+      // Offline the change waits in this device's queue and shows at once: the editor closes.
+      update.mutate({ task, changes: { description: text } });
+      onDone();
+      return;
+    }
     update.mutate(
       { task, changes: { description: text } },
       {

@@ -1,3 +1,4 @@
+import { onlineManager } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { describeRepeat, sameRepeat } from '#shared/repeat.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -53,6 +54,12 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
       return;
     }
     setError(null);
+    if (!onlineManager.isOnline()) {
+      // Offline the change waits in this device's queue and shows at once: the editor closes.
+      update.mutate({ task, changes: { repeat: repeat.value } });
+      setEditing(false);
+      return;
+    }
     update.mutate(
       { task, changes: { repeat: repeat.value } },
       {
