@@ -158,41 +158,58 @@ async function signInProfile(context: BrowserContext, user: TestUser): Promise<P
   return context.pages()[0] ?? (await context.newPage());
 }
 
-test('the copy survives a browser restart: a persistent profile opens the board offline', async ({ user, baseURL }) => {
-  const profile = mkdtempSync(join(tmpRoot, 'offline-profile-'));
-  const launch = () => chromium.launchPersistentContext(profile, { executablePath: chromePath, args: chromeArgs, headless: true, baseURL: baseURL! });
-  let context: BrowserContext = await launch();
-  try {
-    let tab = await signInProfile(context, user);
-    const made = await seed(tab, user);
-    await visitOnline(tab, made);
-    await context.close();
+interface Profile {
+  context: BrowserContext;
+  tab: Page;
+  made: Awaited<ReturnType<typeof seed>>;
+  /** Closes the browser and starts it again on the same profile, offline; its first tab. */
+  restartOffline: () => Promise<Page>;
+}
 
-    context = await launch();
-    await context.setOffline(true);
-    tab = context.pages()[0] ?? (await context.newPage());
+/**
+ * A browser on a persistent profile of its own (as a real browser keeps its storage across
+ * restarts): signed in as `user`, the seeded board and task page visited online. The profile
+ * is deleted afterwards.
+ */
+async function withProfile(user: TestUser, baseURL: string, run: (profile: Profile) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpRoot, 'offline-profile-'));
+  const launch = () => chromium.launchPersistentContext(dir, { executablePath: chromePath, args: chromeArgs, headless: true, baseURL });
+  const profile = { context: await launch() } as Profile;
+  try {
+    profile.tab = await signInProfile(profile.context, user);
+    profile.made = await seed(profile.tab, user);
+    await visitOnline(profile.tab, profile.made);
+    profile.restartOffline = async () => {
+      await profile.context.close();
+      profile.context = await launch();
+      await profile.context.setOffline(true);
+      profile.tab = profile.context.pages()[0] ?? (await profile.context.newPage());
+      return profile.tab;
+    };
+    await run(profile);
+  } finally {
+    await profile.context.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the copy survives a browser restart: a persistent profile opens the board offline', async ({ user, baseURL }) => {
+  await withProfile(user, baseURL!, async ({ made, restartOffline }) => {
+    const tab = await restartOffline();
     await tab.goto('/tasks');
     await expect(board(tab).card(made.seenTitle)).toBeVisible();
     await expect(statusLine(tab)).toHaveText('Offline');
     await tab.goto(`/tasks/${made.seenId}`);
     await expect(tab.getByText(made.comment)).toBeVisible();
-  } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
+  });
 });
 
 test('changes made offline survive a reload and a browser restart, then reach the server once, when the network returns', async ({ user, baseURL }) => {
-  const profile = mkdtempSync(join(tmpRoot, 'offline-profile-'));
-  const launch = () => chromium.launchPersistentContext(profile, { executablePath: chromePath, args: chromeArgs, headless: true, baseURL: baseURL! });
-  let context: BrowserContext = await launch();
-  try {
-    let tab = await signInProfile(context, user);
-    const made = await seed(tab, user);
-    await visitOnline(tab, made);
-
+  await withProfile(user, baseURL!, async (profile) => {
+    const { made } = profile;
+    let { tab } = profile;
     // Offline: a comment on the seen task, then completing it from the board.
-    await context.setOffline(true);
+    await profile.context.setOffline(true);
     const note = `Written offline ${Date.now()}`;
     await tab.goto(`/tasks/${made.seenId}`);
     const page = taskPage(tab);
@@ -211,24 +228,18 @@ test('changes made offline survive a reload and a browser restart, then reach th
     await expectAccessible(tab, 'offline, two changes waiting, after a reload');
 
     // The browser closes and starts again, offline.
-    await context.close();
-    context = await launch();
-    await context.setOffline(true);
-    tab = context.pages()[0] ?? (await context.newPage());
+    tab = await profile.restartOffline();
     await tab.goto(`/tasks/${made.seenId}`);
     await expect(taskPage(tab).comments).toContainText(note);
     await expect(statusLine(tab)).toHaveText('Offline — 2 changes waiting');
 
     // Back online: sent, in order, each once.
-    await context.setOffline(false);
+    await profile.context.setOffline(false);
     await expect(statusLine(tab)).toHaveText('All changes saved', { timeout: 15_000 });
     const task = await tab.request.get(`/api/tasks/${made.seenId}`);
     expect(((await task.json()) as { data: { task: { status: string } } }).data.task.status).toBe('done');
     const comments = await tab.request.get(`/api/tasks/${made.seenId}/comments`);
     const bodies = ((await comments.json()) as { data: { comments: { body: string }[] } }).data.comments.map((c) => c.body);
     expect(bodies.filter((body) => body === note)).toHaveLength(1);
-  } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
-  }
+  });
 });
