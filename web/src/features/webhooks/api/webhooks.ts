@@ -13,7 +13,8 @@ import { apiRequest } from '#web/lib/api-client.ts';
 
 /*
  * A board's webhooks (admins only: the server answers 403 to anyone else) and their delivery
- * logs. The list is written from each answer at once; a log is asked again after a redelivery.
+ * logs. The list is written from each answer at once; a log is asked again after a redelivery,
+ * and every few seconds while a delivery in it is pending.
  */
 
 export const webhookKeys = {
@@ -35,12 +36,18 @@ export function useWebhooks(boardId: string) {
   return useQuery(webhooksQueryOptions(boardId));
 }
 
+/** How often an open log is asked again while one of its deliveries is still pending. */
+export const PENDING_DELIVERIES_REFRESH_MS = 3_000;
+
 export function useDeliveries(boardId: string, hookId: string, enabled: boolean) {
   return useQuery({
     queryKey: webhookKeys.deliveries(boardId, hookId),
     queryFn: async ({ signal }): Promise<Delivery[]> =>
       (await apiRequest<DeliveryListEnvelope>(`${hookPath(boardId, hookId)}/deliveries`, { signal })).data.deliveries,
     enabled,
+    // A delivery's outcome is recorded just after its answer arrives (and a retry waits its
+    // back-off), so a log opened in between would otherwise say "Pending" until Refresh.
+    refetchInterval: (query) => (query.state.data?.some((d) => d.status === 'pending') === true ? PENDING_DELIVERIES_REFRESH_MS : false),
   });
 }
 
