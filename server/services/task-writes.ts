@@ -180,9 +180,10 @@ export interface TaskWrites {
    * concurrent changes of one checklist queue up and none is lost: no version precondition.
    * `plan(task, ex)` changes the items through `ex` and says what it did (ChecklistPlan); the
    * task then gets version + 1, its counts and `updatedAt` in one statement, the `checklist`
-   * activity entries and a `task.updated` event, all in that transaction.
+   * activity entries and a `task.updated` event, all in that transaction. `once` (an item added
+   * with an Idempotency-Key): the key is claimed first and the answer stored with the write.
    */
-  checklist<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<ChecklistPlan<T>>): Promise<T>;
+  checklist<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<ChecklistPlan<T>>, once?: OnceOnly<T>): Promise<T>;
   /**
    * Registers a hook that adds rows to every task write (see TaskWriteHook), and optionally
    * `afterCommit`, run with the write's parts and result once it has committed (e.g. to wake a worker).
@@ -493,7 +494,7 @@ export default fp(
         });
       },
 
-      checklist(actor, taskId, plan) {
+      checklist(actor, taskId, plan, once) {
         return change(
           actor,
           taskId,
@@ -514,6 +515,7 @@ export default fp(
           },
           undefined,
           true,
+          once,
         );
       },
 

@@ -13,8 +13,8 @@ import { createToken, withToken } from './tokens-support.ts';
 import { addWebhook } from './webhooks-support.ts';
 
 /**
- * `Idempotency-Key` on the two creates a device may send again after losing the answer
- * (POST /api/tasks, POST /api/tasks/:id/comments): a repeat by the same person within 24 hours
+ * `Idempotency-Key` on the three creates a device may send again after losing the answer
+ * (POST /api/tasks, POST /api/tasks/:id/comments, POST /api/tasks/:id/checklist): a repeat by the same person within 24 hours
  * answers the first answer again and writes nothing; only successful answers are remembered.
  */
 const CORS_ORIGIN = 'https://board.example.org';
@@ -242,6 +242,50 @@ describe('POST /api/tasks/:id/comments with Idempotency-Key', () => {
   });
 });
 
+describe('POST /api/tasks/:id/checklist with Idempotency-Key', () => {
+  const addWith = (cookie: string, key: string, taskId: string, text: string) =>
+    t.request('POST', `/api/tasks/${taskId}/checklist`, { cookie, body: { text }, headers: { 'idempotency-key': key } });
+  const itemsOf = async (taskId: string) => (await t.app.db.selectFrom('checklistItems').select('id').where('taskId', '=', taskId).execute()).length;
+
+  it('answers a repeat with the first answer: one item, one version, one event and activity entry', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const task = await createTask(t, cookie);
+    const first = await addWith(cookie, 'i-1', task._id, 'Pack the tent');
+    expect(first.status, first.body).toBe(201);
+    expectReplay(first, await addWith(cookie, 'i-1', task._id, 'Pack the tent'));
+    expect(await itemsOf(task._id)).toBe(1);
+    const after = await t.request('GET', `/api/tasks/${task._id}`, { cookie });
+    expect(after.json.data.task).toMatchObject({ version: task.version + 1, checklist: { done: 0, total: 1 } });
+    expect(await eventsOf('task.updated', task._id)).toHaveLength(1);
+    const activity = await t.app.db.selectFrom('taskActivity').select('type').where('taskId', '=', task._id).where('type', '=', 'checklist').execute();
+    expect(activity).toHaveLength(1);
+  });
+
+  it('makes one item of concurrent requests with one key', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const task = await createTask(t, cookie);
+    const answers = await Promise.all([1, 2, 3].map(() => addWith(cookie, 'i-race', task._id, 'Only once')));
+    expect(answers.map((res) => res.status)).toEqual([201, 201, 201]);
+    expect(new Set(answers.map((res) => res.body)).size).toBe(1);
+    expect(await itemsOf(task._id)).toBe(1);
+  });
+
+  it('remembers only successes, and refuses the key on another task or call with 422', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const task = await createTask(t, cookie);
+    const other = await createTask(t, cookie);
+    expect((await addWith(cookie, 'i-retry', newId(), 'Lost')).status).toBe(404);
+    expect((await addWith(cookie, 'i-retry', task._id, '')).status).toBe(400);
+    expect((await addWith(cookie, 'i-retry', task._id, 'Found')).status).toBe(201);
+    const onOtherTask = await addWith(cookie, 'i-retry', other._id, 'Found');
+    expect(onOtherTask.status).toBe(422);
+    expect(onOtherTask.json).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect((await commentWith(cookie, 'i-retry', task._id, 'Hello')).status).toBe(422);
+    expect(await itemsOf(other._id)).toBe(0);
+    expect(await itemsOf(task._id)).toBe(1);
+  });
+});
+
 describe('the key row (idempotency repository)', () => {
   // SQLite runs each request's transaction without yielding to another request (one connection,
   // synchronous statements), so there the lost race of the requests above cannot happen; the
@@ -300,9 +344,9 @@ describe('a request while another holds its key (PostgreSQL)', () => {
 });
 
 describe('Idempotency-Key in the API document and CORS, housekeeping, cost', () => {
-  it('documents the header on both creates in the OpenAPI document', async () => {
+  it('documents the header on the three creates in the OpenAPI document', async () => {
     const doc = await t.request('GET', '/api/openapi.json');
-    for (const path of ['/api/tasks', '/api/tasks/{id}/comments']) {
+    for (const path of ['/api/tasks', '/api/tasks/{id}/comments', '/api/tasks/{id}/checklist']) {
       const post = doc.json.paths[path]?.post as { parameters?: { in: string; name: string; required?: boolean; description?: string }[] } | undefined;
       const header = post?.parameters?.find((p) => p.in === 'header' && p.name === 'idempotency-key');
       expect(header, path).toBeDefined();

@@ -17,10 +17,17 @@ import { newId } from '../../db/ids.ts';
 import type { Executor } from '../../db/prepared.ts';
 import { AppError, validationFailed } from '../../errors.ts';
 import type { StoredItem } from '../../repositories/checklist-repository.ts';
+import { answerOnce, IDEMPOTENCY_KEY_DOC, type Answer } from '../../services/idempotency.ts';
 import type { ChecklistActivity } from '../../services/task-activity.ts';
 import { actorOf, existingId, taskNotFound } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+
+/** The 201 of an added item (stored as it is sent when the addition carries an Idempotency-Key). */
+const itemAnswer = (data: { item: ChecklistItem; task: Task }): Answer => ({
+  status: 201,
+  payload: { status: 'success', message: SERVER_MESSAGES.checklistItemAdded, data },
+});
 
 const itemNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.checklistItemNotFound);
 
@@ -79,30 +86,38 @@ const checklist: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'Add an item at the end of the checklist',
         description:
           `201 with the item and the task after the change (new version, checklist counts). At most ${LIMITS.checklistItemsPerTask} items (409 LIMIT_REACHED). ` +
-          'Needs the right to edit the task (403 FORBIDDEN for a viewer who is not its assignee).',
+          'Needs the right to edit the task (403 FORBIDDEN for a viewer who is not its assignee). ' +
+          'With `Idempotency-Key`, a repeat of the same addition answers the first answer again and adds nothing (see the header).',
         security: sessionSecurity,
         params: TaskParams,
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: IDEMPOTENCY_KEY_DOC })) }),
         body: ChecklistItemBody,
         response: { 201: serializable(ChecklistItemEnvelope), ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const { text } = checkFields({ text: checkChecklistText(request.body.text) });
-      const now = clock.now().toISOString();
-      const data = await writes.checklist(actorOf(request), existingId(request.params.id), async (task, ex) => {
-        const items = await repo.list(task._id, ex);
-        if (items.length >= LIMITS.checklistItemsPerTask) throw new AppError(409, 'LIMIT_REACHED', SERVER_MESSAGES.checklistFull);
-        const item: ChecklistItem = { _id: newId(), text, done: false };
-        await repo.insert(task._id, item, items.length, now, ex);
-        const counts = countsOf(items);
-        return {
-          counts: { done: counts.done, total: counts.total + 1 },
-          activity: [{ action: 'added', text }],
-          result: (written: Task) => ({ item, task: written }),
-        };
-      });
-      return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.checklistItemAdded, data });
-    },
+    // Sent by answerOnce: with an Idempotency-Key, a repeat is answered before the checks.
+    (request, reply) =>
+      answerOnce(request, reply, `POST /api/tasks/${request.params.id}/checklist`, itemAnswer, (once) => {
+        const { text } = checkFields({ text: checkChecklistText(request.body.text) });
+        const now = clock.now().toISOString();
+        return writes.checklist(
+          actorOf(request),
+          existingId(request.params.id),
+          async (task, ex) => {
+            const items = await repo.list(task._id, ex);
+            if (items.length >= LIMITS.checklistItemsPerTask) throw new AppError(409, 'LIMIT_REACHED', SERVER_MESSAGES.checklistFull);
+            const item: ChecklistItem = { _id: newId(), text, done: false };
+            await repo.insert(task._id, item, items.length, now, ex);
+            const counts = countsOf(items);
+            return {
+              counts: { done: counts.done, total: counts.total + 1 },
+              activity: [{ action: 'added', text }],
+              result: (written: Task) => ({ item, task: written }),
+            };
+          },
+          once,
+        );
+      }),
   );
 
   fastify.patch(

@@ -82,12 +82,14 @@ function revertChange(items: readonly ChecklistItem[], change: ChecklistChange, 
 async function send(taskId: string, change: ChecklistChange): Promise<Answer> {
   switch (change.kind) {
     case 'add': {
-      const added = await apiRequest<ChecklistItemEnvelope>(checklistPath(taskId), { method: 'POST', body: { text: change.text } });
+      // The stand-in id, made with the change, is its Idempotency-Key: a try sent again after a
+      // lost answer (or a reload) adds nothing twice.
+      const added = await apiRequest<ChecklistItemEnvelope>(checklistPath(taskId), { method: 'POST', body: { text: change.text }, idempotencyKey: change.tempId });
       return { item: added.data.item, tasks: [added.data.task] };
     }
     case 'restore': {
       // Appended by the server; then put back in its place with its tick, if it had either.
-      const added = await apiRequest<ChecklistItemEnvelope>(checklistPath(taskId), { method: 'POST', body: { text: change.text } });
+      const added = await apiRequest<ChecklistItemEnvelope>(checklistPath(taskId), { method: 'POST', body: { text: change.text }, idempotencyKey: change.tempId });
       const last = added.data.task.checklist.total - 1;
       const body = { ...(change.position < last ? { position: change.position } : {}), ...(change.done ? { done: true } : {}) };
       if (Object.keys(body).length === 0) return { item: added.data.item, tasks: [added.data.task] };

@@ -7,7 +7,7 @@ import type { ChecklistItem } from '#shared/schemas/checklist.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { NoticeRegion } from '#web/components/notices.tsx';
 import { makeTask, meAnswer } from '#web/testing/data.ts';
-import { json, mockFetch, noContent } from '#web/testing/fetch.ts';
+import { json, mockFetch, networkError, noContent } from '#web/testing/fetch.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { registerChecklistWrites } from '../api/change-checklist.ts';
 import { TaskChecklist } from './task-checklist.tsx';
@@ -108,6 +108,26 @@ describe('the task page checklist', () => {
     expect(api.callsTo('POST', `/tasks/${task._id}/checklist`)[0]!.body).toEqual({ text: 'Water plants' });
     expect(await screen.findByRole('checkbox', { name: 'Water plants' })).toBeEnabled();
     expect(announced()).toHaveTextContent('Added “Water plants”.');
+  });
+
+  it('sends an addition that got no answer again with the same Idempotency-Key, and shows it once', async () => {
+    const { user, api, task, itemAnswer } = setUp();
+    api.on('POST', `/tasks/${task._id}/checklist`, networkError());
+    api.on('POST', `/tasks/${task._id}/checklist`, itemAnswer({ _id: 'i4', text: 'Water plants', done: false }));
+    await user.type(await screen.findByRole('textbox', { name: 'New checklist item' }), 'Water plants{Enter}');
+    await waitFor(
+      () => {
+        expect(api.callsTo('POST', `/tasks/${task._id}/checklist`)).toHaveLength(2);
+      },
+      { timeout: 4000 },
+    );
+    const keys = api.spy.mock.calls
+      .filter(([, init]) => init?.method === 'POST')
+      .map(([, init]) => (init?.headers as Record<string, string>)['Idempotency-Key']);
+    expect(keys[0]).toMatch(/^pending-/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await screen.findByRole('checkbox', { name: 'Water plants' })).toBeEnabled();
+    expect(texts()).toEqual(['Buy milk', 'Bake bread', 'Call Ada', 'Water plants']);
   });
 
   it('edits an item in place: Enter saves, Esc gives up without closing anything around it', async () => {
