@@ -4,7 +4,7 @@ import { userEvent } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { CLIENT_MESSAGES, SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { createQueryClient } from '#web/lib/query-client.ts';
 import { JUST_FETCHED_MS } from '#web/features/tasks/api/live-board-context.ts';
@@ -145,6 +145,31 @@ describe('the queue of changes', () => {
     );
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(card('Lost answer')).toHaveTextContent('Urgent priority');
+  });
+
+  it('offline, the create form is free for the next task at once and says the task is saved on this device; online it is sent', async () => {
+    const api = board([]);
+    const saved = makeTask({ taskTitle: 'Written on a train' });
+    api.on('POST', '/tasks', json(201, { status: 'success', message: SERVER_MESSAGES.taskCreated, data: { task: saved } }));
+    const { user, queryClient } = renderBoard();
+    await screen.findByRole('heading', { level: 1, name: 'Tasks' });
+    onlineManager.setOnline(false);
+    await user.click(screen.getByRole('button', { name: 'Create Task' }));
+    const dialog = screen.getByRole('dialog', { name: 'Create Task' });
+    await user.type(within(dialog).getByLabelText('Task title'), 'Written on a train');
+    await user.type(within(dialog).getByLabelText('Assignee'), 'bob@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Create Task' }));
+    expect(await within(dialog).findByText(CLIENT_MESSAGES.createdOffline)).toBeInTheDocument();
+    expect(within(dialog).getByLabelText('Task title')).toHaveValue('');
+    expect(within(dialog).getByRole('button', { name: 'Create Task' })).toBeEnabled();
+    expect(api.callsTo('POST', '/tasks')).toHaveLength(0);
+    expect(countQueuedWrites(queryClient)).toBe(1);
+
+    onlineManager.setOnline(true);
+    await waitFor(() => {
+      expect(countQueuedWrites(queryClient)).toBe(0);
+    });
+    expect(api.callsTo('POST', '/tasks')).toHaveLength(1);
   });
 
   it('sends a create again with the same Idempotency-Key', async () => {

@@ -1,4 +1,4 @@
-import type { Mutation, QueryClient } from '@tanstack/react-query';
+import { onlineManager, type Mutation, type QueryClient } from '@tanstack/react-query';
 import { isApiError } from './api-client.ts';
 
 /*
@@ -83,6 +83,26 @@ export const QUEUED_WRITE_OPTIONS = {
   retry: retryQueuedWrite,
   retryDelay: queuedWriteRetryDelay,
 } as const;
+
+/**
+ * Sends a queued change from a form. Online, the form waits for the answer (`whenAnswered`: it
+ * closes on success, shows a refusal by its fields). Offline, the change waits in this device's
+ * queue and already shows, so the form is done at once (`whenQueued`: it closes, or clears for
+ * the next one) and whatever the server answers later is the queue's to report.
+ */
+export function submitQueued<TVariables, TOptions>(
+  mutate: (variables: TVariables, options?: TOptions) => void,
+  variables: TVariables,
+  whenQueued: () => void,
+  whenAnswered: TOptions,
+): void {
+  if (onlineManager.isOnline()) {
+    mutate(variables, whenAnswered);
+    return;
+  }
+  mutate(variables);
+  whenQueued();
+}
 
 /**
  * An id for something shown before the server has saved it (a stand-in task, comment or

@@ -1,4 +1,3 @@
-import { onlineManager } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -6,6 +5,7 @@ import { TextAreaField } from '#web/components/field.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { submitQueued } from '#web/lib/write-queue.ts';
 import { heldMailNote, isPendingComment, useChangeComment } from '../api/change-comments.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
 import { COMMENT_MAX, useComments } from '../api/get-comments.ts';
@@ -154,22 +154,16 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
                 setMode('view');
                 return;
               }
-              if (!onlineManager.isOnline()) {
-                // Offline the edit waits in this device's queue and shows at once.
-                change.mutate({ kind: 'update', commentId: comment._id, body });
+              const view = () => {
                 setMode('view');
-                return;
-              }
-              change.mutate(
-                { kind: 'update', commentId: comment._id, body },
-                {
-                  onSuccess: (written) => {
-                    setNote(heldMailNote(written));
-                    setMode('view');
-                  },
-                  onError,
+              };
+              submitQueued(change.mutate, { kind: 'update', commentId: comment._id, body }, view, {
+                onSuccess: (written) => {
+                  setNote(heldMailNote(written));
+                  view();
                 },
-              );
+                onError,
+              });
             }}
           />
         ) : (
@@ -276,21 +270,17 @@ export function TaskComments({ taskId, me, myName, onChanged }: { taskId: string
         onSubmit={(body, reset) => {
           setError(null);
           setNote(null);
-          if (!onlineManager.isOnline()) reset();
           // Shown on the comment until the server's copy arrives (it waits in the queue while offline).
           const author = { fullName: myName ?? me, email: me };
-          post.mutate(
-            { kind: 'create', body, author },
-            {
-              onSuccess: (written) => {
-                reset();
-                setNote(heldMailNote(written));
-              },
-              onError: (failure) => {
-                if (!isUnauthorized(failure)) setError(errorText(failure));
-              },
+          submitQueued(post.mutate, { kind: 'create', body, author }, reset, {
+            onSuccess: (written) => {
+              reset();
+              setNote(heldMailNote(written));
             },
-          );
+            onError: (failure) => {
+              if (!isUnauthorized(failure)) setError(errorText(failure));
+            },
+          });
         }}
       />
       {note ? <Alert tone="info">{note}</Alert> : null}

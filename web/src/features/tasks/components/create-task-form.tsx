@@ -1,4 +1,3 @@
-import { onlineManager } from '@tanstack/react-query';
 import { useRef, useState, type SubmitEvent } from 'react';
 import { DEFAULT_PRIORITY, LIMITS, type Priority } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
@@ -10,6 +9,7 @@ import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
+import { submitQueued } from '#web/lib/write-queue.ts';
 import { personalBoardOf, useBoardScope, writableBoards } from '../api/board-scope.ts';
 import { useCreateTask } from '../api/create-task.ts';
 import { dateTimeLocalToIso, toDateTimeLocal } from '../utils/deadline.ts';
@@ -120,14 +120,12 @@ export function CreateTaskForm() {
       setSuccess(message);
       firstFieldRef.current?.focus();
     };
-    if (!onlineManager.isOnline()) {
-      // Offline the task waits in this device's queue (its card shows at once): the form is free
-      // for the next one. What the server later answers is the queue's to report.
-      create.mutate(body);
+    // Offline the task waits in this device's queue (its card shows at once): the form is free
+    // for the next one at once.
+    const queued = () => {
       ready(CLIENT_MESSAGES.createdOffline);
-      return;
-    }
-    create.mutate(body, {
+    };
+    submitQueued(create.mutate, body, queued, {
       onSuccess: ({ message }) => {
         ready(message);
       },

@@ -1,4 +1,3 @@
-import { onlineManager } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { LIMITS } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -8,6 +7,7 @@ import { SelectField, TextAreaField } from '#web/components/field.tsx';
 import { LinkedText } from '#web/components/linked-text.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { useNow } from '#web/lib/use-now.ts';
+import { submitQueued } from '#web/lib/write-queue.ts';
 import { useBoardScope, useCanChangeTask, writableBoards } from '../api/board-scope.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
@@ -54,21 +54,12 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
       return;
     }
     setError(null);
-    if (!onlineManager.isOnline()) {
-      // Offline the change waits in this device's queue and shows at once: the editor closes.
-      update.mutate({ task, changes: { description: text } });
-      onDone();
-      return;
-    }
-    update.mutate(
-      { task, changes: { description: text } },
-      {
-        onSuccess: onDone,
-        onError: (failure) => {
-          if (!isUnauthorized(failure)) setError(errorText(failure));
-        },
+    submitQueued(update.mutate, { task, changes: { description: text } }, onDone, {
+      onSuccess: onDone,
+      onError: (failure) => {
+        if (!isUnauthorized(failure)) setError(errorText(failure));
       },
-    );
+    });
   };
 
   return (

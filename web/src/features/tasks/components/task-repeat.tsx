@@ -1,9 +1,9 @@
-import { onlineManager } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { describeRepeat, sameRepeat } from '#shared/repeat.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { submitQueued } from '#web/lib/write-queue.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { readRepeat, RepeatField, repeatDraftOf } from './repeat-field.tsx';
 
@@ -54,25 +54,17 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
       return;
     }
     setError(null);
-    if (!onlineManager.isOnline()) {
-      // Offline the change waits in this device's queue and shows at once: the editor closes.
-      update.mutate({ task, changes: { repeat: repeat.value } });
+    const close = () => {
       setEditing(false);
-      return;
-    }
-    update.mutate(
-      { task, changes: { repeat: repeat.value } },
-      {
-        onSuccess: () => {
-          setEditing(false);
-        },
-        onError: (failure) => {
-          if (isUnauthorized(failure)) return;
-          const byField = isApiError(failure) ? failure.errors.find((item) => item.field === 'repeat')?.message : undefined;
-          setError(byField ?? (isApiError(failure) ? failure.message : String(failure)));
-        },
+    };
+    submitQueued(update.mutate, { task, changes: { repeat: repeat.value } }, close, {
+      onSuccess: close,
+      onError: (failure) => {
+        if (isUnauthorized(failure)) return;
+        const byField = isApiError(failure) ? failure.errors.find((item) => item.field === 'repeat')?.message : undefined;
+        setError(byField ?? (isApiError(failure) ? failure.message : String(failure)));
       },
-    );
+    });
   };
 
   return (
