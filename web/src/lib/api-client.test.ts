@@ -46,6 +46,20 @@ describe('apiRequest', () => {
     await expect(apiRequest('/x')).rejects.toMatchObject({ status: 0, code: NETWORK_ERROR, isNetworkError: true });
   });
 
+  it('turns an answer that breaks off after its headers into ApiError status 0 too', async () => {
+    const broken = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"status":"succ'));
+        controller.error(new TypeError('Failed to fetch'));
+      },
+    });
+    mockFetch().on('GET', '/users/me', new Response(broken, { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    const error = await apiRequest('/users/me').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(0);
+    expect((error as ApiError).code).toBe(NETWORK_ERROR);
+  });
+
   it('with expectNoContent, succeeds on 204 only', async () => {
     mockFetch()
       .on('DELETE', '/t/1', noContent())

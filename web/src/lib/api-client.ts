@@ -108,7 +108,15 @@ interface Envelope {
 }
 
 async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    // The answer broke off after its headers (the connection dropped; the page is being left):
+    // no answer, as when fetch itself fails, and not a broken one to show.
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, NETWORK_ERROR, NETWORK_ERROR_MESSAGE);
+  }
   if (text === '') return null;
   try {
     return JSON.parse(text);
