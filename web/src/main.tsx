@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { AppProviders } from '#web/app/providers.tsx';
-import { AppRoutes } from '#web/app/routes.tsx';
+import { AppRoutes, preloadFirstScreen } from '#web/app/routes.tsx';
 import { openDeviceCopy } from '#web/lib/device-copy.ts';
 import { createQueryClient } from '#web/lib/query-client.ts';
 import './styles/tokens.css';
@@ -19,13 +19,12 @@ const queryClient = createQueryClient();
 // start offline (its queries and changes wait instead of failing, and the status line says so).
 onlineManager.setOnline(navigator.onLine);
 
-// A tab that starts signed in fetches the signed-in pages' shared chunk at once, beside the
-// entry's own work, instead of after the session is confirmed (the chunk: app/signed-in.tsx).
 const signedIn = localStorage.getItem(LOGGED_IN_FLAG) !== null;
-if (signedIn) void import('#web/app/signed-in.tsx');
 
-// Whose copy this device holds decides how the session starts (one small IndexedDB read).
-void openDeviceCopy({ signedIn }).then((deviceCopy) => {
+// The first render waits for two things, fetched side by side: whose copy this device holds,
+// which decides how the session starts (one small IndexedDB read), and the chunks of the first
+// screen, so that it renders whole, without a Suspense fallback and the delay React puts after one.
+void Promise.all([openDeviceCopy({ signedIn }), preloadFirstScreen(window.location.pathname, signedIn)]).then(([deviceCopy]) => {
   createRoot(root).render(
     <StrictMode>
       <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>

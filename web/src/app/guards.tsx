@@ -1,10 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { loginPathFor, RETURN_PARAM, safeReturnPath } from '#web/lib/return-path.ts';
+import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { PageLoading } from './root-layout.tsx';
 
-const SignedInOutlet = lazy(() => import('./signed-in.tsx').then((m) => ({ default: m.SignedInOutlet })));
+export const SignedInOutlet = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SignedInOutlet));
 
 /**
  * Signed-in only. A signed-out visitor goes to /login, remembering where they were headed

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { Link, NavLink, useMatch } from 'react-router';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { Button, ButtonLink } from '#web/components/button.tsx';
@@ -12,13 +12,14 @@ import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
+import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { Logo } from './logo.tsx';
 import { SyncStatus } from './sync-status.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
 
 /** Its own chunk, loaded once someone is signed in: /login never downloads the inbox. */
-const NotificationBell = lazy(() => import('#web/features/notifications/components/notification-bell.tsx').then((m) => ({ default: m.NotificationBell })));
+export const NotificationBell = lazyComponent(() => import('#web/features/notifications/components/notification-bell.tsx').then((m) => m.NotificationBell));
 
 /** Before sign-out: this device stops getting the person's pushes (the code is loaded only then, and only where push exists). */
 async function forgetThisDevice(): Promise<void> {

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '#web/components/error-boundary.tsx';
 import { KeyboardHelp } from '#web/components/keyboard-help.tsx';
@@ -6,12 +6,13 @@ import { NoticeRegion } from '#web/components/notices.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { SIDEBAR_QUERY } from './layout-queries.ts';
 import { NavBar } from './nav-bar.tsx';
 import { UpdatePrompt } from './pwa/update-prompt.tsx';
 import { RouteError } from './route-error.tsx';
 
-const BoardSidebar = lazy(() => import('./signed-in.tsx').then((m) => ({ default: m.BoardSidebar })));
+export const BoardSidebar = lazyComponent(() => import('./signed-in.tsx').then((m) => m.BoardSidebar));
 
 export function PageLoading() {
   return (

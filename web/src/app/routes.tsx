@@ -1,8 +1,10 @@
-import { lazy, Suspense } from 'react';
-import { Navigate, Outlet, useMatch, useRoutes, type RouteObject } from 'react-router';
+import { Suspense } from 'react';
+import { matchPath, Navigate, Outlet, useMatch, useRoutes, type RouteObject } from 'react-router';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
-import { RequireAuth, RequireGuest } from './guards.tsx';
-import { PageLoading, RootLayout } from './root-layout.tsx';
+import { lazyComponent } from '#web/lib/lazy-component.tsx';
+import { RequireAuth, RequireGuest, SignedInOutlet } from './guards.tsx';
+import { NotificationBell } from './nav-bar.tsx';
+import { BoardSidebar, PageLoading, RootLayout } from './root-layout.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 
 /*
@@ -12,17 +14,17 @@ import { NotFoundPage } from './routes/not-found.tsx';
  * Each page is its own chunk (React.lazy), rendered only once its guard lets it through, so a
  * signed-out visitor to /tasks never downloads the board, and /login loads only the sign-in form.
  */
-const LandingPage = lazy(() => import('./routes/landing.tsx').then((m) => ({ default: m.LandingPage })));
-const TasksPage = lazy(() => import('./routes/tasks.tsx').then((m) => ({ default: m.TasksPage })));
-const LoginPage = lazy(() => import('./routes/login.tsx').then((m) => ({ default: m.LoginPage })));
-const TaskPage = lazy(() => import('./routes/task.tsx').then((m) => ({ default: m.TaskPage })));
-const AccountPage = lazy(() => import('./routes/account.tsx').then((m) => ({ default: m.AccountPage })));
-const ResetPasswordPage = lazy(() => import('./routes/reset-password.tsx').then((m) => ({ default: m.ResetPasswordPage })));
-const UnsubscribePage = lazy(() => import('./routes/unsubscribe.tsx').then((m) => ({ default: m.UnsubscribePage })));
-const BoardPage = lazy(() => import('./routes/board.tsx').then((m) => ({ default: m.BoardPage })));
-const BoardTaskOnly = lazy(() => import('./routes/board.tsx').then((m) => ({ default: m.BoardTaskOnly })));
-const BoardSettingsPage = lazy(() => import('./routes/board-settings.tsx').then((m) => ({ default: m.BoardSettingsPage })));
-const SignUpPage = lazy(() => import('./routes/sign-up.tsx').then((m) => ({ default: m.SignUpPage })));
+const LandingPage = lazyComponent(() => import('./routes/landing.tsx').then((m) => m.LandingPage));
+const TasksPage = lazyComponent(() => import('./routes/tasks.tsx').then((m) => m.TasksPage));
+const LoginPage = lazyComponent(() => import('./routes/login.tsx').then((m) => m.LoginPage));
+const TaskPage = lazyComponent(() => import('./routes/task.tsx').then((m) => m.TaskPage));
+const AccountPage = lazyComponent(() => import('./routes/account.tsx').then((m) => m.AccountPage));
+const ResetPasswordPage = lazyComponent(() => import('./routes/reset-password.tsx').then((m) => m.ResetPasswordPage));
+const UnsubscribePage = lazyComponent(() => import('./routes/unsubscribe.tsx').then((m) => m.UnsubscribePage));
+const BoardPage = lazyComponent(() => import('./routes/board.tsx').then((m) => m.BoardPage));
+const BoardTaskOnly = lazyComponent(() => import('./routes/board.tsx').then((m) => m.BoardTaskOnly));
+const BoardSettingsPage = lazyComponent(() => import('./routes/board-settings.tsx').then((m) => m.BoardSettingsPage));
+const SignUpPage = lazyComponent(() => import('./routes/sign-up.tsx').then((m) => m.SignUpPage));
 
 /** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */
 const WIDE_SCREEN_QUERY = '(min-width: 56.25rem)';
@@ -53,7 +55,7 @@ function BoardRoute() {
   );
 }
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
@@ -120,4 +122,31 @@ export const routes: RouteObject[] = [
 /** The app's routes; render inside a router (BrowserRouter in the app, MemoryRouter in tests). */
 export function AppRoutes() {
   return useRoutes(routes);
+}
+
+/** The chunks each page's first screen renders (a task on a wide screen is a panel over its board). */
+const FIRST_SCREENS: [pattern: string, chunks: { preload: () => Promise<void> }[]][] = [
+  ['/', [LandingPage]],
+  ['/tasks', [TasksPage]],
+  ['/tasks/:id', [TasksPage, TaskPage]],
+  ['/boards/:boardId', [BoardPage]],
+  ['/boards/:boardId/tasks/:id', [BoardPage, BoardTaskOnly, TaskPage]],
+  ['/boards/:boardId/settings', [BoardSettingsPage]],
+  ['/account', [AccountPage]],
+  ['/login', [LoginPage]],
+  ['/sign-up', [SignUpPage]],
+  ['/reset-password', [ResetPasswordPage]],
+  ['/unsubscribe', [UnsubscribePage]],
+];
+
+/**
+ * Fetches the chunks the first screen at `pathname` renders — the signed-in frame (the pages'
+ * shared chunk, the board switcher, the bell) and the page — so that it renders without
+ * suspending (lib/lazy-component.tsx says why that matters). Resolves once all have arrived or
+ * failed; a failed one suspends as before and shows its error there.
+ */
+export function preloadFirstScreen(pathname: string, signedIn: boolean): Promise<void> {
+  const page = FIRST_SCREENS.find(([pattern]) => matchPath(pattern, pathname) !== null)?.[1] ?? [];
+  const frame = signedIn ? [SignedInOutlet, BoardSidebar, NotificationBell] : [];
+  return Promise.all([...frame, ...page].map((chunk) => chunk.preload())).then(() => undefined);
 }
