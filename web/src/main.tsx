@@ -21,10 +21,17 @@ onlineManager.setOnline(navigator.onLine);
 
 const signedIn = localStorage.getItem(LOGGED_IN_FLAG) !== null;
 
-// The first render waits for two things, fetched side by side: whose copy this device holds,
-// which decides how the session starts (one small IndexedDB read), and the chunks of the first
-// screen, so that it renders whole, without a Suspense fallback and the delay React puts after one.
-void Promise.all([openDeviceCopy({ signedIn }), preloadFirstScreen(window.location.pathname, signedIn)]).then(([deviceCopy]) => {
+// The first render waits for what it needs, fetched side by side: whose copy this device holds,
+// which decides how the session starts (one small IndexedDB read); the chunks of the first
+// screen, so that it renders whole, without a Suspense fallback and the delay React puts after
+// one; and, in a tab that starts signed in, the handlers of the changes that may be waiting in
+// the copy, registered before it is restored (app/write-queue.ts: a signed-out tab never loads them).
+const queuedWrites = signedIn
+  ? import('#web/app/write-queue.ts').then(({ registerQueuedWrites }) => {
+      registerQueuedWrites(queryClient);
+    })
+  : undefined;
+void Promise.all([openDeviceCopy({ signedIn }), preloadFirstScreen(window.location.pathname, signedIn), queuedWrites?.catch(() => undefined)]).then(([deviceCopy]) => {
   createRoot(root).render(
     <StrictMode>
       <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>

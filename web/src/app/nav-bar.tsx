@@ -1,9 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useRef, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, NavLink, useMatch } from 'react-router';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { Button, ButtonLink } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useLogout } from '#web/features/auth/api/logout.ts';
@@ -14,11 +13,17 @@ import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { Logo } from './logo.tsx';
-import { SyncStatus } from './sync-status.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
 
 /** Its own chunk, loaded once someone is signed in: /login never downloads the inbox. */
+/*
+ * The parts only a signed-in person sees come with the signed-in pages' chunk (signed-in.tsx),
+ * so /login and /sign-up do not download them; main.tsx fetches them before a signed-in tab's
+ * first render (routes.tsx, preloadFirstScreen).
+ */
+export const SyncStatus = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SyncStatus));
+export const DiscardChangesDialog = lazyComponent(() => import('./signed-in.tsx').then((m) => m.DiscardChangesDialog));
 export const NotificationBell = lazyComponent(() => import('#web/features/notifications/components/notification-bell.tsx').then((m) => m.NotificationBell));
 
 /** Before sign-out: this device stops getting the person's pushes (the code is loaded only then, and only where push exists). */
@@ -120,13 +125,17 @@ export function NavBar() {
             </ul>
             {narrow ? (
               <>
-                <SyncStatus className="nav__sync" />
+                <Suspense fallback={null}>
+                  <SyncStatus className="nav__sync" />
+                </Suspense>
                 {bell}
                 <AccountMenu fullName={session.user.fullName} onLogout={onLogout} loggingOut={loggingOut} />
               </>
             ) : (
               <>
-                <SyncStatus className="nav__sync" />
+                <Suspense fallback={null}>
+                  <SyncStatus className="nav__sync" />
+                </Suspense>
                 <p className="nav__welcome">
                   Welcome, <strong>{session.user.fullName}</strong>
                 </p>
@@ -153,48 +162,21 @@ export function NavBar() {
         )}
         {signedIn && narrow ? null : <ThemeToggle />}
       </nav>
-      <DiscardChangesDialog
-        count={discarding}
-        onCancel={() => {
-          setDiscarding(0);
-        }}
-        onConfirm={() => {
-          setDiscarding(0);
-          leave();
-        }}
-      />
+      {signedIn ? (
+        <Suspense fallback={null}>
+          <DiscardChangesDialog
+            count={discarding}
+            onCancel={() => {
+              setDiscarding(0);
+            }}
+            onConfirm={() => {
+              setDiscarding(0);
+              leave();
+            }}
+          />
+        </Suspense>
+      ) : null}
     </header>
-  );
-}
-
-export function discardQuestion(count: number): string {
-  return count === 1 ? '1 change hasn’t been saved yet. Sign out and discard it?' : `${String(count)} changes haven’t been saved yet. Sign out and discard them?`;
-}
-
-/** Asked before signing out with changes still waiting on this device (they cannot be sent once signed out). */
-function DiscardChangesDialog({ count, onCancel, onConfirm }: { count: number; onCancel: () => void; onConfirm: () => void }) {
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  return (
-    <Dialog
-      open={count > 0}
-      onClose={onCancel}
-      variant="center"
-      role="alertdialog"
-      title="Discard unsaved changes?"
-      description={discardQuestion(count)}
-      initialFocusRef={cancelRef}
-      hideCloseButton
-      footer={
-        <>
-          <Button ref={cancelRef} onClick={onCancel}>
-            Keep them
-          </Button>
-          <Button variant="danger" onClick={onConfirm}>
-            Sign out and discard
-          </Button>
-        </>
-      }
-    />
   );
 }
 

@@ -12,7 +12,6 @@ import { OWN_VERSIONS_KEY } from '#web/features/tasks/api/own-versions.ts';
 import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
 import { DeviceCopyContext, type DeviceCopy } from '#web/lib/device-copy.ts';
 import { QueueNotices } from './queue-notices.tsx';
-import { registerQueuedWrites } from './write-queue.ts';
 
 /**
  * The parts of the cache kept on the device: what the board, its task pages and their comments
@@ -24,12 +23,12 @@ const PERSISTED_ROOTS = [boardKeys.all, taskKeys.all, commentKeys.all, checklist
 /**
  * Everything the routes need around them. Tests wrap a memory router in the same stack.
  * The query client is restored from the device copy first (queries wait for it), then the
- * changes that were waiting are sent again.
+ * changes that were waiting are sent again: their handlers (app/write-queue.ts) must be
+ * registered on the client before this renders — main.tsx does it for a tab that starts signed
+ * in, SignedInOutlet (app/signed-in.tsx) for one that signs in later — so that /login and
+ * /sign-up never download them.
  */
 export function AppProviders({ queryClient, deviceCopy, children }: { queryClient: QueryClient; deviceCopy: DeviceCopy; children: ReactNode }) {
-  // The queued writes' functions must be known before a stored change is restored, or it could
-  // not be sent; a second call does nothing.
-  registerQueuedWrites(queryClient);
   const persistOptions = useMemo(() => deviceCopy.persistOptions(PERSISTED_ROOTS), [deviceCopy]);
   return (
     <PersistQueryClientProvider

@@ -3,7 +3,7 @@ import { matchPath, Navigate, Outlet, useMatch, useRoutes, type RouteObject } fr
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { RequireAuth, RequireGuest, SignedInOutlet } from './guards.tsx';
-import { NotificationBell } from './nav-bar.tsx';
+import { DiscardChangesDialog, NotificationBell, SyncStatus } from './nav-bar.tsx';
 import { BoardSidebar, PageLoading, RootLayout } from './root-layout.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 
@@ -141,12 +141,12 @@ const FIRST_SCREENS: [pattern: string, chunks: { preload: () => Promise<void> }[
 
 /**
  * Fetches the chunks the first screen at `pathname` renders — the signed-in frame (the pages'
- * shared chunk, the board switcher, the bell) and the page — so that it renders without
+ * shared chunk, the board switcher, the bell, the sync status) and the page — so that it renders without
  * suspending (lib/lazy-component.tsx says why that matters). Resolves once all have arrived or
  * failed; a failed one suspends as before and shows its error there.
  */
 export function preloadFirstScreen(pathname: string, signedIn: boolean): Promise<void> {
   const page = FIRST_SCREENS.find(([pattern]) => matchPath(pattern, pathname) !== null)?.[1] ?? [];
-  const frame = signedIn ? [SignedInOutlet, BoardSidebar, NotificationBell] : [];
+  const frame = signedIn ? [SignedInOutlet, BoardSidebar, NotificationBell, SyncStatus, DiscardChangesDialog] : [];
   return Promise.all([...frame, ...page].map((chunk) => chunk.preload())).then(() => undefined);
 }

@@ -13,6 +13,7 @@ import { countsAnswer, listAnswer, makeTask, meAnswer } from '#web/testing/data.
 import { testDeviceCopy } from '#web/testing/render.tsx';
 import { json, mockFetch, networkError, type Call } from '#web/testing/fetch.ts';
 import { AppProviders } from './providers.tsx';
+import { registerQueuedWrites } from './write-queue.ts';
 import { AppRoutes } from './routes.tsx';
 import '#web/app/signed-in.tsx';
 import '#web/app/routes/tasks.tsx';
@@ -36,6 +37,8 @@ function board(todo: Task[]) {
 
 function renderBoard(queryClient: QueryClient = createQueryClient()) {
   localStorage.setItem(LOGGED_IN_FLAG, 'true');
+  // As main.tsx does before the first render of a tab that starts signed in.
+  registerQueuedWrites(queryClient);
   const user = userEvent.setup();
   render(
     <AppProviders queryClient={queryClient} deviceCopy={testDeviceCopy()}>

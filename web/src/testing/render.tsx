@@ -24,6 +24,7 @@ import '#web/app/routes/sign-up.tsx';
 import '#web/app/routes/task.tsx';
 import '#web/app/routes/tasks.tsx';
 import '#web/app/routes/unsubscribe.tsx';
+import { registerQueuedWrites } from '#web/app/write-queue.ts';
 
 /** The current URL, rendered so tests can assert where the app went. */
 function LocationProbe() {
@@ -60,6 +61,8 @@ export function renderApp(
   { signedIn = false, deviceCopy = testDeviceCopy(), queryClient = testQueryClient() }: { signedIn?: boolean; deviceCopy?: DeviceCopy; queryClient?: QueryClient } = {},
 ) {
   if (signedIn) localStorage.setItem(LOGGED_IN_FLAG, 'true');
+  // As main.tsx does before the first render.
+  registerQueuedWrites(queryClient);
   const user = userEvent.setup();
   const result = render(
     <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>
@@ -75,8 +78,10 @@ export function renderApp(
 /** One component with the app's providers and a router, for focused tests. */
 export function renderWithProviders(ui: ReactNode, { path = '/' }: { path?: string } = {}): RenderResult & { user: ReturnType<typeof userEvent.setup> } {
   const user = userEvent.setup();
+  const queryClient = testQueryClient();
+  registerQueuedWrites(queryClient);
   const result = render(
-    <AppProviders queryClient={testQueryClient()} deviceCopy={testDeviceCopy()}>
+    <AppProviders queryClient={queryClient} deviceCopy={testDeviceCopy()}>
       <MemoryRouter initialEntries={[path]}>
         {ui}
         <LocationProbe />

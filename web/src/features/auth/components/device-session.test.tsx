@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import type { PublicUser } from '#shared/schemas/users.ts';
-import { discardQuestion } from '#web/app/nav-bar.tsx';
+import { discardQuestion } from '#web/app/discard-changes-dialog.tsx';
 import { memoryStore, type CopyStore } from '#web/lib/device-copy.ts';
 import { QUEUED_WRITES } from '#web/lib/write-queue.ts';
 import { ADA, countsAnswer, listAnswer, makeTask, meAnswer } from '#web/testing/data.ts';
