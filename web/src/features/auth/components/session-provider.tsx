@@ -70,6 +70,14 @@ function initialSession(copy: DeviceCopy): Session {
 /** No answer at all (offline, the server unreachable): unlike a 5xx, it says nothing about the session. */
 const isNetworkFailure = (error: unknown): boolean => isApiError(error) && error.status === 0;
 
+/**
+ * `/users/me` with no answer and no copy of the person is asked once more this long after. A
+ * page being left (a reload, a typed address) has its request cancelled before `pagehide`
+ * fires, which looks just like a network failure; a page that is gone never makes the second
+ * try, so leaving never signs anyone out. A real failure signs out a second later.
+ */
+export const VERIFY_RETRY_MS = 1000;
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const copy = useDeviceCopy();
   const [session, setSession] = useState<Session>(() => initialSession(copy));
@@ -123,29 +131,44 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!mustVerify) return;
     const controller = new AbortController();
     // Leaving the page (a reload, a typed URL) fails the request in flight like a network
-    // error; that says nothing about the session, so it must not sign out and drop the flag.
+    // error; that says nothing about the session, so it must not sign out and drop the flag:
+    // `pagehide` aborts it, and a failure that comes before `pagehide` is tried again a second
+    // later (VERIFY_RETRY_MS), which a page that is gone never does.
     const leave = () => {
       controller.abort();
     };
     window.addEventListener('pagehide', leave);
-    getMe(controller.signal).then(
-      (user) => {
-        // Another person's cookie than the copy's (they signed in elsewhere in this browser): their copy goes.
-        const owner = copy.owner;
-        if (owner && owner.email.toLowerCase() !== user.email.toLowerCase()) queryClient.clear();
-        void copy.claim(user);
-        setSession((current) => (current.status === 'signedIn' ? { status: 'signedIn', user, verified: true } : current));
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (isApiError(error) && error.status === 401) return; // handled by onUnauthorized
-        // Offline with this person's copy on the device: they go on working from it.
-        if (isNetworkFailure(error) && copy.owner) return;
-        notify('error', `${CLIENT_MESSAGES.userInfoPrefix}${CLIENT_MESSAGES.userInfoFailure}`);
-        signOut('failed');
-      },
-    );
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const verify = (again: boolean) => {
+      getMe(controller.signal).then(
+        (user) => {
+          // Another person's cookie than the copy's (they signed in elsewhere in this browser): their copy goes.
+          const owner = copy.owner;
+          if (owner && owner.email.toLowerCase() !== user.email.toLowerCase()) queryClient.clear();
+          void copy.claim(user);
+          setSession((current) => (current.status === 'signedIn' ? { status: 'signedIn', user, verified: true } : current));
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          if (isApiError(error) && error.status === 401) return; // handled by onUnauthorized
+          if (isNetworkFailure(error)) {
+            // Offline with this person's copy on the device: they go on working from it.
+            if (copy.owner) return;
+            if (!again) {
+              retry = setTimeout(() => {
+                verify(true);
+              }, VERIFY_RETRY_MS);
+              return;
+            }
+          }
+          notify('error', `${CLIENT_MESSAGES.userInfoPrefix}${CLIENT_MESSAGES.userInfoFailure}`);
+          signOut('failed');
+        },
+      );
+    };
+    verify(false);
     return () => {
+      clearTimeout(retry);
       window.removeEventListener('pagehide', leave);
       controller.abort();
     };

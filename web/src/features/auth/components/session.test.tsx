@@ -5,6 +5,7 @@ import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { countsAnswer, listAnswer, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, networkError } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
+import { VERIFY_RETRY_MS } from './session-provider.tsx';
 
 describe('session start-up (/users/me)', () => {
   it('does not ask the server without the isLoggedIn flag', async () => {
@@ -48,15 +49,30 @@ describe('session start-up (/users/me)', () => {
   });
 
   // With this person's copy on the device a network failure keeps them signed in: device-session.test.tsx.
-  it('shows "Error fetching user info: Failed to fetch user info!" and signs out on a network failure when the device holds no copy', async () => {
-    mockFetch().on('GET', '/users/me', networkError());
+  it('shows "Error fetching user info: Failed to fetch user info!" and signs out when /users/me gets no answer twice and the device holds no copy', async () => {
+    const api = mockFetch().on('GET', '/users/me', networkError()).on('GET', '/users/me', networkError());
     renderApp('/', { signedIn: true });
-    const alert = await screen.findByRole('alert');
+    const alert = await screen.findByRole('alert', {}, { timeout: VERIFY_RETRY_MS + 2000 });
+    expect(api.callsTo('GET', '/users/me')).toHaveLength(2);
     expect(alert).toHaveTextContent('Error fetching user info: Failed to fetch user info!');
     await waitFor(() => {
       expect(currentPath()).toBe('/login');
     });
     expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
+  });
+
+  it('asks /users/me once more a second after no answer (a page being left fails its request so), and stays signed in when it answers', async () => {
+    const api = mockFetch().on('GET', '/users/me', networkError()).on('GET', '/users/me', json(200, meAnswer()));
+    renderApp('/', { signedIn: true });
+    await waitFor(
+      () => {
+        expect(api.callsTo('GET', '/users/me')).toHaveLength(2);
+      },
+      { timeout: VERIFY_RETRY_MS + 2000 },
+    );
+    expect(await screen.findByText(/Welcome,/)).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(localStorage.getItem(LOGGED_IN_FLAG)).not.toBeNull();
   });
 
   it('treats a server error like a network failure', async () => {
