@@ -16,7 +16,6 @@ import { Logo } from './logo.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
 
-/** Its own chunk, loaded once someone is signed in: /login never downloads the inbox. */
 /*
  * The parts only a signed-in person sees come with the signed-in pages' chunk (signed-in.tsx),
  * so /login and /sign-up do not download them; main.tsx fetches them before a signed-in tab's
@@ -24,6 +23,7 @@ import './nav-bar.css';
  */
 export const SyncStatus = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SyncStatus));
 export const DiscardChangesDialog = lazyComponent(() => import('./signed-in.tsx').then((m) => m.DiscardChangesDialog));
+/** Its own chunk, loaded once someone is signed in: /login never downloads the inbox. */
 export const NotificationBell = lazyComponent(() => import('#web/features/notifications/components/notification-bell.tsx').then((m) => m.NotificationBell));
 
 /** Before sign-out: this device stops getting the person's pushes (the code is loaded only then, and only where push exists). */
@@ -123,19 +123,16 @@ export function NavBar() {
                 </li>
               )}
             </ul>
+            <Suspense fallback={null}>
+              <SyncStatus className="nav__sync" />
+            </Suspense>
             {narrow ? (
               <>
-                <Suspense fallback={null}>
-                  <SyncStatus className="nav__sync" />
-                </Suspense>
                 {bell}
                 <AccountMenu fullName={session.user.fullName} onLogout={onLogout} loggingOut={loggingOut} />
               </>
             ) : (
               <>
-                <Suspense fallback={null}>
-                  <SyncStatus className="nav__sync" />
-                </Suspense>
                 <p className="nav__welcome">
                   Welcome, <strong>{session.user.fullName}</strong>
                 </p>
