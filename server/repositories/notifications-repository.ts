@@ -26,6 +26,11 @@ export interface PlannedNotification {
   to: string;
   text: string;
   task: { _id: string; taskTitle: string } | null;
+  /**
+   * `board_added`: the board. A notification about a task names the task's board as the write
+   * leaves it (after a move: the board it moves to); the repository reads it when it stores the
+   * row, so a planner of a task's notification may leave it null.
+   */
   board: { _id: string; name: string } | null;
   by: { fullName: string; email: string } | null;
   at: string;
@@ -61,7 +66,7 @@ export const createdEvent = (n: PlannedNotification, unreadCount: number): NewEv
 });
 
 /** The fields of a planned notification as the SQL reads them from a JSON array, in this order. */
-const PLAN_FIELDS = ['id', 'type', 'to', 'text', 'taskId', 'taskTitle', 'boardId', 'boardName', 'byName', 'byEmail', 'at', 'json', 'push', 'audience'] as const;
+const PLAN_FIELDS = ['id', 'type', 'to', 'text', 'taskId', 'taskTitle', 'boardId', 'boardName', 'byName', 'byEmail', 'at', 'push', 'audience'] as const;
 type PlanField = (typeof PLAN_FIELDS)[number];
 
 /** The planned notifications as one JSON array (one parameter, whatever their number). */
@@ -79,8 +84,7 @@ export const planJson = (planned: readonly PlannedNotification[]) =>
       byName: n.by?.fullName ?? null,
       byEmail: n.by?.email ?? null,
       at: n.at,
-      // The event's `notification`, and its audience, as the events table stores them (JSON text).
-      json: JSON.stringify(notificationJson(n)),
+      // The push payload and the event's audience, as the outbox and the events table store them (JSON text).
       push: JSON.stringify(n.push),
       audience: JSON.stringify([n.to]),
     })),
@@ -101,6 +105,32 @@ const PUSH_INSERT = `insert into outbox (id, kind, to_email, subject, text_body,
  * as `subject`, not counted against anyone's mail cap (`caused_by` null). Its id and dedupe key
  * come from the notification and the subscription, so a push is never queued twice.
  */
+/**
+ * The planned rows (read by `f`) whose recipient has an account (`u`), with the board a task's
+ * notification names: the task's board as `task` (task rows, `t`) has it, and only for a
+ * recipient who sees that task there. `head` + the FROM item of the planned rows + `tail`.
+ */
+const planSelect = (f: (name: PlanField) => string, task: string, where: string) => {
+  const fields = PLAN_FIELDS.filter((name) => name !== 'boardId' && name !== 'boardName').map((name) => `${f(name)} as "${name}"`);
+  return {
+    head: `select ${fields.join(', ')},
+      case when t.id is null then ${f('boardId')} else b.id end as "boardId",
+      case when t.id is null then ${f('boardName')} else b.name end as "boardName",
+      u.id as user_id
+    from`,
+    tail: `join users u on u.email = ${f('to')}
+    left join ${task} t on t.id = ${f('taskId')} left join boards b on b.id = t.board_id
+    where ${where} and (${f('taskId')} is null or (t.id is not null and ${seenByText(f('to'), 't')}))`,
+  };
+};
+
+/** PostgreSQL: the Notification JSON (unread) of a planned row `i` as stored, as JSON text. */
+const notificationJsonSql = (f: (name: PlanField) => string) => `json_build_object('_id', ${f('id')}, 'type', ${f('type')}, 'text', ${f('text')},
+    'task', case when ${f('taskId')} is null then null else json_build_object('_id', ${f('taskId')}, 'taskTitle', coalesce(${f('taskTitle')}, '')) end,
+    'board', case when ${f('boardId')} is null then null else json_build_object('_id', ${f('boardId')}, 'name', coalesce(${f('boardName')}, '')) end,
+    'by', case when ${f('byEmail')} is null then null else json_build_object('fullName', coalesce(${f('byName')}, ''), 'email', ${f('byEmail')}) end,
+    'at', ${f('at')}, 'readAt', null)::text`;
+
 const pushValues = (f: (name: PlanField) => string) => `${f('id')} || '-' || s.id, 'push', ${f('to')}, ${f('type')}, ${f('push')}, '', '{}',
     'push:' || ${f('id')} || ':' || s.id, 'pending', 0, ${f('at')}, null, null, null, ${f('at')}, null, null, s.id`;
 
@@ -121,10 +151,10 @@ const pushValues = (f: (name: PlanField) => string) => `${f('id')} || '-' || s.i
 export function notificationCtes(planned: readonly PlannedNotification[], p: (value: unknown) => string, hit: string) {
   const f = (name: PlanField) => `i."${name}"`;
   const rows = `json_to_recordset(${p(planJson(planned))}::json) as i(${PLAN_FIELDS.map((name) => `"${name}" text`).join(', ')})`;
-  const seen = `(i."taskId" is null or exists (select 1 from task t where ${seenByText('i."to"', 't')}))`;
   const cap = p(NOTIFICATION_POLICY.perUser);
+  const select = planSelect(f, 'task', hit);
   const ctes = [
-    `notice_plan as (select i.*, u.id as user_id from ${rows} join users u on u.email = i."to" where ${hit} and ${seen})`,
+    `notice_plan as (${select.head} ${rows} ${select.tail})`,
     `noticed as (${NOTIFICATION_INSERT} select ${notificationValues(f)} from notice_plan i where ${notMuted(f, 'app')} returning id, user_id)`,
     `pushed as (${PUSH_INSERT} select ${pushValues(f)} from notice_plan i join push_subscriptions s on s.user_id = i.user_id
       where ${notMuted(f, 'push')} returning 1)`,
@@ -137,7 +167,7 @@ export function notificationCtes(planned: readonly PlannedNotification[], p: (va
         - (select count(*) from notice_capped c where c.user_id = fr.user_id and c.read_at is null) as n from notice_fresh fr)`,
   ];
   const events = `select 'notification.created' as type, i."id" as task_id, null as board_id, i."audience" as audience, null as from_board_id,
-      null as from_audience, '{"notification":' || i."json" || ',"unreadCount":' || un.n || '}' as payload, i."at" as created_at
+      null as from_audience, '{"notification":' || ${notificationJsonSql(f)} || ',"unreadCount":' || un.n || '}' as payload, i."at" as created_at
     from notice_plan i join noticed d on d.id = i."id" join notice_unread un on un.user_id = i.user_id`;
   return { ctes, after: ['noticed', 'pushed', 'notice_capped'], events, pushes: '(select count(*) from pushed)' };
 }
@@ -205,13 +235,12 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
     async store(planned: readonly PlannedNotification[], ex: Executor): Promise<StoredNotifications> {
       if (planned.length === 0) return { events: [], pushes: 0 };
       const { from, f } = planRows(planJson(planned));
-      const plan = sql`select ${sql.raw(PLAN_FIELDS.map((name) => `${f(name)} as "${name}"`).join(', '))}, u.id as user_id
-        from ${from} join users u on u.email = ${sql.raw(f('to'))}
-        where (${sql.raw(f('taskId'))} is null or exists (select 1 from tasks t where t.id = ${sql.raw(f('taskId'))} and ${sql.raw(seenByText(f('to'), 't'))}))`;
+      const select = planSelect(f, 'tasks', 'true');
+      const plan = sql`${sql.raw(select.head)} ${from} ${sql.raw(select.tail)}`;
       const g = (name: PlanField) => `i."${name}"`;
-      const stored = await sql<{ id: string; userId: string }>`
+      const stored = await sql<{ id: string; userId: string; boardId: string | null; boardName: string | null }>`
         ${sql.raw(NOTIFICATION_INSERT)} select ${sql.raw(notificationValues(g))} from (${plan}) i where ${sql.raw(notMuted(g, 'app'))}
-        returning id, user_id`.execute(ex);
+        returning id, user_id, board_id, board_name`.execute(ex);
       const pushed = await sql`${sql.raw(PUSH_INSERT)} select ${sql.raw(pushValues(g))}
         from (${plan}) i join push_subscriptions s on s.user_id = i.user_id where ${sql.raw(notMuted(g, 'push'))}`.execute(ex);
       const users = [...new Set(stored.rows.map((row) => row.userId))];
@@ -226,7 +255,9 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
       const byId = new Map(planned.map((n) => [n.id, n]));
       const events = stored.rows.flatMap((row) => {
         const n = byId.get(row.id);
-        return n === undefined ? [] : [createdEvent(n, counts.get(row.userId) ?? 0)];
+        if (n === undefined) return [];
+        const board = row.boardId === null ? null : { _id: row.boardId, name: row.boardName ?? '' };
+        return [createdEvent({ ...n, board }, counts.get(row.userId) ?? 0)];
       });
       return { events, pushes: Number(pushed.numAffectedRows ?? 0) };
     },

@@ -30,7 +30,8 @@ describe('assigned', () => {
           type: 'assigned',
           text: 'Ada Lovelace assigned you \u201cPay the rent\u201d',
           task: { _id: task._id, taskTitle: 'Pay the rent' },
-          board: null,
+          // Every task is on a board: here Ada's personal one.
+          board: { _id: task.boardId, name: 'Personal' },
           by: person(ada.user),
           at: t.clock.now().toISOString(),
           readAt: null,
@@ -178,5 +179,70 @@ describe('board_added', () => {
       }),
     ]);
     expect(await storedOf(t, ada.user)).toEqual([]);
+  });
+});
+
+describe('the board of a task\'s notification', () => {
+  /** The `notification` of every `notification.created` event to `user`, oldest first. */
+  const announced = async (user: { email: string }) => {
+    const rows = await t.app.db
+      .selectFrom('events')
+      .select('payload')
+      .where('type', '=', 'notification.created')
+      .where('audience', '=', JSON.stringify([user.email]))
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => (JSON.parse(row.payload) as { notification: { type: string; board: unknown } }).notification);
+  };
+
+  it('names the shared board of the task in the inbox and in the live event: assigned, mentioned, commented, completed, due_soon', async () => {
+    const ada = await createSignedInUser(t, { fullName: 'Ada Lovelace' });
+    const bob = await createSignedInUser(t, { fullName: 'Bob Builder' });
+    const cat = await createSignedInUser(t, { fullName: 'Cat Stevens' });
+    const board = await insertBoard(t, ada.user, [{ who: bob.user, role: 'member' }, { who: cat.user, role: 'member' }], 'Garden');
+    const named = { _id: board.id, name: 'Garden' };
+    const task = await createTask(t, ada.cookie, { boardId: board.id, taskTitle: 'Mow the lawn', assignee: bob.user.email, deadline: isoIn(30 * HOUR) });
+    t.clock.advance(1000);
+    expect((await comment(cat.cookie, task._id, `Sharpen the blades first, @${bob.user.email}`)).status).toBe(201);
+    t.clock.advance(1000);
+    expect((await patch(bob.cookie, task._id, { status: 'done' })).status).toBe(200);
+    t.clock.advance(6 * HOUR);
+    // Reopened so the reminder scan still finds it due soon.
+    expect((await patch(ada.cookie, task._id, { status: 'todo' })).status).toBe(200);
+    await t.app.taskMail.scanReminders();
+
+    const bobs = (await api.inbox(bob.cookie)).notifications;
+    expect(bobs.map((n) => [n.type, n.board])).toEqual([
+      ['due_soon', named],
+      ['mentioned', named],
+      ['assigned', named],
+    ]);
+    const adas = (await api.inbox(ada.cookie)).notifications;
+    expect(adas.map((n) => [n.type, n.board])).toEqual([
+      ['due_soon', named],
+      ['completed', named],
+      ['commented', named],
+    ]);
+    expect((await announced(bob.user)).map((n) => [n.type, n.board])).toEqual([
+      ['assigned', named],
+      ['mentioned', named],
+      ['due_soon', named],
+    ]);
+    expect((await announced(ada.user)).map((n) => [n.type, n.board])).toEqual([
+      ['commented', named],
+      ['completed', named],
+      ['due_soon', named],
+    ]);
+  });
+
+  it('names the board the task is on after the write that causes it (a move that reassigns)', async () => {
+    const ada = await createSignedInUser(t, { fullName: 'Ada Lovelace' });
+    const bob = await createSignedInUser(t, { fullName: 'Bob Builder' });
+    const garden = await insertBoard(t, ada.user, [{ who: bob.user, role: 'member' }], 'Garden');
+    const task = await createTask(t, ada.cookie, { taskTitle: 'Plant roses', assignee: ada.user.email });
+    expect((await patch(ada.cookie, task._id, { boardId: garden.id, assignee: bob.user.email })).status).toBe(200);
+    const [assigned] = (await api.inbox(bob.cookie)).notifications;
+    expect(assigned).toMatchObject({ type: 'assigned', board: { _id: garden.id, name: 'Garden' } });
+    expect((await announced(bob.user)).map((n) => n.board)).toEqual([{ _id: garden.id, name: 'Garden' }]);
   });
 });
