@@ -121,7 +121,11 @@ export interface EventsTable {
   /** bigint on PostgreSQL (pg hands it back as text); read through the events repository. */
   id: Generated<string | number>;
   type: string;
-  taskId: string;
+  /**
+   * What the event is about, by `type`: the task (task and comment events), the board (board
+   * events), the notification (`notification.created`), the reader's user id (`notification.read`).
+   */
+  subjectId: string;
   /**
    * JSON array of lower-cased e-mails that receive the event: a board event's addressees; a
    * task or comment event's assignee (its board's members receive it through `boardId`).

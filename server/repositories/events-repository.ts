@@ -19,7 +19,7 @@ export type EventType =
 
 /**
  * Notification events are personal: no board, the notified person's e-mail as the audience
- * (`taskId`: the notification's id, or the reader's user id for `notification.read`), so they
+ * (`subjectId`: the notification's id, or the reader's user id for `notification.read`), so they
  * reach that person's streams only.
  *
  * Board events go to the e-mails of their audience only; `board.added` and `board.removed`
@@ -30,8 +30,11 @@ export const isBoardEvent = (type: EventType) => type.startsWith('board.');
 /** One event to append to the log. */
 export interface NewEvent {
   type: EventType;
-  /** The task the event is about (comment events too); a board event: the board. */
-  taskId: string;
+  /**
+   * The id of what the event is about, by `type`: the task (task and comment events), the board
+   * (board events), the notification (`notification.created`), the reader (`notification.read`).
+   */
+  subjectId: string;
   /**
    * A task or comment event: the task's board after the change (a deletion: before it); the
    * board's active members receive it. A board event: the board it is about. Null: no board.
@@ -69,7 +72,7 @@ export function eventRow(event: NewEvent) {
   const fromAudience = event.fromAudience ?? null;
   return {
     type: event.type,
-    taskId: event.taskId,
+    subjectId: event.subjectId,
     boardId: event.boardId ?? null,
     audience: JSON.stringify(event.audience),
     fromBoardId: event.fromBoardId ?? null,
@@ -79,7 +82,15 @@ export function eventRow(event: NewEvent) {
   };
 }
 /** The column names of `eventRow`, as SQL. */
-export const EVENT_COLUMNS_SQL = 'type, task_id, board_id, audience, from_board_id, from_audience, payload, created_at';
+const EVENT_COLUMNS_SQL = 'type, subject_id, board_id, audience, from_board_id, from_audience, payload, created_at';
+/**
+ * The one INSERT into the event log (columns in `eventRow` order), followed by a SELECT or
+ * VALUES of rows in that order. `appendEvent` uses it, and so does a write of ONE statement
+ * (repositories/task-write-statements.ts), which takes EVENT_ORDER_LOCK_SQL before it and
+ * notifies EVENT_CHANNEL_SQL after it in the same statement, as `appendEvent` does. Nothing
+ * else writes to the table.
+ */
+export const EVENT_INSERT_SQL = `insert into events (${EVENT_COLUMNS_SQL})`;
 
 /**
  * PostgreSQL: the lock that makes commit order id order (see appendEvent), one per schema, and
@@ -129,7 +140,7 @@ export async function appendEvent(trx: EventTransaction, event: NewEvent): Promi
   const { rows } = await sql<{ id: string }>`
     with ordered as (select ${sql.raw(EVENT_ORDER_LOCK_SQL)})
     , inserted as (
-      insert into events (${sql.raw(EVENT_COLUMNS_SQL)})
+      ${sql.raw(EVENT_INSERT_SQL)}
       select ${sql.join(Object.values(values))} from ordered
       returning id
     )

@@ -58,7 +58,7 @@ export const notificationJson = (n: PlannedNotification): Notification => ({
 /** The `notification.created` event of a stored notification: the person's streams only. */
 export const createdEvent = (n: PlannedNotification, unreadCount: number): NewEvent => ({
   type: 'notification.created',
-  taskId: n.id,
+  subjectId: n.id,
   boardId: null,
   audience: [n.to],
   data: { notification: notificationJson(n), unreadCount },
@@ -145,7 +145,7 @@ const pushValues = (f: (name: PlanField) => string) => `${f('id')} || '-' || s.i
  *   found by one walk down its index to the row at offset 1,000 − (rows added now);
  * - `notice_unread`: the account's unread count after the statement (the snapshot's, minus the
  *   capped unread ones, plus the new ones).
- * `events` selects the `notification.created` rows in EVENT_COLUMNS_SQL order (the caller inserts
+ * `events` selects the `notification.created` rows in EVENT_INSERT_SQL order (the caller inserts
  * them after the event-order lock); `after` names the CTEs that must run before that lock.
  */
 export function notificationCtes(planned: readonly PlannedNotification[], p: (value: unknown) => string, hit: string) {
@@ -166,7 +166,7 @@ export function notificationCtes(planned: readonly PlannedNotification[], p: (va
     `notice_unread as (select fr.user_id, fr.k + (select count(*) from notifications o where o.user_id = fr.user_id and o.read_at is null)
         - (select count(*) from notice_capped c where c.user_id = fr.user_id and c.read_at is null) as n from notice_fresh fr)`,
   ];
-  const events = `select 'notification.created' as type, i."id" as task_id, null as board_id, i."audience" as audience, null as from_board_id,
+  const events = `select 'notification.created' as type, i."id" as subject_id, null as board_id, i."audience" as audience, null as from_board_id,
       null as from_audience, '{"notification":' || ${notificationJsonSql(f)} || ',"unreadCount":' || un.n || '}' as payload, i."at" as created_at
     from notice_plan i join noticed d on d.id = i."id" join notice_unread un on un.user_id = i.user_id`;
   return { ctes, after: ['noticed', 'pushed', 'notice_capped'], events, pushes: '(select count(*) from pushed)' };

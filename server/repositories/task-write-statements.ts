@@ -9,7 +9,7 @@ import type { ActivityRepository, NewActivity } from './activity-repository.ts';
 import type { CommentsRepository, NewComment } from './comments-repository.ts';
 import type { LabelsRepository } from './labels-repository.ts';
 import { notificationCtes, type NotificationsRepository, type PlannedNotification } from './notifications-repository.ts';
-import { appendEvent, EVENT_CHANNEL_SQL, EVENT_COLUMNS_SQL, EVENT_ORDER_LOCK_SQL, eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
+import { appendEvent, EVENT_CHANNEL_SQL, EVENT_INSERT_SQL, EVENT_ORDER_LOCK_SQL, eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
 import type { OutboxRepository } from './outbox-repository.ts';
 import { webhookCtes, webhookEventJson, type WebhooksRepository } from './webhooks-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
@@ -114,8 +114,8 @@ const mailJson = (mails: readonly PlannedMail[]) =>
       honoursAssigned: m.honoursAssignedOptOut,
     })),
   );
-/** The fields of `eventRow`, in the order of EVENT_COLUMNS_SQL. */
-const EVENT_FIELDS = ['type', 'taskId', 'boardId', 'audience', 'fromBoardId', 'fromAudience', 'payload', 'createdAt'] as const satisfies readonly (keyof ReturnType<typeof eventRow>)[];
+/** The fields of `eventRow`, in the order of EVENT_INSERT_SQL's columns. */
+const EVENT_FIELDS = ['type', 'subjectId', 'boardId', 'audience', 'fromBoardId', 'fromAudience', 'payload', 'createdAt'] as const satisfies readonly (keyof ReturnType<typeof eventRow>)[];
 const eventJson = (events: readonly NewEvent[]) => JSON.stringify(events.map(eventRow));
 
 /**
@@ -251,7 +251,7 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
     ctes.push(`ordered as (select ${EVENT_ORDER_LOCK_SQL} from task where true${first})`);
     const inserted: string[] = [];
     if (parts.events.length > 0) {
-      ctes.push(`event as (insert into events (${EVENT_COLUMNS_SQL})
+      ctes.push(`event as (${EVENT_INSERT_SQL}
         select ${EVENT_FIELDS.map((f) => `e."${f}"`).join(', ')}
         from ordered, json_to_recordset(${p(eventJson(parts.events))}::json) as e(${EVENT_FIELDS.map((f) => `"${f}" text`).join(', ')})
         returning id)`);
@@ -260,7 +260,7 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
     if (noticeEvents !== undefined) {
       // After the task's own events (the lock is held; ids are drawn in this order).
       const wait = parts.events.length > 0 ? ' where (select count(*) from event) >= 0' : '';
-      ctes.push(`notice_event as (insert into events (${EVENT_COLUMNS_SQL}) select n.* from ordered, (${noticeEvents}) n${wait} returning id)`);
+      ctes.push(`notice_event as (${EVENT_INSERT_SQL} select n.* from ordered, (${noticeEvents}) n${wait} returning id)`);
       inserted.push('select id from notice_event');
     }
     ctes.push(`notified as (select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from (${inserted.join(' union all ')}) e having count(*) > 0)`);

@@ -29,7 +29,7 @@ export async function boardEvents(repo: BoardsRepository, trx: EventTransaction,
   const events: NewEvent[] = [];
   const removed = fanout.removed ?? [];
   if (removed.length > 0) {
-    events.push({ type: 'board.removed', taskId: boardId, boardId, audience: [...removed], data: { board: { _id: boardId } }, at });
+    events.push({ type: 'board.removed', subjectId: boardId, boardId, audience: [...removed], data: { board: { _id: boardId } }, at });
   }
   const added = new Set(fanout.added ?? []);
   if (added.size === 0 && fanout.othersUpdated !== true) return events;
@@ -43,7 +43,7 @@ export async function boardEvents(repo: BoardsRepository, trx: EventTransaction,
   for (const [type, receives] of groups) {
     for (const role of BOARD_ROLES) {
       const audience = members.filter((m) => m.role === role && receives(m)).map((m) => m.email);
-      if (audience.length > 0) events.push({ type, taskId: boardId, boardId, audience, data: { board: { ...facts, role } }, at });
+      if (audience.length > 0) events.push({ type, subjectId: boardId, boardId, audience, data: { board: { ...facts, role } }, at });
     }
   }
   return events;

@@ -159,7 +159,7 @@ export default fp(
           const by = { fullName: actor.fullName, email: actor.email };
           const events: NewEvent[] = outsiders.map((task) => ({
             type: 'task.deleted',
-            taskId: task.id,
+            subjectId: task.id,
             boardId,
             audience: [task.assigneeEmail],
             data: { task: { _id: task.id, version: task.version }, by },
@@ -248,7 +248,7 @@ export default fp(
             const outsiders = await repo.tasksOfOutsiders(board.id, trx);
             await repo.deleteBoard(board.id, trx);
             for (const task of outsiders) {
-              events.push({ type: 'task.deleted', taskId: task.id, boardId: board.id, audience: [task.assigneeEmail], data: { task: { _id: task.id, version: task.version }, by }, at });
+              events.push({ type: 'task.deleted', subjectId: task.id, boardId: board.id, audience: [task.assigneeEmail], data: { task: { _id: task.id, version: task.version }, by }, at });
             }
             continue;
           }

@@ -219,9 +219,9 @@ export function eventsFor(change: TaskChange): NewEvent[] {
   if (after === undefined) {
     if (before === undefined) return [];
     const data = { task: { _id: before._id, version: before.version + 1 }, by };
-    return [{ type: 'task.deleted', taskId: before._id, ...sightOf(before), data, at }];
+    return [{ type: 'task.deleted', subjectId: before._id, ...sightOf(before), data, at }];
   }
-  const event: NewEvent = { type: before === undefined ? 'task.created' : 'task.updated', taskId: after._id, ...sightOf(after), data: { task: after, by }, at };
+  const event: NewEvent = { type: before === undefined ? 'task.created' : 'task.updated', subjectId: after._id, ...sightOf(after), data: { task: after, by }, at };
   if (before === undefined) return [event];
   return [
     {
@@ -532,7 +532,7 @@ export default fp(
               activity: planned.activity ?? [],
               mails: planned.mails ?? [],
               notifications: planned.notifications ?? [],
-              events: event === undefined ? [] : [{ type: event.type, taskId: task._id, ...sightOf(task), data: event.data, at }],
+              events: event === undefined ? [] : [{ type: event.type, subjectId: task._id, ...sightOf(task), data: event.data, at }],
             },
             answer: (result) => (planned.answer === undefined ? planned.result : planned.answer(result.mailsHeld)),
           };

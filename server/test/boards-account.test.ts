@@ -71,7 +71,7 @@ describe('DELETE /api/users/me and boards', () => {
     expect(await taskExists(own)).toBe(false);
     expect(await taskExists(forOutsider)).toBe(false);
     expect(await t.app.db.selectFrom('boardMembers').select('email').where('boardId', '=', board.id).execute()).toEqual([]);
-    expect((await boardEventsOf(t, board.id)).map((e) => [e.type, e.audience, e.taskId])).toEqual([['task.deleted', [outsider.email], forOutsider]]);
+    expect((await boardEventsOf(t, board.id)).map((e) => [e.type, e.audience, e.subjectId])).toEqual([['task.deleted', [outsider.email], forOutsider]]);
   });
 
   it('deletes the personal board with the tasks assigned to the person, unless tasks on it are assigned to someone else', async () => {

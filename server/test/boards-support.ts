@@ -26,7 +26,7 @@ export function boardsApi(t: TestApp) {
 export async function boardEventsOf(t: TestApp, boardId: string, after = 0) {
   const rows = await t.app.db
     .selectFrom('events')
-    .select(['id', 'type', 'audience', 'payload', 'taskId', 'boardId'])
+    .select(['id', 'type', 'audience', 'payload', 'subjectId', 'boardId'])
     .where('boardId', '=', boardId)
     .where('id', '>', after)
     .orderBy('id')
@@ -35,7 +35,7 @@ export async function boardEventsOf(t: TestApp, boardId: string, after = 0) {
     type: r.type,
     audience: (JSON.parse(r.audience) as string[]).toSorted(),
     data: JSON.parse(r.payload) as { board: Partial<Board> & { _id: string } },
-    taskId: r.taskId,
+    subjectId: r.subjectId,
   }));
 }
 

@@ -65,7 +65,7 @@ describe('POST /api/boards and GET /api/boards', () => {
 
     // The creator's streams learn of the board.
     const events = await boardEventsOf(t, board._id, start);
-    expect(events).toEqual([{ type: 'board.added', audience: [user.email], data: { board }, taskId: board._id }]);
+    expect(events).toEqual([{ type: 'board.added', audience: [user.email], data: { board }, subjectId: board._id }]);
   });
 
   it('refuses a blank or too long name, a too long description and a wrong type, writing nothing', async () => {
@@ -221,7 +221,7 @@ describe('PATCH and DELETE /api/boards/:id', () => {
       ['task.deleted', [outsider]],
       ['board.removed', [admin.user.email, member.user.email, viewer.user.email].toSorted()],
     ]);
-    expect(events[0]?.taskId).toBe(outsiderTask);
+    expect(events[0]?.subjectId).toBe(outsiderTask);
     expect(events[1]?.data).toEqual({ board: { _id: board.id } });
     expectFail(await api.get(member.cookie, board.id), 404, 'NOT_FOUND');
   });

@@ -69,7 +69,7 @@ async function membership(app: App, type: 'board.added' | 'board.removed', who: 
         .execute();
     }
     const data = type === 'board.removed' ? { board: { _id: boardId } } : { board: { _id: boardId, name: 'A board' } };
-    await appendEvent(trx, { type, taskId: boardId, boardId, audience: [who.email], data, at });
+    await appendEvent(trx, { type, subjectId: boardId, boardId, audience: [who.email], data, at });
   });
 }
 
@@ -81,7 +81,7 @@ let marks = 0;
 async function mark(app: App, emails: string[]): Promise<number> {
   const n = ++marks;
   await app.events.transaction((trx) =>
-    appendEvent(trx, { type: 'board.updated', taskId: `mark-${n}`, audience: emails, data: { mark: n }, at: app.clock.now().toISOString() }),
+    appendEvent(trx, { type: 'board.updated', subjectId: `mark-${n}`, audience: emails, data: { mark: n }, at: app.clock.now().toISOString() }),
   );
   return n;
 }

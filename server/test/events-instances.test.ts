@@ -16,7 +16,7 @@ const t = useTestApp();
 
 const event = (n: number): NewEvent => ({
   type: 'task.updated',
-  taskId: `race-${n}`,
+  subjectId: `race-${n}`,
   audience: ['nobody@example.test'],
   data: { n },
   at: t.clock.now().toISOString(),

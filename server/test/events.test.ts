@@ -241,7 +241,7 @@ describe('GET /api/events', () => {
     const ada = await createSignedInUser(t);
     const stream = await openStream(base, ada.cookie);
     await stream.position();
-    const event: NewEvent = { type: 'task.updated', taskId: 'typed', audience: [ada.user.email], data: { typed: true }, at: t.clock.now().toISOString() };
+    const event: NewEvent = { type: 'task.updated', subjectId: 'typed', audience: [ada.user.email], data: { typed: true }, at: t.clock.now().toISOString() };
     // Checked by the compiler (npm run typecheck), never called: a plain transaction would
     // commit the event without waking this instance's streams.
     const plain = (trx: Executor) =>

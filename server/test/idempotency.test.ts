@@ -29,7 +29,7 @@ const commentOf = (res: Response) => (res.json as unknown as { data: { comment: 
 const tasksBy = (userId: string) => t.app.db.selectFrom('tasks').select('id').where('createdBy', '=', userId).execute();
 const rowsOf = async (table: 'events' | 'taskActivity' | 'comments' | 'notifications', column: 'taskId', id: string) =>
   (await t.app.db.selectFrom(table).select(column).where(column, '=', id).execute()).length;
-const eventsOf = (type: string, taskId: string) => t.app.db.selectFrom('events').select('id').where('type', '=', type).where('taskId', '=', taskId).execute();
+const eventsOf = (type: string, taskId: string) => t.app.db.selectFrom('events').select('id').where('type', '=', type).where('subjectId', '=', taskId).execute();
 const outboxTo = (email: string, kind: string) => t.app.db.selectFrom('outbox').select('id').where('toEmail', '=', email).where('kind', '=', kind).execute();
 
 /** The same answer: status and JSON text byte for byte; the repeat says it is one. */

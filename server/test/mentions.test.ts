@@ -208,7 +208,7 @@ describe('mentions in comments', () => {
   it('the live event carries the mentions', async () => {
     const { alice, bob, task } = await scene();
     await post(alice.cookie, task._id, `@${bob.user.email}`);
-    const row = await t.app.db.selectFrom('events').select('payload').where('type', '=', 'comment.created').where('taskId', '=', task._id).executeTakeFirstOrThrow();
+    const row = await t.app.db.selectFrom('events').select('payload').where('type', '=', 'comment.created').where('subjectId', '=', task._id).executeTakeFirstOrThrow();
     expect((JSON.parse(row.payload) as { comment: Comment }).comment.mentions).toEqual([bob.user.email]);
   });
 });

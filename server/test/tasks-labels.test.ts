@@ -24,7 +24,7 @@ const team = () => labelsTeam(t);
 
 /** The task events in the log about a task, oldest first. */
 async function taskEvents(taskId: string) {
-  const rows = await t.app.db.selectFrom('events').select(['type', 'payload']).where('taskId', '=', taskId).orderBy('id').execute();
+  const rows = await t.app.db.selectFrom('events').select(['type', 'payload']).where('subjectId', '=', taskId).orderBy('id').execute();
   return rows.map((r) => ({ type: r.type, task: (JSON.parse(r.payload) as { task: Task }).task }));
 }
 

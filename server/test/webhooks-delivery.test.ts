@@ -35,7 +35,7 @@ async function hooked(path: string, events: string[]) {
 }
 const bodyOf = (raw: string) => JSON.parse(raw) as { type: string; timestamp: string; data: Record<string, unknown> };
 const eventPayload = async (taskId: string, type: string) => {
-  const row = await t.app.db.selectFrom('events').select('payload').where('taskId', '=', taskId).where('type', '=', type).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await t.app.db.selectFrom('events').select('payload').where('subjectId', '=', taskId).where('type', '=', type).orderBy('id', 'desc').executeTakeFirstOrThrow();
   return JSON.parse(row.payload) as unknown;
 };
 const patchTask = (cookie: string, task: Task, body: Record<string, unknown>) => t.request('PATCH', `/api/tasks/${task._id}`, { cookie, body });

@@ -52,7 +52,7 @@ describe.runIf(isPostgres)('comment during a reassignment (PostgreSQL)', () => {
     expect(res.status, res.body).toBe(201);
 
     // Addressed to the task's board (Ada's personal board: its id is hers) and to Carol.
-    const { rows } = await sql<{ audience: string; boardId: string }>`select audience, board_id as "boardId" from events where type = 'comment.created' and task_id = ${task._id}`.execute(t.app.db);
+    const { rows } = await sql<{ audience: string; boardId: string }>`select audience, board_id as "boardId" from events where type = 'comment.created' and subject_id = ${task._id}`.execute(t.app.db);
     expect(rows.map((r) => [r.boardId, JSON.parse(r.audience) as string[]])).toEqual([[ada.id, [carol]]]);
   });
 
@@ -78,7 +78,7 @@ describe.runIf(isPostgres)('task change during another change (PostgreSQL)', () 
     const res = await duringReassignment(task._id, carol, () => t.request('PATCH', `/api/tasks/${task._id}`, { cookie, body: { priority: 'urgent' } }));
     expect(res.status, res.body).toBe(200);
     expect(res.json.data.task).toMatchObject({ assignee: carol, priority: 'urgent', version: task.version + 2 });
-    const { rows } = await sql<{ type: string; audience: string }>`select type, audience from events where task_id = ${task._id} and type = 'task.updated' order by id`.execute(t.app.db);
+    const { rows } = await sql<{ type: string; audience: string }>`select type, audience from events where subject_id = ${task._id} and type = 'task.updated' order by id`.execute(t.app.db);
     // The event of the change reaches who sees the task now, not the old assignee.
     expect(JSON.parse(rows.at(-1)?.audience ?? '[]')).toContain(carol);
   });

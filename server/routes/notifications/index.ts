@@ -77,7 +77,7 @@ const notifications: FastifyPluginAsyncTypebox = async (fastify) => {
         const count = await repo.unreadCount(user.id, trx);
         if (changed.length > 0) {
           const data: NotificationReadData = 'ids' in which ? { ids: changed, unreadCount: count } : { all: true, unreadCount: count };
-          await appendEvent(trx, { type: 'notification.read', taskId: user.id, boardId: null, audience: [user.email], data, at: clock.now().toISOString() });
+          await appendEvent(trx, { type: 'notification.read', subjectId: user.id, boardId: null, audience: [user.email], data, at: clock.now().toISOString() });
         }
         return count;
       });
