@@ -12,7 +12,7 @@ import errorHandler, { sendApiNotFound } from './plugins/error-handler.ts';
 import events from './plugins/events.ts';
 import housekeeping from './plugins/housekeeping.ts';
 import mailer from './plugins/mailer.ts';
-import outbox from './mail/outbox-worker.ts';
+import outbox from './outbox/outbox.ts';
 import pushSender from './push/push-sender.ts';
 import webhookSender from './webhooks/webhook-sender.ts';
 import taskMail from './mail/task-mail.ts';

@@ -197,7 +197,7 @@ export interface TaskActivityTable {
   changes: string | null;
 }
 
-/** One mail to deliver (server/mail/outbox-worker.ts). `headers` is a JSON object of extra headers. */
+/** One mail, push or webhook delivery to make (server/outbox/outbox.ts). `headers` is a JSON object of extra headers. */
 export interface OutboxTable {
   id: string;
   kind: string;

@@ -146,6 +146,12 @@ export function createBoardsRepository(db: Kysely<DB>, dialect: Dialect) {
       if (dialect === 'postgres') await ex.selectFrom('boards').select('id').where('id', '=', boardId).forUpdate().execute();
     },
 
+    /** The board's name (undefined: no such board). */
+    async nameOf(boardId: string, ex: Executor = db): Promise<string | undefined> {
+      const row = await ex.selectFrom('boards').select('name').where('id', '=', boardId).executeTakeFirst();
+      return row?.name;
+    },
+
     /** Active and invited members, longest-standing first (then by address). */
     async members(boardId: string, ex: Executor = db): Promise<Member[]> {
       const rows = await memberSelect(ex).where('m.boardId', '=', boardId).orderBy('m.addedAt').orderBy('m.email').execute();

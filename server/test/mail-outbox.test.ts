@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { build } from '../app.ts';
-import { OUTBOX_POLICY, retryDelayMs } from '../mail/outbox-worker.ts';
+import { OUTBOX_POLICY, retryDelayMs } from '../outbox/policy.ts';
 import { uniqueEmail } from './factories.ts';
 import { DAY, HOUR, isPostgres, MINUTE, SECOND, useTestApp } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
-import { OUTBOX_POLICY } from '../mail/outbox-worker.ts';
+import { OUTBOX_POLICY } from '../outbox/policy.ts';
 import { WEBHOOK_POLICY } from '../webhooks/webhook-sender.ts';
 import { createSignedInUser, createTask, insertBoard } from './factories.ts';
 import { DAY, HOUR, MINUTE, useTestApp } from './helpers.ts';
