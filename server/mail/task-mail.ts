@@ -6,7 +6,7 @@ import type { PlannedMail } from '../repositories/task-write-statements.ts';
 import { plan } from '../services/notifications.ts';
 import type { PlannedNotification } from '../repositories/notifications-repository.ts';
 import type { Actor, TaskChange, WriteParts } from '../services/task-writes.ts';
-import type { OutboxMail } from '../outbox/outbox.ts';
+import type { OutboxMail } from '../outbox/outbox-mail.ts';
 import { assignedMail, mentionedMail, reminderMail } from './templates.ts';
 import { nextReminderFor, REMINDER_POLICY } from './reminder-schedule.ts';
 import { unsubscribeFor, type MailKind } from './unsubscribe-tokens.ts';

@@ -2,29 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import fp from 'fastify-plugin';
 import { HOUR } from '../clock.ts';
-import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
-import type { MailContent } from '../mail/templates.ts';
 import { createMailSender } from '../mail/mail-sender.ts';
 import { PUSH_KIND } from '../push/push-sender.ts';
-import type { OutboxRow } from '../repositories/outbox-repository.ts';
 import { WEBHOOK_KIND } from '../repositories/webhooks-repository.ts';
 import { createWebhookOutcomes } from '../webhooks/webhook-outcomes.ts';
 import { createLaneRunner } from './lane-runner.ts';
+import { outboxRowOf, type OutboxMail } from './outbox-mail.ts';
 import { createMessageLane, type Sender } from './message-lane.ts';
 import { OUTBOX_POLICY } from './policy.ts';
 import { createWebhookLane } from './webhook-lane.ts';
-
-export interface OutboxMail extends MailContent {
-  /** What kind of mail it is (for logs and metrics): `assigned`, `due-soon`, `overdue`, … */
-  kind: string;
-  to: string;
-  headers?: Record<string, string>;
-  /** At most one row with this key is ever written (e.g. one reminder per task and deadline). */
-  dedupeKey?: string;
-  /** The account whose change caused the mail to someone else (counted against its hourly cap). */
-  causedBy?: string;
-}
 
 export interface Outbox {
   /** Writes the mail in the caller's transaction: it goes out only if that commits. */
@@ -54,7 +41,7 @@ declare module 'fastify' {
  * - message-lane.ts: mails (mail/mail-sender.ts) and pushes (push/push-sender.ts), a batch at a time;
  * - webhook-lane.ts: webhook deliveries (webhooks/webhook-sender.ts), each as soon as there is a
  *   place, their outcomes recorded by webhooks/webhook-outcomes.ts (failure clock, pause, mail).
- * This file wires them, writes the rows (`enqueue`), sweeps finished rows hourly and reports the
+ * This file wires them, writes the rows (`enqueue`, outbox-mail.ts), sweeps finished rows hourly and reports the
  * pending counts as metrics.
  */
 export default fp(
@@ -64,29 +51,10 @@ export default fp(
     const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     let sweep: NodeJS.Timeout | undefined;
 
-    const toRow = (mail: OutboxMail, now: string): OutboxRow => ({
-      id: newId(),
-      kind: mail.kind,
-      toEmail: mail.to,
-      subject: mail.subject,
-      textBody: mail.text,
-      htmlBody: mail.html,
-      headers: JSON.stringify(mail.headers ?? {}),
-      dedupeKey: mail.dedupeKey ?? null,
-      status: 'pending',
-      attempts: 0,
-      runAt: now,
-      lockedBy: null,
-      lockedUntil: null,
-      lastError: null,
-      createdAt: now,
-      sentAt: null,
-      causedBy: mail.causedBy ?? null,
-    });
     const enqueueMany = async (trx: Executor, mails: readonly OutboxMail[]) => {
       const now = clock.now().toISOString();
       await repo.insertMany(
-        mails.map((mail) => toRow(mail, now)),
+        mails.map((mail) => outboxRowOf(mail, now)),
         trx,
       );
     };
@@ -122,7 +90,7 @@ export default fp(
 
     const outbox: Outbox = {
       async enqueue(trx, mail) {
-        await repo.insert(toRow(mail, clock.now().toISOString()), trx);
+        await repo.insert(outboxRowOf(mail, clock.now().toISOString()), trx);
       },
       enqueueMany,
       wake: runner.wake,

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 import { webhookPausedMail } from '../mail/templates.ts';
-import type { OutboxMail } from '../outbox/outbox.ts';
+import type { OutboxMail } from '../outbox/outbox-mail.ts';
 import { OUTBOX_POLICY, retryAt } from '../outbox/policy.ts';
 import type { WebhookOutcome } from '../outbox/webhook-lane.ts';
 import type { BoardsRepository } from '../repositories/boards-repository.ts';
