@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import fp from 'fastify-plugin';
+import { canManageWebhooks } from '#shared/rights.ts';
 import { HOUR, MINUTE, SECOND } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
@@ -239,7 +240,7 @@ export default fp(
       const hook = await webhooksRepo.pauseIfFailingSince(webhookId, cutoff, now, trx);
       if (hook === undefined) return false;
       const board = await trx.selectFrom('boards').select('name').where('id', '=', hook.boardId).executeTakeFirst();
-      const admins = (await fastify.boardsRepository.activeMembers(hook.boardId, trx)).filter((m) => m.role === 'admin');
+      const admins = (await fastify.boardsRepository.activeMembers(hook.boardId, trx)).filter((m) => canManageWebhooks(m.role));
       const origin = fastify.config.appOrigin;
       const content = webhookPausedMail({ appOrigin: origin, boardName: board?.name ?? '', url: hook.url, link: `${origin}/boards/${hook.boardId}/settings` });
       await outbox.enqueueMany(
