@@ -71,7 +71,7 @@ test('view switch: all, assigned to me, created by me — with the priority filt
 
   await c.view('Assigned to me').click();
   await expect(c.view('Assigned to me')).toHaveAttribute('aria-pressed', 'true');
-  await expect(page).toHaveURL(/[?&]view=assigned-to-me/);
+  await expect(page).toHaveURL(/[?&]show=assigned-to-me/);
   await expect(b.cards).toHaveCount(2);
   await expect(b.card(`Mine for them ${tag}`)).toHaveCount(0);
 
@@ -83,7 +83,13 @@ test('view switch: all, assigned to me, created by me — with the priority filt
   await expect(b.cards).toHaveCount(1);
   await expect(b.card(`Mine for them ${tag}`)).toBeVisible();
   await expect(page).toHaveURL(/priority=high/);
-  await expect(page).toHaveURL(/view=created-by-me/);
+  await expect(page).toHaveURL(/[?&]show=created-by-me/);
+
+  // An address written before whose tasks moved to ?show= still works, and is rewritten in place.
+  await page.goto('/tasks?view=assigned-to-me');
+  await expect(c.view('Assigned to me')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page).toHaveURL(/\/tasks\?show=assigned-to-me$/);
+  await expect(b.cards).toHaveCount(2);
 });
 
 test('the header counts overdue tasks, and a done task can be reopened', async ({ page, user, seedTask }) => {

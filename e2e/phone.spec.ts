@@ -155,7 +155,7 @@ test('the Filters button opens the filters; priority, view and sort land in the 
   await c.sort.selectOption('Deadline');
   await expect(page).toHaveURL(/[?&]sort=deadline/);
   await c.view('Created by me').click();
-  await expect(page).toHaveURL(/[?&]view=created-by-me/);
+  await expect(page).toHaveURL(/[?&]show=created-by-me/);
   // Urgent tasks are 0, 4, 8, …: of four seeded, only the first.
   await expect(board(page).cards).toHaveCount(1);
   await expect(board(page).card(titles[0] ?? '')).toBeVisible();

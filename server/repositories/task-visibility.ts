@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { TaskView } from '#shared/constants.ts';
+import { TASK_EDITOR_ROLES } from '#shared/rights.ts';
 import { slot } from '../db/prepared.ts';
 import { columnRef as col } from './task-columns.ts';
 
@@ -12,10 +13,11 @@ import { columnRef as col } from './task-columns.ts';
  * personal board (whose id is their user id, with them as its admin) is how they see what they
  * made for themselves. An invited membership (`user_id` null) shows nothing.
  *
- * Rights follow the viewer's role on the task's board (`boardRoleOf`): `admin` and `member` may
- * create on the board and edit, complete, reopen, move and delete any of its tasks; `viewer` may
- * see them and comment. The assignee of a task may edit, complete, reopen, comment on and delete
- * it whatever their role, and without any.
+ * Rights follow the viewer's role on the task's board (`boardRoleOf`), by the rule of
+ * shared/rights.ts (`canEditTasks`, `canChangeTask`, …): `admin` and `member` may create on the
+ * board and edit, complete, reopen, move and delete any of its tasks; `viewer` may see them and
+ * comment. The assignee of a task may edit, complete, reopen, comment on and delete it whatever
+ * their role, and without any.
  */
 
 /** Who is asking. */
@@ -24,11 +26,8 @@ export interface Viewer {
   email: string;
 }
 
-/** The roles that may create and change a board's tasks. */
-export const EDITING_ROLES = ['admin', 'member'] as const;
-
-/** `role` (a viewer's role on a board, null when not an active member) allows creating and changing its tasks. */
-export const canEditBoard = (role: string | null | undefined): boolean => role === 'admin' || role === 'member';
+/** The roles that may create and change a board's tasks (`TASK_EDITOR_ROLES`), as the list of an SQL `in (…)`. */
+export const EDITOR_ROLES_SQL = TASK_EDITOR_ROLES.map((role) => `'${role}'`).join(', ');
 
 /** `ref` (a board id column or slot) is a board the viewer (`userId` slot) is an active member of. */
 export function onMyBoard(ref: RawBuilder<unknown>) {

@@ -1,4 +1,5 @@
 import { CompiledQuery } from 'kysely';
+import { canEditTasks } from '#shared/rights.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
@@ -14,7 +15,7 @@ import type { OutboxRepository } from './outbox-repository.ts';
 import { webhookCtes, webhookEventJson, type WebhooksRepository } from './webhooks-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
 import { newTaskRow, toTaskJson, type Creator, type NewTask, type TasksRepository } from './tasks-repository.ts';
-import { canEditBoard, EDITING_ROLES } from './task-visibility.ts';
+import { EDITOR_ROLES_SQL } from './task-visibility.ts';
 
 /** A mail a write causes to someone else: counted against its sender's hourly cap. */
 export interface PlannedMail {
@@ -96,7 +97,6 @@ const CHANGEABLE = new Set<string>([
   'workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'boardId', 'updatedAt',
   'checklistDone', 'checklistTotal', 'repeatEvery', 'repeatUnit',
 ]);
-const EDITING_ROLES_SQL = EDITING_ROLES.map((role) => `'${role}'`).join(', ');
 
 const mailJson = (mails: readonly PlannedMail[]) =>
   JSON.stringify(
@@ -163,7 +163,7 @@ function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap 
     // read here also tells a refusal's 404 (not a member) from its 403 (a viewer).
     ctes.push(`rights as (select role from board_members where board_id = ${p(target.task.boardId)} and user_id = ${p(target.task.createdBy)})`);
     ctes.push(`task as (insert into tasks (${COLUMNS}, next_reminder_at) select ${values.join(', ')}, ${p(parts.nextReminderAt ?? null)}
-      where exists (select 1 from rights where role in (${EDITING_ROLES_SQL})) returning ${COLUMNS})`);
+      where exists (select 1 from rights where role in (${EDITOR_ROLES_SQL})) returning ${COLUMNS})`);
   } else {
     const at = `id = ${p(target.before._id)} and version = ${p(target.before.version)}`;
     if (target.kind === 'update') {
@@ -315,7 +315,7 @@ export function createTaskWriteStatements(
     if (target.kind === 'insert') {
       const role = (await repos.tasks.boardRole(target.task.boardId, { userId: target.task.createdBy, email: '' }, trx)) ?? null;
       boardRole = { boardRole: role };
-      if (!canEditBoard(role)) return { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0, ...boardRole };
+      if (!canEditTasks(role)) return { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0, ...boardRole };
       task = await repos.tasks.insert(target.task, target.creator, trx);
     }
     else if (target.kind === 'update') task = await repos.tasks.update(target.before, target.changes, trx);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { prepare, slot, type Executor } from '../db/prepared.ts';
 import { PERSONAL_BOARD_NAME } from '#shared/constants.ts';
+import { ADMIN_ROLE } from '#shared/rights.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
 
 export function createUsersRepository(db: Kysely<DB>) {
@@ -31,7 +32,7 @@ export function createUsersRepository(db: Kysely<DB>) {
           boardId: user.id,
           email: user.email,
           userId: user.id,
-          role: 'admin',
+          role: ADMIN_ROLE,
           addedAt: user.createdAt,
           addedByName: user.fullName,
           addedByEmail: user.email,

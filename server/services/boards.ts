@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { BOARD_POLICY, type BoardRole } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { ADMIN_ROLE, boardChangeRefusal, canManageBoard, memberRemovalRefusal, type Refusal } from '#shared/rights.ts';
 import type { Board, Member } from '#shared/schemas/boards.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { newId } from '../db/ids.ts';
@@ -19,6 +20,11 @@ const forbidden = () => new AppError(403, 'FORBIDDEN', BOARD_MESSAGES.forbidden)
 const personalBoard = () => new AppError(400, 'PERSONAL_BOARD', BOARD_MESSAGES.personalBoard);
 const lastAdmin = () => new AppError(409, 'LAST_ADMIN', BOARD_MESSAGES.lastAdmin);
 const limitReached = (message: string) => new AppError(409, 'LIMIT_REACHED', message);
+/** A refusal of the rights rule (shared/rights.ts) as the answer it gets; none: allowed. */
+const refuse = (refusal: Refusal | undefined) => {
+  if (refusal === 'personal') throw personalBoard();
+  if (refusal === 'forbidden') throw forbidden();
+};
 
 /** What adding a member answers: the member, and whether the sender's hourly mail cap held its mail back. */
 export interface Added {
@@ -69,9 +75,9 @@ export default fp(
       if (found === undefined) throw boardNotFound();
       return found;
     };
+    /** Renaming, describing, deleting, adding members, changing roles: an admin of a shared board. */
     const asAdmin = (m: { role: BoardRole; personal: boolean }) => {
-      if (m.personal) throw personalBoard();
-      if (m.role !== 'admin') throw forbidden();
+      refuse(boardChangeRefusal(m));
     };
     const boardOf = async (boardId: string, role: BoardRole, at: string, trx: EventTransaction): Promise<Board> => {
       const facts = await repo.facts(boardId, at, trx);
@@ -79,7 +85,7 @@ export default fp(
       return { ...facts, role };
     };
     const activeAdmins = async (boardId: string, trx: EventTransaction) =>
-      (await repo.activeMembers(boardId, trx)).filter((m) => m.role === 'admin').length;
+      (await repo.activeMembers(boardId, trx)).filter((m) => canManageBoard(m.role)).length;
 
     /**
      * The "added you" mail, unless it is the actor's own address or the address turned board mail
@@ -121,10 +127,10 @@ export default fp(
           const id = newId();
           await repo.insertBoard({ id, name: fields.name, description: fields.description, createdAt: at }, trx);
           await repo.insertMember(
-            { boardId: id, email: actor.email, userId: actor.userId, role: 'admin', addedAt: at, addedByName: actor.fullName, addedByEmail: actor.email },
+            { boardId: id, email: actor.email, userId: actor.userId, role: ADMIN_ROLE, addedAt: at, addedByName: actor.fullName, addedByEmail: actor.email },
             trx,
           );
-          const board = await boardOf(id, 'admin', at, trx);
+          const board = await boardOf(id, ADMIN_ROLE, at, trx);
           await appendAll(trx, await boardEvents(repo, trx, id, at, { added: [actor.email] }));
           return board;
         }),
@@ -214,7 +220,7 @@ export default fp(
           if (target === undefined) throw memberNotFound();
           const { userId, ...json } = target;
           if (target.role === role) return json;
-          if (target.role === 'admin' && userId !== null && (await activeAdmins(boardId, trx)) <= 1) throw lastAdmin();
+          if (canManageBoard(target.role) && userId !== null && (await activeAdmins(boardId, trx)) <= 1) throw lastAdmin();
           await repo.setRole(boardId, email, role, trx);
           const at = nowIso();
           await appendAll(trx, await boardEvents(repo, trx, boardId, at, { othersUpdated: true }));
@@ -224,12 +230,11 @@ export default fp(
       removeMember: (actor, boardId, email) =>
         fastify.events.transaction(async (trx) => {
           const m = await membership(trx, actor, boardId);
-          if (m.personal) throw personalBoard();
           // Anyone may leave; only an admin removes someone else.
-          if (email !== actor.email && m.role !== 'admin') throw forbidden();
+          refuse(memberRemovalRefusal(m, email === actor.email));
           const target = await repo.member(boardId, email, trx);
           if (target === undefined) throw memberNotFound();
-          if (target.role === 'admin' && target.userId !== null && (await activeAdmins(boardId, trx)) <= 1) throw lastAdmin();
+          if (canManageBoard(target.role) && target.userId !== null && (await activeAdmins(boardId, trx)) <= 1) throw lastAdmin();
           await repo.deleteMember(boardId, email, trx);
           const at = nowIso();
           await appendAll(trx, await boardEvents(repo, trx, boardId, at, { removed: target.userId === null ? [] : [email], othersUpdated: true }));
@@ -253,7 +258,7 @@ export default fp(
             continue;
           }
           // The longest-standing active member (activeMembers is ordered by when they were added).
-          if (!others.some((m) => m.role === 'admin')) await repo.setRole(board.id, heir.email, 'admin', trx);
+          if (!others.some((m) => canManageBoard(m.role))) await repo.setRole(board.id, heir.email, ADMIN_ROLE, trx);
           await repo.deleteMember(board.id, board.email, trx);
           events.push(...(await boardEvents(repo, trx, board.id, at, { othersUpdated: true })));
         }

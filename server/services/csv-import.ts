@@ -6,6 +6,7 @@ import { CSV_COLUMNS, type CsvColumn } from '#shared/schemas/integrations.ts';
 import { checkDeadline, checkDescription, checkEmail, checkLabelName, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import type { FastifyInstance } from 'fastify';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { canImportTasks } from '#shared/rights.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, validationFailed } from '../errors.ts';
 import { nextReminderFor } from '../mail/reminder-schedule.ts';
@@ -13,7 +14,6 @@ import type { ActivityRepository, NewActivity } from '../repositories/activity-r
 import type { BoardsRepository } from '../repositories/boards-repository.ts';
 import { nameKeyOf, type LabelsRepository } from '../repositories/labels-repository.ts';
 import type { ImportedTask, TaskImportRepository } from '../repositories/task-import-repository.ts';
-import { canEditBoard } from '../repositories/task-visibility.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import { boardNotFound } from './boards.ts';
 import { activityEntry } from './task-activity.ts';
@@ -165,7 +165,7 @@ export async function importRows(deps: ImportDeps, actor: Actor, boardId: string
   return deps.events.transaction(async (trx) => {
     const membership = await deps.boards.membershipOf(existingId(boardId, boardNotFound), actor.userId, trx, true);
     if (membership === undefined) throw boardNotFound();
-    if (!canEditBoard(membership.role)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
+    if (!canImportTasks(membership.role)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
 
     const labelIds = await deps.imports.labelKeys(boardId, trx);
     const missing = new Map<string, string>();

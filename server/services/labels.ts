@@ -1,12 +1,12 @@
 import fp from 'fastify-plugin';
 import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { LIMITS, type LabelColor } from '#shared/constants.ts';
+import { canChangeLabels } from '#shared/rights.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../errors.ts';
 import type { EventTransaction } from '../repositories/events-repository.ts';
-import { canEditBoard } from '../repositories/task-visibility.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import { boardNotFound } from './boards.ts';
 import { existingId, type Actor } from './task-writes.ts';
@@ -46,7 +46,7 @@ export default fp(
     const roleOn = async (actor: Actor, boardId: string, edit: EventTransaction | undefined) => {
       const m = await boards.membershipOf(existingId(boardId, boardNotFound), actor.userId, edit, edit !== undefined);
       if (m === undefined) throw boardNotFound();
-      if (edit !== undefined && !canEditBoard(m.role)) throw new AppError(403, 'FORBIDDEN', BOARD_MESSAGES.labelsForbidden);
+      if (edit !== undefined && !canChangeLabels(m.role)) throw new AppError(403, 'FORBIDDEN', BOARD_MESSAGES.labelsForbidden);
       return m.role;
     };
     /** Runs a label change and its board.updated events in one transaction; a name taken meanwhile is 409. */

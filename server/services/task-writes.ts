@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { canChangeTask, canEditTasks } from '#shared/rights.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { ChecklistCounts, Task } from '#shared/schemas/tasks.ts';
 import { HOUR } from '../clock.ts';
@@ -23,7 +24,7 @@ import {
   type WriteResult,
   type WriteTarget,
 } from '../repositories/task-write-statements.ts';
-import { canEditBoard, type Viewer } from '../repositories/task-visibility.ts';
+import type { Viewer } from '../repositories/task-visibility.ts';
 import type { NewTask, TaskForWrite } from '../repositories/tasks-repository.ts';
 import type { TasksTable } from '../db/schema.ts';
 import { taskWriteNotifications } from './notifications.ts';
@@ -51,7 +52,7 @@ const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.
 /** A board's role allows creating and changing its tasks: otherwise 404 for a non-member, 403 for a viewer. */
 function needEditingRole(role: string | null | undefined): void {
   if (role === null || role === undefined) throw boardNotFound();
-  if (!canEditBoard(role)) throw viewerCannotChange();
+  if (!canEditTasks(role)) throw viewerCannotChange();
 }
 const taskConflict = (current: Task) => conflict(SERVER_MESSAGES.taskConflict, { task: current });
 const labelIdsInvalid = () => validationFailed([{ field: 'labelIds', message: BOARD_MESSAGES.labelsNotOnBoard }]);
@@ -335,7 +336,7 @@ export default fp(
         // The task and the actor's rights on it come from one read (task-visibility.ts).
         const found = await repo.findForWrite(id, actor, moveTo, locked, ex);
         if (found === undefined) throw taskNotFound();
-        if (rights === 'edit' && found.task.assignee !== actor.email && !canEditBoard(found.role)) throw viewerCannotChange();
+        if (rights === 'edit' && !canChangeTask(found.role, found.task.assignee === actor.email)) throw viewerCannotChange();
         const step = await plan(found, ex, locked);
         if ('needsLock' in step) {
           if (locked) throw new Error('A write planned under the row lock asked for it again');

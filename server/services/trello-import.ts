@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { BOARD_POLICY } from '#shared/constants.ts';
 import type { ImportCounts } from '#shared/import-messages.ts';
+import { ADMIN_ROLE } from '#shared/rights.ts';
 import type { Board } from '#shared/schemas/boards.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../errors.ts';
@@ -33,7 +34,7 @@ export async function writeImport(fastify: FastifyInstance, actor: Actor, plan: 
     const boardId = newId();
     await repo.insertBoard({ id: boardId, name: plan.board.name, description: plan.board.description, createdAt: at }, trx);
     await repo.insertMember(
-      { boardId, email: actor.email, userId: actor.userId, role: 'admin', addedAt: at, addedByName: actor.fullName, addedByEmail: actor.email },
+      { boardId, email: actor.email, userId: actor.userId, role: ADMIN_ROLE, addedAt: at, addedByName: actor.fullName, addedByEmail: actor.email },
       trx,
     );
 
@@ -94,7 +95,7 @@ export async function writeImport(fastify: FastifyInstance, actor: Actor, plan: 
     if (facts === undefined) throw new Error('The imported board is missing');
     await appendAll(trx, await boardEvents(repo, trx, boardId, at, { added: [actor.email] }));
     return {
-      board: { ...facts, role: 'admin' },
+      board: { ...facts, role: ADMIN_ROLE },
       counts: { tasks: tasks.length, labels: labels.length, checklistItems: items.length, comments: comments.length },
     };
   });

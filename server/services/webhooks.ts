@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fp from 'fastify-plugin';
+import { canManageWebhooks } from '#shared/rights.ts';
 import { WEBHOOK_LIMITS, type Delivery, type Webhook, type WebhookEvent } from '#shared/schemas/webhooks.ts';
 import { WEBHOOK_MESSAGES } from '#shared/webhooks.ts';
 import { newId } from '../db/ids.ts';
@@ -50,7 +51,7 @@ export default fp(
     const asAdmin = async (actor: Actor, boardId: string, ex: EventTransaction | undefined) => {
       const m = await boards.membershipOf(existingId(boardId, boardNotFound), actor.userId, ex, ex !== undefined);
       if (m === undefined) throw boardNotFound();
-      if (m.role !== 'admin') throw new AppError(403, 'FORBIDDEN', WEBHOOK_MESSAGES.forbidden);
+      if (!canManageWebhooks(m.role)) throw new AppError(403, 'FORBIDDEN', WEBHOOK_MESSAGES.forbidden);
     };
     const found = async (boardId: string, hookId: string, ex?: EventTransaction) => {
       const hook = await repo.find(boardId, existingId(hookId, webhookNotFound), ex);

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { canManageWebhooks } from '#shared/rights.ts';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Executor } from '../db/prepared.ts';
@@ -37,7 +38,7 @@ export function createWebhookOutcomes(deps: {
     const hook = await webhooks.pauseIfFailingSince(webhookId, cutoff, now, trx);
     if (hook === undefined) return false;
     const boardName = await deps.boards.nameOf(hook.boardId, trx);
-    const admins = (await deps.boards.activeMembers(hook.boardId, trx)).filter((m) => m.role === 'admin');
+    const admins = (await deps.boards.activeMembers(hook.boardId, trx)).filter((m) => canManageWebhooks(m.role));
     const origin = deps.appOrigin;
     const content = webhookPausedMail({ appOrigin: origin, boardName: boardName ?? '', url: hook.url, link: `${origin}/boards/${hook.boardId}/settings` });
     await deps.enqueueMany(

@@ -4,12 +4,13 @@ import { stringify } from 'csv-stringify';
 import { Type } from 'typebox';
 import { CSV_MESSAGES } from '#shared/csv-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { canImportTasks } from '#shared/rights.ts';
 import { BoardParams } from '#shared/schemas/boards.ts';
 import { CSV_COLUMNS, CsvImportEnvelope } from '#shared/schemas/integrations.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { AppError } from '../../errors.ts';
 import type { SortPosition } from '../../repositories/task-order.ts';
-import { canEditBoard, type Viewer } from '../../repositories/task-visibility.ts';
+import type { Viewer } from '../../repositories/task-visibility.ts';
 import { boardNotFound } from '../../services/boards.ts';
 import { importRows, parseImport } from '../../services/csv-import.ts';
 import { actorOf, existingId } from '../../services/task-writes.ts';
@@ -122,7 +123,7 @@ const csv: FastifyPluginAsyncTypebox = (fastify) => {
       // Who may import is checked before the file is read, so a non-member learns nothing from its errors.
       const role = await tasks.boardRole(boardId, actor);
       if (role === undefined) throw boardNotFound();
-      if (!canEditBoard(role)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
+      if (!canImportTasks(role)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
       const now = clock.now();
       const rows = parseImport(request.body, now);
       const counts = await importRows(

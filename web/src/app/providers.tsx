@@ -10,7 +10,7 @@ import { peopleKeys } from '#web/features/comments/api/get-people.ts';
 import { labelKeys } from '#web/features/labels/api/query-keys.ts';
 import { OWN_VERSIONS_KEY } from '#web/features/tasks/api/own-versions.ts';
 import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
-import { DeviceCopyContext, type DeviceCopy } from '#web/lib/device-copy.ts';
+import { DeviceCopyContext, keepRestoredStaleUntilFetched, type DeviceCopy } from '#web/lib/device-copy.ts';
 import { QueueNotices } from './queue-notices.tsx';
 
 /**
@@ -35,6 +35,7 @@ export function AppProviders({ queryClient, deviceCopy, children }: { queryClien
       client={queryClient}
       persistOptions={persistOptions}
       onSuccess={() => {
+        keepRestoredStaleUntilFetched(queryClient);
         void queryClient.resumePausedMutations();
       }}
     >

@@ -1,7 +1,7 @@
-import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient, QueryObserver } from '@tanstack/react-query';
 import { persistQueryClientRestore, persistQueryClientSubscribe, type PersistedClient } from '@tanstack/react-query-persist-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { COPY_PAGES_PER_LIST, COPY_SCHEMA_VERSION, createDeviceCopy, memoryStore, SAVE_INTERVAL_MS, type CopyStore, type DeviceCopy } from './device-copy.ts';
+import { COPY_PAGES_PER_LIST, COPY_SCHEMA_VERSION, createDeviceCopy, keepRestoredStaleUntilFetched, memoryStore, SAVE_INTERVAL_MS, type CopyStore, type DeviceCopy } from './device-copy.ts';
 import { QUEUED_WRITES } from './write-queue.ts';
 
 /*
@@ -114,6 +114,68 @@ describe('the device copy’s persister', () => {
     onlineManager.setOnline(true);
     await queryClient.resumePausedMutations();
     expect(sent).toEqual([{ id: 't2' }]);
+  });
+
+  /**
+   * A page opened right after another: the copy was saved a moment ago, but what changed
+   * meanwhile (a task completed elsewhere) reaches neither the copy nor the new page's event
+   * stream, which starts at its own opening. With the stream open a list counts as current for
+   * good (`staleTime: Infinity`): the copy's version of it must still be asked again once.
+   */
+  async function restoredJustNow(title: string) {
+    const first = setUp();
+    first.queryClient.setQueryData(['tasks', 'list', 'todo'], [title]);
+    await first.copy.flush();
+    first.stop();
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const copy = createDeviceCopy(first.store, undefined);
+    await persistQueryClientRestore({ ...copy.persistOptions(ROOTS), queryClient });
+    keepRestoredStaleUntilFetched(queryClient);
+    return queryClient;
+  }
+
+  function observe(queryClient: QueryClient, answer: () => string[]) {
+    const calls: number[] = [];
+    const observer = new QueryObserver(queryClient, {
+      queryKey: ['tasks', 'list', 'todo'],
+      staleTime: Infinity,
+      queryFn: () => {
+        calls.push(Date.now());
+        return Promise.resolve(answer());
+      },
+    });
+    const seen: unknown[] = [];
+    const unsubscribe = observer.subscribe((result) => seen.push(result.data));
+    return { calls, seen, observer, unsubscribe };
+  }
+
+  it('restores what it holds as shown but not current: the first observer asks again, even one that would keep it for good', async () => {
+    const queryClient = await restoredJustNow('Water the plants');
+    expect(queryClient.getQueryData(['tasks', 'list', 'todo'])).toEqual(['Water the plants']);
+    const { calls, observer, unsubscribe } = observe(queryClient, () => []);
+    // The copy shows at once, and the server's answer replaces it.
+    expect(observer.getCurrentResult().data).toEqual(['Water the plants']);
+    await vi.waitFor(() => {
+      expect(observer.getCurrentResult().data).toEqual([]);
+    });
+    expect(calls).toHaveLength(1);
+    // Fetched now: current again, not asked a second time.
+    unsubscribe();
+    const again = observe(queryClient, () => ['never asked']);
+    expect(again.calls).toHaveLength(0);
+    again.unsubscribe();
+  });
+
+  it('keeps a restored list stale when a live event is written into it before the server was asked', async () => {
+    const queryClient = await restoredJustNow('Water the plants');
+    // An event of the new stream lands in the restored list first (cache-writes.ts writes by setQueryData).
+    queryClient.setQueryData<string[]>(['tasks', 'list', 'todo'], (list = []) => [...list, 'Created elsewhere']);
+    const { calls, observer, unsubscribe } = observe(queryClient, () => ['Created elsewhere']);
+    await vi.waitFor(() => {
+      expect(observer.getCurrentResult().data).toEqual(['Created elsewhere']);
+    });
+    expect(calls).toHaveLength(1);
+    unsubscribe();
   });
 
   it('wipe empties the store and cancels a save still waiting', async () => {

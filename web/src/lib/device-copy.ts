@@ -112,6 +112,46 @@ function toStore(client: PersistedClient): PersistedClient {
   return markPaused({ ...client, clientState: { ...client.clientState, queries } });
 }
 
+/**
+ * The copy as restored: every query marked invalidated, so that the first observer of each asks
+ * the server again whatever its `staleTime`. A copy says what the board was when it was saved,
+ * not what it is now; the event stream a page opens only carries what happens from its own
+ * opening on, so whatever changed in between is only learnt by asking (decision 122).
+ */
+function fromStore(client: PersistedClient): PersistedClient {
+  const queries = client.clientState.queries.map((query) => ({ ...query, state: { ...query.state, isInvalidated: true } }));
+  return { ...client, clientState: { ...client.clientState, queries } };
+}
+
+/**
+ * Keeps what the copy restored stale until an answer of the server replaces it: a live event or
+ * this tab's own change written into a restored list (setQueryData) would otherwise make it
+ * "fresh" again, and a list kept current by the stream (`staleTime: Infinity`) would never be
+ * asked again, missing what changed before the stream opened. Run once the restore is done.
+ */
+export function keepRestoredStaleUntilFetched(queryClient: QueryClient): () => void {
+  const cache = queryClient.getQueryCache();
+  const unfetched = new Set(
+    cache
+      .getAll()
+      .filter((query) => query.state.isInvalidated && query.state.data !== undefined)
+      .map((query) => query.queryHash),
+  );
+  if (unfetched.size === 0) return () => undefined;
+  const unsubscribe = cache.subscribe((event) => {
+    const hash = event.query.queryHash;
+    if (!unfetched.has(hash)) return;
+    if (event.type === 'removed') unfetched.delete(hash);
+    else if (event.type === 'updated' && event.action.type === 'success') {
+      // Written in by hand (manual): still not the server's answer. Fetched: current now.
+      if (event.action.manual === true) cache.get(hash)?.invalidate();
+      else unfetched.delete(hash);
+    }
+    if (unfetched.size === 0) unsubscribe();
+  });
+  return unsubscribe;
+}
+
 export interface DeviceCopy {
   /** Whose copy this is (the person last signed in on this device), if there is one. */
   readonly owner: PublicUser | undefined;
@@ -182,10 +222,11 @@ export function createDeviceCopy(store: CopyStore, initialOwner: PublicUser | un
       timer ??= setTimeout(() => void flush(), SAVE_INTERVAL_MS);
       return Promise.resolve();
     },
-    restoreClient: () => {
+    restoreClient: async () => {
       const read = firstRead ?? store.get<PersistedClient>(CLIENT_KEY);
       firstRead = undefined;
-      return read;
+      const client = await read;
+      return client === undefined ? undefined : fromStore(client);
     },
     removeClient: () => enqueue(() => store.del(CLIENT_KEY)),
   };

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { canChangeLabels, canManageBoard, canManageWebhooks } from '#shared/rights.ts';
 import { useNotices } from '#web/components/notices.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
@@ -44,14 +45,14 @@ export function BoardSettingsPage() {
       <Link className="task-page__back" to={`/boards/${encodeURIComponent(board._id)}`}>
         <span aria-hidden="true">← </span>Back to {board.name}
       </Link>
-      <PageHeading className="settings-title">{board.role === 'admin' ? `${board.name}: settings` : board.name}</PageHeading>
+      <PageHeading className="settings-title">{canManageBoard(board.role) ? `${board.name}: settings` : board.name}</PageHeading>
       <BoardSettings
         detail={detail.data}
         me={me}
         labels={
           <>
-            <BoardLabelsSection boardId={board._id} canWrite={board.role !== 'viewer'} />
-            {board.role === 'admin' ? <BoardWebhooksSection boardId={board._id} /> : null}
+            <BoardLabelsSection boardId={board._id} canWrite={canChangeLabels(board.role)} />
+            {canManageWebhooks(board.role) ? <BoardWebhooksSection boardId={board._id} /> : null}
           </>
         }
         onCsvImported={() => void queryClient.invalidateQueries({ queryKey: taskKeys.all })}

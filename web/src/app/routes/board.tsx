@@ -1,5 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { Link, Outlet, useNavigate, useParams } from 'react-router';
+import { canManageBoard } from '#shared/rights.ts';
 import { ButtonLink } from '#web/components/button.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
@@ -93,7 +94,7 @@ export function BoardPage() {
     return <PageLoading />;
   }
 
-  const settingsLabel = board.role === 'admin' ? 'Board settings' : 'About this board';
+  const settingsLabel = canManageBoard(board.role) ? 'Board settings' : 'About this board';
   const subtitle = (
     <div className="board-meta">
       {detail.data ? <BoardMembersStrip members={detail.data.members} /> : null}

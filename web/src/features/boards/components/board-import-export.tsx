@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type SubmitEvent } from 
 import { useNavigate } from 'react-router';
 import { LIMITS, type BoardRole } from '#shared/constants.ts';
 import { IMPORT_MESSAGES } from '#shared/import-messages.ts';
+import { canImportTasks } from '#shared/rights.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button, buttonClass } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
@@ -92,7 +93,7 @@ export function ImportExportSection({ boardId, role, onCsvImported }: { boardId:
           Export CSV
         </a>
       </div>
-      {role === 'viewer' ? null : <CsvImportForm boardId={boardId} {...(onCsvImported ? { onImported: onCsvImported } : {})} />}
+      {canImportTasks(role) ? <CsvImportForm boardId={boardId} {...(onCsvImported ? { onImported: onCsvImported } : {})} /> : null}
       <div className="import-export__row">
         <div>
           <h3 className="import-export__title">Import from Trello</h3>

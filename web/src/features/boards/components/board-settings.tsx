@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import { BOARD_ROLES, LIMITS, type BoardRole } from '#shared/constants.ts';
+import { canChangeBoard, canLeave } from '#shared/rights.ts';
 import type { Member } from '#shared/schemas/boards.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -43,7 +44,8 @@ interface SettingsProps {
  */
 export function BoardSettings({ detail, me, onGone, labels, onCsvImported }: SettingsProps) {
   const { board, members } = detail;
-  const admin = board.role === 'admin';
+  // May rename, describe, share and delete it: an admin of a shared board (shared/rights.ts).
+  const manages = canChangeBoard(board);
   return (
     <div className="board-settings">
       {board.personal ? (
@@ -51,7 +53,7 @@ export function BoardSettings({ detail, me, onGone, labels, onCsvImported }: Set
       ) : null}
       <section className="settings-section" aria-labelledby="board-about-heading">
         <h2 id="board-about-heading">About this board</h2>
-        {admin && !board.personal ? (
+        {manages ? (
           <AboutForm key={`${board.name}\u0000${board.description}`} boardId={board._id} name={board.name} description={board.description} />
         ) : (
           <dl className="board-settings__about">
@@ -73,20 +75,20 @@ export function BoardSettings({ detail, me, onGone, labels, onCsvImported }: Set
 
       <section className="settings-section" aria-labelledby="board-members-heading">
         <h2 id="board-members-heading">Members ({members.length})</h2>
-        <MemberList boardId={board._id} members={members} admin={admin && !board.personal} me={me} onLeft={() => { onGone('left'); }} />
-        {admin && !board.personal ? <AddMemberForm boardId={board._id} /> : null}
+        <MemberList boardId={board._id} members={members} admin={manages} me={me} onLeft={() => { onGone('left'); }} />
+        {manages ? <AddMemberForm boardId={board._id} /> : null}
       </section>
 
       {labels}
 
       <ImportExportSection boardId={board._id} role={board.role} {...(onCsvImported ? { onCsvImported } : {})} />
 
-      {board.personal ? null : (
+      {!canLeave(board) ? null : (
         <section className="settings-section settings-section--danger" aria-labelledby="board-leave-heading">
           <h2 id="board-leave-heading">Leave or delete</h2>
           <div className="board-settings__danger-actions">
             <LeaveBoard boardId={board._id} boardName={board.name} me={me} onLeft={() => { onGone('left'); }} />
-            {admin ? <DeleteBoard boardId={board._id} boardName={board.name} onDeleted={() => { onGone('deleted'); }} /> : null}
+            {manages ? <DeleteBoard boardId={board._id} boardName={board.name} onDeleted={() => { onGone('deleted'); }} /> : null}
           </div>
         </section>
       )}

@@ -7,11 +7,12 @@ export type PriorityFilter = Priority | '';
 export const SEARCH_MAX_LENGTH = LIMITS.searchMax;
 
 /**
- * What the board shows: every part lives in the URL (`?priority=&view=&q=&sort=&label=`), so a
+ * What the board shows: every part lives in the URL (`?priority=&show=&q=&sort=&label=`), so a
  * reload, the back button or a shared link shows the same board. Defaults are left out.
  */
 export interface BoardFilter {
   priority: PriorityFilter;
+  /** Whose tasks: the API's `view` parameter; `?show=` in the page's address (see SHOW_PARAM). */
   view: TaskView;
   /** Trimmed search text; "" is no search. */
   q: string;
@@ -39,12 +40,49 @@ export function normalizeSearch(raw: string | null): string {
   return (raw ?? '').trim().slice(0, SEARCH_MAX_LENGTH);
 }
 
+/**
+ * The address parameter of "whose tasks" (the API's `view`): `?show=`, because `?view=` names
+ * how a board is seen (board, table, calendar, timeline). Addresses written before keep
+ * working: a `?view=` holding a whose-tasks value is read when `show` is absent, and the page
+ * rewrites it (`fromOldAddress`). Decision 120.
+ */
+export const SHOW_PARAM = 'show';
+const OLD_SHOW_PARAM = 'view';
+
+/** The address's parameter for each part of the filter (the board is the path's). */
+const PARAM_OF: Record<Exclude<keyof BoardFilter, 'board'>, string> = { priority: 'priority', view: SHOW_PARAM, q: 'q', sort: 'sort', label: 'label' };
+
+const isTaskView = (raw: string | null): raw is TaskView => TASK_VIEWS.includes(raw as TaskView);
+
+/** Whose tasks the address asks for: `?show=`, else an old address's `?view=` of the same values. */
+function whoseTasks(params: URLSearchParams): TaskView {
+  const show = params.get(SHOW_PARAM);
+  if (show !== null) return pick(TASK_VIEWS, show, DEFAULT_VIEW);
+  const old = params.get(OLD_SHOW_PARAM);
+  return isTaskView(old) ? old : DEFAULT_VIEW;
+}
+
+/**
+ * An old address (`?view=assigned-to-me`) written the current way (`?show=assigned-to-me`),
+ * other keys kept in place; null when there is nothing to rewrite. A `view` of another value
+ * (a board view) is not the filter's and stays.
+ */
+export function fromOldAddress(params: URLSearchParams): URLSearchParams | null {
+  if (!isTaskView(params.get(OLD_SHOW_PARAM))) return null;
+  const next = new URLSearchParams();
+  for (const [key, value] of params) {
+    if (key !== OLD_SHOW_PARAM) next.append(key, value);
+    else if (!params.has(SHOW_PARAM) && value !== DEFAULT_VIEW) next.append(SHOW_PARAM, value);
+  }
+  return next;
+}
+
 /** The board's filter from its URL's query (and the board of its path); anything unknown falls back to the default. */
 export function parseBoardFilter(params: URLSearchParams, board = ''): BoardFilter {
   return {
     board,
     priority: parsePriorityFilter(params.get('priority')),
-    view: pick(TASK_VIEWS, params.get('view'), DEFAULT_VIEW),
+    view: whoseTasks(params),
     q: normalizeSearch(params.get('q')),
     sort: pick(TASK_SORTS, params.get('sort'), DEFAULT_SORT),
     label: board === '' ? '' : (params.get('label') ?? '').trim().slice(0, LABEL_ID_MAX_LENGTH),
@@ -57,8 +95,9 @@ export function withFilter(params: URLSearchParams, change: Partial<BoardFilter>
   for (const [key, value] of Object.entries(change)) {
     // The board is the path's, never a query parameter.
     if (key === 'board') continue;
-    if (value === '' || value === DEFAULT_FILTER[key as keyof BoardFilter]) next.delete(key);
-    else next.set(key, value);
+    const param = PARAM_OF[key as keyof typeof PARAM_OF];
+    if (value === '' || value === DEFAULT_FILTER[key as keyof BoardFilter]) next.delete(param);
+    else next.set(param, value);
   }
   return next;
 }

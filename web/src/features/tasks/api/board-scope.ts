@@ -1,4 +1,5 @@
 import { createContext, use } from 'react';
+import { canChangeTask, canEditTasks } from '#shared/rights.ts';
 import type { Board } from '#shared/schemas/boards.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { useLiveBoard } from './live-board-context.ts';
@@ -22,7 +23,7 @@ export function useBoardScope(): BoardScope {
 
 /** The boards a task can be created on or moved to: where the viewer is admin or member. */
 export function writableBoards(boards: readonly Board[] | undefined): Board[] {
-  return (boards ?? []).filter((board) => board.role !== 'viewer');
+  return (boards ?? []).filter((board) => canEditTasks(board.role));
 }
 
 export function personalBoardOf(boards: readonly Board[] | undefined): Board | undefined {
@@ -36,20 +37,21 @@ export function boardPath(boardId: string | null): string {
 
 /**
  * Whether to offer the edit, complete and delete controls of a task. The server decides every
- * write; this only hides what it would refuse: a viewer of the task's board may change only
- * the tasks assigned to them. A board not in the list (a task assigned to the viewer on a board
- * they are not on) is theirs to change as its assignee.
+ * write (by the rule of shared/rights.ts); this only hides what it would refuse: a viewer of the
+ * task's board may change only the tasks assigned to them. While the boards load, and for a
+ * board not in the list (which only its assignee sees a task of), the controls are offered.
  */
 export function useCanChangeTask(task: Pick<Task, 'boardId' | 'assignee'>): boolean {
   const { boards } = useBoardScope();
   const { viewer } = useLiveBoard();
-  if (task.assignee === viewer.email) return true;
-  return boards?.find((board) => board._id === task.boardId)?.role !== 'viewer';
+  const board = boards?.find((b) => b._id === task.boardId);
+  return board === undefined || canChangeTask(board.role, task.assignee === viewer.email);
 }
 
-/** Whether the viewer may create tasks on the board on screen (every board but a viewer's). */
+/** Whether the viewer may create tasks on the board on screen ("All my tasks": on their own boards). */
 export function useCanCreateHere(): boolean {
   const { boards, boardId } = useBoardScope();
   if (boardId === null) return true;
-  return boards?.find((board) => board._id === boardId)?.role !== 'viewer';
+  const board = boards?.find((b) => b._id === boardId);
+  return board === undefined || canEditTasks(board.role);
 }

@@ -55,9 +55,9 @@ describe('board search, sort and view', () => {
     expect(api.callsTo('GET', '/tasks/counts').some((c) => c.query.get('q') === 'invoice')).toBe(true);
   });
 
-  it('starts from the URL: the box shows ?q=, the select ?sort=, the view ?view=', async () => {
+  it('starts from the URL: the box shows ?q=, the select ?sort=, whose tasks ?show=', async () => {
     const { api } = board({ todo: [makeTask({ taskTitle: 'Pay the invoice' })] });
-    await openBoard('/tasks?q=invoice&sort=deadline&view=assigned-to-me&priority=high');
+    await openBoard('/tasks?q=invoice&sort=deadline&show=assigned-to-me&priority=high');
     expect(screen.getByRole('searchbox', { name: 'Search tasks' })).toHaveValue('invoice');
     expect(screen.getByRole('combobox', { name: 'Sort by' })).toHaveValue('deadline');
     const views = screen.getByRole('group', { name: 'Show tasks' });
@@ -72,13 +72,29 @@ describe('board search, sort and view', () => {
     expect(first?.query.get('priority')).toBe('high');
   });
 
+  it('understands an old address’s ?view= of whose tasks, and rewrites it as ?show= in place', async () => {
+    const { api } = board({ todo: [makeTask({ taskTitle: 'Pay the invoice' })] });
+    await openBoard('/tasks?q=invoice&view=created-by-me&sort=deadline');
+    const views = screen.getByRole('group', { name: 'Show tasks' });
+    expect(within(views).getByRole('button', { name: 'Created by me' })).toHaveAttribute('aria-pressed', 'true');
+    await waitFor(() => {
+      expect(currentPath()).toBe('/tasks?q=invoice&show=created-by-me&sort=deadline');
+    });
+    // Every list and count asked for that filter; the API keeps its `view` parameter.
+    await waitFor(() => {
+      expect(api.callsTo('GET', '/tasks').length).toBeGreaterThanOrEqual(2);
+    });
+    expect(api.callsTo('GET', '/tasks').every((c) => c.query.get('view') === 'created-by-me')).toBe(true);
+    expect(api.callsTo('GET', '/tasks/counts').every((c) => c.query.get('view') === 'created-by-me')).toBe(true);
+  });
+
   it('sorts and switches view through the URL, keeping the priority filter', async () => {
     const { api } = board({ todo: [makeTask({ taskTitle: 'Anything' })] });
     const { user } = await openBoard('/tasks?priority=urgent');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'Priority');
     expect(currentPath()).toBe('/tasks?priority=urgent&sort=priority');
     await user.click(within(screen.getByRole('group', { name: 'Show tasks' })).getByRole('button', { name: 'Created by me' }));
-    expect(currentPath()).toBe('/tasks?priority=urgent&sort=priority&view=created-by-me');
+    expect(currentPath()).toBe('/tasks?priority=urgent&sort=priority&show=created-by-me');
     await waitFor(() => {
       expect(
         api.callsTo('GET', '/tasks').some((c) => c.query.get('view') === 'created-by-me' && c.query.get('sort') === 'priority' && c.query.get('priority') === 'urgent'),

@@ -73,6 +73,34 @@ describe('task board', () => {
     expect(done).not.toHaveTextContent('Overdue');
   });
 
+  it('shows no count while a column loads: a placeholder read as "loading", never a 0', async () => {
+    // The lists and counts are answered only when the test says so.
+    const held: (() => void)[] = [];
+    const later = (answer: () => Response) => () =>
+      new Promise<Response>((resolve) => {
+        held.push(() => {
+          resolve(answer());
+        });
+      });
+    mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .always('GET', '/tasks', later(() => json(200, listAnswer([makeTask({ taskTitle: 'Water the plants' })]))))
+      .always('GET', '/tasks/counts', later(() => json(200, countsAnswer(7, 3))));
+    await openBoard();
+    await waitFor(() => {
+      expect(held).toHaveLength(3);
+    });
+    for (const name of ['Tasks To Do', 'Completed'] as const) {
+      const count = column(name).querySelector('.column__count');
+      expect(count).toHaveTextContent('Count loading');
+      expect(count?.textContent).not.toMatch(/\d/);
+    }
+    for (const answer of held) answer();
+    expect(await within(column('Tasks To Do')).findByText('7')).toBeInTheDocument();
+    expect(within(column('Completed')).getByText('3')).toBeInTheDocument();
+    expect(screen.queryByText('Count loading')).not.toBeInTheDocument();
+  });
+
   it('asks for each column by status and page, and the counts', async () => {
     const { api } = board();
     await openBoard();

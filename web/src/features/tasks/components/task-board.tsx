@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -8,7 +8,7 @@ import { PageHeading } from '#web/components/page-heading.tsx';
 import { useNow } from '#web/lib/use-now.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { useCanCreateHere } from '../api/board-scope.ts';
-import { parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
+import { fromOldAddress, parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
 import { useBoardStaleTime } from '../api/live-board-context.ts';
 import { taskColumnQueryOptions, taskCountsQueryOptions } from '../api/task-queries.ts';
@@ -42,6 +42,11 @@ export function TaskBoard({
 }: TaskBoardProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const { priority, view, q, sort, label } = parseBoardFilter(searchParams, boardId);
+  // An old address's `?view=assigned-to-me` (read as it is meanwhile) becomes `?show=` in place.
+  useEffect(() => {
+    const current = fromOldAddress(searchParams);
+    if (current) setSearchParams(current, { replace: true });
+  }, [searchParams, setSearchParams]);
   // One object per distinct filter, so effects and memoized cards see a change only when there is one.
   const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort, board: boardId, label }), [priority, view, q, sort, boardId, label]);
   const canCreate = useCanCreateHere();

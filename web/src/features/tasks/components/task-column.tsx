@@ -115,7 +115,9 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
   }, [canLoadMore, fetchNextPage]);
 
   const errorText = isApiError(error) ? error.message : 'Something went wrong.';
-  const countLabel = count ?? (hasNextPage ? undefined : tasks.length);
+  // The server's count; else the cards, once the whole list of this filter is here (not while
+  // it loads, nor the previous filter's cards shown meanwhile): never a number not yet known.
+  const countLabel = count ?? (data === undefined || isPlaceholderData || hasNextPage ? undefined : tasks.length);
 
   return (
     // Busy while its cards are not yet those of the current filter; a quiet refresh of cards
@@ -126,8 +128,17 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
           {title}
         </h2>
         <span className="column__count">
-          {countLabel ?? '–'}
-          <span className="visually-hidden">{countLabel === 1 ? ' task' : ' tasks'}</span>
+          {countLabel === undefined ? (
+            <>
+              <span aria-hidden="true">–</span>
+              <span className="visually-hidden">Count loading</span>
+            </>
+          ) : (
+            <>
+              {countLabel}
+              <span className="visually-hidden">{countLabel === 1 ? ' task' : ' tasks'}</span>
+            </>
+          )}
         </span>
         {updating ? (
           <span className="column__updating">

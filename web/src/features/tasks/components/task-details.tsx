@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { LIMITS } from '#shared/constants.ts';
+import { canEditTasks } from '#shared/rights.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -133,7 +134,7 @@ function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
         }}
       >
         {current ? null : <option value={task.boardId}>A board you are not on</option>}
-        {current?.role === 'viewer' ? <option value={current._id}>{current.name}</option> : null}
+        {current && !canEditTasks(current.role) ? <option value={current._id}>{current.name}</option> : null}
         {targets.map((board) => (
           <option key={board._id} value={board._id}>
             {board.name}

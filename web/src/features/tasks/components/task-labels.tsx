@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { canChangeLabels } from '#shared/rights.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { sortLabels } from '#web/features/labels/api/get-labels.ts';
@@ -29,7 +30,7 @@ export function TaskLabelsField({ task }: { task: Task }) {
         <LabelPicker
           boardId={task.boardId}
           value={task.labels}
-          canCreate={board.role !== 'viewer'}
+          canCreate={canChangeLabels(board.role)}
           onChange={(labels) => {
             setError(null);
             save.mutate(
