@@ -25,6 +25,8 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // A test that moved the clock (vi.setSystemTime) leaves the next one the real one.
+  vi.useRealTimers();
   const errors = consoleErrors;
   const allowed = consoleErrorAllowed;
   vi.restoreAllMocks();
