@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// findBy* and waitFor wait for their condition; the deadline only guards against a hang. The
+// library's default of 1 s failed tests on a busy machine (load 25 on 2 cores) that pass when
+// it is idle.
+configure({ asyncUtilTimeout: 5000 });
 
 /*
  * Tests fail on an unexpected console.error (React warnings, act() problems, our own error
