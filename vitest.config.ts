@@ -36,6 +36,8 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['web/src/testing/setup.ts'],
+          // A hang guard, as for the API tests: findBy/waitFor may each wait up to 5 s.
+          testTimeout: 20_000,
         },
       },
     ],

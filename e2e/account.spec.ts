@@ -11,15 +11,9 @@ test.describe.configure({ timeout: 120_000 });
 
 /** Waits for a mail to `email` whose text holds `pattern`; returns the first match group. */
 async function linkInMail(email: string, pattern: RegExp): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    for (const mail of mailsTo(email).reverse()) {
-      const match = pattern.exec(mail.text);
-      if (match?.[1] !== undefined) return match[1];
-    }
-    if (Date.now() > deadline) throw new Error(`No mail to ${email} matched ${String(pattern)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const found = () => mailsTo(email).reverse().map((mail) => pattern.exec(mail.text)?.[1]).find((group) => group !== undefined);
+  await expect.poll(found, { message: `a mail to ${email} matches ${String(pattern)}`, timeout: 15_000 }).toBeDefined();
+  return found()!;
 }
 
 test('a forgotten password is reset from the sign-in page with a mailed code', async ({ page, user }) => {

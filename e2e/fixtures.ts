@@ -9,7 +9,6 @@
  * - `readLatestCode(email)`: the 6-digit code of the newest mail caught for that address.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { setTimeout as delay } from 'node:timers/promises';
 import { request, test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { LOGGED_IN_FLAG } from '../shared/constants.ts';
 import { clearSignInBudget, insertTask, insertUser, newUserData, openDb, randomSuffix, type SeedTask, type TestUser } from './support/db.ts';
@@ -64,17 +63,9 @@ export const mailsTo = (email: string): CaughtMail[] => {
  * code, and returns the newest such code.
  */
 export async function readLatestCode(email: string, options: { after?: number; timeoutMs?: number } = {}): Promise<string> {
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mails = mailsTo(email).slice(options.after ?? 0);
-    const code = mails.map(codeIn).findLast((c) => c !== undefined);
-    if (code !== undefined) return code;
-    if (Date.now() > deadline) {
-      throw new Error(`No mail with a 6-digit code reached ${email} within ${timeoutMs} ms (${mails.length} new mail(s) without one).`);
-    }
-    await delay(100);
-  }
+  const latest = () => mailsTo(email).slice(options.after ?? 0).map(codeIn).findLast((c) => c !== undefined);
+  await expect.poll(latest, { message: `a mail with a 6-digit code reaches ${email}`, timeout: options.timeoutMs ?? 15_000 }).toBeDefined();
+  return latest()!;
 }
 
 /** How many mails have been caught for `email` so far (pass it as `after` to wait for a newer one). */

@@ -201,8 +201,17 @@ test.describe('service worker', () => {
 
       await expect(prompt.getByRole('status')).toHaveText('A new version is available.');
       await expectAccessible(page, 'the update prompt');
-      // Nothing reloads without the click: the page and its worker are still the old ones.
-      await page.waitForTimeout(1_000);
+      // Nothing reloads without the click: the page and its worker are still the old ones. A
+      // worker handles its messages in order, so once the waiting one has answered a message
+      // sent now, it has handled any sent before (a skip-waiting request, were the app to send
+      // one unasked) and would no longer be waiting.
+      const answer = await page.evaluate<string>(`navigator.serviceWorker.ready.then((r) => new Promise((resolve) => {
+        if (r.waiting === null) return resolve('no worker waiting');
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (event) => resolve(event.data);
+        r.waiting.postMessage('version?', [channel.port2]);
+      }))`);
+      expect(answer, 'the new version, still waiting, answers').toBe('v2');
       expect(await page.evaluate<boolean | undefined>('window.beforeUpdate')).toBe(true);
       expect(await page.evaluate<string | undefined>('navigator.serviceWorker.ready.then((r) => r.waiting?.state)')).toBe('installed');
 

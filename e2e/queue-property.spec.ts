@@ -3,8 +3,8 @@
  * driven as the web app drives it — the same QueryClient, mutation defaults and API client — but
  * from Node, against the real Taskwise server the browser tests start. fast-check makes random
  * interleavings of this device's edits (queued, some while offline), another member's edits,
- * answers lost on the way back (the server did it; the device saw a network failure) and
- * reconnects. Whatever happens: every change the queue reported saved is on the server exactly
+ * answers lost on the way back (the server did it; the device saw a network failure),
+ * reconnects, and waits for some of the device's requests to come back (never for a time). Whatever happens: every change the queue reported saved is on the server exactly
  * once, no change is applied twice, nothing is left waiting, and the other member's edits stay.
  * It lives here, not in web/ (web tests must not reach a server) nor server/ (server code must
  * not import web/).
@@ -21,7 +21,7 @@ import { UPDATE_TASK_KEY, type UpdateVariables } from '#web/features/tasks/api/u
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { baseURL, expect, signedInState, test } from './fixtures.ts';
 
-type Step = { kind: 'edit' } | { kind: 'remote' } | { kind: 'lose-next' } | { kind: 'offline' } | { kind: 'online' } | { kind: 'pause'; ms: number };
+type Step = { kind: 'edit' } | { kind: 'remote' } | { kind: 'lose-next' } | { kind: 'offline' } | { kind: 'online' } | { kind: 'answers'; count: number };
 
 const STEP = fc.oneof(
   { weight: 4, arbitrary: fc.constant<Step>({ kind: 'edit' }) },
@@ -29,7 +29,7 @@ const STEP = fc.oneof(
   { weight: 2, arbitrary: fc.constant<Step>({ kind: 'lose-next' }) },
   { weight: 1, arbitrary: fc.constant<Step>({ kind: 'offline' }) },
   { weight: 1, arbitrary: fc.constant<Step>({ kind: 'online' }) },
-  { weight: 2, arbitrary: fc.integer({ min: 0, max: 40 }).map<Step>((ms) => ({ kind: 'pause', ms })) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 3 }).map<Step>((count) => ({ kind: 'answers', count })) },
 );
 
 async function cookieOf(user: Parameters<typeof signedInState>[0]): Promise<string> {
@@ -43,8 +43,6 @@ interface Answer {
   task?: Task;
   activity?: Activity[];
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('random offline edits, remote edits, lost answers and reconnects never lose a saved change nor apply one twice', async ({ createUser }) => {
   test.setTimeout(180_000);
@@ -70,17 +68,35 @@ test('random offline edits, remote edits, lost answers and reconnects never lose
   // answer can be "lost": the server did the request, the device sees a network failure.
   const realFetch = globalThis.fetch;
   let loseNext = false;
+  // The device's requests under way and come back, so a step can wait for answers, not for a time.
+  const requests = { underWay: 0, back: 0 };
+  const waiters = new Set<() => void>();
   globalThis.fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!url.startsWith('/api/')) return realFetch(input, init);
     const headers = { ...(init?.headers as Record<string, string>), cookie: aliceCookie };
-    const res = await realFetch(`${origin}${url}`, { ...init, headers });
-    if (loseNext && init?.method === 'PATCH') {
-      loseNext = false;
-      await res.arrayBuffer();
-      throw new TypeError('Failed to fetch');
+    requests.underWay++;
+    try {
+      const res = await realFetch(`${origin}${url}`, { ...init, headers });
+      if (loseNext && init?.method === 'PATCH') {
+        loseNext = false;
+        await res.arrayBuffer();
+        throw new TypeError('Failed to fetch');
+      }
+      return res;
+    } finally {
+      requests.underWay--;
+      requests.back++;
+      for (const wake of waiters) wake();
+      waiters.clear();
     }
-    return res;
+  };
+  /** Resolves once `count` more of the device's requests have come back, or none is under way. */
+  const answersBack = async (count: number) => {
+    const target = requests.back + count;
+    while (requests.underWay > 0 && requests.back < target) {
+      await new Promise<void>((resolve) => waiters.add(resolve));
+    }
   };
 
   let run = 0;
@@ -140,8 +156,8 @@ test('random offline edits, remote edits, lost answers and reconnects never lose
             case 'online':
               onlineManager.setOnline(true);
               break;
-            case 'pause':
-              await sleep(step.ms);
+            case 'answers':
+              await answersBack(step.count);
               break;
           }
         }

@@ -3,6 +3,8 @@
  * against SQLite and, when TEST_DATABASE_URL is set, PostgreSQL), then the browser tests.
  * Every step runs even when an earlier one fails, so one run shows every problem; the exit code
  * is non-zero if any step failed. The last line is the plain "N passed, N failed" total.
+ * Under CI=true it refuses to start without TEST_DATABASE_URL: CI runs the API tests on both
+ * databases, never on SQLite alone (`.ci/run` installs and starts PostgreSQL).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +19,15 @@ interface Step {
   command: [string, ...string[]];
   /** Reads the step's test counts from its JSON report, if it writes one. */
   counts?: () => Counts | undefined;
+}
+
+if (process.env.CI === 'true' && !process.env.TEST_DATABASE_URL) {
+  process.stderr.write(
+    'npm test: CI=true but TEST_DATABASE_URL is not set. CI runs the API tests against SQLite and\n' +
+      'PostgreSQL, never SQLite alone; start PostgreSQL (.ci/run does) and set\n' +
+      'TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test.\n',
+  );
+  process.exit(1);
 }
 
 const reportDir = 'test-results';

@@ -71,6 +71,8 @@ describe('npm run backup, then npm run restore', () => {
     const state = { backupDone: false, afterBackup: 0 };
     const running = (): boolean => !state.backupDone || state.afterBackup < 20;
     let sequence = 0;
+    // Resolves once 100 writes were acknowledged (or one failed): the backup starts then.
+    const { promise: hundredAcknowledged, resolve: backupMayStart } = Promise.withResolvers<undefined>();
     const writer = async () => {
       while (running()) {
         const res = await http(`${live.url}/api/tasks`, {
@@ -80,11 +82,12 @@ describe('npm run backup, then npm run restore', () => {
         });
         if (res.status !== 201) failures.push(`${res.status} ${res.body}`);
         else acknowledged.push(taskIdOf(res));
+        if (acknowledged.length >= 100 || failures.length > 0) backupMayStart(undefined);
         if (state.backupDone) state.afterBackup += 1;
       }
     };
     const writers = Promise.all(Array.from({ length: 8 }, writer));
-    while (acknowledged.length < 100 && failures.length === 0) await new Promise((r) => setTimeout(r, 20));
+    await hundredAcknowledged;
     const beforeBackup = [...acknowledged];
     const out = join(source.dir, 'snapshot.backup');
     const backup = await command('backup', ['--out', out], source);

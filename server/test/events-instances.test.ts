@@ -30,11 +30,11 @@ const asEventTransaction = (trx: Executor) => trx as EventTransaction;
 
 /** Resolves once the backend `pid` waits for a lock. */
 async function waitingOnLock(pid: number): Promise<void> {
-  for (;;) {
+  const waiting = async () => {
     const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks where pid = ${pid} and not granted`.execute(t.app.db);
-    if ((rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    return rows[0]?.n ?? 0;
+  };
+  await expect.poll(waiting, { message: `backend ${pid} waits for a lock`, timeout: 10_000, interval: 10 }).toBeGreaterThan(0);
 }
 
 describe.runIf(isPostgres)('event log ordering (PostgreSQL)', () => {
@@ -147,11 +147,11 @@ describe.runIf(isPostgres)('events across instances (PostgreSQL)', () => {
       expect(ids).toEqual([...ids].sort((x, y) => x - y));
 
       // The listeners came back by themselves: each instance holds one again.
-      for (;;) {
+      const listening = async () => {
         const { rows } = await admin(`select count(*)::int as n from pg_stat_activity where datname = $1 and query ilike 'listen %'`, [database.name]);
-        if ((rows[0] as { n: number }).n === 2) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+        return (rows[0] as { n: number }).n;
+      };
+      await expect.poll(listening, { message: 'both instances listen again', timeout: 15_000, interval: 50 }).toBe(2);
       await create('After reconnect');
       expect(((await stream.next()).json as { task: { taskTitle: string } }).task.taskTitle).toBe('After reconnect');
       stream.close();

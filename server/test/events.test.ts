@@ -226,11 +226,9 @@ describe('GET /api/events', () => {
     other.close();
     streams[0]?.close();
     // The lease is released when the server sees the stream close.
-    let again = await openStream(base, ada.cookie);
-    while (again.status === 429) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      again = await openStream(base, ada.cookie);
-    }
+    const leases = async () => (await t.app.db.selectFrom('eventStreamLeases').select('id').where('userId', '=', ada.user.id).execute()).length;
+    await expect.poll(leases, { message: "the closed stream's lease is released", timeout: 10_000, interval: 20 }).toBe(MAX_STREAMS_PER_USER - 1);
+    const again = await openStream(base, ada.cookie);
     expect(again.status).toBe(200);
     again.close();
     for (const s of streams) s.close();

@@ -236,11 +236,11 @@ export function useTestApp(
 
 /** Resolves once a statement whose text matches `like` waits for a lock (PostgreSQL), so a test can release it knowing the statement is blocked. */
 export async function untilWaitingOnLock(t: TestApp, like: string): Promise<void> {
-  for (let waited = 0; ; waited += 10) {
-    if (waited > 5000) throw new Error(`No statement like ${like} waited for a lock`);
+  // PostgreSQL tells of a wait only when asked: polled (expect.poll), failing after 5 s.
+  const waiting = async () => {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like ${like}`.execute(t.app.db);
-    if ((rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    return rows[0]?.n ?? 0;
+  };
+  await expect.poll(waiting, { message: `a statement like ${like} waits for a lock`, timeout: 5000, interval: 10 }).toBeGreaterThan(0);
 }

@@ -17,13 +17,13 @@ const post = (cookie: string, assignee: string) => t.request('POST', '/api/tasks
 
 /** Resolves once a task write waits for an advisory lock (pg_stat_activity shows only the start of its long statement). */
 async function writeWaitsForAdvisoryLock(): Promise<void> {
-  for (;;) {
+  const waiting = async () => {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity
       where wait_event_type = 'Lock' and wait_event = 'advisory' and query like '%task as (insert into tasks%'`.execute(t.app.db);
-    if ((rows[0]?.n ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    return rows[0]?.n ?? 0;
+  };
+  await expect.poll(waiting, { message: 'a task write waits for the advisory lock', timeout: 10_000, interval: 10 }).toBeGreaterThan(0);
 }
 
 describe('assignment mail cap per sender', () => {

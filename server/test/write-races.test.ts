@@ -26,13 +26,13 @@ async function duringReassignment<T>(taskId: string, to: string, send: () => Pro
     void answer.finally(() => {
       state.settled = true;
     });
-    for (;;) {
+    const blockedOrDone = async () => {
       const { rows } = await sql<{ n: number }>`
         select count(*)::int as n from pg_stat_activity
         where wait_event_type = 'Lock' and query like '%with task as (%'`.execute(t.app.db);
-      if (state.settled || (rows[0]?.n ?? 0) > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+      return state.settled || (rows[0]?.n ?? 0) > 0;
+    };
+    await expect.poll(blockedOrDone, { message: 'the request waits for the lock (or has answered)', timeout: 10_000, interval: 10 }).toBe(true);
     await reassign.commit().execute();
     return await answer;
   } finally {

@@ -113,6 +113,8 @@ describe.runIf(onPostgres)('PostgreSQL: the database cut away in the middle of c
       const whileAway: HttpAnswer[] = [];
       const problems: string[] = [];
       let phase: 'before' | 'away' | 'done' = 'before';
+      // Resolves once 30 writes were acknowledged (or something went wrong): the cut comes then.
+      const { promise: thirtyAcknowledged, resolve: mayCut } = Promise.withResolvers<undefined>();
 
       const worker = async () => {
         while (phase !== 'done') {
@@ -127,13 +129,13 @@ describe.runIf(onPostgres)('PostgreSQL: the database cut away in the middle of c
           // Answers that arrive after the cut (also once enough were collected) are "while away".
           else if (phase !== 'before') whileAway.push(res);
           else problems.push(`${phase}: ${res.status} ${res.body}`);
+          if (acknowledged.size >= 30 || problems.length > 0) mayCut(undefined);
           if (phase === 'away' && whileAway.length >= 40) phase = 'done';
-          if (phase === 'away') await new Promise((r) => setTimeout(r, 20));
         }
       };
       const load = Promise.all(Array.from({ length: 8 }, worker));
 
-      while (acknowledged.size < 30 && problems.length === 0) await new Promise((r) => setTimeout(r, 10));
+      await thirtyAcknowledged;
       await admin(`alter database ${db.name} allow_connections false`);
       cut = true;
       phase = 'away';
@@ -152,18 +154,13 @@ describe.runIf(onPostgres)('PostgreSQL: the database cut away in the middle of c
       await admin(`alter database ${db.name} allow_connections true`);
       cut = false;
       // The same process, not restarted, serves again (polled; the limit only guards against a hang).
-      const deadline = Date.now() + 45_000;
-      let recovered: HttpAnswer | undefined;
-      while (Date.now() < deadline) {
-        const res = await createTask(server, cookie, HANG_GUARD_MS);
-        if (res.status === 201) {
-          recovered = res;
-          acknowledged.add(taskIdOf(res));
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(recovered?.status, 'recovered without a restart').toBe(201);
+      const live = server;
+      const write = async () => {
+        const res = await createTask(live, cookie, HANG_GUARD_MS);
+        if (res.status === 201) acknowledged.add(taskIdOf(res));
+        return res.status;
+      };
+      await expect.poll(write, { message: 'recovered without a restart', timeout: 45_000, interval: 100 }).toBe(201);
       expect((await http(`${server.url}/api/health`)).status).toBe(200);
 
       const client = new pg.Client({ connectionString: db.url });

@@ -14,11 +14,15 @@ import { http, onPostgres, scratchDatabase, seedUser, startServer, type ChildSer
 
 const USER = { email: 'crash-creator@example.test', password: 'a crash-proof password', fullName: 'Cora Crash' };
 const ASSIGNEE = 'crash-assignee@example.test';
+/** The assignee of a later task, whose mail proves the worker claimed again after the first was sent. */
+const WITNESS = 'crash-witness@example.test';
 
-/** An SMTP server that accepts connections and never says a word. */
-async function stallingSmtp(): Promise<{ port: number; close(): Promise<void> }> {
+/** An SMTP server that accepts connections and never says a word; `connected` resolves at the first. */
+async function stallingSmtp(): Promise<{ port: number; connected: Promise<undefined>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  const { promise: connected, resolve: onConnection } = Promise.withResolvers<undefined>();
   const server: Server = createServer((socket) => {
+    onConnection(undefined);
     sockets.add(socket);
     socket.on('error', () => undefined);
     socket.on('close', () => sockets.delete(socket));
@@ -28,6 +32,7 @@ async function stallingSmtp(): Promise<{ port: number; close(): Promise<void> }>
   if (address === null || typeof address === 'string') throw new Error('no port');
   return {
     port: address.port,
+    connected,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -74,7 +79,8 @@ describe('outbox across a crash', () => {
     await database.drop();
   });
 
-  it('delivers the assignment mail of a committed task once, after a SIGKILL before it was sent', async () => {
+  // Two server processes start one after the other: a minute guards against a hang only.
+  it('delivers the assignment mail of a committed task once, after a SIGKILL before it was sent', { timeout: 60_000 }, async () => {
     const stall = await stallingSmtp();
     try {
       const first = await startServer({ DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${stall.port}` }, database.dir);
@@ -86,13 +92,10 @@ describe('outbox across a crash', () => {
       const created = await http(`${first.url}/api/tasks`, { method: 'POST', headers: { cookie }, body: { taskTitle: 'Survive the crash', assignee: ASSIGNEE } });
       expect(created.status, created.body).toBe(201);
 
-      // Wait until the worker has claimed the row (it then hangs on the silent mail server).
-      for (let i = 0; ; i++) {
-        const [row] = await sql<{ locked_by: string | null; status: string }>(database.url, 'select locked_by, status from outbox');
-        if (row?.locked_by != null) break;
-        if (i > 200) throw new Error('the outbox row was never claimed');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      // The worker connects to the mail server only with the row claimed; it then hangs there.
+      await stall.connected;
+      const [row] = await sql<{ locked_by: string | null }>(database.url, 'select locked_by from outbox');
+      expect(row?.locked_by, 'the row is claimed').not.toBeNull();
       await first.stop('SIGKILL');
     } finally {
       await stall.close();
@@ -103,20 +106,17 @@ describe('outbox across a crash', () => {
     await sql(database.url, "update outbox set locked_until = '2000-01-01T00:00:00.000Z'");
     const second = await startServer({ DATABASE_URL: database.url, SMTP_URL: `smtp://127.0.0.1:${catcher.port}` }, database.dir);
     servers.push(second);
-    for (let i = 0; catcher.to(ASSIGNEE).length === 0; i++) {
-      if (i > 300) throw new Error(`no mail arrived:\n${second.output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await expect.poll(() => catcher.to(ASSIGNEE).length, { message: "the first process's mail arrives from the second", timeout: 15_000, interval: 50 }).toBe(1);
     // The worker records the send after the mail server has accepted it, so the row turns
     // `sent` a moment after the mail arrives.
-    for (let i = 0; ; i++) {
-      const [row] = await sql<{ status: string }>(database.url, 'select status from outbox');
-      if (row?.status === 'sent') break;
-      if (i > 100) throw new Error(`the delivered mail's row stayed ${row?.status ?? 'missing'}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    // A poll later, still exactly one.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const status = async () => (await sql<{ status: string }>(database.url, 'select status from outbox'))[0]?.status;
+    await expect.poll(status, { message: "the delivered mail's row turns sent", timeout: 5000, interval: 50 }).toBe('sent');
+    // A later claim of the worker (the mail of the next task) sends the first one no second time.
+    const login = await http(`${second.url}/api/users/login`, { method: 'POST', body: { email: USER.email, password: USER.password } });
+    const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+    const witness = await http(`${second.url}/api/tasks`, { method: 'POST', headers: { cookie }, body: { taskTitle: 'After the crash', assignee: WITNESS } });
+    expect(witness.status, witness.body).toBe(201);
+    await expect.poll(() => catcher.to(WITNESS).length, { message: "the next task's mail arrives", timeout: 15_000, interval: 50 }).toBe(1);
     expect(catcher.to(ASSIGNEE).map((m) => m.subject)).toEqual(['Cora Crash assigned you: Survive the crash']);
     await second.stop('SIGTERM');
   });

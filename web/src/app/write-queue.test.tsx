@@ -2,7 +2,7 @@ import { dehydrate, hydrate, onlineManager, type QueryClient } from '@tanstack/r
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { CLIENT_MESSAGES, SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -272,8 +272,10 @@ describe('the queue of changes', () => {
     await screen.findByRole('article', { name: 'Reconnect order' });
     onlineManager.setOnline(false);
     await editPriority(user, 'Reconnect order', 'Urgent');
-    // Long enough for the board's lists to go stale: a reconnect asks for them again.
-    await new Promise((resolve) => setTimeout(resolve, JUST_FETCHED_MS + 100));
+    // The board's lists go stale (a reconnect asks for them again): the clock (Date only; timers
+    // stay real) is moved past their stale time instead of waiting for it.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + JUST_FETCHED_MS + 100);
     const patch = held();
     api.on('PATCH', `/tasks/${task._id}`, patch.reply);
     const listsBefore = api.callsTo('GET', '/tasks').length;
@@ -282,11 +284,12 @@ describe('the queue of changes', () => {
     await waitFor(() => {
       expect(api.callsTo('PATCH', `/tasks/${task._id}`)).toHaveLength(1);
     });
-    // The change is under way: the lists (which would still answer "Normal") are not asked yet.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The change is under way: the lists (which would still answer "Normal") are not asked yet,
+    // and none is asked before its answer (checked by the order of the calls below).
     expect(api.callsTo('GET', '/tasks')).toHaveLength(listsBefore);
     expect(card('Reconnect order')).toHaveTextContent('Urgent priority');
 
+    const answeredAt = api.calls.length;
     patch.answer(updated({ ...task, priority: 'urgent', version: 2 }));
     await waitFor(() => {
       expect(countQueuedWrites(queryClient)).toBe(0);
@@ -295,6 +298,7 @@ describe('the queue of changes', () => {
     await waitFor(() => {
       expect(api.callsTo('GET', '/tasks').length).toBeGreaterThan(listsBefore);
     });
+    expect(api.calls.slice(0, answeredAt).filter((c) => c.method === 'GET' && c.path === '/api/tasks')).toHaveLength(listsBefore);
     expect(card('Reconnect order')).toHaveTextContent('Urgent priority');
   });
 });

@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+
+// findBy* and waitFor wait for their condition; the deadline only guards against a hang. The
+// library's default of 1 s failed tests on a busy machine (load 25 on 2 cores) that pass when
+// it is idle.
+configure({ asyncUtilTimeout: 5000 });
 
 /*
  * Tests fail on an unexpected console.error (React warnings, act() problems, our own error
@@ -25,6 +30,8 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // A test that moved the clock (vi.setSystemTime) leaves the next one the real one.
+  vi.useRealTimers();
   const errors = consoleErrors;
   const allowed = consoleErrorAllowed;
   vi.restoreAllMocks();

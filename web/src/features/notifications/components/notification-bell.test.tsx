@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { notifyManager, useQueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { makeNotification, meAnswer, notificationsAnswer } from '#web/testing/data.ts';
@@ -32,8 +32,12 @@ function renderBell() {
   const live = async (type: string, data: unknown) => {
     await act(async () => {
       applyNotificationEvent(handle.client!, type, data);
-      // The cache tells its observers on the next tick.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // The cache tells its observers in its next batch: this resolves in the batch after it.
+      await new Promise((resolve) => {
+        notifyManager.schedule(() => {
+          resolve(undefined);
+        });
+      });
     });
   };
   return { ...rendered, live };
