@@ -6,7 +6,8 @@ import { Dialog } from '#web/components/dialog.tsx';
 import { SelectField, TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { formatRelative } from '#web/lib/relative-time.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { useCreateToken } from '../api/create-token.ts';
@@ -17,7 +18,6 @@ import { AccountFormFooter, AccountSection } from './account-section.tsx';
 const ACCESS_LABELS: Record<TokenAccess, string> = { read: 'Read only', write: 'Read and write' };
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
-const errorText = (failure: unknown) => (isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
 
 function When({ iso, relative, now }: { iso: string; relative?: boolean; now: Date }) {
   const date = new Date(iso);

@@ -6,7 +6,7 @@ import { TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useCalendarFeed, useRotateCalendarFeed } from '../api/calendar-feed.ts';
 import { AccountSection } from './account-section.tsx';
 
@@ -41,7 +41,7 @@ export function CalendarSection() {
       },
       onError: (failure) => {
         setConfirming(false);
-        setError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
+        setError(errorText(failure));
       },
     });
   };

@@ -6,7 +6,8 @@ import { Dialog } from '#web/components/dialog.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useDeleteAccount } from '../api/delete-account.ts';
 import { AccountSection } from './account-section.tsx';
 
@@ -41,7 +42,7 @@ export function DeleteAccountSection() {
           signOut('logout');
         },
         onError: (failure) => {
-          setError(isApiError(failure) ? (failure.errors[0]?.message ?? failure.message) : NETWORK_ERROR_MESSAGE);
+          setError(errorText(failure, { firstField: true }));
           passwordRef.current?.focus();
         },
       },

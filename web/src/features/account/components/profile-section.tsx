@@ -2,7 +2,7 @@ import { useState, type SubmitEvent } from 'react';
 import { checkFullName } from '#shared/validation.ts';
 import { TextField } from '#web/components/field.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 
@@ -32,7 +32,7 @@ export function ProfileSection({ fullName, email }: { fullName: string; email: s
           setDone(answer.message);
         },
         onError: (failure) => {
-          setError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
+          setError(errorText(failure));
         },
       },
     );

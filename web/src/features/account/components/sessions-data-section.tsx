@@ -4,7 +4,8 @@ import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { API_BASE, isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { API_BASE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useLogoutAll } from '../api/logout-all.ts';
 import { AccountSection } from './account-section.tsx';
 
@@ -25,7 +26,7 @@ export function SessionsAndDataSection() {
       },
       onError: (failure) => {
         setConfirming(false);
-        setError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
+        setError(errorText(failure));
       },
     });
   };

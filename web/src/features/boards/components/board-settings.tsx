@@ -6,6 +6,7 @@ import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { EmailField, SelectField, TextAreaField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useAddMember, useRemoveMember, useUpdateMember } from '../api/board-members.ts';
 import { useDeleteBoard } from '../api/delete-board.ts';
 import type { BoardDetail } from '../api/get-board.ts';
@@ -18,11 +19,7 @@ const ROLE_LABELS: Record<BoardRole, string> = { admin: 'Admin', member: 'Member
 const ROLE_HINT = 'Admins manage the board and its members; members create and change tasks; viewers read and comment.';
 
 /** The server's words for a refused change (LAST_ADMIN, ALREADY_MEMBER, PERSONAL_BOARD, 429 …). */
-function errorText(error: unknown): string {
-  if (!isApiError(error)) return String(error);
-  if (error.status === 429 && error.retryAfter) return `${error.message} Try again in ${Math.ceil(error.retryAfter / 60)} min.`;
-  return error.message;
-}
+const refusal = (error: unknown) => errorText(error, { retryHint: true });
 
 interface SettingsProps {
   detail: BoardDetail;
@@ -124,7 +121,7 @@ function AboutForm({ boardId, name: savedName, description: savedDescription }: 
           if (isUnauthorized(failure)) return;
           const field = isApiError(failure) ? failure.errors.find((item) => item.field === 'name') : undefined;
           if (field) setNameError(field.message);
-          else setError(errorText(failure));
+          else setError(refusal(failure));
         },
       },
     );
@@ -211,7 +208,7 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
               { email: member.email, role: event.target.value as BoardRole },
               {
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(refusal(failure));
                 },
               },
             );
@@ -238,7 +235,7 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
               { email: member.email },
               {
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(refusal(failure));
                 },
               },
             );
@@ -259,7 +256,7 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
               {
                 onSuccess: onLeft,
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(refusal(failure));
                 },
               },
             );
@@ -312,7 +309,7 @@ function AddMemberForm({ boardId }: { boardId: string }) {
             emailRef.current?.focus();
             return;
           }
-          setError(errorText(failure));
+          setError(refusal(failure));
         },
       },
     );
@@ -410,7 +407,7 @@ function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; board
                   {
                     onSuccess: onLeft,
                     onError: (failure) => {
-                      if (!isUnauthorized(failure)) setError(errorText(failure));
+                      if (!isUnauthorized(failure)) setError(refusal(failure));
                     },
                   },
                 );
@@ -440,7 +437,7 @@ function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; board
     remove.mutate(boardId, {
       onSuccess: onDeleted,
       onError: (failure) => {
-        if (!isUnauthorized(failure)) setError(errorText(failure));
+        if (!isUnauthorized(failure)) setError(refusal(failure));
       },
     });
   };

@@ -6,6 +6,7 @@ import { Dialog } from '#web/components/dialog.tsx';
 import { TextAreaField, TextField } from '#web/components/field.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useCreateBoard } from '../api/create-board.ts';
 import { TrelloImportForm } from './board-import-export.tsx';
 
@@ -78,7 +79,7 @@ function NewBoardForm({ onClose, onTrello }: { onClose: () => void; onTrello: ()
             nameRef.current?.focus();
             return;
           }
-          setFormError(isApiError(error) ? error.message : String(error));
+          setFormError(errorText(error));
           requestAnimationFrame(() => alertRef.current?.focus());
         },
       },

@@ -4,7 +4,8 @@ import { Button } from '#web/components/button.tsx';
 import { TextAreaField } from '#web/components/field.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
-import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { heldMailNote, isPendingComment, useChangeComment } from '../api/change-comments.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
@@ -15,10 +16,6 @@ import { MentionText } from './mention-text.tsx';
 import './task-comments.css';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-function errorText(error: unknown): string {
-  return isApiError(error) ? error.message : String(error);
-}
 
 /** The same rule as the server's: trimmed, 1 to COMMENT_MAX characters. */
 function checkBody(raw: string): string | null {

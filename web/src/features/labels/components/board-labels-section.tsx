@@ -7,10 +7,11 @@ import { Dialog } from '#web/components/dialog.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useCreateLabel, useDeleteLabel, useUpdateLabel } from '../api/change-labels.ts';
 import { useLabels } from '../api/get-labels.ts';
 import { LabelChip } from './label-chips.tsx';
-import { ColorChoice, errorText } from './label-picker.tsx';
+import { ColorChoice } from './label-picker.tsx';
 import './labels.css';
 
 /** A label's name and colour: the new-label form and a label's edit form. */
@@ -118,7 +119,7 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
                   requestAnimationFrame(() => editRef.current?.focus());
                 },
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
                 },
               },
             );
@@ -187,7 +188,7 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
                     setConfirming(false);
                   },
                   onError: (failure) => {
-                    if (!isUnauthorized(failure)) setError(errorText(failure));
+                    if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
                   },
                 });
               }}
@@ -226,7 +227,7 @@ function NewLabel({ boardId, count }: { boardId: string; count: number }) {
               setRound((r) => r + 1);
             },
             onError: (failure) => {
-              if (!isUnauthorized(failure)) setError(errorText(failure));
+              if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
             },
           });
         }}
@@ -245,7 +246,7 @@ export function BoardLabelsSection({ boardId, canWrite }: { boardId: string; can
   return (
     <section className="settings-section" aria-labelledby={headingId}>
       <h2 id={headingId}>Labels{labels.data ? ` (${labels.data.length})` : ''}</h2>
-      {labels.isError ? <RetryAlert onRetry={() => void labels.refetch()}>Couldn’t load the labels. {errorText(labels.error)}</RetryAlert> : null}
+      {labels.isError ? <RetryAlert onRetry={() => void labels.refetch()}>Couldn’t load the labels. {errorText(labels.error, { firstField: true })}</RetryAlert> : null}
       {labels.data?.length === 0 ? (
         <p className="board-settings__none">{canWrite ? 'No labels yet. Create one here or from a task’s label picker.' : 'No labels yet.'}</p>
       ) : null}
