@@ -3,7 +3,7 @@ import { BOARD_ROLES, LIMITS, type BoardRole } from '#shared/constants.ts';
 import type { Member } from '#shared/schemas/boards.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { EmailField, SelectField, TextAreaField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
@@ -361,65 +361,28 @@ function AddMemberForm({ boardId }: { boardId: string }) {
 
 function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; boardName: string; me: string; onLeft: () => void }) {
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const remove = useRemoveMember(boardId);
-  const cancelRef = useRef<HTMLButtonElement>(null);
   return (
     <>
       <Button
         variant="secondary"
         aria-haspopup="dialog"
         onClick={() => {
-          setError(null);
           setOpen(true);
         }}
       >
         Leave board
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={open}
         onClose={() => {
           setOpen(false);
         }}
-        variant="center"
-        role="alertdialog"
         title="Leave this board?"
-        description={<>You will no longer see the tasks of “{boardName}”, except those assigned to you.</>}
-        initialFocusRef={cancelRef}
-        hideCloseButton
-        footer={
-          <>
-            <Button
-              ref={cancelRef}
-              onClick={() => {
-                setOpen(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              busy={remove.isPending}
-              onClick={() => {
-                setError(null);
-                remove.mutate(
-                  { email: me, leaving: true },
-                  {
-                    onSuccess: onLeft,
-                    onError: (failure) => {
-                      if (!isUnauthorized(failure)) setError(refusal(failure));
-                    },
-                  },
-                );
-              }}
-            >
-              Leave board
-            </Button>
-          </>
-        }
-      >
-        {error ? <Alert tone="error">{error}</Alert> : null}
-      </Dialog>
+        body={<>You will no longer see the tasks of “{boardName}”, except those assigned to you.</>}
+        confirmLabel="Leave board"
+        onConfirm={() => remove.mutateAsync({ email: me, leaving: true }).then(onLeft)}
+      />
     </>
   );
 }
@@ -427,20 +390,8 @@ function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; board
 function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; boardName: string; onDeleted: () => void }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const remove = useDeleteBoard();
   const matches = typed.trim() === boardName;
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!matches) return;
-    setError(null);
-    remove.mutate(boardId, {
-      onSuccess: onDeleted,
-      onError: (failure) => {
-        if (!isUnauthorized(failure)) setError(refusal(failure));
-      },
-    });
-  };
   return (
     <>
       <Button
@@ -448,48 +399,33 @@ function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; board
         aria-haspopup="dialog"
         onClick={() => {
           setTyped('');
-          setError(null);
           setOpen(true);
         }}
       >
         Delete board
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={open}
         onClose={() => {
           setOpen(false);
         }}
-        variant="center"
-        role="alertdialog"
         title="Delete this board?"
-        description={<>Every task of “{boardName}”, with its comments and activity, goes with it, for every member. This cannot be undone.</>}
+        body={<>Every task of “{boardName}”, with its comments and activity, goes with it, for every member. This cannot be undone.</>}
+        confirmLabel="Delete board"
+        busyLabel="Deleting…"
+        confirmDisabled={!matches}
+        onConfirm={() => remove.mutateAsync(boardId).then(onDeleted)}
       >
-        <form className="board-form" onSubmit={onSubmit} noValidate aria-label="Delete board">
-          {error ? <Alert tone="error">{error}</Alert> : null}
-          <TextField
-            label={<>Type the board’s name, “{boardName}”, to confirm</>}
-            name="confirmName"
-            autoComplete="off"
-            value={typed}
-            onChange={(event) => {
-              setTyped(event.target.value);
-            }}
-          />
-          <div className="board-form__actions">
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setOpen(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" disabled={!matches} busy={remove.isPending}>
-              {remove.isPending ? 'Deleting…' : 'Delete board'}
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+        <TextField
+          label={<>Type the board’s name, “{boardName}”, to confirm</>}
+          name="confirmName"
+          autoComplete="off"
+          value={typed}
+          onChange={(event) => {
+            setTyped(event.target.value);
+          }}
+        />
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { TextAreaField } from '#web/components/field.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
@@ -194,31 +195,21 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
             </Button>
           </div>
         ) : null}
-        {mode === 'confirm' ? (
-          <div className="comment__confirm" role="group" aria-label="Confirm deletion">
-            <p>Delete this comment? This cannot be undone.</p>
-            <Button
-              size="sm"
-              variant="danger"
-              busy={change.isPending}
-              autoFocus
-              onClick={() => {
-                change.mutate({ kind: 'delete', commentId: comment._id }, { onError });
-              }}
-            >
-              {change.isPending ? 'Deleting…' : 'Delete comment'}
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => {
-                setMode('view');
-              }}
-            >
-              Keep it
-            </Button>
-          </div>
-        ) : null}
+        <ConfirmDialog
+          open={mode === 'confirm'}
+          onClose={() => {
+            setMode('view');
+          }}
+          title="Delete this comment?"
+          body="This cannot be undone."
+          confirmLabel="Delete comment"
+          cancelLabel="Keep it"
+          onConfirm={() => {
+            // Taken off at once (a refusal brings it back with the reason).
+            change.mutate({ kind: 'delete', commentId: comment._id }, { onError });
+            setMode('view');
+          }}
+        />
       </article>
     </li>
   );

@@ -3,7 +3,7 @@ import { LABEL_COLORS, LIMITS, type LabelColor } from '#shared/constants.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
@@ -151,7 +151,6 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
             aria-haspopup="dialog"
             aria-label={`Delete label ${label.name}`}
             onClick={() => {
-              setError(null);
               setConfirming(true);
             }}
           >
@@ -159,47 +158,17 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
           </Button>
         </span>
       ) : null}
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         onClose={() => {
           setConfirming(false);
         }}
-        variant="center"
-        role="alertdialog"
         title="Delete this label?"
-        description={<>“{label.name}” comes off every task that has it, for everyone on the board. This cannot be undone.</>}
-        footer={
-          <>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setConfirming(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              busy={remove.isPending}
-              onClick={() => {
-                setError(null);
-                remove.mutate(label._id, {
-                  onSuccess: () => {
-                    setConfirming(false);
-                  },
-                  onError: (failure) => {
-                    if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
-                  },
-                });
-              }}
-            >
-              {remove.isPending ? 'Deleting…' : 'Delete label'}
-            </Button>
-          </>
-        }
-      >
-        {error ? <Alert tone="error">{error}</Alert> : null}
-      </Dialog>
+        body={<>“{label.name}” comes off every task that has it, for everyone on the board. This cannot be undone.</>}
+        confirmLabel="Delete label"
+        busyLabel="Deleting…"
+        onConfirm={() => remove.mutateAsync(label._id)}
+      />
     </li>
   );
 }

@@ -3,7 +3,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type Delivery, type Webhook, type Webho
 import { checkWebhookUrl } from '#shared/webhooks.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
@@ -275,41 +275,16 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
       <div id={logId} hidden={!showLog} className="webhook-row__log">
         {showLog ? <Deliveries boardId={boardId} hook={hook} /> : null}
       </div>
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         onClose={() => {
           setConfirming(false);
         }}
-        variant="center"
-        role="alertdialog"
         title="Delete this webhook?"
-        description={<>Events stop going to {hook.url}, and deliveries not yet made are dropped. This cannot be undone.</>}
-        footer={
-          <>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setConfirming(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              busy={remove.isPending}
-              onClick={() => {
-                remove.mutate(hook._id, {
-                  onError: (failure) => {
-                    setConfirming(false);
-                    if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
-                  },
-                });
-              }}
-            >
-              {remove.isPending ? 'Deleting…' : 'Delete webhook'}
-            </Button>
-          </>
-        }
+        body={<>Events stop going to {hook.url}, and deliveries not yet made are dropped. This cannot be undone.</>}
+        confirmLabel="Delete webhook"
+        busyLabel="Deleting…"
+        onConfirm={() => remove.mutateAsync(hook._id)}
       />
     </li>
   );
