@@ -1,16 +1,17 @@
 import { useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
-import { BOARD_ROLES, LIMITS, type BoardRole } from '#shared/constants.ts';
+import { BOARD_ROLES, type BoardRole } from '#shared/constants.ts';
 import type { Member } from '#shared/schemas/boards.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
-import { EmailField, SelectField, TextAreaField, TextField } from '#web/components/field.tsx';
+import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { useAddMember, useRemoveMember, useUpdateMember } from '../api/board-members.ts';
 import { useDeleteBoard } from '../api/delete-board.ts';
 import type { BoardDetail } from '../api/get-board.ts';
 import { useUpdateBoard } from '../api/update-board.ts';
+import { BoardFields, useBoardForm } from './board-form.tsx';
 import { ImportExportSection } from './board-import-export.tsx';
 import { initialsOf } from './board-members-strip.tsx';
 import './boards.css';
@@ -91,70 +92,30 @@ export function BoardSettings({ detail, me, onGone, labels, onCsvImported }: Set
   );
 }
 
-function AboutForm({ boardId, name: savedName, description: savedDescription }: { boardId: string; name: string; description: string }) {
-  const [name, setName] = useState(savedName);
-  const [description, setDescription] = useState(savedDescription);
-  const [nameError, setNameError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+function AboutForm({ boardId, name, description }: { boardId: string; name: string; description: string }) {
   const [saved, setSaved] = useState(false);
+  const form = useBoardForm({ name, description }, { onEdit: () => { setSaved(false); } });
   const update = useUpdateBoard(boardId);
-  const nameRef = useRef<HTMLInputElement>(null);
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
     setSaved(false);
-    const trimmed = name.trim();
-    if (trimmed.length < LIMITS.boardNameMin || trimmed.length > LIMITS.boardNameMax) {
-      setNameError(`Give the board a name of ${LIMITS.boardNameMin} to ${LIMITS.boardNameMax} characters.`);
-      nameRef.current?.focus();
-      return;
-    }
-    setNameError(null);
-    update.mutate(
-      { name: trimmed, description: description.trim() },
-      {
-        onSuccess: () => {
-          setSaved(true);
-        },
-        onError: (failure) => {
-          if (isUnauthorized(failure)) return;
-          const field = isApiError(failure) ? failure.errors.find((item) => item.field === 'name') : undefined;
-          if (field) setNameError(field.message);
-          else setError(refusal(failure));
-        },
+    const values = form.check();
+    if (!values) return;
+    update.mutate(values, {
+      onSuccess: () => {
+        setSaved(true);
       },
-    );
+      onError: (failure) => {
+        if (!isUnauthorized(failure)) form.refused(failure, { retryHint: true });
+      },
+    });
   };
 
   return (
     <form className="board-form" onSubmit={onSubmit} noValidate aria-label="About this board">
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <TextField
-        ref={nameRef}
-        label="Name"
-        name="name"
-        autoComplete="off"
-        required
-        maxLength={LIMITS.boardNameMax}
-        value={name}
-        error={nameError}
-        onChange={(event) => {
-          setName(event.target.value);
-          setSaved(false);
-        }}
-      />
-      <TextAreaField
-        label="Description"
-        name="description"
-        rows={3}
-        maxLength={LIMITS.boardDescriptionMax}
-        value={description}
-        onChange={(event) => {
-          setDescription(event.target.value);
-          setSaved(false);
-        }}
-      />
+      {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      <BoardFields {...form.fields} />
       <div className="board-form__actions board-form__actions--start">
         <Button type="submit" variant="primary" busy={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save'}
