@@ -4,18 +4,16 @@ import { Button } from '#web/components/button.tsx';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
-import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { useDeleteAccount } from '../api/delete-account.ts';
 import { AccountSection } from './account-section.tsx';
 
 /** Delete the account: asked first, confirmed with the password. */
-export function DeleteAccountSection() {
+export function DeleteAccountSection({ onSignedOut }: { onSignedOut: () => void }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const remove = useDeleteAccount();
-  const { signOut } = useSession();
   const { notify } = useNotices();
   const passwordRef = useRef<HTMLInputElement>(null);
 
@@ -35,7 +33,7 @@ export function DeleteAccountSection() {
     return remove.mutateAsync({ password }).then(
       () => {
         notify('success', ACCOUNT_MESSAGES.accountDeleted);
-        signOut('logout');
+        onSignedOut();
       },
       (failure: unknown) => {
         // A wrong password is shown on the field; anything else in the dialog.

@@ -2,22 +2,20 @@ import { useState } from 'react';
 import { Button } from '#web/components/button.tsx';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { useNotices } from '#web/components/notices.tsx';
-import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { API_BASE } from '#web/lib/api-client.ts';
 import { useLogoutAll } from '../api/logout-all.ts';
 import { AccountSection } from './account-section.tsx';
 
 /** Sign out everywhere (asked first), and the download of everything the account holds. */
-export function SessionsAndDataSection() {
+export function SessionsAndDataSection({ onSignedOut }: { onSignedOut: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const logoutAll = useLogoutAll();
-  const { signOut } = useSession();
   const { notify } = useNotices();
 
   const onConfirm = () =>
     logoutAll.mutateAsync(undefined).then((answer) => {
       notify('success', answer.message);
-      signOut('logout');
+      onSignedOut();
     });
 
   return (
