@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import type { Linter } from 'eslint';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -7,13 +8,53 @@ import tseslint from 'typescript-eslint';
 /**
  * The layer boundaries of docs/architecture.md ("Layers"): web never imports server, server never
  * imports web, shared imports neither and uses no Node or DOM API; features do not import each
- * other. Import cycles (type-only imports included) are found by dpdm in `npm run lint`
+ * other, but for the lower features listed in LOWER_FEATURES below. Import cycles (type-only imports included) are found by dpdm in `npm run lint`
  * (package.json), not here: eslint-plugin-import-x's no-cycle skips `import type` edges.
  */
 // `regex`, not `group`: in gitignore-style groups a leading `#` starts a comment.
 const serverPaths = '^(#server/|(\\.\\./)+server/)';
 const webPaths = '^(#web/|(\\.\\./)+web/)';
-const featurePath = (name: string) => `^(#web/features/${name}/|(\\.\\./)+${name}/)`;
+
+/**
+ * The web app's features (web/src/features/<name>/). None imports another: what two features
+ * share lives in web/src/components or web/src/lib, and the app (web/src/app) composes them,
+ * passing one feature's parts to another as props (the session to the account page, the labels
+ * section and the webhooks to board settings, the notification settings to the account page).
+ */
+const FEATURES = ['account', 'auth', 'boards', 'checklists', 'comments', 'labels', 'notifications', 'tasks', 'webhooks'] as const;
+type Feature = (typeof FEATURES)[number];
+
+/**
+ * The allowed exceptions, each a "lower" feature that uses no other feature itself, so no cycle
+ * can form: the task screens show labels (chips on a card, the picker in the task panel, the
+ * board's label filter, the labels of a conflict), which the labels feature owns with their API.
+ */
+const LOWER_FEATURES: Partial<Record<Feature, readonly Feature[]>> = { tasks: ['labels'] };
+
+/**
+ * An import of another feature than these, by alias or relative path. Every file of a feature
+ * is one folder down (features/<name>/<api|components>/file), so `../../` is features/ itself.
+ */
+const otherFeaturePaths = (allowed: readonly string[]) => {
+  const mine = `(${allowed.join('|')})/`;
+  return `^(#web/features/(?!${mine})|(\\.\\./){2}(?!\\.\\./|${mine}))`;
+};
+
+const featureBoundaries = FEATURES.map((name): Linter.Config => {
+  const lower = LOWER_FEATURES[name] ?? [];
+  const message = lower.length > 0
+    ? `Features do not import each other (${name} may use ${lower.join(', ')}); share through components/ or lib/, or compose them in app/.`
+    : 'Features do not import each other; share through components/ or lib/, or compose them in app/.';
+  return {
+    files: [`web/src/features/${name}/**`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { regex: serverPaths, message: 'web/ must not import server/.' },
+        { regex: otherFeaturePaths([name, ...lower]), message },
+      ] }],
+    },
+  };
+});
 
 export default defineConfig(
   globalIgnores(['dist/**', 'bench/.tmp/**', 'e2e/.tmp/**', 'node_modules/**', 'coverage/**', 'test-results/**', 'playwright-report/**', 'data/**', 'docs/**']),
@@ -50,46 +91,8 @@ export default defineConfig(
       'no-restricted-imports': ['error', { patterns: [{ regex: serverPaths, message: 'web/ must not import server/.' }] }],
     },
   },
-  {
-    files: ['web/src/features/auth/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: serverPaths, message: 'web/ must not import server/.' },
-        { regex: featurePath('tasks'), message: 'Features do not import each other; compose them in app/.' },
-      ] }],
-    },
-  },
-  {
-    files: ['web/src/features/tasks/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: serverPaths, message: 'web/ must not import server/.' },
-        { regex: featurePath('auth'), message: 'Features do not import each other; compose them in app/.' },
-      ] }],
-    },
-  },
-  {
-    // Labels are a lower feature that the task screens use (chips, picker, filter) and the app
-    // composes into board settings; they use no other feature, so no cycle can form.
-    files: ['web/src/features/labels/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: serverPaths, message: 'web/ must not import server/.' },
-        { regex: '^(#web/features/(?!labels/)|(\\.\\./){2}(?!\\.\\./))', message: 'The labels feature uses no other feature; compose them in app/.' },
-      ] }],
-    },
-  },
-  {
-    // Notifications use no other feature: the app joins them to the account page's mail
-    // settings (app/notification-settings-host.tsx) and to the live stream (app/live-events.ts).
-    files: ['web/src/features/notifications/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { regex: serverPaths, message: 'web/ must not import server/.' },
-        { regex: '^(#web/features/(?!notifications/)|(\\.\\./){2}(?!\\.\\./))', message: 'The notifications feature uses no other feature; compose them in app/.' },
-      ] }],
-    },
-  },
+  // After the web/src/** block: a file's last matching block decides its no-restricted-imports.
+  ...featureBoundaries,
   {
     files: ['shared/**'],
     rules: {

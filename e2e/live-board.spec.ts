@@ -189,7 +189,7 @@ test('comments another person posts, edits and deletes show on an open task page
 
     // She deletes it: it goes from Bob's page, and the count with it.
     await mine.getByRole('button', { name: 'Delete comment' }).click();
-    await mine.getByRole('button', { name: /^Delet(e|ing) comment/ }).last().click();
+    await alicePage.getByRole('alertdialog', { name: 'Delete this comment?' }).getByRole('button', { name: 'Delete comment' }).click();
     await expect(a.comment(alice.fullName)).toHaveCount(0);
     await expect(b.comment(alice.fullName)).toHaveCount(0);
     await expect(b.comments.getByRole('heading', { name: 'Comments (0)' })).toBeVisible();

@@ -113,7 +113,7 @@ test('comments: post, edit and delete your own; another person’s are read-only
   await page.reload();
   await expect(t.comment(user.fullName)).toContainText('Mine, edited');
   await t.comment(user.fullName).getByRole('button', { name: 'Delete comment' }).click();
-  await t.comment(user.fullName).getByRole('button', { name: /^Delet(e|ing) comment/ }).last().click();
+  await page.getByRole('alertdialog', { name: 'Delete this comment?' }).getByRole('button', { name: 'Delete comment' }).click();
   await expect(t.comment(user.fullName)).toHaveCount(0);
   await expect(t.comment(other.fullName)).toBeVisible();
   await expect(t.activity).toContainText('commented');

@@ -7,7 +7,8 @@ import { useNotices } from '#web/components/notices.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useLogout } from '#web/features/auth/api/logout.ts';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
@@ -58,7 +59,7 @@ export function NavBar() {
           signOut('logout');
           return;
         }
-        const message = isApiError(error) ? error.message : NETWORK_ERROR_MESSAGE;
+        const message = errorText(error);
         notify('error', `${CLIENT_MESSAGES.logoutPrefix}${message || CLIENT_MESSAGES.logoutFailedDefault}`);
       },
     });

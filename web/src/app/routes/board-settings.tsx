@@ -12,6 +12,7 @@ import { BoardLabelsSection } from '#web/features/labels/components/board-labels
 import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
 import { BoardWebhooksSection } from '#web/features/webhooks/components/board-webhooks-section.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PageLoading } from '../root-layout.tsx';
 import { BoardNotFound, useLeaveWhenRemoved } from './board.tsx';
@@ -35,7 +36,7 @@ export function BoardSettingsPage() {
     if (isApiError(detail.error) && detail.error.status === 404) return <BoardNotFound />;
     return (
       <div className="page">
-        <RetryAlert onRetry={() => void detail.refetch()}>Couldn’t load this board. {isApiError(detail.error) ? detail.error.message : ''}</RetryAlert>
+        <RetryAlert onRetry={() => void detail.refetch()}>Couldn’t load this board. {errorText(detail.error)}</RetryAlert>
       </div>
     );
   }

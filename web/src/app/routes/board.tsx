@@ -10,6 +10,7 @@ import { useBoards } from '#web/features/boards/api/get-boards.ts';
 import { BoardMembersStrip } from '#web/features/boards/components/board-members-strip.tsx';
 import { TaskBoard } from '#web/features/tasks/components/task-board.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { BoardScopeProvider, NarrowBoardSwitcher } from '../board-scope.tsx';
 import { notAvailableOffline, OfflineUnavailable } from '#web/components/offline-unavailable.tsx';
@@ -87,7 +88,7 @@ export function BoardPage() {
     if (detail.isError) {
       return (
         <div className="page">
-          <RetryAlert onRetry={() => void detail.refetch()}>Couldn’t load this board. {isApiError(detail.error) ? detail.error.message : ''}</RetryAlert>
+          <RetryAlert onRetry={() => void detail.refetch()}>Couldn’t load this board. {errorText(detail.error)}</RetryAlert>
         </div>
       );
     }

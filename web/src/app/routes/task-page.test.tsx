@@ -196,7 +196,7 @@ describe('comments', () => {
       state.comments = [];
       return noContent();
     });
-    await user.click(within(mine()).getByRole('button', { name: 'Delete comment' }));
+    await user.click(within(screen.getByRole('alertdialog', { name: 'Delete this comment?' })).getByRole('button', { name: 'Delete comment' }));
     await waitFor(() => {
       expect(screen.queryByRole('article', { name: 'Comment by Ada Lovelace' })).not.toBeInTheDocument();
     });

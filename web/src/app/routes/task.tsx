@@ -14,6 +14,7 @@ import { useTask } from '#web/features/tasks/api/get-task.ts';
 import { TaskActivity } from '#web/features/tasks/components/task-activity.tsx';
 import { TaskDetails } from '#web/features/tasks/components/task-details.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { APP_NAME, useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
@@ -92,7 +93,7 @@ export function TaskPage() {
   } else if (task.isError) {
     body = (
       <RetryAlert onRetry={() => void task.refetch()}>
-        Couldn’t load this task. {isApiError(task.error) ? task.error.message : ''}
+        Couldn’t load this task. {errorText(task.error)}
       </RetryAlert>
     );
   } else {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useSession } from '#web/features/auth/components/session-provider.tsx';
+import type { PublicUser } from '#shared/schemas/users.ts';
 import { CalendarSection } from './calendar-section.tsx';
 import { ApiTokensSection } from './api-tokens-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
@@ -8,23 +8,32 @@ import { ProfileSection } from './profile-section.tsx';
 import { SessionsAndDataSection } from './sessions-data-section.tsx';
 import './account.css';
 
+interface AccountSettingsProps {
+  /** Who is signed in. */
+  user: PublicUser;
+  /** After the name changed: the session takes the new user (the navigation bar shows it). */
+  onUserChanged: (user: PublicUser) => void;
+  /** After signing out everywhere or deleting the account: the session ends here too. */
+  onSignedOut: () => void;
+  notifications?: ReactNode;
+}
+
 /**
- * Everything on the account page below its heading. The notification settings belong to the
- * notifications feature; the app passes them in (features do not import each other).
+ * Everything on the account page below its heading. The session belongs to the auth feature and
+ * the notification settings to the notifications feature; the app passes them in (features do
+ * not import each other).
  */
-export function AccountSettings({ notifications }: { notifications?: ReactNode }) {
-  const { session } = useSession();
-  if (session.status !== 'signedIn') return null;
-  const { fullName, email } = session.user;
+export function AccountSettings({ user, onUserChanged, onSignedOut, notifications }: AccountSettingsProps) {
+  const { fullName, email } = user;
   return (
     <>
-      <ProfileSection fullName={fullName} email={email} />
+      <ProfileSection fullName={fullName} email={email} onSaved={onUserChanged} />
       <PasswordSection email={email} />
       {notifications}
       <CalendarSection />
-      <SessionsAndDataSection />
+      <SessionsAndDataSection onSignedOut={onSignedOut} />
       <ApiTokensSection />
-      <DeleteAccountSection />
+      <DeleteAccountSection onSignedOut={onSignedOut} />
     </>
   );
 }

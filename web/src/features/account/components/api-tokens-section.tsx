@@ -2,11 +2,12 @@ import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { checkTokenName, TOKEN_EXPIRY_CHOICES, TOKEN_POLICY, type ApiToken, type TokenAccess } from '#shared/schemas/tokens.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { SelectField, TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { formatRelative } from '#web/lib/relative-time.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { useCreateToken } from '../api/create-token.ts';
@@ -17,7 +18,6 @@ import { AccountFormFooter, AccountSection } from './account-section.tsx';
 const ACCESS_LABELS: Record<TokenAccess, string> = { read: 'Read only', write: 'Read and write' };
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
-const errorText = (failure: unknown) => (isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
 
 function When({ iso, relative, now }: { iso: string; relative?: boolean; now: Date }) {
   const date = new Date(iso);
@@ -144,7 +144,6 @@ export function ApiTokensSection() {
   const [formError, setFormError] = useState<string | null>(null);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
-  const [listError, setListError] = useState<string | null>(null);
   const createButton = useRef<HTMLDivElement>(null);
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
@@ -171,16 +170,8 @@ export function ApiTokensSection() {
   const onConfirmRevoke = () => {
     if (revoking === null) return;
     const token = revoking;
-    revoke.mutate(token._id, {
-      onSuccess: () => {
-        setRevoking(null);
-        setListError(null);
-        notify('success', `The token “${token.name}” was revoked.`);
-      },
-      onError: (failure) => {
-        setRevoking(null);
-        setListError(errorText(failure));
-      },
+    return revoke.mutateAsync(token._id).then(() => {
+      notify('success', `The token “${token.name}” was revoked.`);
     });
   };
 
@@ -257,7 +248,6 @@ export function ApiTokensSection() {
       <h3 className="token-list__title" id="account-tokens-list">
         Your tokens
       </h3>
-      {listError !== null ? <Alert tone="error">{listError}</Alert> : null}
       {tokens.isError ? (
         <RetryAlert
           onRetry={() => {
@@ -277,30 +267,15 @@ export function ApiTokensSection() {
           ))}
         </ul>
       )}
-      <Dialog
+      <ConfirmDialog
         open={revoking !== null}
         onClose={() => {
           setRevoking(null);
         }}
-        variant="center"
-        role="alertdialog"
-        hideCloseButton
         title={`Revoke “${revoking?.name ?? ''}”?`}
-        description="Anything that uses this token stops working at once. This cannot be undone."
-        footer={
-          <>
-            <Button
-              onClick={() => {
-                setRevoking(null);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button variant="danger" busy={revoke.isPending} onClick={onConfirmRevoke}>
-              Revoke token
-            </Button>
-          </>
-        }
+        body="Anything that uses this token stops working at once. This cannot be undone."
+        confirmLabel="Revoke token"
+        onConfirm={onConfirmRevoke}
       />
     </AccountSection>
   );

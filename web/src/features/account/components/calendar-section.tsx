@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
 import { useCalendarFeed, useRotateCalendarFeed } from '../api/calendar-feed.ts';
 import { AccountSection } from './account-section.tsx';
 
@@ -33,18 +32,10 @@ export function CalendarSection() {
     }
   };
 
-  const onConfirm = () => {
-    rotate.mutate(undefined, {
-      onSuccess: () => {
-        setConfirming(false);
-        notify('success', 'A new calendar URL was made. Subscribe to it again where you used the old one.');
-      },
-      onError: (failure) => {
-        setConfirming(false);
-        setError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
-      },
+  const onConfirm = () =>
+    rotate.mutateAsync(undefined).then(() => {
+      notify('success', 'A new calendar URL was made. Subscribe to it again where you used the old one.');
     });
-  };
 
   return (
     <AccountSection id="account-calendar" title="Calendar">
@@ -83,30 +74,15 @@ export function CalendarSection() {
         </>
       )}
       {error !== null ? <Alert tone="error">{error}</Alert> : null}
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         onClose={() => {
           setConfirming(false);
         }}
-        variant="center"
-        role="alertdialog"
-        hideCloseButton
         title="Make a new calendar URL?"
-        description="The current address stops working at once: calendars subscribed to it no longer get your tasks until you subscribe to the new one."
-        footer={
-          <>
-            <Button
-              onClick={() => {
-                setConfirming(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button variant="danger" busy={rotate.isPending} onClick={onConfirm}>
-              Make a new URL
-            </Button>
-          </>
-        }
+        body="The current address stops working at once: calendars subscribed to it no longer get your tasks until you subscribe to the new one."
+        confirmLabel="Make a new URL"
+        onConfirm={onConfirm}
       />
     </AccountSection>
   );

@@ -1,22 +1,19 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import { useRef, useState } from 'react';
 import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
-import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
-import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { isApiError } from '#web/lib/api-client.ts';
 import { useDeleteAccount } from '../api/delete-account.ts';
 import { AccountSection } from './account-section.tsx';
 
 /** Delete the account: asked first, confirmed with the password. */
-export function DeleteAccountSection() {
+export function DeleteAccountSection({ onSignedOut }: { onSignedOut: () => void }) {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const remove = useDeleteAccount();
-  const { signOut } = useSession();
   const { notify } = useNotices();
   const passwordRef = useRef<HTMLInputElement>(null);
 
@@ -26,24 +23,25 @@ export function DeleteAccountSection() {
     setError(undefined);
   };
 
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const onConfirm = () => {
     if (password === '') {
       setError('Enter your password to confirm.');
+      passwordRef.current?.focus();
       return;
     }
-    remove.mutate(
-      { password },
-      {
-        onSuccess: () => {
-          close();
-          notify('success', ACCOUNT_MESSAGES.accountDeleted);
-          signOut('logout');
-        },
-        onError: (failure) => {
-          setError(isApiError(failure) ? (failure.errors[0]?.message ?? failure.message) : NETWORK_ERROR_MESSAGE);
-          passwordRef.current?.focus();
-        },
+    setError(undefined);
+    return remove.mutateAsync({ password }).then(
+      () => {
+        notify('success', ACCOUNT_MESSAGES.accountDeleted);
+        onSignedOut();
+      },
+      (failure: unknown) => {
+        // A wrong password is shown on the field; anything else in the dialog.
+        const field = isApiError(failure) ? failure.errors.find((item) => item.field === 'password') : undefined;
+        if (!field) throw failure;
+        setError(field.message);
+        passwordRef.current?.focus();
+        return false;
       },
     );
   };
@@ -64,26 +62,17 @@ export function DeleteAccountSection() {
           Delete my account…
         </Button>
       </div>
-      <Dialog
+      <ConfirmDialog
         open={open}
         onClose={close}
-        variant="center"
-        role="alertdialog"
         title="Delete your account?"
-        description="This cannot be undone. Enter your password to confirm."
+        body="This cannot be undone. Enter your password to confirm."
+        confirmLabel="Delete my account"
         initialFocusRef={passwordRef}
+        onConfirm={onConfirm}
       >
-        <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Delete account">
-          <TextField ref={passwordRef} label="Password" type="password" name="password" autoComplete="current-password" required value={password} error={error} onChange={(e) => { setPassword(e.target.value); }} />
-          <div className="account-form__actions">
-            <Button onClick={close}>Cancel</Button>
-            <Button type="submit" variant="danger" busy={remove.isPending}>
-              Delete my account
-            </Button>
-          </div>
-        </form>
-      </Dialog>
-      {remove.isError && !open ? <Alert tone="error">{NETWORK_ERROR_MESSAGE}</Alert> : null}
+        <TextField ref={passwordRef} label="Password" type="password" name="password" autoComplete="current-password" required value={password} error={error} onChange={(e) => { setPassword(e.target.value); }} />
+      </ConfirmDialog>
     </AccountSection>
   );
 }

@@ -3,7 +3,8 @@ import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { checkPassword } from '#shared/validation.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { TextField } from '#web/components/field.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 
@@ -47,7 +48,7 @@ export function PasswordSection({ email }: { email: string }) {
           if (isApiError(failure) && failure.errors.length > 0) {
             setErrors(Object.fromEntries(failure.errors.map((f) => [f.field, f.message])));
           } else {
-            setFormError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
+            setFormError(errorText(failure));
           }
         },
       },

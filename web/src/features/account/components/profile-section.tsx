@@ -1,18 +1,17 @@
 import { useState, type SubmitEvent } from 'react';
+import type { PublicUser } from '#shared/schemas/users.ts';
 import { checkFullName } from '#shared/validation.ts';
 import { TextField } from '#web/components/field.tsx';
-import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 
 /** Name: saved with a confirmation; the navigation bar shows the new name at once. */
-export function ProfileSection({ fullName, email }: { fullName: string; email: string }) {
+export function ProfileSection({ fullName, email, onSaved }: { fullName: string; email: string; onSaved: (user: PublicUser) => void }) {
   const [name, setName] = useState(fullName);
   const [error, setError] = useState<string | undefined>();
   const [done, setDone] = useState<string | null>(null);
   const update = useUpdateProfile();
-  const { signIn } = useSession();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -27,12 +26,12 @@ export function ProfileSection({ fullName, email }: { fullName: string; email: s
       { fullName: checked.value },
       {
         onSuccess: (answer) => {
-          signIn(answer.data.user);
+          onSaved(answer.data.user);
           setName(answer.data.user.fullName);
           setDone(answer.message);
         },
         onError: (failure) => {
-          setError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
+          setError(errorText(failure));
         },
       },
     );

@@ -6,7 +6,7 @@ import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useConfirmPasswordReset, useRequestPasswordReset } from '../api/reset-password.ts';
 import './account.css';
 
@@ -37,7 +37,7 @@ export function ResetPasswordForm() {
   const otpRef = useRef<HTMLInputElement>(null);
 
   const failed = (failure: unknown) => {
-    setFormError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
+    setFormError(errorText(failure));
   };
 
   const onRequest = (event: SubmitEvent<HTMLFormElement>) => {

@@ -1,34 +1,22 @@
 import { useState } from 'react';
-import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { useNotices } from '#web/components/notices.tsx';
-import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { API_BASE, isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { API_BASE } from '#web/lib/api-client.ts';
 import { useLogoutAll } from '../api/logout-all.ts';
 import { AccountSection } from './account-section.tsx';
 
 /** Sign out everywhere (asked first), and the download of everything the account holds. */
-export function SessionsAndDataSection() {
+export function SessionsAndDataSection({ onSignedOut }: { onSignedOut: () => void }) {
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const logoutAll = useLogoutAll();
-  const { signOut } = useSession();
   const { notify } = useNotices();
 
-  const onConfirm = () => {
-    logoutAll.mutate(undefined, {
-      onSuccess: (answer) => {
-        setConfirming(false);
-        notify('success', answer.message);
-        signOut('logout');
-      },
-      onError: (failure) => {
-        setConfirming(false);
-        setError(isApiError(failure) ? failure.message : NETWORK_ERROR_MESSAGE);
-      },
+  const onConfirm = () =>
+    logoutAll.mutateAsync(undefined).then((answer) => {
+      notify('success', answer.message);
+      onSignedOut();
     });
-  };
 
   return (
     <>
@@ -37,14 +25,12 @@ export function SessionsAndDataSection() {
         <div className="account-form__actions">
           <Button
             onClick={() => {
-              setError(null);
               setConfirming(true);
             }}
           >
             Sign out everywhere
           </Button>
         </div>
-        {error !== null ? <Alert tone="error">{error}</Alert> : null}
       </AccountSection>
       <AccountSection id="account-data" title="Your data">
         <p className="account-section__text">
@@ -56,30 +42,15 @@ export function SessionsAndDataSection() {
           </a>
         </div>
       </AccountSection>
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         onClose={() => {
           setConfirming(false);
         }}
-        variant="center"
-        role="alertdialog"
-        hideCloseButton
         title="Sign out everywhere?"
-        description="Every device signed in to your account, this one included, will have to sign in again."
-        footer={
-          <>
-            <Button
-              onClick={() => {
-                setConfirming(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button variant="danger" busy={logoutAll.isPending} onClick={onConfirm}>
-              Sign out everywhere
-            </Button>
-          </>
-        }
+        body="Every device signed in to your account, this one included, will have to sign in again."
+        confirmLabel="Sign out everywhere"
+        onConfirm={onConfirm}
       />
     </>
   );

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '#web/components/alert.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useUnsubscribe } from '../api/unsubscribe.ts';
 import './account.css';
 
@@ -37,7 +37,7 @@ export function UnsubscribeResult({ token }: { token: string }) {
   }
   if (unsubscribe.isError) {
     const error = unsubscribe.error;
-    const text = isApiError(error) ? (error.errors[0]?.message ?? error.message) : NETWORK_ERROR_MESSAGE;
+    const text = errorText(error, { firstField: true });
     return <Alert tone="error">{text}</Alert>;
   }
   return (

@@ -3,7 +3,7 @@ import { checkEmail } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, TextField } from '#web/components/field.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useLogin } from '../api/login.ts';
 import { useSession } from './session-provider.tsx';
 import './auth.css';
@@ -53,7 +53,7 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
           signIn(user);
         },
         onError: (error) => {
-          setFormError(isApiError(error) ? error.message : NETWORK_ERROR_MESSAGE);
+          setFormError(errorText(error));
           requestAnimationFrame(() => errorRef.current?.focus());
         },
       },

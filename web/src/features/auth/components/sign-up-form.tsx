@@ -7,7 +7,8 @@ import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { formatCountdown, useCooldown } from '#web/lib/use-cooldown.ts';
 import { useRegister } from '../api/register.ts';
 import { useRequestOtp } from '../api/request-otp.ts';
@@ -163,7 +164,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
           void navigate('/login', { state: { email: normalizedEmail } });
         },
         onError: (error) => {
-          showError(isApiError(error) ? error.message : NETWORK_ERROR_MESSAGE);
+          showError(errorText(error));
         },
       },
     );

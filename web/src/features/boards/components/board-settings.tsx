@@ -1,16 +1,18 @@
 import { useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
-import { BOARD_ROLES, LIMITS, type BoardRole } from '#shared/constants.ts';
+import { BOARD_ROLES, type BoardRole } from '#shared/constants.ts';
 import { canChangeBoard, canLeave } from '#shared/rights.ts';
 import type { Member } from '#shared/schemas/boards.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
-import { EmailField, SelectField, TextAreaField, TextField } from '#web/components/field.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useAddMember, useRemoveMember, useUpdateMember } from '../api/board-members.ts';
 import { useDeleteBoard } from '../api/delete-board.ts';
 import type { BoardDetail } from '../api/get-board.ts';
 import { useUpdateBoard } from '../api/update-board.ts';
+import { BoardFields, useBoardForm } from './board-form.tsx';
 import { ImportExportSection } from './board-import-export.tsx';
 import { initialsOf } from './board-members-strip.tsx';
 import './boards.css';
@@ -19,11 +21,7 @@ const ROLE_LABELS: Record<BoardRole, string> = { admin: 'Admin', member: 'Member
 const ROLE_HINT = 'Admins manage the board and its members; members create and change tasks; viewers read and comment.';
 
 /** The server's words for a refused change (LAST_ADMIN, ALREADY_MEMBER, PERSONAL_BOARD, 429 …). */
-function errorText(error: unknown): string {
-  if (!isApiError(error)) return String(error);
-  if (error.status === 429 && error.retryAfter) return `${error.message} Try again in ${Math.ceil(error.retryAfter / 60)} min.`;
-  return error.message;
-}
+const refusal = (error: unknown) => errorText(error, { retryHint: true });
 
 interface SettingsProps {
   detail: BoardDetail;
@@ -96,70 +94,30 @@ export function BoardSettings({ detail, me, onGone, labels, onCsvImported }: Set
   );
 }
 
-function AboutForm({ boardId, name: savedName, description: savedDescription }: { boardId: string; name: string; description: string }) {
-  const [name, setName] = useState(savedName);
-  const [description, setDescription] = useState(savedDescription);
-  const [nameError, setNameError] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+function AboutForm({ boardId, name, description }: { boardId: string; name: string; description: string }) {
   const [saved, setSaved] = useState(false);
+  const form = useBoardForm({ name, description }, { onEdit: () => { setSaved(false); } });
   const update = useUpdateBoard(boardId);
-  const nameRef = useRef<HTMLInputElement>(null);
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
     setSaved(false);
-    const trimmed = name.trim();
-    if (trimmed.length < LIMITS.boardNameMin || trimmed.length > LIMITS.boardNameMax) {
-      setNameError(`Give the board a name of ${LIMITS.boardNameMin} to ${LIMITS.boardNameMax} characters.`);
-      nameRef.current?.focus();
-      return;
-    }
-    setNameError(null);
-    update.mutate(
-      { name: trimmed, description: description.trim() },
-      {
-        onSuccess: () => {
-          setSaved(true);
-        },
-        onError: (failure) => {
-          if (isUnauthorized(failure)) return;
-          const field = isApiError(failure) ? failure.errors.find((item) => item.field === 'name') : undefined;
-          if (field) setNameError(field.message);
-          else setError(errorText(failure));
-        },
+    const values = form.check();
+    if (!values) return;
+    update.mutate(values, {
+      onSuccess: () => {
+        setSaved(true);
       },
-    );
+      onError: (failure) => {
+        if (!isUnauthorized(failure)) form.refused(failure, { retryHint: true });
+      },
+    });
   };
 
   return (
     <form className="board-form" onSubmit={onSubmit} noValidate aria-label="About this board">
-      {error ? <Alert tone="error">{error}</Alert> : null}
-      <TextField
-        ref={nameRef}
-        label="Name"
-        name="name"
-        autoComplete="off"
-        required
-        maxLength={LIMITS.boardNameMax}
-        value={name}
-        error={nameError}
-        onChange={(event) => {
-          setName(event.target.value);
-          setSaved(false);
-        }}
-      />
-      <TextAreaField
-        label="Description"
-        name="description"
-        rows={3}
-        maxLength={LIMITS.boardDescriptionMax}
-        value={description}
-        onChange={(event) => {
-          setDescription(event.target.value);
-          setSaved(false);
-        }}
-      />
+      {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
+      <BoardFields {...form.fields} />
       <div className="board-form__actions board-form__actions--start">
         <Button type="submit" variant="primary" busy={update.isPending}>
           {update.isPending ? 'Saving…' : 'Save'}
@@ -213,7 +171,7 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
               { email: member.email, role: event.target.value as BoardRole },
               {
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(refusal(failure));
                 },
               },
             );
@@ -240,7 +198,7 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
               { email: member.email },
               {
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(refusal(failure));
                 },
               },
             );
@@ -261,7 +219,7 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
               {
                 onSuccess: onLeft,
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(refusal(failure));
                 },
               },
             );
@@ -314,7 +272,7 @@ function AddMemberForm({ boardId }: { boardId: string }) {
             emailRef.current?.focus();
             return;
           }
-          setError(errorText(failure));
+          setError(refusal(failure));
         },
       },
     );
@@ -366,65 +324,28 @@ function AddMemberForm({ boardId }: { boardId: string }) {
 
 function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; boardName: string; me: string; onLeft: () => void }) {
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const remove = useRemoveMember(boardId);
-  const cancelRef = useRef<HTMLButtonElement>(null);
   return (
     <>
       <Button
         variant="secondary"
         aria-haspopup="dialog"
         onClick={() => {
-          setError(null);
           setOpen(true);
         }}
       >
         Leave board
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={open}
         onClose={() => {
           setOpen(false);
         }}
-        variant="center"
-        role="alertdialog"
         title="Leave this board?"
-        description={<>You will no longer see the tasks of “{boardName}”, except those assigned to you.</>}
-        initialFocusRef={cancelRef}
-        hideCloseButton
-        footer={
-          <>
-            <Button
-              ref={cancelRef}
-              onClick={() => {
-                setOpen(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              busy={remove.isPending}
-              onClick={() => {
-                setError(null);
-                remove.mutate(
-                  { email: me, leaving: true },
-                  {
-                    onSuccess: onLeft,
-                    onError: (failure) => {
-                      if (!isUnauthorized(failure)) setError(errorText(failure));
-                    },
-                  },
-                );
-              }}
-            >
-              Leave board
-            </Button>
-          </>
-        }
-      >
-        {error ? <Alert tone="error">{error}</Alert> : null}
-      </Dialog>
+        body={<>You will no longer see the tasks of “{boardName}”, except those assigned to you.</>}
+        confirmLabel="Leave board"
+        onConfirm={() => remove.mutateAsync({ email: me, leaving: true }).then(onLeft)}
+      />
     </>
   );
 }
@@ -432,20 +353,8 @@ function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; board
 function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; boardName: string; onDeleted: () => void }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const remove = useDeleteBoard();
   const matches = typed.trim() === boardName;
-  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!matches) return;
-    setError(null);
-    remove.mutate(boardId, {
-      onSuccess: onDeleted,
-      onError: (failure) => {
-        if (!isUnauthorized(failure)) setError(errorText(failure));
-      },
-    });
-  };
   return (
     <>
       <Button
@@ -453,48 +362,33 @@ function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; board
         aria-haspopup="dialog"
         onClick={() => {
           setTyped('');
-          setError(null);
           setOpen(true);
         }}
       >
         Delete board
       </Button>
-      <Dialog
+      <ConfirmDialog
         open={open}
         onClose={() => {
           setOpen(false);
         }}
-        variant="center"
-        role="alertdialog"
         title="Delete this board?"
-        description={<>Every task of “{boardName}”, with its comments and activity, goes with it, for every member. This cannot be undone.</>}
+        body={<>Every task of “{boardName}”, with its comments and activity, goes with it, for every member. This cannot be undone.</>}
+        confirmLabel="Delete board"
+        busyLabel="Deleting…"
+        confirmDisabled={!matches}
+        onConfirm={() => remove.mutateAsync(boardId).then(onDeleted)}
       >
-        <form className="board-form" onSubmit={onSubmit} noValidate aria-label="Delete board">
-          {error ? <Alert tone="error">{error}</Alert> : null}
-          <TextField
-            label={<>Type the board’s name, “{boardName}”, to confirm</>}
-            name="confirmName"
-            autoComplete="off"
-            value={typed}
-            onChange={(event) => {
-              setTyped(event.target.value);
-            }}
-          />
-          <div className="board-form__actions">
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setOpen(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" disabled={!matches} busy={remove.isPending}>
-              {remove.isPending ? 'Deleting…' : 'Delete board'}
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+        <TextField
+          label={<>Type the board’s name, “{boardName}”, to confirm</>}
+          name="confirmName"
+          autoComplete="off"
+          value={typed}
+          onChange={(event) => {
+            setTyped(event.target.value);
+          }}
+        />
+      </ConfirmDialog>
     </>
   );
 }

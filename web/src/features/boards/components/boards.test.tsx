@@ -56,6 +56,28 @@ describe('the board switcher', () => {
     expect(fetch.callsTo('POST', '/boards')[0]?.body).toEqual({ name: 'Garden' });
   });
 
+  it('"New board" checks the name by the server\'s rule before sending, and shows a refused name beside the field', async () => {
+    const fetch = api();
+    fetch.on('POST', '/boards', json(400, { status: 'fail', code: 'VALIDATION_ERROR', message: 'Invalid input.', errors: [{ field: 'name', message: 'Board name must be at most 80 characters.' }] }));
+    const { user } = renderApp('/tasks', { signedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Switch board' }, { timeout: 5000 }));
+    await user.click(screen.getByRole('button', { name: 'New board' }));
+    const dialog = screen.getByRole('dialog', { name: 'New board' });
+    const name = within(dialog).getByLabelText('Name');
+    await user.type(name, '   ');
+    await user.click(within(dialog).getByRole('button', { name: 'Create board' }));
+    expect(name).toHaveAccessibleDescription(/Board name is required\./);
+    expect(name).toHaveFocus();
+    expect(fetch.callsTo('POST', '/boards')).toHaveLength(0);
+
+    await user.type(name, 'Garden');
+    await user.click(within(dialog).getByRole('button', { name: 'Create board' }));
+    await waitFor(() => {
+      expect(name).toHaveAccessibleDescription(/Board name must be at most 80 characters\./);
+    });
+    expect(name).toHaveFocus();
+  });
+
   it('says so when the board is not there or the viewer is not on it', async () => {
     const fetch = api();
     fetch.always('GET', '/boards/gone', json(404, { status: 'fail', code: 'NOT_FOUND', message: 'Board not found.' }));
@@ -80,6 +102,26 @@ describe('board settings', () => {
     const rendered = renderApp('/boards/team/settings', { signedIn: true });
     return { fetch, ...rendered };
   }
+
+  it('"About this board" uses the same rules: an empty name is refused before sending; a good one is saved trimmed', async () => {
+    const { fetch, user } = settings();
+    const form = await screen.findByRole('form', { name: 'About this board' }, { timeout: 5000 });
+    const name = within(form).getByLabelText('Name');
+    await user.clear(name);
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    expect(name).toHaveAccessibleDescription(/Board name is required\./);
+    expect(name).toHaveFocus();
+    expect(fetch.callsTo('PATCH', '/boards/team')).toHaveLength(0);
+
+    fetch.on('PATCH', '/boards/team', json(200, { status: 'success', data: { board: { ...TEAM, name: 'Launch crew' } } }));
+    await user.type(name, ' Launch crew ');
+    await user.clear(within(form).getByLabelText('Description'));
+    await user.type(within(form).getByLabelText('Description'), 'Ship it ');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(fetch.callsTo('PATCH', '/boards/team')[0]?.body).toEqual({ name: 'Launch crew', description: 'Ship it' });
+    });
+  });
 
   it('changes a role and removes a member', async () => {
     const { fetch, user } = settings();

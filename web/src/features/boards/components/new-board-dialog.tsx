@@ -1,12 +1,11 @@
 import { useRef, useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { LIMITS } from '#shared/constants.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
-import { TextAreaField, TextField } from '#web/components/field.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
-import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { isUnauthorized } from '#web/lib/api-client.ts';
 import { useCreateBoard } from '../api/create-board.ts';
+import { BoardFields, useBoardForm } from './board-form.tsx';
 import { TrelloImportForm } from './board-import-export.tsx';
 
 /** "New board": a name and a description, or a Trello board export; the new board opens at once. */
@@ -44,27 +43,17 @@ export function NewBoardDialog({ open, onClose }: { open: boolean; onClose: () =
 }
 
 function NewBoardForm({ onClose, onTrello }: { onClose: () => void; onTrello: () => void }) {
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [nameError, setNameError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const nameRef = useRef<HTMLInputElement>(null);
+  const form = useBoardForm({ name: '', description: '' });
   const alertRef = useRef<HTMLDivElement>(null);
   const create = useCreateBoard();
   const navigate = useNavigate();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setFormError(null);
-    const trimmed = name.trim();
-    if (trimmed.length < LIMITS.boardNameMin || trimmed.length > LIMITS.boardNameMax) {
-      setNameError(`Give the board a name of ${LIMITS.boardNameMin} to ${LIMITS.boardNameMax} characters.`);
-      nameRef.current?.focus();
-      return;
-    }
-    setNameError(null);
+    const values = form.check();
+    if (!values) return;
     create.mutate(
-      { name: trimmed, ...(description.trim() ? { description: description.trim() } : {}) },
+      { name: values.name, ...(values.description ? { description: values.description } : {}) },
       {
         onSuccess: (board) => {
           onClose();
@@ -72,14 +61,7 @@ function NewBoardForm({ onClose, onTrello }: { onClose: () => void; onTrello: ()
         },
         onError: (error) => {
           if (isUnauthorized(error)) return;
-          const field = isApiError(error) ? error.errors.find((item) => item.field === 'name') : undefined;
-          if (field) {
-            setNameError(field.message);
-            nameRef.current?.focus();
-            return;
-          }
-          setFormError(isApiError(error) ? error.message : String(error));
-          requestAnimationFrame(() => alertRef.current?.focus());
+          if (form.refused(error) !== null) requestAnimationFrame(() => alertRef.current?.focus());
         },
       },
     );
@@ -87,34 +69,8 @@ function NewBoardForm({ onClose, onTrello }: { onClose: () => void; onTrello: ()
 
   return (
     <form className="board-form" onSubmit={onSubmit} noValidate aria-label="New board">
-      <FormAlert error={formError} errorRef={alertRef} className="board-form__alert" />
-      <TextField
-        ref={nameRef}
-        label="Name"
-        name="name"
-        autoComplete="off"
-        required
-        maxLength={LIMITS.boardNameMax}
-        value={name}
-        error={nameError}
-        onChange={(event) => {
-          setName(event.target.value);
-        }}
-      />
-      <TextAreaField
-        label={
-          <>
-            Description<span className="field__optional"> (optional)</span>
-          </>
-        }
-        name="description"
-        rows={3}
-        maxLength={LIMITS.boardDescriptionMax}
-        value={description}
-        onChange={(event) => {
-          setDescription(event.target.value);
-        }}
-      />
+      <FormAlert error={form.formError} errorRef={alertRef} className="board-form__alert" />
+      <BoardFields {...form.fields} descriptionOptional />
       <div className="board-form__actions">
         <Button variant="ghost" onClick={onTrello} className="board-form__other">
           Import from Trello…

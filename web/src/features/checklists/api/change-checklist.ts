@@ -2,7 +2,8 @@ import { useMutation, useQueryClient, type MutateOptions, type QueryClient } fro
 import { useCallback, useEffect, useMemo } from 'react';
 import type { ChecklistItem, ChecklistItemEnvelope } from '#shared/schemas/checklist.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { apiRequest, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { markMadeHere, newStandInId, QUEUED_WRITE_OPTIONS, queueNotices, sendDelete } from '#web/lib/write-queue.ts';
 import { checklistKeys, checklistPath } from './get-checklist.ts';
 
@@ -214,7 +215,7 @@ export function registerChecklistWrites(queryClient: QueryClient, receiveTask: (
     onError: (error, { taskId, change }, context) => {
       queryClient.setQueryData<ChecklistItem[]>(checklistKeys.list(taskId), (items) => (items && context ? revertChange(items, change, context.before, context.index) : items));
       syncOf(queryClient, taskId, 0).missed = true;
-      if (!isUnauthorized(error)) queueNotices.send(queryClient, { tone: 'error', text: `${CHANGE_FAILED} ${isApiError(error) ? error.message : String(error)}` });
+      if (!isUnauthorized(error)) queueNotices.send(queryClient, { tone: 'error', text: `${CHANGE_FAILED} ${errorText(error)}` });
     },
     onSettled: (_answer, _error, { taskId }) => {
       const state = syncOf(queryClient, taskId, 0);

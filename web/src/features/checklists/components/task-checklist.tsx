@@ -6,7 +6,7 @@ import { Button } from '#web/components/button.tsx';
 import { CloseButton } from '#web/components/close-button.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { isPendingItem, newPendingId, useChangeChecklist, useChecklistSync, type ChecklistChange } from '../api/change-checklist.ts';
 import { useChecklist } from '../api/get-checklist.ts';
 import { ChecklistRow } from './checklist-row.tsx';
@@ -147,7 +147,7 @@ export function TaskChecklist({ task, canChange }: { task: Task; canChange: bool
         <LoadingLine>Loading the checklist…</LoadingLine>
       ) : checklist.isError ? (
         <RetryAlert onRetry={() => void checklist.refetch()}>
-          Couldn’t load the checklist. {isApiError(checklist.error) ? checklist.error.message : ''}
+          Couldn’t load the checklist. {errorText(checklist.error)}
         </RetryAlert>
       ) : (
         <>

@@ -2,7 +2,8 @@ import { useMutation, type MutateOptions, type QueryClient } from '@tanstack/rea
 import { useCallback, useMemo } from 'react';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Comment, CommentEnvelope, Person } from '#shared/schemas/comments.ts';
-import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { apiRequest, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { markMadeHere, newStandInId, QUEUED_WRITE_OPTIONS, queueNotices, sendDelete, THIS_PAGE_LOAD } from '#web/lib/write-queue.ts';
 import { withComment } from './comment-events.ts';
 import { commentKeys, commentsPath } from './get-comments.ts';
@@ -127,7 +128,7 @@ export function registerCommentWrites(queryClient: QueryClient): void {
       queryClient.setQueryData<Comment[]>(commentKeys.list(variables.taskId), (list) => (list ? takenBack(list, variables, context) : list));
       // The form that made it says why; a change restored from the device has no form.
       if (context?.madeIn !== THIS_PAGE_LOAD && !isUnauthorized(error)) {
-        queueNotices.send(queryClient, { tone: 'error', text: `${FAILED[variables.change.kind]} ${isApiError(error) ? error.message : String(error)}` });
+        queueNotices.send(queryClient, { tone: 'error', text: `${FAILED[variables.change.kind]} ${errorText(error)}` });
       }
     },
   });

@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { TextAreaField } from '#web/components/field.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
-import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { heldMailNote, isPendingComment, useChangeComment } from '../api/change-comments.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
@@ -15,10 +17,6 @@ import { MentionText } from './mention-text.tsx';
 import './task-comments.css';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-function errorText(error: unknown): string {
-  return isApiError(error) ? error.message : String(error);
-}
 
 /** The same rule as the server's: trimmed, 1 to COMMENT_MAX characters. */
 function checkBody(raw: string): string | null {
@@ -197,31 +195,21 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
             </Button>
           </div>
         ) : null}
-        {mode === 'confirm' ? (
-          <div className="comment__confirm" role="group" aria-label="Confirm deletion">
-            <p>Delete this comment? This cannot be undone.</p>
-            <Button
-              size="sm"
-              variant="danger"
-              busy={change.isPending}
-              autoFocus
-              onClick={() => {
-                change.mutate({ kind: 'delete', commentId: comment._id }, { onError });
-              }}
-            >
-              {change.isPending ? 'Deleting…' : 'Delete comment'}
-            </Button>
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => {
-                setMode('view');
-              }}
-            >
-              Keep it
-            </Button>
-          </div>
-        ) : null}
+        <ConfirmDialog
+          open={mode === 'confirm'}
+          onClose={() => {
+            setMode('view');
+          }}
+          title="Delete this comment?"
+          body="This cannot be undone."
+          confirmLabel="Delete comment"
+          cancelLabel="Keep it"
+          onConfirm={() => {
+            // Taken off at once (a refusal brings it back with the reason).
+            change.mutate({ kind: 'delete', commentId: comment._id }, { onError });
+            setMode('view');
+          }}
+        />
       </article>
     </li>
   );

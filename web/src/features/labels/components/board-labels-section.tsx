@@ -3,14 +3,15 @@ import { LABEL_COLORS, LIMITS, type LabelColor } from '#shared/constants.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useCreateLabel, useDeleteLabel, useUpdateLabel } from '../api/change-labels.ts';
 import { useLabels } from '../api/get-labels.ts';
 import { LabelChip } from './label-chips.tsx';
-import { ColorChoice, errorText } from './label-picker.tsx';
+import { ColorChoice } from './label-picker.tsx';
 import './labels.css';
 
 /** A label's name and colour: the new-label form and a label's edit form. */
@@ -118,7 +119,7 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
                   requestAnimationFrame(() => editRef.current?.focus());
                 },
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
                 },
               },
             );
@@ -150,7 +151,6 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
             aria-haspopup="dialog"
             aria-label={`Delete label ${label.name}`}
             onClick={() => {
-              setError(null);
               setConfirming(true);
             }}
           >
@@ -158,47 +158,17 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
           </Button>
         </span>
       ) : null}
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         onClose={() => {
           setConfirming(false);
         }}
-        variant="center"
-        role="alertdialog"
         title="Delete this label?"
-        description={<>“{label.name}” comes off every task that has it, for everyone on the board. This cannot be undone.</>}
-        footer={
-          <>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setConfirming(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              busy={remove.isPending}
-              onClick={() => {
-                setError(null);
-                remove.mutate(label._id, {
-                  onSuccess: () => {
-                    setConfirming(false);
-                  },
-                  onError: (failure) => {
-                    if (!isUnauthorized(failure)) setError(errorText(failure));
-                  },
-                });
-              }}
-            >
-              {remove.isPending ? 'Deleting…' : 'Delete label'}
-            </Button>
-          </>
-        }
-      >
-        {error ? <Alert tone="error">{error}</Alert> : null}
-      </Dialog>
+        body={<>“{label.name}” comes off every task that has it, for everyone on the board. This cannot be undone.</>}
+        confirmLabel="Delete label"
+        busyLabel="Deleting…"
+        onConfirm={() => remove.mutateAsync(label._id)}
+      />
     </li>
   );
 }
@@ -226,7 +196,7 @@ function NewLabel({ boardId, count }: { boardId: string; count: number }) {
               setRound((r) => r + 1);
             },
             onError: (failure) => {
-              if (!isUnauthorized(failure)) setError(errorText(failure));
+              if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
             },
           });
         }}
@@ -245,7 +215,7 @@ export function BoardLabelsSection({ boardId, canWrite }: { boardId: string; can
   return (
     <section className="settings-section" aria-labelledby={headingId}>
       <h2 id={headingId}>Labels{labels.data ? ` (${labels.data.length})` : ''}</h2>
-      {labels.isError ? <RetryAlert onRetry={() => void labels.refetch()}>Couldn’t load the labels. {errorText(labels.error)}</RetryAlert> : null}
+      {labels.isError ? <RetryAlert onRetry={() => void labels.refetch()}>Couldn’t load the labels. {errorText(labels.error, { firstField: true })}</RetryAlert> : null}
       {labels.data?.length === 0 ? (
         <p className="board-settings__none">{canWrite ? 'No labels yet. Create one here or from a task’s label picker.' : 'No labels yet.'}</p>
       ) : null}

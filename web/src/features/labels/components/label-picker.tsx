@@ -2,7 +2,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { LABEL_COLORS, LIMITS, type LabelColor } from '#shared/constants.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import { Button, buttonClass } from '#web/components/button.tsx';
-import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { cx } from '#web/lib/cx.ts';
 import { usePopover } from '#web/lib/use-popover.ts';
 import { useCreateLabel } from '../api/change-labels.ts';
@@ -27,11 +28,6 @@ const sameIds = (a: readonly Label[], b: readonly Label[]) => a.length === b.len
 
 /** A name as the server compares them: trimmed, ignoring case. */
 const nameKey = (name: string) => name.trim().toLowerCase();
-
-export function errorText(error: unknown): string {
-  if (!isApiError(error)) return String(error);
-  return error.errors[0]?.message ?? error.message;
-}
 
 /** The colour choice of a label: ten radio buttons, each a chip named by its colour. */
 export function ColorChoice({ name, value, onChange, legend, onKeyDown }: { name: string; value: LabelColor; onChange: (color: LabelColor) => void; legend: string; onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void }) {
@@ -170,7 +166,7 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
         stopCreating();
       },
       onError: (failure) => {
-        if (!isUnauthorized(failure)) setError(errorText(failure));
+        if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
       },
     });
   };
@@ -321,7 +317,7 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
               ) : null}
             </ul>
             {labels.isPending ? <p className="label-picker__note">Loading labels…</p> : null}
-            {labels.isError ? <p className="label-picker__error">Couldn’t load the labels. {errorText(labels.error)}</p> : null}
+            {labels.isError ? <p className="label-picker__error">Couldn’t load the labels. {errorText(labels.error, { firstField: true })}</p> : null}
             {labels.data && optionCount === 0 ? (
               <p className="label-picker__note">{all.length === 0 && !canCreate ? 'This board has no labels yet.' : 'No label matches.'}</p>
             ) : null}

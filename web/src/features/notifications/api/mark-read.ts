@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MarkReadBody, UnreadCountEnvelope } from '#shared/schemas/notifications.ts';
 import { useNotices } from '#web/components/notices.tsx';
-import { apiRequest, isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { markInCache, readUnreadCount, setUnreadCount, type ReadTarget } from './notification-cache.ts';
 import { notificationKeys } from './query-keys.ts';
 
@@ -46,7 +47,7 @@ export function useMarkRead() {
         markInCache(queryClient, { ids: undo.changed }, null);
         setUnreadCount(queryClient, (readUnreadCount(queryClient) ?? 0) + undo.drop);
       }
-      notify('error', `Could not mark as read. ${isApiError(error) ? error.message : NETWORK_ERROR_MESSAGE}`);
+      notify('error', `Could not mark as read. ${errorText(error)}`);
     },
     onSettled: () => {
       // A first page cancelled above (the panel had only just opened) is asked for again.

@@ -6,7 +6,7 @@ import { Button } from '#web/components/button.tsx';
 import { CloseButton } from '#web/components/close-button.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { cx } from '#web/lib/cx.ts';
 import { formatRelative } from '#web/lib/relative-time.ts';
 import { useNow } from '#web/lib/use-now.ts';
@@ -97,7 +97,7 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
               void list.refetch();
             }}
           >
-            Your notifications could not be loaded. {isApiError(list.error) ? list.error.message : NETWORK_ERROR_MESSAGE}
+            Your notifications could not be loaded. {errorText(list.error)}
           </RetryAlert>
         ) : items.length === 0 ? (
           <p className="notif-panel__state notif-panel__empty">You’re all caught up</p>

@@ -5,7 +5,7 @@ import { Alert } from '#web/components/alert.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { Switch } from '#web/components/switch.tsx';
-import { isApiError, NETWORK_ERROR_MESSAGE } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useNotificationSettings, useUpdateNotificationSettings } from '../api/notification-settings.ts';
 import './notification-settings.css';
 
@@ -113,7 +113,7 @@ export function NotificationSettingsTable({ mail }: { mail: MailColumn }) {
         settle({ tone: 'success', text: `Saved: ${changeName(type, channel)} ${value ? 'on' : 'off'}.` });
       },
       (error: unknown) => {
-        settle({ tone: 'error', text: `${changeName(type, channel)} was not changed. ${isApiError(error) ? error.message : NETWORK_ERROR_MESSAGE}` });
+        settle({ tone: 'error', text: `${changeName(type, channel)} was not changed. ${errorText(error)}` });
       },
     );
   };

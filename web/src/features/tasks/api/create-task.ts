@@ -2,7 +2,8 @@ import { useMutation, type MutateOptions, type QueryClient } from '@tanstack/rea
 import { useCallback, useMemo } from 'react';
 import { DEFAULT_PRIORITY, DEFAULT_STATUS } from '#shared/constants.ts';
 import type { CreateTaskBody, Task, TaskEnvelope } from '#shared/schemas/tasks.ts';
-import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { apiRequest, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { QUEUED_WRITE_OPTIONS, queueNotices, THIS_PAGE_LOAD } from '#web/lib/write-queue.ts';
 import { personalBoardOf, useBoardScope } from './board-scope.ts';
 import { useLiveBoard, type Viewer } from './live-board-context.ts';
@@ -84,7 +85,7 @@ export function registerCreateTask(queryClient: QueryClient): void {
       if (shown) writeTask(queryClient, shown, null);
       // The form that made it says why; a create restored from the device has no form.
       if (context?.madeIn !== THIS_PAGE_LOAD && !isUnauthorized(error)) {
-        const why = isApiError(error) ? error.message : String(error);
+        const why = errorText(error);
         queueNotices.send(queryClient, { tone: 'error', text: `Couldn’t create “${body.taskTitle}”. ${why}` });
       }
     },

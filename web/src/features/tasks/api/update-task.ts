@@ -2,6 +2,7 @@ import { useMutation, type QueryClient } from '@tanstack/react-query';
 import { nextDeadline } from '#shared/repeat.ts';
 import type { Task, TaskEnvelope, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { QUEUED_WRITE_OPTIONS, queueNotices, THIS_PAGE_LOAD } from '#web/lib/write-queue.ts';
 import { taskConflicts } from './live-board-context.ts';
 import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
@@ -123,7 +124,7 @@ export function settleFailedWrite(
   }
   if (isApiError(error) && error.status === 404) receiveRemoval(queryClient, conflict.base._id, Number.MAX_SAFE_INTEGER);
   else rollback();
-  if (!isUnauthorized(error)) notify?.(isApiError(error) ? error.message : String(error));
+  if (!isUnauthorized(error)) notify?.(errorText(error));
 }
 
 /** What completing `task` made, in words, if it repeats: "Next occurrence due 3 Dec, 09:00". */

@@ -8,6 +8,7 @@ import { sortLabels } from '#web/features/labels/api/get-labels.ts';
 import { labelKeys } from '#web/features/labels/api/query-keys.ts';
 import { useNotices } from '#web/components/notices.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useDeleteTask } from '../api/delete-task.ts';
 import { useCurrentConflict, useLiveBoard, type Conflict } from '../api/live-board-context.ts';
 import { useUpdateTask } from '../api/update-task.ts';
@@ -103,7 +104,7 @@ export function ConflictDialog() {
   const queryClient = useQueryClient();
 
   const onFailure = (error: unknown) => {
-    if (!isUnauthorized(error) && !(isApiError(error) && error.status === 409)) notify('error', isApiError(error) ? error.message : String(error));
+    if (!isUnauthorized(error) && !(isApiError(error) && error.status === 409)) notify('error', errorText(error));
   };
 
   if (!conflict) return null;

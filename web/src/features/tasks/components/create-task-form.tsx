@@ -8,6 +8,7 @@ import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { personalBoardOf, useBoardScope, writableBoards } from '../api/board-scope.ts';
@@ -138,7 +139,7 @@ export function CreateTaskForm() {
           }
           setFieldErrors(serverFieldErrors);
         }
-        showFormError(isApiError(error) ? error.message : String(error));
+        showFormError(errorText(error));
       },
     });
   };

@@ -1,7 +1,6 @@
 import { useRef } from 'react';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { useDeleteTask } from '../api/delete-task.ts';
 
@@ -19,7 +18,6 @@ export function DeleteTaskDialog({
   onClose: () => void;
   fallbackFocus: () => HTMLElement | null;
 }) {
-  const cancelRef = useRef<HTMLButtonElement>(null);
   // Confirmed: the card (and the Delete button that opened this) is on its way out.
   const confirmedRef = useRef(false);
   const remove = useDeleteTask();
@@ -37,31 +35,19 @@ export function DeleteTaskDialog({
   };
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={task !== null}
       onClose={onClose}
-      variant="center"
-      role="alertdialog"
       title="Delete task?"
-      description={task ? <>“{task.taskTitle}” will be removed for you and the other person. This cannot be undone.</> : null}
-      initialFocusRef={cancelRef}
+      body={task ? <>“{task.taskTitle}” will be removed for you and the other person. This cannot be undone.</> : null}
+      confirmLabel="Delete task"
+      onConfirm={onConfirm}
       fallbackFocus={fallbackFocus}
       returnFocus={() => {
         const confirmed = confirmedRef.current;
         confirmedRef.current = false;
         return confirmed ? fallbackFocus() : null;
       }}
-      hideCloseButton
-      footer={
-        <>
-          <Button ref={cancelRef} onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" onClick={onConfirm}>
-            Delete task
-          </Button>
-        </>
-      }
     />
   );
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { Activity, ActivityChangeField, ChecklistAction } from '#shared/schemas/comments.ts';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { boardPath, useBoardScope } from '../api/board-scope.ts';
 import { useTaskActivity } from '../api/get-task-activity.ts';
@@ -114,7 +114,7 @@ export function TaskActivity({ taskId }: { taskId: string }) {
         <LoadingLine>Loading activity…</LoadingLine>
       ) : activity.isError ? (
         <RetryAlert onRetry={() => void activity.refetch()}>
-          Couldn’t load the activity. {isApiError(activity.error) ? activity.error.message : ''}
+          Couldn’t load the activity. {errorText(activity.error)}
         </RetryAlert>
       ) : activity.data.length === 0 ? (
         <p className="task-details__none">No activity yet.</p>

@@ -6,7 +6,7 @@ import { OfflineUnavailable } from '#web/components/offline-unavailable.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { VirtualFeed } from '#web/components/virtual-feed.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
@@ -114,7 +114,7 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
     };
   }, [canLoadMore, fetchNextPage]);
 
-  const errorText = isApiError(error) ? error.message : 'Something went wrong.';
+  const loadError = errorText(error);
   // The server's count; else the cards, once the whole list of this filter is here (not while
   // it loads, nor the previous filter's cards shown meanwhile): never a number not yet known.
   const countLabel = count ?? (data === undefined || isPlaceholderData || hasNextPage ? undefined : tasks.length);
@@ -160,7 +160,7 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
           </>
         ) : isError && tasks.length === 0 ? (
           <RetryAlert onRetry={() => void refetch()}>
-            <strong>Couldn’t load these tasks.</strong> {errorText}
+            <strong>Couldn’t load these tasks.</strong> {loadError}
           </RetryAlert>
         ) : tasks.length === 0 ? (
           <EmptyState status={status} filter={filter} />
@@ -168,7 +168,7 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
           <>
             {isError && !isFetchingNextPage ? (
               <RetryAlert className="column__banner" onRetry={() => void (hasNextPage ? fetchNextPage() : refetch())}>
-                {errorText}
+                {loadError}
               </RetryAlert>
             ) : null}
             <VirtualFeed

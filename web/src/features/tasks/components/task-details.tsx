@@ -6,7 +6,8 @@ import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { SelectField, TextAreaField } from '#web/components/field.tsx';
 import { LinkedText } from '#web/components/linked-text.tsx';
-import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { useBoardScope, useCanChangeTask, writableBoards } from '../api/board-scope.ts';
@@ -20,10 +21,6 @@ import './task-details.css';
 
 /** The description's limit (plain text, never rendered as HTML). */
 const DESCRIPTION_MAX = LIMITS.descriptionMax;
-
-function errorText(error: unknown): string {
-  return isApiError(error) ? error.message : String(error);
-}
 
 export function Timestamp({ iso, now }: { iso: string; now: Date }) {
   const date = new Date(iso);

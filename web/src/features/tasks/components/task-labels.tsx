@@ -4,8 +4,9 @@ import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { sortLabels } from '#web/features/labels/api/get-labels.ts';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
-import { LabelPicker, errorText } from '#web/features/labels/components/label-picker.tsx';
+import { LabelPicker } from '#web/features/labels/components/label-picker.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useBoardScope, useCanChangeTask } from '../api/board-scope.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import './task-labels.css';
@@ -37,7 +38,7 @@ export function TaskLabelsField({ task }: { task: Task }) {
               { task, changes: { labelIds: labels.map((label) => label._id) }, labels: sortLabels(labels) },
               {
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
                 },
               },
             );

@@ -3,6 +3,7 @@ import { describeRepeat, sameRepeat } from '#shared/repeat.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { readRepeat, RepeatField, repeatDraftOf } from './repeat-field.tsx';
@@ -62,7 +63,7 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
       onError: (failure) => {
         if (isUnauthorized(failure)) return;
         const byField = isApiError(failure) ? failure.errors.find((item) => item.field === 'repeat')?.message : undefined;
-        setError(byField ?? (isApiError(failure) ? failure.message : String(failure)));
+        setError(byField ?? errorText(failure));
       },
     });
   };

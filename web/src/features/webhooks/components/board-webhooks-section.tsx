@@ -3,10 +3,11 @@ import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type Delivery, type Webhook, type Webho
 import { checkWebhookUrl } from '#shared/webhooks.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { Dialog } from '#web/components/dialog.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
 import { useCreateWebhook, useDeleteWebhook, useDeliveries, useRedeliver, useUpdateWebhook, useWebhooks } from '../api/webhooks.ts';
 import './webhooks.css';
 
@@ -20,7 +21,6 @@ const EVENT_LABELS: Record<WebhookEvent, string> = {
 };
 const STATUS_LABELS: Record<Delivery['status'], string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
 
-const errorText = (error: unknown) => (isApiError(error) ? (error.errors[0]?.message ?? error.message) : String(error));
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The signing secret of a webhook just added, shown this once, with Copy. */
@@ -108,7 +108,7 @@ function NewWebhook({ boardId, onSecret }: { boardId: string; onSecret: (secret:
         onError: (failure) => {
           if (isUnauthorized(failure)) return;
           if (isApiError(failure) && failure.errors[0]?.field === 'url') setUrlError(failure.errors[0].message);
-          else setError(errorText(failure));
+          else setError(errorText(failure, { firstField: true }));
         },
       },
     );
@@ -148,7 +148,7 @@ function Deliveries({ boardId, hook }: { boardId: string; hook: Webhook }) {
   const redeliver = useRedeliver(boardId, hook._id);
   const [error, setError] = useState<string | null>(null);
   if (deliveries.isPending) return <p className="board-settings__none">Loading deliveries…</p>;
-  if (deliveries.isError) return <RetryAlert onRetry={() => void deliveries.refetch()}>Couldn’t load the deliveries. {errorText(deliveries.error)}</RetryAlert>;
+  if (deliveries.isError) return <RetryAlert onRetry={() => void deliveries.refetch()}>Couldn’t load the deliveries. {errorText(deliveries.error, { firstField: true })}</RetryAlert>;
   if (deliveries.data.length === 0) return <p className="board-settings__none">No deliveries yet.</p>;
   return (
     <>
@@ -189,7 +189,7 @@ function Deliveries({ boardId, hook }: { boardId: string; hook: Webhook }) {
                       setError(null);
                       redeliver.mutate(d._id, {
                         onError: (failure) => {
-                          if (!isUnauthorized(failure)) setError(errorText(failure));
+                          if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
                         },
                       });
                     }}
@@ -239,7 +239,7 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
               { hookId: hook._id, active: !hook.active },
               {
                 onError: (failure) => {
-                  if (!isUnauthorized(failure)) setError(errorText(failure));
+                  if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
                 },
               },
             );
@@ -275,41 +275,16 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
       <div id={logId} hidden={!showLog} className="webhook-row__log">
         {showLog ? <Deliveries boardId={boardId} hook={hook} /> : null}
       </div>
-      <Dialog
+      <ConfirmDialog
         open={confirming}
         onClose={() => {
           setConfirming(false);
         }}
-        variant="center"
-        role="alertdialog"
         title="Delete this webhook?"
-        description={<>Events stop going to {hook.url}, and deliveries not yet made are dropped. This cannot be undone.</>}
-        footer={
-          <>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                setConfirming(false);
-              }}
-            >
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              busy={remove.isPending}
-              onClick={() => {
-                remove.mutate(hook._id, {
-                  onError: (failure) => {
-                    setConfirming(false);
-                    if (!isUnauthorized(failure)) setError(errorText(failure));
-                  },
-                });
-              }}
-            >
-              {remove.isPending ? 'Deleting…' : 'Delete webhook'}
-            </Button>
-          </>
-        }
+        body={<>Events stop going to {hook.url}, and deliveries not yet made are dropped. This cannot be undone.</>}
+        confirmLabel="Delete webhook"
+        busyLabel="Deleting…"
+        onConfirm={() => remove.mutateAsync(hook._id)}
       />
     </li>
   );
@@ -332,7 +307,7 @@ export function BoardWebhooksSection({ boardId }: { boardId: string }) {
         Taskwise sends a signed POST to each URL when the chosen events happen on this board. Deliveries that fail are retried for 24 hours; a webhook that fails all
         that time is paused, and the board’s admins get a mail.
       </p>
-      {hooks.isError ? <RetryAlert onRetry={() => void hooks.refetch()}>Couldn’t load the webhooks. {errorText(hooks.error)}</RetryAlert> : null}
+      {hooks.isError ? <RetryAlert onRetry={() => void hooks.refetch()}>Couldn’t load the webhooks. {errorText(hooks.error, { firstField: true })}</RetryAlert> : null}
       {secret !== null ? (
         <SecretOnce
           secret={secret}
