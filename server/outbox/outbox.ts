@@ -24,6 +24,11 @@ export interface Outbox {
   drain(): Promise<void>;
   /** Rows not yet delivered or abandoned. */
   pending(): Promise<number>;
+  /**
+   * Shutdown (the app's close calls it): starts nothing new, lets the sends in progress end and
+   * records them, gives back what was claimed and not started. A second call finds nothing to do.
+   */
+  stop(): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -96,6 +101,7 @@ export default fp(
       wake: runner.wake,
       drain: () => runner.drain(),
       pending: () => repo.countPending(),
+      stop: () => runner.stop(),
     };
     fastify.decorate('outbox', outbox);
     fastify.metrics.gauge({

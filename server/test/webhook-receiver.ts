@@ -79,6 +79,12 @@ export async function startReceiver(now: () => Date) {
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
     port,
     at: (path: string) => received.filter((r) => r.path === path),
+    /** From now on answers `status`, the requests left hanging included. */
+    release(status: number) {
+      state.answer = () => status;
+      for (const res of hanging) res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      hanging.clear();
+    },
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

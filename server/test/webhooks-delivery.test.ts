@@ -278,7 +278,9 @@ describe('crash safety', () => {
   it('claims deliveries in batches; closing the app gives back the claimed ones not yet started, due at once and their attempt not counted', async () => {
     const policy = WEBHOOK_POLICY as { timeoutMs: number };
     const timeout = policy.timeoutMs;
-    policy.timeoutMs = 1000;
+    // Longer than any test: a delivery under way ends only when the test answers it, never by
+    // the clock (a 1 s time-out let a loaded machine end the first places and start the rest).
+    policy.timeoutMs = 120_000;
     try {
       const { board, webhook } = await hooked('/slow', ['task.created']);
       receiver.state.answer = () => 'hang';
@@ -296,17 +298,22 @@ describe('crash safety', () => {
       await expect.poll(locked, { message: 'one claim takes every delivery', timeout: 10_000, interval: 20 }).toBe(total);
       await expect.poll(() => receiver.at('/slow').length, { message: 'a delivery reaches the receiver', timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
 
+      // Closing: once the outbox has stopped starting deliveries, the receiver answers the ones
+      // under way with a failure; the close waits for them and records them.
+      const stopped = t.app.outbox.stop();
+      receiver.release(503);
+      await stopped;
       await t.rebuild();
       const rows = await t.app.db.selectFrom('outbox').select(['status', 'lockedBy', 'attempts', 'runAt']).where('webhookId', '=', webhook._id).execute();
       const tried = rows.filter((row) => row.attempts === 1);
       const untried = rows.filter((row) => row.attempts === 0);
-      // The ones under way timed out while the app closed: retried later, as any time-out.
+      // The ones under way failed while the app closed: retried later, as any failure.
       expect(tried).toHaveLength(OUTBOX_POLICY.webhookConcurrency);
       expect(tried.every((row) => row.status === 'pending' && row.lockedBy === null && row.runAt > now)).toBe(true);
       // The ones still queued went back untouched.
       expect(untried).toHaveLength(36);
       expect(untried.every((row) => row.status === 'pending' && row.lockedBy === null && row.runAt === now)).toBe(true);
-      // None of those reached the receiver (its connections per origin are fewer than the places).
+      // None of those reached the receiver: only the places under way did.
       expect(receiver.at('/slow').length).toBeLessThanOrEqual(OUTBOX_POLICY.webhookConcurrency);
     } finally {
       policy.timeoutMs = timeout;
