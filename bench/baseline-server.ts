@@ -264,23 +264,30 @@ function openSqlite(file: string): { db: Db; columns: string[]; details: boolean
     prepared.set(name, statement);
   }
   const all = (name: string, values: unknown[]) => prepared.get(name)!.all(...(values as SQLInputValue[])) as Row[];
-  // One connection; every call below runs start to end without yielding, so a transaction is
-  // just BEGIN IMMEDIATE … COMMIT around synchronous statements.
+  // One connection. Its statements are synchronous, but a transaction's body awaits between
+  // them (microtasks only), where another request's could start: transactions queue up one at
+  // a time, as Kysely's single SQLite connection does for the app. A read of another request in
+  // between runs inside the open transaction, which is harmless on one connection.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     columns,
     details: details !== undefined,
     db: {
       all: (name, values) => Promise.resolve(all(name, values)),
-      async tx(fn) {
-        sqlite.exec('begin immediate');
-        try {
-          const result = await fn((name, values) => Promise.resolve(all(name, values)));
-          sqlite.exec('commit');
-          return result;
-        } catch (error) {
-          sqlite.exec('rollback');
-          throw error;
-        }
+      tx<T>(fn: (all: (name: string, values: unknown[]) => Promise<Row[]>) => Promise<T>): Promise<T> {
+        const run = queue.then(async () => {
+          sqlite.exec('begin immediate');
+          try {
+            const result = await fn((name, values) => Promise.resolve(all(name, values)));
+            sqlite.exec('commit');
+            return result;
+          } catch (error) {
+            if (sqlite.isTransaction) sqlite.exec('rollback');
+            throw error;
+          }
+        });
+        queue = run.catch(() => undefined);
+        return run;
       },
     },
   };
@@ -688,7 +695,11 @@ async function main(): Promise<void> {
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       if (error instanceof Fail) send(res, error.status, { status: 'fail', code: error.code, message: error.message });
-      else send(res, 500, { status: 'error', code: 'INTERNAL_ERROR', message: SERVER_MESSAGES.internalError });
+      else {
+        // Only unexpected errors are logged (the baseline has no request log).
+        process.stderr.write(`${String((error as Error).stack ?? error)}\n`);
+        send(res, 500, { status: 'error', code: 'INTERNAL_ERROR', message: SERVER_MESSAGES.internalError });
+      }
     });
   });
   server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
