@@ -626,7 +626,7 @@ async function main(): Promise<void> {
     let task: Row | undefined;
     for (let tries = 0; task === undefined; tries++) {
       if (tries === 10) throw new Error('the task kept changing');
-      task = postgres ? await tryUpdate(db.all, id, user, body, now) : await db.tx((all) => tryUpdate(all, id, user, body, now));
+      task = postgres ? await tryUpdate((name, values) => db.all(name, values), id, user, body, now) : await db.tx((all) => tryUpdate(all, id, user, body, now));
     }
     send(res, 200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task } });
   }
