@@ -12,6 +12,21 @@
  * Sessions as the app's contract says: the cookie carries a random token, the database its
  * SHA-256; 30 days, sliding, the expiry refreshed at most once a minute.
  *
+ * Writes store what the app stores for the calls measured, with the same durability (SQLite:
+ * WAL, synchronous = full; PostgreSQL: its defaults, synchronous commit), all in one
+ * transaction: the task row (its search index and list indexes are the database's own: SQLite
+ * triggers, PostgreSQL indexes), its activity entries, its event (`task.created` /
+ * `task.updated`, the task JSON as payload) appended under the same ordering rule (PostgreSQL:
+ * the event-order advisory lock held to the commit, then a NOTIFY), and for a task assigned to
+ * someone else the assignment mail in the outbox (under the sender's hourly cap of 100, counted
+ * under the sender's lock through the schema's `mail_quota_used` on PostgreSQL) and the
+ * assignee's `assigned` notification with its `notification.created` event. PostgreSQL writes a
+ * create as ONE statement of data-modifying CTEs, a change as a read and ONE statement at the
+ * version read. What it does not do (the measured calls never need it): labels, checklists,
+ * repeats, moves, webhooks (no board of the benchmark has one), push rows (nobody subscribed),
+ * the mail of a reassignment, the `completed` notification, the per-person cap of 1,000
+ * notifications, mail templates (its mail is a short fixed text), the request log.
+ *
  * `node bench/baseline-server.ts` with PORT, HOST and DATABASE_URL, on a database the app has
  * migrated. The API suite checks that its answers equal the app's before it measures anything.
  */
@@ -92,6 +107,8 @@ function taskMapper(columns: readonly string[], details: boolean): (row: Row, as
  * prototype row object field by field costs more than the query on a big board.
  */
 const ARRAY_ROWS = new Set(['board', 'boardStatus', 'boardPriority', 'boardBoth']);
+/** Statements in PostgreSQL's SQL only (SQLite writes the same rows one statement at a time). */
+const POSTGRES_ONLY = new Set(['createPg', 'createPgMail', 'updatePg']);
 
 function boardRowMapper(columns: readonly string[], details: boolean): (row: Row) => Row {
   const fields = columns.map((c, i) => [i, API_NAMES[c]!] as const);
@@ -109,6 +126,52 @@ const labelIdsOf = (row: Row): unknown => (Array.isArray(row) ? (row as unknown[
 
 // ---------------------------------------------------------------------------------------------
 // SQL
+
+const OUTBOX_INSERT =
+  'insert into outbox (id, kind, to_email, subject, text_body, html_body, headers, dedupe_key, status, attempts, run_at, locked_by, locked_until, last_error, created_at, sent_at, caused_by)';
+const NOTICE_INSERT = 'insert into notifications (id, user_id, type, text, task_id, task_title, board_id, board_name, by_name, by_email, created_at, read_at)';
+/**
+ * PostgreSQL's event log: ids drawn under one advisory lock per schema, held to the commit, so
+ * commit order is id order (what a resuming reader relies on). The NOTIFY goes to a channel of
+ * its own, so the Taskwise server sharing the database is not woken by the baseline's writes.
+ */
+const EVENT_LOCK = "pg_advisory_xact_lock(hashtext('taskwise.events.' || current_schema()))";
+const EVENT_CHANNEL = "'baseline_events_' || md5(current_schema())";
+
+/**
+ * A create as ONE PostgreSQL statement: the task, its `created` activity entry, (`mail`) the
+ * assignment mail under the sender's hourly cap, the assignee's notification (an account other
+ * than the creator's, not muted), then under the event-order lock the `task.created` and
+ * `notification.created` events, and the NOTIFY. $1–$8: the task; $9 activity id; $10, $11 the
+ * actor's name and e-mail; $12 the event's JSON; $13 its audience; $14 the notification's id;
+ * $15 its text; $16–$20 (mail) id, cap window start, subject, text, html.
+ */
+function createStatement(returning: string, mail: boolean): string {
+  const ctes = [
+    `task as (insert into tasks (id, work_title, task_title, assignee_email, created_by, deadline, priority, status, created_at, updated_at, board_id) ` +
+      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8, $5) returning ${returning})`,
+    `activity as (insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes) select $9, id, 'created', $5, $10, $11, $8, null from task returning 1)`,
+    ...(mail
+      ? [
+          'quota as (select mail_quota_used($5, $17) as used from task)',
+          `mail as (${OUTBOX_INSERT} select $16, 'assigned', $4, $18, $19, $20, '{}', null, 'pending', 0, $8, null, null, null, $8, null, $5 from quota ` +
+            'where quota.used < 100 and coalesce((select s.notify_assigned from mail_settings s where s.email = $4), 1) = 1 returning 1)',
+        ]
+      : []),
+    `notice as (${NOTICE_INSERT} select $14, u.id, 'assigned', $15, task.id, task.task_title, task.board_id, b.name, $10, $11, $8, null ` +
+      'from task join users u on u.email = task.assignee_email join boards b on b.id = task.board_id where u.id <> $5 ' +
+      "and not exists (select 1 from notification_mutes m where m.user_id = u.id and m.type = 'assigned' and m.channel = 'app') returning id, user_id, board_name)",
+    `ordered as (select ${EVENT_LOCK} from task where (select count(*) from activity) >= 0 and (select count(*) from notice) >= 0${mail ? ' and (select count(*) from mail) >= 0' : ''})`,
+    'event as (insert into events (type, task_id, board_id, audience, from_board_id, from_audience, payload, created_at) ' +
+      "select 'task.created', $1, $5, $13, null, null, $12, $8 from ordered " +
+      "union all select 'notification.created', n.id, null, json_build_array(lower($4))::text, null, null, " +
+      "json_build_object('notification', json_build_object('_id', n.id, 'type', 'assigned', 'text', $15, 'task', json_build_object('_id', $1, 'taskTitle', $3), " +
+      "'board', json_build_object('_id', $5, 'name', n.board_name), 'by', json_build_object('fullName', $10, 'email', $11), 'at', $8, 'readAt', null), " +
+      "'unreadCount', (select count(*) from notifications o where o.user_id = n.user_id and o.read_at is null) + 1)::text, $8 from ordered, notice n returning id)",
+    `notified as (select pg_notify(${EVENT_CHANNEL}, max(id)::text) from event having count(*) > 0)`,
+  ];
+  return `with ${ctes.join(',\n')}\nselect ${returning}, ${mail ? '(select count(*) from mail)' : '1'} as mailed, (select count(*) from notified) as notified from task`;
+}
 
 function statements(taskColumns: readonly string[], hasVersion: boolean, details: Details | undefined): Record<string, Sql> {
   const cols = taskColumns.map((c) => `t.${c}`).join(', ');
@@ -145,6 +208,29 @@ function statements(taskColumns: readonly string[], hasVersion: boolean, details
     updateTask:
       'update tasks set work_title = $2, task_title = $3, assignee_email = $4, deadline = $5, priority = $6, status = $7, updated_at = $8' +
       `${hasVersion ? ', version = version + 1' : ''} where id = $1 returning ${returning}`,
+    // The rows a write stores besides the task (SQLite: one statement each, in the write's transaction).
+    insertActivity: 'insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes) values ($1, $2, $3, $4, $5, $6, $7, $8)',
+    insertEvent: 'insert into events (type, task_id, board_id, audience, from_board_id, from_audience, payload, created_at) values ($1, $2, $3, $4, null, null, $5, $6)',
+    mailsUsed: 'select count(*) as n from outbox where caused_by = $1 and created_at > $2',
+    mailWanted: 'select coalesce((select notify_assigned from mail_settings where email = $1), 1) as wanted',
+    insertMail: `${OUTBOX_INSERT} values ($1, 'assigned', $2, $3, $4, $5, $6, null, 'pending', 0, $7, null, null, null, $7, null, $8)`,
+    noticeTarget:
+      "select u.id, b.name as board_name from users u join boards b on b.id = $2 where u.email = $1 and u.id <> $3 " +
+      "and not exists (select 1 from notification_mutes m where m.user_id = u.id and m.type = 'assigned' and m.channel = 'app')",
+    insertNotice: `${NOTICE_INSERT} values ($1, $2, 'assigned', $3, $4, $5, $6, $7, $8, $9, $10, null)`,
+    unread: 'select count(*) as n from notifications where user_id = $1 and read_at is null',
+    // PostgreSQL: a create, and a change at the version read, as ONE statement each.
+    createPg: createStatement(returning, false),
+    createPgMail: createStatement(returning, true),
+    updatePg: `with task as (update tasks set work_title = $2, task_title = $3, assignee_email = $4, deadline = $5, priority = $6, status = $7, updated_at = $8, ` +
+      `version = version + 1 where id = $1 and version = $9 returning ${returning}), ` +
+      `activity as (insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes) ` +
+      `select a.id, task.id, a.type, $10, $11, $12, $8, a.changes from task, json_to_recordset($13::json) as a(id text, type text, changes text) returning 1), ` +
+      `ordered as (select ${EVENT_LOCK} from task where (select count(*) from activity) >= 0), ` +
+      `event as (insert into events (type, task_id, board_id, audience, from_board_id, from_audience, payload, created_at) ` +
+      `select 'task.updated', $1, $14, $15, null, null, $16, $8 from ordered returning id), ` +
+      `notified as (select pg_notify(${EVENT_CHANNEL}, max(id)::text) from event having count(*) > 0) ` +
+      `select ${returning}, (select count(*) from notified) as notified from task`,
     ...(details === undefined ? {} : { labelsByIds: details.labelsByIdsSql }),
     userByEmail: 'select id, email, full_name, password_hash from users where email = $1',
     failures: 'select count(*) as n from login_failures where email = $1 and failed_at > $2',
@@ -172,28 +258,36 @@ function openSqlite(file: string): { db: Db; columns: string[]; details: boolean
     : undefined;
   const prepared = new Map<string, StatementSync>();
   for (const [name, text] of Object.entries(statements(columns, columns.includes('version'), details))) {
+    if (POSTGRES_ONLY.has(name)) continue;
     const statement = sqlite.prepare(text.replaceAll(/\$(\d+)/g, '?$1'));
     if (ARRAY_ROWS.has(name)) statement.setReturnArrays(true);
     prepared.set(name, statement);
   }
   const all = (name: string, values: unknown[]) => prepared.get(name)!.all(...(values as SQLInputValue[])) as Row[];
-  // One connection; every call below runs start to end without yielding, so a transaction is
-  // just BEGIN IMMEDIATE … COMMIT around synchronous statements.
+  // One connection. Its statements are synchronous, but a transaction's body awaits between
+  // them (microtasks only), where another request's could start: transactions queue up one at
+  // a time, as Kysely's single SQLite connection does for the app. A read of another request in
+  // between runs inside the open transaction, which is harmless on one connection.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     columns,
     details: details !== undefined,
     db: {
       all: (name, values) => Promise.resolve(all(name, values)),
-      async tx(fn) {
-        sqlite.exec('begin immediate');
-        try {
-          const result = await fn((name, values) => Promise.resolve(all(name, values)));
-          sqlite.exec('commit');
-          return result;
-        } catch (error) {
-          sqlite.exec('rollback');
-          throw error;
-        }
+      tx<T>(fn: (all: (name: string, values: unknown[]) => Promise<Row[]>) => Promise<T>): Promise<T> {
+        const run = queue.then(async () => {
+          sqlite.exec('begin immediate');
+          try {
+            const result = await fn((name, values) => Promise.resolve(all(name, values)));
+            sqlite.exec('commit');
+            return result;
+          } catch (error) {
+            if (sqlite.isTransaction) sqlite.exec('rollback');
+            throw error;
+          }
+        });
+        queue = run.catch(() => undefined);
+        return run;
       },
     },
   };
@@ -297,11 +391,19 @@ async function jsonBody(req: IncomingMessage): Promise<Record<string, unknown>> 
 }
 
 const str = (value: unknown): value is string => typeof value === 'string';
+const newId = () => randomBytes(16).toString('base64url');
+/** Mail a person causes to others: at most this many per rolling hour. */
+const MAIL_CAP = 100;
+const MAIL_WINDOW_MS = 3_600_000;
+/** The columns a change's activity entry tracks, and their names there. */
+const TRACKED = [['task_title', 'taskTitle'], ['assignee_email', 'assignee'], ['work_title', 'workTitle'], ['deadline', 'deadline'], ['priority', 'priority'], ['status', 'status']] as const;
+type All = (name: string, values: unknown[]) => Promise<Row[]>;
 const oneOf = (list: readonly string[], value: unknown): value is string => typeof value === 'string' && list.includes(value);
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? '';
-  const { db, columns, details } = url.startsWith('file:') ? openSqlite(url.slice('file:'.length)) : await openPostgres(url);
+  const postgres = !url.startsWith('file:');
+  const { db, columns, details } = postgres ? await openPostgres(url) : openSqlite(url.slice('file:'.length));
   const toTask = taskMapper(columns, details);
   const toBoardTask = boardRowMapper(columns, details);
   /** Fills `tasks[i].labels` from `ids[i]` (comma-separated label ids, or null): one query, none when no task has labels. */
@@ -370,6 +472,28 @@ async function main(): Promise<void> {
     send(res, 200, { status: 'success', results: rows.length, data: { tasks, nextCursor: null } });
   }
 
+  /** SQLite: the notification of a new task's assignee, and its event (the caller's transaction). */
+  async function noticeSqlite(all: All, task: Row, user: User, at: string): Promise<void> {
+    const [target] = await all('noticeTarget', [task.assignee, task.boardId, user.id]);
+    if (target === undefined) return;
+    const noticeId = newId();
+    const text = `${user.fullName} assigned you ${task.taskTitle as string}`;
+    await all('insertNotice', [noticeId, target.id, text, task._id, task.taskTitle, task.boardId, target.board_name, user.fullName, user.email, at]);
+    const [unread] = await all('unread', [target.id]);
+    const notification = {
+      _id: noticeId, type: 'assigned', text, task: { _id: task._id, taskTitle: task.taskTitle }, board: { _id: task.boardId, name: target.board_name },
+      by: { fullName: user.fullName, email: user.email }, at, readAt: null,
+    };
+    await all('insertEvent', ['notification.created', noticeId, null, JSON.stringify([task.assignee]), JSON.stringify({ notification, unreadCount: Number(unread?.n ?? 0) }), at]);
+  }
+
+  /** The assignment mail (a short fixed text: the app renders a template). */
+  const assignmentMail = (user: User, title: string) => {
+    const subject = `${user.fullName} assigned you a task: ${title}`;
+    const text = `${user.fullName} (${user.email}) assigned you "${title}".`;
+    return { subject, text, html: `<p>${text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')}</p>` };
+  };
+
   async function createTask(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const user = await signedIn(req, res);
     const body = await jsonBody(req);
@@ -382,56 +506,128 @@ async function main(): Promise<void> {
     if (!title.ok || !assignee.ok || !work.ok || !deadline.ok) throw invalid();
     if (body.priority !== undefined && !oneOf(PRIORITIES, body.priority)) throw invalid();
     const priority = str(body.priority) ? body.priority : 'normal';
-    const id = randomBytes(16).toString('base64url');
-    const [row] = await db.all('insertTask', [id, work.value, title.value, assignee.value, user.id, deadline.value?.toISOString() ?? null, priority, now.toISOString()]);
-    send(res, 201, { status: 'success', message: SERVER_MESSAGES.taskCreated, data: { task: toTask(row!, user.fullName, user.email) } });
+    const id = newId();
+    const at = now.toISOString();
+    const values = [id, work.value, title.value, assignee.value, user.id, deadline.value?.toISOString() ?? null, priority, at];
+    // The task as it will read, for its event (the same fields the answer shows).
+    const planned = toTask(
+      { id, work_title: work.value, task_title: title.value, description: '', assignee_email: assignee.value, deadline: values[5], priority, status: 'todo',
+        created_at: at, updated_at: at, version: 1, board_id: user.id, checklist_done: 0, checklist_total: 0, repeat_every: null, repeat_unit: null },
+      user.fullName, user.email);
+    const event = JSON.stringify({ task: planned, by: { fullName: user.fullName, email: user.email } });
+    const audience = JSON.stringify([assignee.value]);
+    const mail = assignee.value !== user.email ? assignmentMail(user, title.value) : undefined;
+    const since = new Date(now.getTime() - MAIL_WINDOW_MS).toISOString();
+    let row: Row | undefined;
+    let held = false;
+    if (postgres) {
+      const noticeText = `${user.fullName} assigned you ${title.value}`;
+      const common = [...values, newId(), user.fullName, user.email, event, audience, newId(), noticeText];
+      [row] = mail === undefined ? await db.all('createPg', common) : await db.all('createPgMail', [...common, newId(), since, mail.subject, mail.text, mail.html]);
+      held = mail !== undefined && Number(row!.mailed) === 0;
+    } else {
+      row = await db.tx(async (all) => {
+        const [inserted] = await all('insertTask', values);
+        await all('insertActivity', [newId(), id, 'created', user.id, user.fullName, user.email, at, null]);
+        if (mail !== undefined && Number((await all('mailWanted', [assignee.value]))[0]?.wanted) === 1) {
+          const [used] = await all('mailsUsed', [user.id, since]);
+          held = Number(used?.n ?? 0) >= MAIL_CAP;
+          if (!held) await all('insertMail', [newId(), assignee.value, mail.subject, mail.text, mail.html, '{}', at, user.id]);
+        }
+        await all('insertEvent', ['task.created', id, user.id, audience, event, at]);
+        await noticeSqlite(all, planned, user, at);
+        return inserted;
+      });
+    }
+    const message = held ? `${SERVER_MESSAGES.taskCreated} ${SERVER_MESSAGES.mailCapReached}` : SERVER_MESSAGES.taskCreated;
+    send(res, 201, { status: 'success', message, data: { task: toTask(row!, user.fullName, user.email) } });
+  }
+
+  /** The activity entries of a change: `updated` with {field: {from, to}}, and `completed` / `reopened`. */
+  function activityOf(before: Row, after: Row): { id: string; type: string; changes: string | null }[] {
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const [column, field] of TRACKED) if (before[column] !== after[column]) changes[field] = { from: before[column], to: after[column] };
+    const entries: { id: string; type: string; changes: string | null }[] = [];
+    if (Object.keys(changes).length > 0) entries.push({ id: newId(), type: 'updated', changes: JSON.stringify(changes) });
+    if (before.status !== after.status) entries.push({ id: newId(), type: after.status === 'done' ? 'completed' : 'reopened', changes: null });
+    return entries;
+  }
+
+  /** The task after `body`'s changes (400 on a bad field). */
+  function changed(t: Row, body: Record<string, unknown>, now: Date): Row {
+    const next = { ...t };
+    if (body.taskTitle !== undefined) {
+      const title = str(body.taskTitle) ? checkTaskTitle(body.taskTitle) : null;
+      if (!title?.ok) throw invalid();
+      next.task_title = title.value;
+    }
+    if (body.assignee !== undefined) {
+      const email = str(body.assignee) ? checkEmail(body.assignee) : null;
+      if (!email?.ok) throw invalid();
+      next.assignee_email = email.value;
+    }
+    if (body.workTitle !== undefined) {
+      const work = body.workTitle === null || str(body.workTitle) ? checkWorkTitle(body.workTitle) : null;
+      if (!work?.ok) throw invalid();
+      next.work_title = work.value;
+    }
+    if (body.deadline !== undefined && body.deadline !== t.deadline) {
+      const deadline = body.deadline === null || str(body.deadline) ? checkDeadline(body.deadline === '' ? null : body.deadline, now) : null;
+      if (!deadline?.ok) throw invalid();
+      next.deadline = deadline.value?.toISOString() ?? null;
+    }
+    if (body.priority !== undefined) {
+      if (!oneOf(PRIORITIES, body.priority)) throw invalid();
+      next.priority = body.priority;
+    }
+    if (body.status !== undefined) {
+      if (!oneOf(STATUSES, body.status)) throw invalid();
+      next.status = body.status;
+    }
+    return next;
+  }
+
+  /**
+   * One try of a change: `all` reads the task (404 when the user cannot see it) and writes it at
+   * the version read with its activity and event. Undefined: another write changed the task
+   * between the read and the write (PostgreSQL only; try again).
+   */
+  async function tryUpdate(all: All, id: string, user: User, body: Record<string, unknown>, now: Date): Promise<Row | undefined> {
+    const [t] = await all('visibleTask', [id, user.id, user.email]);
+    if (t === undefined) throw new Fail(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
+    const next = changed(t, body, now);
+    const assignor = t.assignor as string;
+    const assignorEmail = t.assignor_email as string;
+    const before = toTask(t, assignor, assignorEmail);
+    if (details) await labelled([before], [t.label_ids ?? null]);
+    if (!TRACKED.some(([c]) => next[c] !== t[c])) return before;
+    const at = now.toISOString();
+    const after = { ...toTask({ ...next, updated_at: at, version: Number(t.version) + 1 }, assignor, assignorEmail), labels: before.labels };
+    const event = JSON.stringify({ task: after, by: { fullName: user.fullName, email: user.email } });
+    const audience = JSON.stringify([next.assignee_email]);
+    const activity = activityOf(t, next);
+    const set = [id, next.work_title, next.task_title, next.assignee_email, next.deadline, next.priority, next.status, at];
+    if (postgres) {
+      const [row] = await all('updatePg', [...set, t.version, user.id, user.fullName, user.email, JSON.stringify(activity), t.board_id, audience, event]);
+      return row === undefined ? undefined : { ...toTask(row, assignor, assignorEmail), labels: before.labels };
+    }
+    const [row] = await all('updateTask', set);
+    for (const a of activity) await all('insertActivity', [a.id, id, a.type, user.id, user.fullName, user.email, at, a.changes]);
+    await all('insertEvent', ['task.updated', id, t.board_id, audience, event, at]);
+    return { ...toTask(row!, assignor, assignorEmail), labels: before.labels };
   }
 
   async function updateTask(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     const user = await signedIn(req, res);
     const body = await jsonBody(req);
     const now = new Date();
-    let labelIds: unknown = null;
-    const task = await db.tx(async (all) => {
-      const [t] = await all('visibleTask', [id, user.id, user.email]);
-      if (t === undefined) throw new Fail(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
-      labelIds = t.label_ids ?? null;
-      const next = { ...t };
-      if (body.taskTitle !== undefined) {
-        const title = str(body.taskTitle) ? checkTaskTitle(body.taskTitle) : null;
-        if (!title?.ok) throw invalid();
-        next.task_title = title.value;
-      }
-      if (body.assignee !== undefined) {
-        const email = str(body.assignee) ? checkEmail(body.assignee) : null;
-        if (!email?.ok) throw invalid();
-        next.assignee_email = email.value;
-      }
-      if (body.workTitle !== undefined) {
-        const work = body.workTitle === null || str(body.workTitle) ? checkWorkTitle(body.workTitle) : null;
-        if (!work?.ok) throw invalid();
-        next.work_title = work.value;
-      }
-      if (body.deadline !== undefined && body.deadline !== t.deadline) {
-        const deadline = body.deadline === null || str(body.deadline) ? checkDeadline(body.deadline === '' ? null : body.deadline, now) : null;
-        if (!deadline?.ok) throw invalid();
-        next.deadline = deadline.value?.toISOString() ?? null;
-      }
-      if (body.priority !== undefined) {
-        if (!oneOf(PRIORITIES, body.priority)) throw invalid();
-        next.priority = body.priority;
-      }
-      if (body.status !== undefined) {
-        if (!oneOf(STATUSES, body.status)) throw invalid();
-        next.status = body.status;
-      }
-      const changed = ['task_title', 'assignee_email', 'work_title', 'deadline', 'priority', 'status'].some((c) => next[c] !== t[c]);
-      if (!changed) return toTask(t, t.assignor as string, t.assignor_email as string);
-      const [row] = await all('updateTask', [id, next.work_title, next.task_title, next.assignee_email, next.deadline, next.priority, next.status, now.toISOString()]);
-      return toTask(row!, t.assignor as string, t.assignor_email as string);
-    });
-    // The update keeps the task's labels: those read with it.
-    if (details) await labelled([task], [labelIds]);
+    // PostgreSQL: a read, then ONE statement at the version read (again on a miss). SQLite: one
+    // transaction, which has the database to itself.
+    let task: Row | undefined;
+    for (let tries = 0; task === undefined; tries++) {
+      if (tries === 10) throw new Error('the task kept changing');
+      task = postgres ? await tryUpdate((name, values) => db.all(name, values), id, user, body, now) : await db.tx((all) => tryUpdate(all, id, user, body, now));
+    }
     send(res, 200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task } });
   }
 
@@ -499,7 +695,11 @@ async function main(): Promise<void> {
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       if (error instanceof Fail) send(res, error.status, { status: 'fail', code: error.code, message: error.message });
-      else send(res, 500, { status: 'error', code: 'INTERNAL_ERROR', message: SERVER_MESSAGES.internalError });
+      else {
+        // Only unexpected errors are logged (the baseline has no request log).
+        process.stderr.write(`${String((error as Error).stack ?? error)}\n`);
+        send(res, 500, { status: 'error', code: 'INTERNAL_ERROR', message: SERVER_MESSAGES.internalError });
+      }
     });
   });
   server.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');

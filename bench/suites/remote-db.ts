@@ -110,8 +110,8 @@ export const suite: BenchSuite = {
       const markdown = [
         `One signed-in user, calls one at a time over keep-alive, ${count} measured calls each after ${warmup} warm-up calls. ` +
           `Round trips are counted by the proxy (a client chunk after the server last spoke starts one) over everything the app sends, ` +
-          `so they include the work each write causes after its answer: two reads of the event log (this instance's wake-up and its ` +
-          `NOTIFY listener's) and, for a mail, the outbox worker's claim and record. Load average after: ${loadAverage()}.`,
+          `so they include the work each write causes after its answer: for a mail, the outbox worker's claim and record; a read ` +
+          `of the event log only while a stream is open on the instance (none is here: docs/decisions/111). Load average after: ${loadAverage()}.`,
         '',
         table(
           ['call', 'p50 ms', 'p95 ms', '× GET /api/users/me (p50)', 'round trips per call'],

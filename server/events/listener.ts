@@ -11,7 +11,8 @@ import { RECONNECT_MAX_MS, RECONNECT_MIN_MS } from './policy.ts';
 export function createLogListener(options: {
   url: string;
   channel: () => Promise<string>;
-  onNotify: () => void;
+  /** `upTo`: the notified commit's last event id (absent for the catch-up read of a (re)connect). */
+  onNotify: (upTo?: number) => void;
   /** True while a failed first attempt must fail the start-up instead of retrying. */
   failFast: () => boolean;
   logger: FastifyBaseLogger;

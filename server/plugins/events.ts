@@ -56,7 +56,11 @@ export default fp(
     const log = createEventsRepository(fastify.db);
     const streams = createStreamRegistry();
     const leases = createStreamLeases(fastify);
-    const reader = createLogReader(log, streams.dispatch, fastify.log);
+    const reader = createLogReader(log, streams.dispatch, fastify.log, { hasStreams: () => streams.open > 0, notifiesIds: fastify.config.database.kind === 'postgres' });
+    /** A wake-up that names no event id (a local commit's, the poll's). */
+    const wake = () => {
+      reader.wake();
+    };
     const database = fastify.config.database;
     const listener =
       database.kind === 'postgres'
@@ -79,8 +83,8 @@ export default fp(
     const checkSessions = createSessionCheck(leases, streams, fastify.log);
 
     const service: EventsService = {
-      transaction: createWriteTransaction(fastify.db, reader.wake),
-      statement: createWriteStatement(fastify.db, reader.wake),
+      transaction: createWriteTransaction(fastify.db, wake),
+      statement: createWriteStatement(fastify.db, wake),
       serve: createStreamOpener({ log, streams, leases, logger: fastify.log, closing: () => closing, sessionIdOf: (request) => fastify.sessions.idOf(request) }),
       get openStreams() {
         return streams.open;
@@ -115,7 +119,7 @@ export default fp(
           fastify.log.warn({ err: error }, 'Event stream heartbeat failed');
         });
       });
-      every(POLL_MS[fastify.dbDialect], reader.wake);
+      every(POLL_MS[fastify.dbDialect], wake);
       every(SESSION_CHECK_MS, () => void checkSessions());
     });
 

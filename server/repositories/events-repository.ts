@@ -259,13 +259,13 @@ export type EventsRepository = ReturnType<typeof createEventsRepository>;
 /**
  * The one listening connection of an instance (PostgreSQL): a dedicated client outside the
  * pool, since a pooled one would be handed to queries and lose its LISTEN. Calls `onNotify` for
- * every notification and `onLost` once when the connection errors or ends; the owner then
+ * every notification (with the last event id it carries) and `onLost` once when the connection errors or ends; the owner then
  * opens a new one (with back-off) and catches up from the log.
  */
 export async function listen(
   url: string,
   channel: string,
-  handlers: { onNotify: () => void; onLost: (error: Error | undefined) => void },
+  handlers: { onNotify: (upTo?: number) => void; onLost: (error: Error | undefined) => void },
 ): Promise<{ close(): Promise<void> }> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   let lost = false;
@@ -275,8 +275,9 @@ export async function listen(
     lost = true;
     handlers.onLost(error);
   };
-  client.on('notification', () => {
-    handlers.onNotify();
+  // The payload is the commit's last event id (appendEvent and the write statements send it).
+  client.on('notification', (message) => {
+    handlers.onNotify(message.payload === undefined || message.payload === '' ? undefined : Number(message.payload));
   });
   client.on('error', (error) => {
     lose(error);

@@ -141,8 +141,8 @@ const pushValues = (f: (name: PlanField) => string) => `${f('id')} || '-' || s.i
  * - `notice_plan`: the planned rows of recipients with an account (and, for a task, who see it
  *   after the write);
  * - `noticed`: the stored rows (the type not off in the app); `pushed`: the outbox rows (not off for push);
- * - `notice_fresh` / `notice_capped`: per account, the rows past the newest 1,000 are deleted,
- *   found by one walk down its index to the row at offset 1,000 − (rows added now);
+ * - `notice_fresh` / `notice_edge` / `notice_capped`: per account, the rows past the newest 1,000
+ *   are deleted, found by one walk down its index to the row at offset 1,000 − (rows added now);
  * - `notice_unread`: the account's unread count after the statement (the snapshot's, minus the
  *   capped unread ones, plus the new ones).
  * `events` selects the `notification.created` rows in EVENT_INSERT_SQL order (the caller inserts
@@ -159,10 +159,13 @@ export function notificationCtes(planned: readonly PlannedNotification[], p: (va
     `pushed as (${PUSH_INSERT} select ${pushValues(f)} from notice_plan i join push_subscriptions s on s.user_id = i.user_id
       where ${notMuted(f, 'push')} returning 1)`,
     `notice_fresh as (select user_id, count(*) as k from noticed group by user_id)`,
-    `notice_capped as (delete from notifications n using notice_fresh fr cross join lateral (
+    // The edge of each account first, materialized: written inside the delete, the walk ran once
+    // per row of the account (a nested loop), 1,000 walks of 1,000 entries at the cap.
+    `notice_edge as materialized (select fr.user_id, e.created_at, e.id from notice_fresh fr cross join lateral (
         select o.created_at, o.id from notifications o where o.user_id = fr.user_id order by o.created_at desc, o.id desc
-        offset greatest(0, ${cap} - fr.k) limit 1) edge
-      where n.user_id = fr.user_id and (n.created_at, n.id) <= (edge.created_at, edge.id) returning n.user_id, n.read_at)`,
+        offset greatest(0, ${cap} - fr.k) limit 1) e)`,
+    `notice_capped as (delete from notifications n using notice_edge edge
+      where n.user_id = edge.user_id and (n.created_at, n.id) <= (edge.created_at, edge.id) returning n.user_id, n.read_at)`,
     `notice_unread as (select fr.user_id, fr.k + (select count(*) from notifications o where o.user_id = fr.user_id and o.read_at is null)
         - (select count(*) from notice_capped c where c.user_id = fr.user_id and c.read_at is null) as n from notice_fresh fr)`,
   ];

@@ -543,7 +543,8 @@ export default fp(
 
     // Every task write carries its activity entries, the mail rules' rows and the in-app
     // notifications (services/notifications.ts); the outbox worker is woken once a write that
-    // wrote mail or pushes has committed.
+    // wrote mail, pushes or webhook deliveries has committed (not for mail the sender's cap held
+    // back: then there is nothing new to send).
     fastify.taskWrites.addHook((change, parts) => {
       parts.activity.push(...activityFor(change));
     });
@@ -553,7 +554,7 @@ export default fp(
         parts.notifications.push(...taskWriteNotifications(change));
       },
       (parts, result) => {
-        if (parts.mails.length > 0 || result.pushes > 0 || result.webhooks > 0) fastify.outbox.wake();
+        if (parts.mails.length > result.mailsHeld || result.pushes > 0 || result.webhooks > 0) fastify.outbox.wake();
       },
     );
     done();
