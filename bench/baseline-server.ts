@@ -162,7 +162,7 @@ function createStatement(returning: string, mail: boolean): string {
       'from task join users u on u.email = task.assignee_email join boards b on b.id = task.board_id where u.id <> $5 ' +
       "and not exists (select 1 from notification_mutes m where m.user_id = u.id and m.type = 'assigned' and m.channel = 'app') returning id, user_id, board_name)",
     `ordered as (select ${EVENT_LOCK} from task where (select count(*) from activity) >= 0 and (select count(*) from notice) >= 0${mail ? ' and (select count(*) from mail) >= 0' : ''})`,
-    'event as (insert into events (type, task_id, board_id, audience, from_board_id, from_audience, payload, created_at) ' +
+    'event as (insert into events (type, subject_id, board_id, audience, from_board_id, from_audience, payload, created_at) ' +
       "select 'task.created', $1, $5, $13, null, null, $12, $8 from ordered " +
       "union all select 'notification.created', n.id, null, json_build_array(lower($4))::text, null, null, " +
       "json_build_object('notification', json_build_object('_id', n.id, 'type', 'assigned', 'text', $15, 'task', json_build_object('_id', $1, 'taskTitle', $3), " +
@@ -210,7 +210,7 @@ function statements(taskColumns: readonly string[], hasVersion: boolean, details
       `${hasVersion ? ', version = version + 1' : ''} where id = $1 returning ${returning}`,
     // The rows a write stores besides the task (SQLite: one statement each, in the write's transaction).
     insertActivity: 'insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes) values ($1, $2, $3, $4, $5, $6, $7, $8)',
-    insertEvent: 'insert into events (type, task_id, board_id, audience, from_board_id, from_audience, payload, created_at) values ($1, $2, $3, $4, null, null, $5, $6)',
+    insertEvent: 'insert into events (type, subject_id, board_id, audience, from_board_id, from_audience, payload, created_at) values ($1, $2, $3, $4, null, null, $5, $6)',
     mailsUsed: 'select count(*) as n from outbox where caused_by = $1 and created_at > $2',
     mailWanted: 'select coalesce((select notify_assigned from mail_settings where email = $1), 1) as wanted',
     insertMail: `${OUTBOX_INSERT} values ($1, 'assigned', $2, $3, $4, $5, $6, null, 'pending', 0, $7, null, null, null, $7, null, $8)`,
@@ -227,7 +227,7 @@ function statements(taskColumns: readonly string[], hasVersion: boolean, details
       `activity as (insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes) ` +
       `select a.id, task.id, a.type, $10, $11, $12, $8, a.changes from task, json_to_recordset($13::json) as a(id text, type text, changes text) returning 1), ` +
       `ordered as (select ${EVENT_LOCK} from task where (select count(*) from activity) >= 0), ` +
-      `event as (insert into events (type, task_id, board_id, audience, from_board_id, from_audience, payload, created_at) ` +
+      `event as (insert into events (type, subject_id, board_id, audience, from_board_id, from_audience, payload, created_at) ` +
       `select 'task.updated', $1, $14, $15, null, null, $16, $8 from ordered returning id), ` +
       `notified as (select pg_notify(${EVENT_CHANNEL}, max(id)::text) from event having count(*) > 0) ` +
       `select ${returning}, (select count(*) from notified) as notified from task`,
