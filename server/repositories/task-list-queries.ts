@@ -156,8 +156,14 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   }
 
   /** The order of a part of a page: within a dated or undated part, the deadline order is the index's own. */
-  const partOrder = (part: Part, list: ListShape, prefix = '') =>
-    part.dated === true ? [sql`${col(prefix, 'deadline')} asc`, ...orderTerms(prefix, 'newest')] : orderTerms(prefix, part.dated === false ? 'newest' : list.sort);
+  const partOrder = (part: Part, list: ListShape, prefix = '') => {
+    if (part.dated === true) return [sql`${col(prefix, 'deadline')} asc`, ...orderTerms(prefix, 'newest')];
+    if (part.dated === false) return orderTerms(prefix, 'newest');
+    // PostgreSQL's first page of sort=deadline: one part whose order is the (…, status, deadline,
+    // created_at desc, id desc) index's own (an ascending key puts nulls last).
+    if (list.sort === 'deadline' && dialect === 'postgres') return [sql`${col(prefix, 'deadline')} asc nulls last`, ...orderTerms(prefix, 'newest')];
+    return orderTerms(prefix, list.sort);
+  };
 
   /** A part's rows after the keyset position, in the part's order, cut to the page when `list` is paged. */
   function cut<Q extends ReturnType<typeof partTasks>>(q: Q, part: Part, list: ListShape | undefined): Q {
@@ -234,11 +240,23 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
    * keeping their own list) to find the few others.
    */
   function partsOf(shape: Shape, list?: ListShape): Part[] {
-    const indexOrder = list !== undefined && list.paged && list.sort !== 'priority';
+    const indexOrder = list !== undefined && list.paged;
     const statuses = indexOrder && !shape.status ? STATUSES : [undefined];
-    // After an undated position, only undated tasks are left.
-    const datedness = indexOrder && list.sort === 'deadline' ? (list.after === 'null' ? [false] : [true, false]) : [undefined];
+    const datedness = indexOrder && list.sort === 'deadline' ? deadlineParts(list) : [undefined];
     return peopleOf(shape.view, indexOrder, shape.board).flatMap((person) => statuses.flatMap((status) => datedness.map((dated) => ({ person, status, dated }))));
+  }
+
+  /**
+   * The dated and undated parts of a page of sort=deadline. After an undated position only
+   * undated tasks are left. PostgreSQL reads a first page as one part (see `partOrder`): its
+   * index holds the undated tasks after the dated ones, newest first, where SQLite's puts them
+   * first; an undated part of its own would sort each board's undated tasks (`deadline is null`
+   * does not count as an equality for the index's order). A page after a position keeps the two
+   * parts, whose `afterCondition`s seek in the index.
+   */
+  function deadlineParts(list: ListShape): (boolean | undefined)[] {
+    if (list.after === 'null') return [false];
+    return dialect === 'postgres' && list.after === 'none' ? [undefined] : [true, false];
   }
 
   /** The visible set for a view: its parts (`partsOf`) merged without duplicates. */
@@ -345,6 +363,23 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   }
 
   /**
+   * How many tasks of `status` the board (`board` slot) or every board the viewer is an active
+   * member of has, from `board_task_counts` (a few rows per board, kept by triggers).
+   */
+  function keptCount(person: 'board' | 'myBoards', status: TaskStatus, shape: Shape) {
+    let q = db
+      .selectFrom('boardTaskCounts as c')
+      .select(sql`coalesce(sum(c.n), 0)`.as('n'))
+      .where('c.status', '=', sql.lit(status));
+    q =
+      person === 'board'
+        ? q.where('c.boardId', '=', slot('board'))
+        : q.where('c.boardId', 'in', (eb) => eb.selectFrom('boardMembers').select('boardId').where('userId', '=', slot('userId')));
+    if (shape.status) q = q.where('c.status', '=', slot('status'));
+    return sql`(${q})`;
+  }
+
+  /**
    * One row: to do, done and overdue, each the sum of one count per person. A count of one
    * person's tasks of one status (and, for overdue, deadline before now) is a range of their
    * (person, status, deadline) index (migration 0010): no table read, no sorting or grouping of
@@ -363,8 +398,12 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       );
     }
     const people = peopleOf(shape.view, false, shape.board);
+    // Every task of a board (all of them, or every board I am on), no filter but the status: the
+    // board's kept counts (migration 0019) instead of its tasks.
+    const kept = shape.view === 'all' && !shape.priority && shape.label === 'none' && shape.text === 'none';
     const measure = (status: TaskStatus, overdue: boolean) => {
       const terms = people.map((person) => {
+        if (kept && !overdue && (person === 'board' || person === 'myBoards')) return keptCount(person, status, shape);
         let q = partTasks({ person, status, dated: undefined }, shape).select((eb) => eb.fn.countAll().as('n'));
         if (overdue) q = q.where('deadline', '<', slot('now'));
         return sql`(${q})`;
@@ -501,7 +540,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<TaskRowValues[]> {
       const paged = options.limit !== undefined && options.whole !== true;
       const newestPage = options.sort === 'newest' && paged;
-      const indexOrder = paged && options.sort !== 'priority';
+      const indexOrder = paged;
       const planned = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS, indexOrder ? 'few' : 'always');
       if (planned === undefined) return [];
       const { shape, args } = planned;
