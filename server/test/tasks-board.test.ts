@@ -361,7 +361,7 @@ describe('every board I am on', () => {
   it('pages each order, with and without a status, as the whole list sorts it; the counts follow creates, completes, moves, deletes and a deleted board', async () => {
     const me = await createSignedInUser(t);
     const other = await createSignedInUser(t);
-    const boards = [];
+    const boards: { id: string; name: string }[] = [];
     for (let i = 0; i < 3; i += 1) boards.push(await insertBoard(t, { ...other.user, fullName: 'Other' }, [{ who: me.user, role: 'member' }]));
     const notMine = await insertBoard(t, { ...other.user, fullName: 'Other' });
     const priorities = ['low', 'urgent', 'normal', 'high', 'normal'] as const;
