@@ -53,10 +53,10 @@ function sortedScans(plan: string, index: RegExp): string[] {
   const indent = (line: string) => line.search(/\S/);
   const out: string[] = [];
   lines.forEach((line, i) => {
-    if (!index.test(line) || !/Scan/.test(line)) return;
+    if (!index.test(line) || !line.includes('Scan')) return;
     for (let j = i - 1; j >= 0; j -= 1) {
       const parent = lines[j]!;
-      if (indent(parent) < indent(line) && (/->/.test(parent) || j === 0)) {
+      if (indent(parent) < indent(line) && (parent.includes('->') || j === 0)) {
         if (/^\s*(->\s*)?(Incremental )?Sort\b/.test(parent)) out.push(line.trim());
         return;
       }
