@@ -437,6 +437,7 @@ async function postgresSeeder(url: string): Promise<Seeder> {
       await client.query('vacuum analyze labels');
       await client.query('vacuum analyze users');
       await client.query('vacuum analyze sessions');
+      await client.query('vacuum analyze board_task_counts');
     },
     async countTasks() {
       const { rows } = await client.query<{ n: number }>('select count(*)::int as n from tasks');

@@ -53,11 +53,12 @@ const CALLS: Call[] = [
   { key: 'many', who: 'many', label: 'all my tasks: ?limit=50 (newest)', path: () => '/api/tasks?limit=50', target: true },
   { key: 'many-todo', who: 'many', label: 'all my tasks: ?status=todo&limit=50', path: () => '/api/tasks?status=todo&limit=50', target: true },
   { key: 'many-next', who: 'many', label: 'all my tasks: ?limit=50, second page (cursor)', path: () => '/api/tasks?limit=50', target: true, second: true },
-  { key: 'many-deadline', who: 'many', label: 'all my tasks: ?sort=deadline&limit=50', path: () => '/api/tasks?sort=deadline&limit=50', target: false },
-  { key: 'many-priority', who: 'many', label: 'all my tasks: ?status=todo&sort=priority&limit=50', path: () => '/api/tasks?status=todo&sort=priority&limit=50', target: false },
+  { key: 'many-deadline', who: 'many', label: 'all my tasks: ?sort=deadline&limit=50', path: () => '/api/tasks?sort=deadline&limit=50', target: true },
+  { key: 'many-priority-all', who: 'many', label: 'all my tasks: ?sort=priority&limit=50', path: () => '/api/tasks?sort=priority&limit=50', target: true },
+  { key: 'many-priority', who: 'many', label: 'all my tasks: ?status=todo&sort=priority&limit=50', path: () => '/api/tasks?status=todo&sort=priority&limit=50', target: true },
   { key: 'many-urgent', who: 'many', label: 'all my tasks: ?status=todo&priority=urgent&limit=50', path: () => '/api/tasks?status=todo&priority=urgent&limit=50', target: false },
   { key: 'many-assigned', who: 'many', label: 'all my tasks: ?view=assigned-to-me&limit=50', path: () => '/api/tasks?view=assigned-to-me&limit=50', target: false },
-  { key: 'many-counts', who: 'many', label: 'all my tasks: /api/tasks/counts', path: () => '/api/tasks/counts', target: false },
+  { key: 'many-counts', who: 'many', label: 'all my tasks: /api/tasks/counts', path: () => '/api/tasks/counts', target: true },
 ];
 
 interface Point {

@@ -302,6 +302,17 @@ export interface PushSubscriptionsTable {
   createdAt: string;
 }
 
+/**
+ * How many tasks a board has of a status, as the sum of its rows' `n` (migration 0019): kept by
+ * triggers on `tasks`, read by the counts of "all my tasks" (task-list-queries.ts).
+ */
+export interface BoardTaskCountsTable {
+  boardId: string;
+  status: TaskStatus;
+  shard: number;
+  n: number;
+}
+
 /** Which optional mails an address wants; flags are 0/1 (the same integer on both databases). */
 export interface MailSettingsTable {
   email: string;
@@ -338,4 +349,5 @@ export interface DB {
   webhooks: WebhooksTable;
   calendarFeeds: CalendarFeedsTable;
   idempotencyKeys: IdempotencyKeysTable;
+  boardTaskCounts: BoardTaskCountsTable;
 }

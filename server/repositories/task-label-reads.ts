@@ -38,21 +38,36 @@ export function createLabelReads(db: Kysely<DB>, dialect: Dialect) {
     /** The labels of each row's `labelIds` (in the rows' order). */
     async resolve(labelIds: readonly (string | null)[], ex: Executor = db): Promise<Label[][]> {
       const wanted = new Set<string>();
-      for (const ids of labelIds) if (ids !== null) for (const id of ids.split(',')) wanted.add(id);
+      const seen = new Set<string>();
+      for (const ids of labelIds) {
+        if (ids === null || seen.has(ids)) continue;
+        seen.add(ids);
+        for (const id of ids.split(',')) wanted.add(id);
+      }
       if (wanted.size === 0) return labelIds.map(() => []);
       const { rows } = await byIds.execute(ex, { ids: JSON.stringify([...wanted]) });
+      // The page's labels sorted by name once; a task's labels are then ordered by that rank.
+      rows.sort((a, b) => (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0));
       // One Label object per label, shared by every task that carries it (the answer is only serialized).
-      const found = new Map<string, { key: string; label: Label }>(rows.map((row) => [row.id, { key: row.nameKey, label: { _id: row.id, name: row.name, color: row.color } }]));
+      const found = new Map<string, { rank: number; label: Label }>(rows.map((row, rank) => [row.id, { rank, label: { _id: row.id, name: row.name, color: row.color } }]));
+      // Cards of one board often carry the same labels: each set is resolved once per page, and
+      // its array shared by the tasks that carry it (it is only serialized).
+      const sets = new Map<string, Label[]>();
       return labelIds.map((ids) => {
         if (ids === null) return [];
-        const labels: { key: string; label: Label }[] = [];
-        for (const id of ids.split(',')) {
-          const label = found.get(id);
-          // A label deleted between the two reads is simply gone from the task.
-          if (label !== undefined) labels.push(label);
+        let labels = sets.get(ids);
+        if (labels === undefined) {
+          const entries: { rank: number; label: Label }[] = [];
+          for (const id of ids.split(',')) {
+            const entry = found.get(id);
+            // A label deleted between the two reads is simply gone from the task.
+            if (entry !== undefined) entries.push(entry);
+          }
+          if (entries.length > 1) entries.sort((a, b) => a.rank - b.rank);
+          labels = entries.map((entry) => entry.label);
+          sets.set(ids, labels);
         }
-        if (labels.length > 1) labels.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-        return labels.map((entry) => entry.label);
+        return labels;
       });
     },
   };

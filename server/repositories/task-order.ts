@@ -22,6 +22,7 @@ export interface KeysetShape {
 /**
  * A priority's rank (PRIORITY_RANK) in SQL; the least pressing priority is the `else`. The ranks
  * are literals, so the SQL text is the same on every run and a statement using it is prepared once.
+ * Migration 0019 indexes this very expression (`tasks_board_status_rank_idx`): change both together.
  */
 function priorityRank(ref: RawBuilder<unknown>) {
   const ranks = PRIORITY_ORDER.slice(0, -1).map((priority) => sql`when ${sql.lit(priority)} then ${sql.lit(PRIORITY_RANK[priority])}`);
@@ -57,7 +58,8 @@ export function afterCondition(prefix: string, shape: KeysetShape, dated?: boole
   }
   if (shape.sort === 'priority') {
     const rank = priorityRank(col(prefix, 'priority'));
-    return sql<SqlBool>`(${rank} > ${slot('afterRank')} or (${rank} = ${slot('afterRank')} and ${older}))`;
+    // The `>=` bound lets an index in rank order seek to the position (migration 0019).
+    return sql<SqlBool>`(${rank} >= ${slot('afterRank')} and (${rank} > ${slot('afterRank')} or ${older}))`;
   }
   return older;
 }

@@ -3,7 +3,7 @@ import { LIMITS } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
 import { FTS_MAX_HITS } from '../repositories/task-search.ts';
-import { createSignedInUser, createTask, uniqueEmail } from './factories.ts';
+import { createSignedInUser, createTask, insertBoard, uniqueEmail } from './factories.ts';
 import { DAY, HOUR, MINUTE, SECOND, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
@@ -354,6 +354,64 @@ describe('GET /api/tasks?sort=', () => {
       expect(res.status, query).toBe(400);
       expect(res.json.errors[0]?.field).toBe('cursor');
     }
+  });
+});
+
+describe('every board I am on', () => {
+  it('pages each order, with and without a status, as the whole list sorts it; the counts follow creates, completes, moves, deletes and a deleted board', async () => {
+    const me = await createSignedInUser(t);
+    const other = await createSignedInUser(t);
+    const boards: { id: string; name: string }[] = [];
+    for (let i = 0; i < 3; i += 1) boards.push(await insertBoard(t, { ...other.user, fullName: 'Other' }, [{ who: me.user, role: 'member' }]));
+    const notMine = await insertBoard(t, { ...other.user, fullName: 'Other' });
+    const priorities = ['low', 'urgent', 'normal', 'high', 'normal'] as const;
+    const deadlines = [null, isoIn(HOUR), isoIn(3 * DAY), null, isoIn(2 * HOUR), isoIn(DAY)];
+    const created: Task[] = [];
+    for (let i = 0; i < 22; i += 1) {
+      // Every fifth on a board I am not on, assigned to me; some of the others assigned to me too.
+      const boardId = i % 5 === 4 ? notMine.id : boards[i % 3]!.id;
+      const assignee = i % 5 === 4 || i % 4 === 0 ? me.user.email : uniqueEmail();
+      created.push(await createTask(t, other.cookie, { boardId, assignee, priority: priorities[i % 5]!, deadline: deadlines[i % 6]! }));
+      t.clock.advance(SECOND);
+    }
+    for (const task of created.filter((_, i) => i % 3 === 0)) expect((await patch(other.cookie, task._id, { status: 'done' })).status).toBe(200);
+    t.clock.advance(90 * MINUTE);
+
+    async function check(step: string) {
+      const now = t.clock.now().toISOString();
+      const visible: Task[] = (await list(me.cookie)).json.data.tasks;
+      const tally = (tasks: Task[]) => ({
+        todo: tasks.filter((x) => x.status === 'todo').length,
+        done: tasks.filter((x) => x.status === 'done').length,
+        overdue: tasks.filter((x) => x.status === 'todo' && x.deadline !== null && x.deadline < now).length,
+      });
+      expect((await counts(me.cookie)).json.data.counts, step).toEqual(tally(visible));
+      for (const board of boards) {
+        const res = await counts(other.cookie, `?board=${board.id}`);
+        expect(res.status, res.body).toBe(200);
+        expect(res.json.data.counts, `${step}: board`).toEqual(tally(visible.filter((x) => x.boardId === board.id)));
+      }
+      for (const [sort, order] of Object.entries(ORDERS)) {
+        for (const status of [undefined, 'todo', 'done']) {
+          const want = visible.filter((x) => status === undefined || x.status === status).sort(order);
+          const query = `?sort=${sort}${status === undefined ? '' : `&status=${status}`}`;
+          for (const limit of [2, 5]) expect(ids(await allPages(me.cookie, query, limit)), `${step}: ${query} by ${limit}`).toEqual(ids(want));
+        }
+      }
+      return visible;
+    }
+
+    expect(await check('created')).toHaveLength(22);
+    const [a, b, c] = created.filter((x) => x.boardId === boards[0]!.id);
+    expect((await patch(other.cookie, a!._id, { boardId: boards[1]!.id })).status).toBe(200);
+    expect((await patch(other.cookie, b!._id, { status: b!.status === 'done' ? 'todo' : 'done' })).status).toBe(200);
+    expect((await t.request('DELETE', `/api/tasks/${c!._id}`, { cookie: other.cookie })).status).toBe(204);
+    expect(await check('moved, completed or reopened, deleted')).toHaveLength(21);
+    const gone = boards.pop()!;
+    expect((await t.request('DELETE', `/api/boards/${gone.id}`, { cookie: other.cookie })).status).toBe(204);
+    await check('board deleted');
+    const left = await t.app.db.selectFrom('boardTaskCounts').select('n').where('boardId', '=', gone.id).execute();
+    expect(left).toEqual([]);
   });
 });
 

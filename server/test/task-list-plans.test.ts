@@ -1,0 +1,101 @@
+import { type CompiledQuery, type Kysely } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { TaskSort, TaskStatus } from '#shared/constants.ts';
+import type { DB } from '../db/schema.ts';
+import { createTaskListQueries } from '../repositories/task-list-queries.ts';
+import { createUser, insertBoard } from './factories.ts';
+import { useTestApp } from './helpers.ts';
+import { planOf } from './query-plans.ts';
+
+/**
+ * "All my tasks" for a person on many boards (server/repositories/task-list-queries.ts): a page
+ * in any order reads each board's tasks in the order of an index, one page per board and status,
+ * and never sorts a whole board; the counts add up the boards' kept counts (migration 0019)
+ * instead of counting their tasks. A plan that loses this still answers right, only slowly at
+ * 50 boards of 1,000 tasks (bench/suites/boards.ts), so the plans are tested here.
+ */
+const t = useTestApp();
+
+/** The last statement `run` sent to the database, as it was sent. */
+async function statementOf(run: (queries: ReturnType<typeof createTaskListQueries>, spy: Kysely<DB>) => Promise<unknown>): Promise<CompiledQuery> {
+  let last: CompiledQuery | undefined;
+  const db = t.app.db;
+  const spy: Kysely<DB> = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'withoutPlugins') return () => spy;
+      if (prop === 'executeQuery') {
+        return (query: CompiledQuery) => {
+          last = query;
+          return target.executeQuery(query);
+        };
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+  await run(createTaskListQueries(db, t.app.dbDialect), spy);
+  if (last === undefined) throw new Error('no statement ran');
+  return last;
+}
+
+async function viewerOnBoards() {
+  const me = await createUser(t);
+  const other = await createUser(t);
+  for (let i = 0; i < 3; i += 1) await insertBoard(t, other, [{ who: me, role: 'member' }]);
+  return { userId: me.id, email: me.email };
+}
+
+/**
+ * The index scans on `index` whose parent node sorts (PostgreSQL): each such scan reads a whole
+ * range to sort it instead of reading it in order. SQLite's plans have no such tree: none.
+ */
+function sortedScans(plan: string, index: RegExp): string[] {
+  const lines = plan.split('\n');
+  const indent = (line: string) => line.search(/\S/);
+  const out: string[] = [];
+  lines.forEach((line, i) => {
+    if (!index.test(line) || !line.includes('Scan')) return;
+    for (let j = i - 1; j >= 0; j -= 1) {
+      const parent = lines[j]!;
+      if (indent(parent) < indent(line) && (parent.includes('->') || j === 0)) {
+        if (/^\s*(->\s*)?(Incremental )?Sort\b/.test(parent)) out.push(line.trim());
+        return;
+      }
+    }
+  });
+  return out;
+}
+
+describe('the plans of "all my tasks"', () => {
+  const cases: { sort: TaskSort; status?: TaskStatus; board: RegExp; assignee: RegExp }[] = [
+    { sort: 'newest', board: /tasks_board_status_created_idx/, assignee: /tasks_assignee_status_created_idx/ },
+    { sort: 'deadline', board: /tasks_board_status_deadline_idx/, assignee: /tasks_assignee_status_deadline_idx/ },
+    { sort: 'priority', board: /tasks_board_status_rank_idx/, assignee: /tasks_assignee_status_rank_idx/ },
+    { sort: 'priority', status: 'todo', board: /tasks_board_status_rank_idx/, assignee: /tasks_assignee_status_rank_idx/ },
+  ];
+  for (const { sort, status, board, assignee } of cases) {
+    it(`a page of sort=${sort}${status === undefined ? '' : ` status=${status}`} reads each board and the assignee's tasks in the order of an index`, async () => {
+      const viewer = await viewerOnBoards();
+      const query = await statementOf((q, spy) => q.list(viewer, { view: 'all', sort, status, limit: 50 }, spy));
+      const plan = await planOf(t, query);
+      expect(plan).toMatch(board);
+      expect(plan).toMatch(assignee);
+      expect(sortedScans(plan, /tasks_board_status_|tasks_assignee_status_/), plan).toEqual([]);
+      if (t.app.dbDialect === 'sqlite') {
+        // Read from the index alone, not row by row from the table (the newest of the assignee's
+        // part are 50 rows read whole, whose board is then tested).
+        expect(plan).toMatch(new RegExp(`COVERING INDEX ${board.source}`));
+        if (sort !== 'newest') expect(plan).toMatch(new RegExp(`COVERING INDEX ${assignee.source}`));
+      }
+    });
+  }
+
+  it('the counts add up the boards’ kept counts; only overdue reads the tasks, by index range', async () => {
+    const viewer = await viewerOnBoards();
+    const query = await statementOf((q, spy) => q.counts(viewer, { view: 'all' }, new Date().toISOString(), spy));
+    const plan = await planOf(t, query);
+    expect(plan).toMatch(/board_task_counts/);
+    expect(plan).not.toMatch(/tasks_board_status_created_idx|SCAN tasks|Seq Scan on tasks/);
+    // PostgreSQL picks among the board's indexes by the table's statistics (an empty table here).
+    expect(plan).toMatch(t.app.dbDialect === 'sqlite' ? /tasks_board_status_deadline_idx \(board_id=\? AND status=\? AND deadline<\?\)/ : /using tasks_board_status_\w+ on tasks/);
+  });
+});
