@@ -1,13 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Activity } from '#shared/schemas/comments.ts';
-import { migrations } from '../db/migrations/index.ts';
-import { openPostgres } from '../db/postgres-driver.ts';
-import { openSqlite } from '../db/sqlite-driver.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { signIn } from './factories.ts';
 import { isPostgres, useTestApp } from './helpers.ts';
+import { migratorOf, openUnmigrated } from './migration-support.ts';
 
 /**
  * Migration 0013 lets `task_activity.type` be `checklist`; on SQLite it rebuilds the table. A
@@ -20,22 +17,10 @@ const taskId = 'task-000000000000001';
 const at = (i: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString();
 const OLD_TYPES = ['created', 'updated', 'commented', 'completed', 'reopened'] as const;
 
-const migratorOf = async (db: Kysely<unknown>) =>
-  new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-    allowUnorderedMigrations: true,
-    ...(isPostgres ? { migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s } : {}),
-  });
-
-function open(url: string): Kysely<unknown> {
-  return (isPostgres ? openPostgres(url, () => undefined).db : openSqlite(url.replace(/^file:/, ''))).withoutPlugins() as Kysely<unknown>;
-}
-
 let databaseUrl = '';
 async function fillVersionBefore(url: string): Promise<void> {
   databaseUrl = url;
-  const db = open(url);
+  const db = openUnmigrated(url);
   try {
     const result = await (await migratorOf(db)).migrateTo('0012-task-details');
     if (result.error !== undefined) throw result.error as Error;
@@ -75,7 +60,7 @@ describe('migration 0013 (checklist activity entries)', () => {
     const cookie = await signIn(t, { email: user.email, password: PASSWORD });
     expect((await t.request('POST', `/api/tasks/${taskId}/checklist`, { cookie, body: { text: 'Another' } })).status).toBe(201);
     await t.app.close();
-    const db = open(databaseUrl);
+    const db = openUnmigrated(databaseUrl);
     try {
       const migrator = await migratorOf(db);
       const down = await migrator.migrateTo('0012-task-details');

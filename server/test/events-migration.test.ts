@@ -1,11 +1,8 @@
-import { sql, type Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../db/migrations/index.ts';
-import { openPostgres } from '../db/postgres-driver.ts';
-import { openSqlite } from '../db/sqlite-driver.ts';
 import { appendEvent } from '../repositories/events-repository.ts';
-import { isPostgres, useTestApp } from './helpers.ts';
+import { useTestApp } from './helpers.ts';
+import { migratorOf, openUnmigrated } from './migration-support.ts';
 
 /**
  * Migration 0018 renames the events table's `task_id` to `subject_id` (it also held board,
@@ -22,20 +19,8 @@ const OLD = [
   { type: 'notification.read', subject: 'user-1', board: null },
 ] as const;
 
-const migratorOf = async (db: Kysely<unknown>) =>
-  new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-    allowUnorderedMigrations: true,
-    ...(isPostgres ? { migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s } : {}),
-  });
-
-function open(url: string): Kysely<unknown> {
-  return (isPostgres ? openPostgres(url, () => undefined).db : openSqlite(url.replace(/^file:/, ''))).withoutPlugins() as Kysely<unknown>;
-}
-
 async function fillVersionBefore(url: string): Promise<void> {
-  const db = open(url);
+  const db = openUnmigrated(url);
   try {
     const result = await (await migratorOf(db)).migrateTo('0017-outbox-lanes');
     if (result.error !== undefined) throw result.error as Error;
