@@ -176,7 +176,6 @@ export default fp(
     const hooks: TaskWriteHook[] = [];
     const afterCommits: AfterCommit[] = [];
 
-    const capOf = (actor: Actor, now: Date) => senderMailCap(actor.userId, now);
     const partsFor = (change: TaskChange): WriteParts => {
       const parts: WriteParts = { activity: [], mails: [], notifications: [], events: [] };
       for (const hook of hooks) hook(change, parts);
@@ -236,7 +235,7 @@ export default fp(
           await once?.remember(step.answer, ex);
           return { value: step.answer };
         }
-        const result = await statements.write(step.target, step.parts, capOf(actor, clock.now()), ex);
+        const result = await statements.write(step.target, step.parts, senderMailCap(actor.userId, clock.now()), ex);
         if (result.task === undefined) {
           if (locked) throw new Error('A locked task row changed under its lock');
           return MISSED;
@@ -295,7 +294,7 @@ export default fp(
         };
         const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
         const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}) };
-        const cap = capOf(actor, now);
+        const cap = senderMailCap(actor.userId, now);
         const write = (ex: EventTransaction) => statements.write(target, parts, cap, ex);
         /** The written task, or (refused) 404 or 403 by the creator's role on the board. */
         const writtenOf = (result: WriteResult): Written => {
