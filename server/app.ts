@@ -48,6 +48,8 @@ import labels from './services/labels.ts';
 import webhooks from './services/webhooks.ts';
 import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
+import commentWrites from './services/comment-writes.ts';
+import checklistWrites from './services/checklist-writes.ts';
 
 /**
  * TRUST_PROXY as Fastify's `trustProxy`. A hop count becomes a function: Fastify 5.12 answers a
@@ -169,6 +171,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(events);
     await app.register(taskMail);
     await app.register(taskWrites);
+    await app.register(commentWrites);
+    await app.register(checklistWrites);
     await app.register(boards);
     await app.register(labels);
     await app.register(webhooks);

@@ -21,8 +21,8 @@ const toItem = (row: ItemRow): StoredItem => ({ item: { _id: row.id, text: row.t
 
 /**
  * The items of tasks' checklists. Positions are 0-based and dense within a task: every change
- * renumbers what it shifts in the same transaction. The callers (routes/tasks/checklist.ts via
- * `taskWrites.checklist`) hold the task row's lock, so changes of one checklist never interleave.
+ * renumbers what it shifts in the same transaction. The callers (services/checklist-writes.ts,
+ * inside `taskWrites.change`) hold the task row's lock, so changes of one checklist never interleave.
  */
 export function createChecklistRepository(db: Kysely<DB>) {
   const list = prepare<{ taskId: string }, ItemRow>(

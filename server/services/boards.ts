@@ -12,7 +12,9 @@ import { unsubscribeFor } from '../mail/unsubscribe-tokens.ts';
 import type { EventTransaction, NewEvent } from '../repositories/events-repository.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import { plan } from './notifications.ts';
-import { SENDER_MAIL_CAP, existingId, type Actor } from './task-writes.ts';
+import type { Actor } from './actor.ts';
+import { senderMailCap } from './mail-cap.ts';
+import { existingId } from './not-found.ts';
 
 export const boardNotFound = () => new AppError(404, 'NOT_FOUND', BOARD_MESSAGES.boardNotFound);
 const memberNotFound = () => new AppError(404, 'NOT_FOUND', BOARD_MESSAGES.memberNotFound);
@@ -99,9 +101,8 @@ export default fp(
     ): Promise<'written' | 'held' | 'none'> => {
       if (member.email === actor.email) return 'none';
       if (!(await fastify.mailSettingsRepository.get(member.email, trx)).notifyBoards) return 'none';
-      const now = clock.now();
-      const used = await fastify.outboxRepository.senderMailsUsed(actor.userId, new Date(now.getTime() - SENDER_MAIL_CAP.windowMs).toISOString(), trx);
-      if (used >= SENDER_MAIL_CAP.mails) return 'held';
+      const cap = senderMailCap(actor.userId, clock.now());
+      if ((await fastify.outboxRepository.senderMailsUsed(actor.userId, cap.since, trx)) >= cap.limit) return 'held';
       const origin = config.appOrigin;
       const off = unsubscribeFor(origin, config.sessionSecret, member.email, 'boards');
       const content = boardAddedMail({

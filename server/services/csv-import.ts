@@ -17,7 +17,8 @@ import type { ImportedTask, TaskImportRepository } from '../repositories/task-im
 import { appendAll, boardEvents } from './board-events.ts';
 import { boardNotFound } from './boards.ts';
 import { activityEntry } from './task-activity.ts';
-import { existingId, type Actor } from './task-writes.ts';
+import type { Actor } from './actor.ts';
+import { existingId } from './not-found.ts';
 
 /** Errors listed in one answer at most; past that, one more entry says how many were left out. */
 export const MAX_LISTED_ERRORS = 1000;

@@ -9,7 +9,8 @@ import { AppError } from '../errors.ts';
 import type { EventTransaction } from '../repositories/events-repository.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import { boardNotFound } from './boards.ts';
-import { existingId, type Actor } from './task-writes.ts';
+import type { Actor } from './actor.ts';
+import { existingId } from './not-found.ts';
 
 const labelNotFound = () => new AppError(404, 'NOT_FOUND', BOARD_MESSAGES.labelNotFound);
 const labelExists = () => new AppError(409, 'LABEL_EXISTS', BOARD_MESSAGES.labelExists);

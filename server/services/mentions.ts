@@ -6,7 +6,7 @@ import type { CommentsRepository } from '../repositories/comments-repository.ts'
 import type { PlannedNotification } from '../repositories/notifications-repository.ts';
 import type { PlannedMail } from '../repositories/task-write-statements.ts';
 import { plan } from './notifications.ts';
-import type { Actor } from './task-writes.ts';
+import type { Actor } from './actor.ts';
 
 /** What a comment's mentions cause: the addresses stored with it, and the mails written with it. */
 export interface MentionPlan {

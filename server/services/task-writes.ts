@@ -1,52 +1,27 @@
-import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { canChangeTask, canEditTasks } from '#shared/rights.ts';
 import type { Label } from '#shared/schemas/labels.ts';
-import type { ChecklistCounts, Task } from '#shared/schemas/tasks.ts';
-import { HOUR } from '../clock.ts';
-import { ID_RE, newId } from '../db/ids.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import { isForeignKeyViolation } from '../db/errors.ts';
 import { AppError, conflict, validationFailed } from '../errors.ts';
-import { currentUser } from '../plugins/session.ts';
 import type { OnceOnly } from './idempotency.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
-import type { PlannedNotification } from '../repositories/notifications-repository.ts';
-import { type EventTransaction, type EventType, type NewEvent } from '../repositories/events-repository.ts';
-import {
-  createTaskWriteStatements,
-  type CommentWrite,
-  type MailCap,
-  type PlannedMail,
-  type WriteParts,
-  type WriteResult,
-  type WriteTarget,
-} from '../repositories/task-write-statements.ts';
-import type { Viewer } from '../repositories/task-visibility.ts';
+import type { EventTransaction } from '../repositories/events-repository.ts';
+import { createTaskWriteStatements, type WriteParts, type WriteResult, type WriteTarget } from '../repositories/task-write-statements.ts';
 import type { NewTask, TaskForWrite } from '../repositories/tasks-repository.ts';
 import type { TasksTable } from '../db/schema.ts';
+import type { Actor } from './actor.ts';
+import { senderMailCap } from './mail-cap.ts';
+import { boardNotFound, taskNotFound } from './not-found.ts';
 import { taskWriteNotifications } from './notifications.ts';
-import { activityFor, checklistActivity, type ChecklistActivity } from './task-activity.ts';
+import { activityFor } from './task-activity.ts';
+import { eventsFor, type TaskChange, type TaskWriteHook } from './task-change.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 
-export type { WriteParts } from '../repositories/task-write-statements.ts';
-
-/** The signed-in person making a change (`by` of the events). */
-export interface Actor extends Viewer {
-  fullName: string;
-}
-
-/** The signed-in user of a request as the actor of its writes. */
-export function actorOf(request: FastifyRequest): Actor {
-  const user = currentUser(request);
-  return { userId: user.id, email: user.email, fullName: user.fullName };
-}
-
-export const taskNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
-/** A board the user is not an active member of answers like a missing one. */
-export const boardNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.taskBoardNotFound);
 const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
 
 /** A board's role allows creating and changing its tasks: otherwise 404 for a non-member, 403 for a viewer. */
@@ -60,36 +35,6 @@ const labelIdsInvalid = () => validationFailed([{ field: 'labelIds', message: BO
 /** The same labels (as ids), whatever their order. */
 const sameLabels = (a: readonly Label[], b: readonly Label[]) => a.length === b.length && a.every((label) => b.some((other) => other._id === label._id));
 
-/** An id from a URL: one that cannot be ours answers 404 without a query. */
-export function existingId(id: string, notFound: () => AppError = taskNotFound): string {
-  if (!ID_RE.test(id)) throw notFound();
-  return id;
-}
-
-/** Mail that people cause to others (assignment, mention, board mail): at most this many per sender per rolling hour. */
-export const SENDER_MAIL_CAP = { mails: 100, windowMs: HOUR } as const;
-
-/** What a write did, handed to every write hook. */
-export interface TaskChange {
-  kind: 'created' | 'updated' | 'deleted';
-  /** The task before the write (undefined on create). */
-  before: Task | undefined;
-  /** The task after the write (undefined on delete). */
-  after: Task | undefined;
-  actor: Actor;
-  now: Date;
-  /** A move to another board: the names of the board it was on and of the one it is on now. */
-  boards?: { from: string; to: string } | undefined;
-}
-
-/**
- * Adds a feature's rows to a task write (`parts.activity`, `parts.mails`, …). It runs before
- * anything is written and only describes rows: they are stored in the write's own statement
- * (PostgreSQL) or transaction (SQLite), with the task row or not at all. A hook that throws
- * stops the write.
- */
-export type TaskWriteHook = (change: TaskChange, parts: WriteParts) => void;
-
 export type EditableFields = Partial<
   Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId' | 'repeatEvery' | 'repeatUnit'>
 >;
@@ -100,40 +45,27 @@ export interface Written {
   mailsHeld: number;
 }
 
-/** What a comment write stores; `comment` undefined: nothing changes (the answer is `result`). */
-export interface CommentPlan<T> {
-  comment?: CommentWrite;
-  activity?: NewActivity[];
-  /** Mail the comment causes to others (mentions): written with it, counted against the actor's hourly cap. */
-  mails?: PlannedMail[];
-  /** In-app notifications the comment causes (mentions, comments): written with it. */
-  notifications?: PlannedNotification[];
-  event?: { type: EventType; data: Record<string, unknown> };
-  result: T;
-  /** The answer once written, when it depends on how many of `mails` the cap held back (else `result`). */
-  answer?: (mailsHeld: number) => T;
-}
-
-export interface CommentOptions<T = unknown> {
-  /**
-   * Plan inside the transaction that writes, with the task row locked from the first read
-   * (PostgreSQL; SQLite always does): for a plan whose reads must agree with what commits,
-   * such as who of the people a comment mentions can see the task.
-   */
-  inTransaction?: boolean;
-  /** A create sent with an Idempotency-Key (services/idempotency.ts): claimed and answered in the write's transaction. */
-  once?: OnceOnly<T> | undefined;
-}
-
 /**
- * What a checklist change did: `plan` has written the items itself (the task row is locked); the
- * write then stores the task's new counts with the version bump, the activity and the event.
- * `counts` undefined: nothing changed (the answer is `result(task)` of the task as it is).
+ * What a write of an existing task is, planned from the task as read: an answer without a write
+ * (nothing changes); or the task row's write (`target`), everything stored with it (`parts`)
+ * and the answer once written; or `needsLock`: the write has to run in a transaction holding
+ * the task row's lock (it writes more than the one statement of the unlocked path, e.g. the
+ * next occurrence of a repeating task).
  */
-export interface ChecklistPlan<T> {
-  counts?: ChecklistCounts;
-  activity?: ChecklistActivity[];
-  result: (task: Task) => T;
+export type TaskWriteStep<T> = { answer: T } | { target: WriteTarget; parts: WriteParts; answer: (result: WriteResult) => T } | { needsLock: true };
+
+/** How a write of an existing task runs (TaskWrites.change). */
+export interface ChangeOptions<T> {
+  /** `see`: anyone who can see the task may write (404 otherwise); `edit`: also 403 for a viewer of its board who is not its assignee. */
+  rights: 'edit' | 'see';
+  /**
+   * Plan inside the transaction that writes, with the task row locked from the first read:
+   * for a plan that writes through `ex` itself (checklist items) or whose reads must agree with
+   * what commits (who of the people a comment mentions can see the task).
+   */
+  lockFirst?: boolean;
+  /** A create sent with an Idempotency-Key (services/idempotency.ts; needs `lockFirst`): claimed and answered in the write's transaction. */
+  once?: OnceOnly<T> | undefined;
 }
 
 export interface TaskWrites {
@@ -169,22 +101,24 @@ export interface TaskWrites {
   ): Promise<Written>;
   remove(actor: Actor, id: string, expectedVersion: number | undefined): Promise<void>;
   /**
-   * A comment write on a task the actor can see (404 otherwise). `plan(task, ex)` reads what it
-   * needs through `ex` and says what to store; its event goes to whoever can see the task (its
-   * board's active members and its assignee) as of the version that commits (the task row is
-   * locked at that version until the commit).
+   * Any other write of task `taskId` (its comments, its checklist: services/comment-writes.ts,
+   * checklist-writes.ts), the way `update` and `remove` write: the task is read with the actor's
+   * rights on it (404 when they cannot see it; `options.rights`), `plan(found, ex, locked)`
+   * plans the step from it (reading through `ex`; writing through it only when `locked`), and
+   * the step's target and parts are written together at the version read, the task row locked
+   * at that version until the commit (so events go to whoever sees the task as of that version).
    */
-  comment<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<CommentPlan<T>>, options?: CommentOptions<T>): Promise<T>;
+  change<T>(
+    actor: Actor,
+    taskId: string,
+    options: ChangeOptions<T>,
+    plan: (found: TaskForWrite, ex: Executor, locked: boolean) => Promise<TaskWriteStep<T>> | TaskWriteStep<T>,
+  ): Promise<T>;
   /**
-   * A checklist change of a task the actor may edit (404 when they cannot see it, 403 for a
-   * viewer who is not its assignee). The task row is locked first, in a transaction, so
-   * concurrent changes of one checklist queue up and none is lost: no version precondition.
-   * `plan(task, ex)` changes the items through `ex` and says what it did (ChecklistPlan); the
-   * task then gets version + 1, its counts and `updatedAt` in one statement, the `checklist`
-   * activity entries and a `task.updated` event, all in that transaction. `once` (an item added
-   * with an Idempotency-Key): the key is claimed first and the answer stored with the write.
+   * The parts every change of the task row carries: the hooks' rows (activity, mail,
+   * notifications) and its events (eventsFor), for a step that changes the task row itself.
    */
-  checklist<T>(actor: Actor, taskId: string, plan: (task: Task, ex: Executor) => Promise<ChecklistPlan<T>>, once?: OnceOnly<T>): Promise<T>;
+  partsFor(change: TaskChange): WriteParts;
   /**
    * Registers a hook that adds rows to every task write (see TaskWriteHook), and optionally
    * `afterCommit`, run with the write's parts and result once it has committed (e.g. to wake a worker).
@@ -201,49 +135,13 @@ declare module 'fastify' {
 /** Runs once a write has committed, with what it wrote. */
 type AfterCommit = (parts: WriteParts, result: WriteResult) => void;
 
-/** Where a task is seen from: its board (every active member) and its assignee. */
-const sightOf = (task: Task) => ({ boardId: task.boardId, audience: [task.assignee] });
-
-/**
- * The one event a change sends, addressed to who can see the task: its board (every active
- * member) and its assignee. A change that moves the task or changes its assignee also names
- * where the task was seen from before (`fromBoardId`, `fromAudience`), and each stream is sent
- * what the change means to it (events/addressing.ts): `task.created` to whoever starts seeing
- * it, `task.updated` to whoever still sees it, `task.deleted` to whoever no longer sees it.
- * The actor receives it like anyone else (their other tabs update). A `task.deleted` carries
- * the version the change produced (a deletion counts as a change).
- */
-export function eventsFor(change: TaskChange): NewEvent[] {
-  const { before, after, actor } = change;
-  const by = { fullName: actor.fullName, email: actor.email };
-  const at = change.now.toISOString();
-  if (after === undefined) {
-    if (before === undefined) return [];
-    const data = { task: { _id: before._id, version: before.version + 1 }, by };
-    return [{ type: 'task.deleted', subjectId: before._id, ...sightOf(before), data, at }];
-  }
-  const event: NewEvent = { type: before === undefined ? 'task.created' : 'task.updated', subjectId: after._id, ...sightOf(after), data: { task: after, by }, at };
-  if (before === undefined) return [event];
-  return [
-    {
-      ...event,
-      fromBoardId: before.boardId === after.boardId ? null : before.boardId,
-      fromAudience: before.assignee === after.assignee ? null : [before.assignee],
-    },
-  ];
-}
-
-/**
- * A planned write of one task, or an answer without a write (nothing changes), or `needsLock`:
- * the write has to run in a transaction holding the task row's lock (it writes more than the one
- * statement of the unlocked path: the next occurrence of a repeating task).
- */
-type Step<T> = { answer: T } | { target: WriteTarget; parts: WriteParts; answer: (result: WriteResult) => T } | { needsLock: true };
 const MISSED = Symbol('missed');
 
 /**
- * Every write of a task or of a comment goes through here, and stores the task row, the rows of
- * the write hooks (activity, mail) and the event log rows together or not at all.
+ * Every write of a task, of its comments and of its checklist goes through here, and stores the
+ * task row, the rows of the write hooks (activity, mail, notifications) and the event log rows
+ * together or not at all. Tasks are planned here; comments and checklists by their own services
+ * (comment-writes.ts, checklist-writes.ts), as a step that `change` writes.
  *
  * PostgreSQL, where each statement costs a network round trip: a create is ONE statement of
  * data-modifying CTEs (its own transaction; repositories/task-write-statements.ts). A change
@@ -278,12 +176,6 @@ export default fp(
     const hooks: TaskWriteHook[] = [];
     const afterCommits: AfterCommit[] = [];
 
-    const capOf = (actor: Actor, now: Date): MailCap => ({
-      sender: actor.userId,
-      since: new Date(now.getTime() - SENDER_MAIL_CAP.windowMs).toISOString(),
-      limit: SENDER_MAIL_CAP.mails,
-      now: now.toISOString(),
-    });
     const partsFor = (change: TaskChange): WriteParts => {
       const parts: WriteParts = { activity: [], mails: [], notifications: [], events: [] };
       for (const hook of hooks) hook(change, parts);
@@ -320,16 +212,13 @@ export default fp(
      * is locked (it may write through `ex` itself only then). `lockFirst`: skip the unlocked
      * attempt and run in a transaction holding the row's lock from the start. `once` (it needs
      * `lockFirst`): the Idempotency-Key is claimed before anything else in that transaction and
-     * the answer stored with the write.
+     * the answer stored with the write. `moveTo`: the board a move goes to (its role is read with the task).
      */
     async function change<T>(
       actor: Actor,
       id: string,
-      rights: 'edit' | 'see',
-      plan: (found: TaskForWrite, ex: Executor, locked: boolean) => Promise<Step<T>> | Step<T>,
-      moveTo?: string,
-      lockFirst = false,
-      once?: OnceOnly<T>,
+      { rights, lockFirst = false, once, moveTo }: ChangeOptions<T> & { moveTo?: string | undefined },
+      plan: (found: TaskForWrite, ex: Executor, locked: boolean) => Promise<TaskWriteStep<T>> | TaskWriteStep<T>,
     ): Promise<T> {
       const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; written?: [WriteParts, WriteResult] } | typeof MISSED> => {
         await once?.claim(ex);
@@ -346,7 +235,7 @@ export default fp(
           await once?.remember(step.answer, ex);
           return { value: step.answer };
         }
-        const result = await statements.write(step.target, step.parts, capOf(actor, clock.now()), ex);
+        const result = await statements.write(step.target, step.parts, senderMailCap(actor.userId, clock.now()), ex);
         if (result.task === undefined) {
           if (locked) throw new Error('A locked task row changed under its lock');
           return MISSED;
@@ -369,6 +258,9 @@ export default fp(
         hooks.push(hook);
         if (afterCommit !== undefined) afterCommits.push(afterCommit);
       },
+
+      partsFor,
+      change,
 
       async create(actor, fields, labelIds, once) {
         let labels: Label[] = [];
@@ -402,7 +294,7 @@ export default fp(
         };
         const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
         const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}) };
-        const cap = capOf(actor, now);
+        const cap = senderMailCap(actor.userId, now);
         const write = (ex: EventTransaction) => statements.write(target, parts, cap, ex);
         /** The written task, or (refused) 404 or 403 by the creator's role on the board. */
         const writtenOf = (result: WriteResult): Written => {
@@ -428,7 +320,7 @@ export default fp(
       },
 
       update(actor, id, expectedVersion, changesFor, moveTo, labelIds) {
-        return labelsKept(labelIds !== undefined, () => change<Written>(actor, id, 'edit', async ({ task: before, boardName, target }, ex, locked) => {
+        return labelsKept(labelIds !== undefined, () => change<Written>(actor, id, { rights: 'edit', moveTo }, async ({ task: before, boardName, target }, ex, locked) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           const changes: EditableFields = changesFor(before);
           let boards: TaskChange['boards'];
@@ -481,11 +373,11 @@ export default fp(
             parts,
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
-        }, moveTo));
+        }));
       },
 
       remove(actor, id, expectedVersion) {
-        return change<undefined>(actor, id, 'edit', ({ task: before }) => {
+        return change<undefined>(actor, id, { rights: 'edit' }, ({ task: before }) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           return {
             target: { kind: 'delete', before },
@@ -493,51 +385,6 @@ export default fp(
             answer: () => undefined,
           };
         });
-      },
-
-      checklist(actor, taskId, plan, once) {
-        return change(
-          actor,
-          taskId,
-          'edit',
-          async ({ task: before }, ex) => {
-            const planned = await plan(before, ex);
-            if (planned.counts === undefined) return { answer: planned.result(before) };
-            const now = clock.now();
-            const updatedAt = now.toISOString();
-            const after: Task = { ...before, checklist: planned.counts, updatedAt, version: before.version + 1 };
-            const parts = partsFor({ kind: 'updated', before, after, actor, now });
-            parts.activity.push(...(planned.activity ?? []).map((entry) => checklistActivity(before._id, actor, now, entry)));
-            return {
-              target: { kind: 'update', before, changes: { checklistDone: planned.counts.done, checklistTotal: planned.counts.total, updatedAt } },
-              parts,
-              answer: (result) => planned.result(result.task ?? after),
-            };
-          },
-          undefined,
-          true,
-          once,
-        );
-      },
-
-      comment(actor, taskId, plan, options) {
-        return change(actor, taskId, 'see', async ({ task }, ex) => {
-          const planned = await plan(task, ex);
-          if (planned.comment === undefined) return { answer: planned.result };
-          const { event } = planned;
-          const at = clock.now().toISOString();
-          return {
-            target: { kind: 'lock', before: task },
-            parts: {
-              comment: planned.comment,
-              activity: planned.activity ?? [],
-              mails: planned.mails ?? [],
-              notifications: planned.notifications ?? [],
-              events: event === undefined ? [] : [{ type: event.type, subjectId: task._id, ...sightOf(task), data: event.data, at }],
-            },
-            answer: (result) => (planned.answer === undefined ? planned.result : planned.answer(result.mailsHeld)),
-          };
-        }, undefined, options?.inTransaction === true || options?.once !== undefined, options?.once);
       },
     } satisfies TaskWrites);
 

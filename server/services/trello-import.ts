@@ -8,7 +8,7 @@ import { newId } from '../db/ids.ts';
 import { AppError } from '../errors.ts';
 import { insertRows } from '../repositories/bulk-inserts.ts';
 import { appendAll, boardEvents } from './board-events.ts';
-import type { Actor } from './task-writes.ts';
+import type { Actor } from './actor.ts';
 import type { ImportPlan } from './trello-export.ts';
 
 const limitReached = () => new AppError(409, 'LIMIT_REACHED', BOARD_MESSAGES.tooManyBoards);

@@ -9,7 +9,8 @@ import { checkOutboundUrl, OutboundRefusedError } from '../net/outbound.ts';
 import type { EventTransaction } from '../repositories/events-repository.ts';
 import { messageIdOf } from '../webhooks/webhook-sender.ts';
 import { boardNotFound } from './boards.ts';
-import { existingId, type Actor } from './task-writes.ts';
+import type { Actor } from './actor.ts';
+import { existingId } from './not-found.ts';
 
 const webhookNotFound = () => new AppError(404, 'NOT_FOUND', WEBHOOK_MESSAGES.notFound);
 const deliveryNotFound = () => new AppError(404, 'NOT_FOUND', WEBHOOK_MESSAGES.deliveryNotFound);

@@ -3,7 +3,7 @@ import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
 import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { newId } from '../db/ids.ts';
-import { SENDER_MAIL_CAP } from '../services/task-writes.ts';
+import { SENDER_MAIL_CAP } from '../services/mail-cap.ts';
 import { boardEventsOf, boardsApi, dataOf, lastEventId } from './boards-support.ts';
 import { runCommand } from './commands.ts';
 import { createSignedInUser, createUser, insertBoard, nextIp, signIn, uniqueEmail } from './factories.ts';

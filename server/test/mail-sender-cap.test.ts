@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { newId } from '../db/ids.ts';
-import { SENDER_MAIL_CAP } from '../services/task-writes.ts';
+import { SENDER_MAIL_CAP } from '../services/mail-cap.ts';
 import { createSignedInUser, createTask, createUser, uniqueEmail } from './factories.ts';
 import { HOUR, isPostgres, useTestApp } from './helpers.ts';
 

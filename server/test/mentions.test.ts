@@ -4,7 +4,7 @@ import { MENTIONS_PER_COMMENT } from '#shared/mentions.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Comment, Person } from '#shared/schemas/comments.ts';
 import { newId } from '../db/ids.ts';
-import { SENDER_MAIL_CAP } from '../services/task-writes.ts';
+import { SENDER_MAIL_CAP } from '../services/mail-cap.ts';
 import { boardsApi } from './boards-support.ts';
 import { createSignedInUser, createTask, insertBoard, signIn, uniqueEmail } from './factories.ts';
 import { TEST_ORIGIN, useTestApp } from './helpers.ts';

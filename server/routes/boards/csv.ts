@@ -13,7 +13,8 @@ import type { SortPosition } from '../../repositories/task-order.ts';
 import type { Viewer } from '../../repositories/task-visibility.ts';
 import { boardNotFound } from '../../services/boards.ts';
 import { importRows, parseImport } from '../../services/csv-import.ts';
-import { actorOf, existingId } from '../../services/task-writes.ts';
+import { actorOf } from '../../services/actor.ts';
+import { existingId } from '../../services/not-found.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
 /** Tasks read per page while an export streams. */

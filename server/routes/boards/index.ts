@@ -16,7 +16,7 @@ import {
 } from '#shared/schemas/boards.ts';
 import { checkBoardDescription, checkBoardName, checkEmail } from '#shared/validation.ts';
 import { addedMessage } from '../../services/boards.ts';
-import { actorOf } from '../../services/task-writes.ts';
+import { actorOf } from '../../services/actor.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 

@@ -4,7 +4,7 @@ import { LIMITS } from '#shared/constants.ts';
 import { BoardParams } from '#shared/schemas/boards.ts';
 import { CreateLabelBody, LabelEnvelope, LabelListEnvelope, LabelParams, UpdateLabelBody } from '#shared/schemas/labels.ts';
 import { checkLabelName } from '#shared/validation.ts';
-import { actorOf } from '../../services/task-writes.ts';
+import { actorOf } from '../../services/actor.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 

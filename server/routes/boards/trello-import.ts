@@ -6,7 +6,7 @@ import { TrelloImportEnvelope } from '#shared/schemas/trello-import.ts';
 import { HOUR } from '../../clock.ts';
 import { AppError, rateLimited } from '../../errors.ts';
 import { WindowCounter } from '../../plugins/rate-limit.ts';
-import { actorOf } from '../../services/task-writes.ts';
+import { actorOf } from '../../services/actor.ts';
 import { readTrelloExport, tooLarge } from '../../services/trello-export.ts';
 import { checkBoardLimit, writeImport } from '../../services/trello-import.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';

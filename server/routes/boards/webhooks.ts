@@ -12,7 +12,7 @@ import {
   WebhookParams,
 } from '#shared/schemas/webhooks.ts';
 import { checkWebhookUrl, WEBHOOK_MESSAGES } from '#shared/webhooks.ts';
-import { actorOf } from '../../services/task-writes.ts';
+import { actorOf } from '../../services/actor.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 

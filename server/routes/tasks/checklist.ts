@@ -8,56 +8,35 @@ import {
   ChecklistItemEnvelope,
   ChecklistItemParams,
   ChecklistItemPatchBody,
-  type ChecklistItem,
 } from '#shared/schemas/checklist.ts';
-import type { Task } from '#shared/schemas/tasks.ts';
 import { TaskParams } from '#shared/schemas/tasks.ts';
 import { checkChecklistText } from '#shared/validation.ts';
-import { newId } from '../../db/ids.ts';
-import type { Executor } from '../../db/prepared.ts';
-import { AppError, validationFailed } from '../../errors.ts';
-import type { StoredItem } from '../../repositories/checklist-repository.ts';
+import { actorOf } from '../../services/actor.ts';
+import type { ItemWritten } from '../../services/checklist-writes.ts';
 import { answerOnce, IDEMPOTENCY_KEY_DOC, type Answer } from '../../services/idempotency.ts';
-import type { ChecklistActivity } from '../../services/task-activity.ts';
-import { actorOf, existingId, taskNotFound } from '../../services/task-writes.ts';
+import { existingId, taskNotFound } from '../../services/not-found.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
 /** The 201 of an added item (stored as it is sent when the addition carries an Idempotency-Key). */
-const itemAnswer = (data: { item: ChecklistItem; task: Task }): Answer => ({
+const itemAnswer = (data: ItemWritten): Answer => ({
   status: 201,
   payload: { status: 'success', message: SERVER_MESSAGES.checklistItemAdded, data },
 });
 
-const itemNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.checklistItemNotFound);
-
-/** The counts a task row keeps of its checklist. */
-const countsOf = (items: readonly StoredItem[]) => ({ done: items.filter(({ item }) => item.done).length, total: items.length });
-
 /**
- * A task's checklist. Reading needs sight of the task; every change needs the right to edit it
- * (its board's admins and members, and its assignee: 403 for a viewer who is not the assignee),
- * and goes through `taskWrites.checklist`: the task row is locked, the items change, and the task
- * gets version + 1 with its new counts, a `checklist` activity entry and a `task.updated` event,
- * all in one transaction. No version precondition: two people ticking items at once both succeed,
- * one after the other. A task the user cannot see, or an item of another task, answers 404.
+ * A task's checklist. Reading needs sight of the task (404 otherwise); every change is made by
+ * `fastify.checklistWrites` (services/checklist-writes.ts): it needs the right to edit the task,
+ * and the items, the task's counts and version, a `checklist` activity entry and a
+ * `task.updated` event are written in one transaction. No version precondition: two people
+ * ticking items at once both succeed, one after the other.
  */
 const checklist: FastifyPluginAsyncTypebox = (fastify) => {
-  const { clock } = fastify;
   const tasks = fastify.tasksRepository;
   const repo = fastify.checklistRepository;
-  const writes = fastify.taskWrites;
+  const writes = fastify.checklistWrites;
 
   fastify.addHook('onRequest', fastify.authenticate);
-
-  /** The item `itemId` of the task's (locked) checklist, with all its items; 404 when it is not one of them. */
-  async function itemOf(taskId: string, itemId: string, ex: Executor): Promise<{ items: StoredItem[]; found: StoredItem }> {
-    existingId(itemId, itemNotFound);
-    const items = await repo.list(taskId, ex);
-    const found = items.find(({ item }) => item._id === itemId);
-    if (found === undefined) throw itemNotFound();
-    return { items, found };
-  }
 
   fastify.get(
     '/tasks/:id/checklist',
@@ -99,24 +78,7 @@ const checklist: FastifyPluginAsyncTypebox = (fastify) => {
     (request, reply) =>
       answerOnce(request, reply, `POST /api/tasks/${request.params.id}/checklist`, itemAnswer, (once) => {
         const { text } = checkFields({ text: checkChecklistText(request.body.text) });
-        const now = clock.now().toISOString();
-        return writes.checklist(
-          actorOf(request),
-          existingId(request.params.id),
-          async (task, ex) => {
-            const items = await repo.list(task._id, ex);
-            if (items.length >= LIMITS.checklistItemsPerTask) throw new AppError(409, 'LIMIT_REACHED', SERVER_MESSAGES.checklistFull);
-            const item: ChecklistItem = { _id: newId(), text, done: false };
-            await repo.insert(task._id, item, items.length, now, ex);
-            const counts = countsOf(items);
-            return {
-              counts: { done: counts.done, total: counts.total + 1 },
-              activity: [{ action: 'added', text }],
-              result: (written: Task) => ({ item, task: written }),
-            };
-          },
-          once,
-        );
+        return writes.add(actorOf(request), existingId(request.params.id), text, once);
       }),
   );
 
@@ -138,30 +100,8 @@ const checklist: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { body } = request;
       const text = body.text === undefined ? undefined : checkFields({ text: checkChecklistText(body.text) }).text;
-      const now = clock.now().toISOString();
-      const data = await writes.checklist(actorOf(request), existingId(request.params.id), async (task, ex) => {
-        const { items, found } = await itemOf(task._id, request.params.itemId, ex);
-        const { position } = body;
-        if (position !== undefined && (position < 0 || position >= items.length)) {
-          throw validationFailed([{ field: 'position', message: SERVER_MESSAGES.checklistPositionOutOfRange }]);
-        }
-        const item: ChecklistItem = { ...found.item, ...(text === undefined ? {} : { text }), ...(body.done === undefined ? {} : { done: body.done }) };
-        const activity: ChecklistActivity[] = [];
-        if (item.text !== found.item.text) activity.push({ action: 'edited', text: item.text });
-        if (item.done !== found.item.done) activity.push({ action: item.done ? 'checked' : 'unchecked', text: item.text });
-        if (item.text !== found.item.text || item.done !== found.item.done) {
-          await repo.update(item._id, { text: item.text, done: item.done }, now, ex);
-        }
-        if (position !== undefined && position !== found.position) {
-          await repo.move(task._id, item._id, found.position, position, ex);
-          activity.push({ action: 'moved', text: item.text });
-        }
-        const result = (written: Task) => ({ item, task: written });
-        if (activity.length === 0) return { result };
-        const counts = countsOf(items);
-        const ticked = Number(item.done) - Number(found.item.done);
-        return { counts: { done: counts.done + ticked, total: counts.total }, activity, result };
-      });
+      const changes = { text, done: body.done, position: body.position };
+      const data = await writes.update(actorOf(request), existingId(request.params.id), request.params.itemId, changes);
       return { status: 'success', message: SERVER_MESSAGES.checklistItemUpdated, data } as const;
     },
   );
@@ -179,12 +119,7 @@ const checklist: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request, reply) => {
-      await writes.checklist(actorOf(request), existingId(request.params.id), async (task, ex) => {
-        const { items, found } = await itemOf(task._id, request.params.itemId, ex);
-        await repo.delete(task._id, found.item._id, found.position, ex);
-        const rest = items.filter(({ item }) => item._id !== found.item._id);
-        return { counts: countsOf(rest), activity: [{ action: 'deleted', text: found.item.text }], result: () => undefined };
-      });
+      await writes.remove(actorOf(request), existingId(request.params.id), request.params.itemId);
       return reply.code(204).send(null);
     },
   );

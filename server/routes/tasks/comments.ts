@@ -8,42 +8,28 @@ import {
   CommentListEnvelope,
   CommentParams,
   PeopleEnvelope,
-  type Comment,
 } from '#shared/schemas/comments.ts';
 import { TaskParams, type Task } from '#shared/schemas/tasks.ts';
 import { checkCommentBody } from '#shared/validation.ts';
 import type { FastifyRequest } from 'fastify';
-import { newId } from '../../db/ids.ts';
-import type { Executor } from '../../db/prepared.ts';
-import { AppError } from '../../errors.ts';
-import { mentionedAddresses } from '#shared/mentions.ts';
-import { planMentions } from '../../services/mentions.ts';
-import { commentNotifications } from '../../services/notifications.ts';
+import { actorOf } from '../../services/actor.ts';
+import type { CommentWritten } from '../../services/comment-writes.ts';
 import { answerOnce, IDEMPOTENCY_KEY_DOC } from '../../services/idempotency.ts';
-import { actorOf, existingId, taskNotFound, type Actor } from '../../services/task-writes.ts';
+import { existingId, taskNotFound } from '../../services/not-found.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
-const commentNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.commentNotFound);
-
 /**
  * A task's comments and activity log. Every call answers 404 for a task the user cannot see,
- * exactly as for a missing one; only a comment's author may change or delete it (403 for the
- * other person who can see the task). Changes go through `taskWrites.comment`, the write path
- * of task changes: a new comment also writes a `commented` activity entry, and every change
- * appends its `comment.*` event for whoever can see the task (its board's active members and
- * its assignee) as of the version that commits. Mentions (services/mentions.ts) are read in the
- * same write; `/people` lists whom a comment can mention.
+ * exactly as for a missing one. Changes are made by `fastify.commentWrites`
+ * (services/comment-writes.ts: the comment, its activity entry, mentions, notifications and
+ * `comment.*` event, written as one task write); `/people` lists whom a comment can mention.
  */
 const comments: FastifyPluginAsyncTypebox = (fastify) => {
-  const { clock } = fastify;
   const tasks = fastify.tasksRepository;
   const repo = fastify.commentsRepository;
   const activity = fastify.activityRepository;
-  const writes = fastify.taskWrites;
-  const mentionDeps = { comments: repo, taskMail: fastify.taskMail };
-  /** A comment that mentions anyone is planned inside its write's transaction (who sees the task is read there). */
-  const optionsFor = (body: string) => ({ inTransaction: mentionedAddresses(body).length > 0 });
+  const writes = fastify.commentWrites;
   /** The answer's message: the write's own, and a word about mention mail the sender's hourly cap held back. */
   const withMailNote = (message: string, mailsHeld: number) => (mailsHeld > 0 ? `${message} ${SERVER_MESSAGES.mailCapReached}` : message);
 
@@ -56,17 +42,8 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     return task;
   }
 
-  /** The comment the author is changing: 404 when it is not on this task, 403 for anyone else. */
-  async function ownComment(actor: Actor, taskId: string, commentId: string, ex: Executor): Promise<Comment> {
-    const stored = await repo.findInTask(taskId, existingId(commentId, commentNotFound), ex);
-    if (stored === undefined) throw commentNotFound();
-    if (stored.authorId !== actor.userId) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.notCommentAuthor);
-    return stored.comment;
-  }
-
-  const person = (actor: Actor) => ({ fullName: actor.fullName, email: actor.email });
   /** The answer to a new comment. */
-  const commentAnswer = ({ comment, mailsHeld }: { comment: Comment; mailsHeld: number }) => ({
+  const commentAnswer = ({ comment, mailsHeld }: CommentWritten) => ({
     status: 201,
     payload: { status: 'success', message: withMailNote(SERVER_MESSAGES.commentAdded, mailsHeld), data: { comment } },
   });
@@ -109,30 +86,9 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     // Sent by answerOnce: with an Idempotency-Key, a repeat is answered before the checks.
-    (request, reply) => answerOnce(request, reply, `POST /api/tasks/${request.params.id}/comments`, commentAnswer, async (once) => {
+    (request, reply) => answerOnce(request, reply, `POST /api/tasks/${request.params.id}/comments`, commentAnswer, (once) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
-      const actor = actorOf(request);
-      const now = clock.now().toISOString();
-      return writes.comment(
-        actor,
-        existingId(request.params.id),
-        async (task, ex) => {
-          const { mentions, mentionsJson, mails, notifications } = await planMentions(mentionDeps, { author: actor, task, body, alreadyMentioned: [], at: now }, ex);
-          const row = { id: newId(), taskId: task._id, authorId: actor.userId, authorName: actor.fullName, authorEmail: actor.email, body, mentions: mentionsJson, createdAt: now, updatedAt: now };
-          const created: Comment = { _id: row.id, taskId: task._id, body, author: person(actor), createdAt: now, updatedAt: now, mentions };
-          return {
-            comment: { insert: row },
-            activity: [{ id: newId(), taskId: task._id, type: 'commented', actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: now, changes: null }],
-            mails,
-            // The mentioned are told `mentioned`; the task's creator and assignee otherwise `commented`.
-            notifications: [...notifications, ...commentNotifications({ author: actor, task, mentions, at: now })],
-            event: { type: 'comment.created', data: { taskId: task._id, comment: created, by: created.author } },
-            result: { comment: created, mailsHeld: 0 },
-            answer: (mailsHeld) => ({ comment: created, mailsHeld }),
-          };
-        },
-        { ...optionsFor(body), once },
-      );
+      return writes.add(actorOf(request), existingId(request.params.id), body, once);
     }),
   );
 
@@ -153,32 +109,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
-      const now = clock.now().toISOString();
-      const actor = actorOf(request);
-      const written = await writes.comment(
-        actor,
-        existingId(request.params.id),
-        async (task, ex) => {
-          const current = await ownComment(actor, task._id, request.params.commentId, ex);
-          if (current.body === body) return { result: { comment: current, mailsHeld: 0 } };
-          // Mentions are read again from the new text; only the newly mentioned are told.
-          const { mentions, mentionsJson, mails, notifications } = await planMentions(
-            mentionDeps,
-            { author: actor, task, body, alreadyMentioned: current.mentions, at: now },
-            ex,
-          );
-          const updated: Comment = { ...current, body, updatedAt: now, mentions };
-          return {
-            comment: { update: { id: current._id, body, mentions: mentionsJson, updatedAt: now } },
-            mails,
-            notifications,
-            event: { type: 'comment.updated', data: { taskId: task._id, comment: updated, by: person(actor) } },
-            result: { comment: updated, mailsHeld: 0 },
-            answer: (mailsHeld) => ({ comment: updated, mailsHeld }),
-          };
-        },
-        optionsFor(body),
-      );
+      const written = await writes.edit(actorOf(request), existingId(request.params.id), request.params.commentId, body);
       const message = withMailNote(SERVER_MESSAGES.commentUpdated, written.mailsHeld);
       return { status: 'success', message, data: { comment: written.comment } } as const;
     },
@@ -197,15 +128,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request);
-      await writes.comment(actor, existingId(request.params.id), async (task, ex) => {
-        const current = await ownComment(actor, task._id, request.params.commentId, ex);
-        return {
-          comment: { delete: { id: current._id } },
-          event: { type: 'comment.deleted', data: { taskId: task._id, comment: { _id: current._id }, by: person(actor) } },
-          result: undefined,
-        };
-      });
+      await writes.remove(actorOf(request), existingId(request.params.id), request.params.commentId);
       return reply.code(204).send(null);
     },
   );

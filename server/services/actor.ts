@@ -1,0 +1,14 @@
+import type { FastifyRequest } from 'fastify';
+import { currentUser } from '../plugins/session.ts';
+import type { Viewer } from '../repositories/task-visibility.ts';
+
+/** The signed-in person making a change (`by` of the events). */
+export interface Actor extends Viewer {
+  fullName: string;
+}
+
+/** The signed-in user of a request as the actor of its writes. */
+export function actorOf(request: FastifyRequest): Actor {
+  const user = currentUser(request);
+  return { userId: user.id, email: user.email, fullName: user.fullName };
+}
