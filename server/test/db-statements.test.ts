@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { StatementNames } from '../db/postgres-driver.ts';
 import { sqliteStatementStats } from '../db/sqlite-driver.ts';
 import { prepare, slot } from '../db/prepared.ts';
 import { createSignedInUser, createTask } from './factories.ts';
@@ -75,6 +76,28 @@ describe('PostgreSQL prepared statements', () => {
       expect(statements.some((s) => s.includes('"status" = $'))).toBe(true);
       expect(statements.filter((s) => /ilike|strpos/i.test(s))).toEqual([]);
     });
+  });
+});
+
+/**
+ * The PostgreSQL driver finds a statement's name by its SQL text without hashing the text (a
+ * write's text is built anew for every request): texts are grouped by length and compared.
+ */
+describe('PostgreSQL statement names', () => {
+  it('finds a text built anew, and tells apart texts of the same length', () => {
+    const names = new StatementNames();
+    const parts = (last: string) => ['with task as (insert into tasks (id) select $1 returning id)', `select id from task where $${last} = 1`];
+    names.set(parts('2').join(', '), 'tw_two');
+    names.set(parts('3').join(', '), 'tw_three');
+    names.set('select 1', 'tw_one');
+    expect(names.size).toBe(3);
+    // Equal texts made separately (not the same string object) find their names.
+    expect(names.get([...parts('2')].join(', '))).toBe('tw_two');
+    expect(names.get(`${parts('3')[0]!}, ${parts('3')[1]!}`)).toBe('tw_three');
+    expect(names.get(['select', '1'].join(' '))).toBe('tw_one');
+    // Same length, other text; and a length nothing has.
+    expect(names.get(parts('4').join(', '))).toBeUndefined();
+    expect(names.get('select 12')).toBeUndefined();
   });
 });
 
