@@ -11,7 +11,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
-import { run, STATEMENT_CACHE_MAX } from './driver-shared.ts';
+import { BySqlText, run, STATEMENT_CACHE_MAX } from './driver-shared.ts';
 import { optionsOf } from './prepared.ts';
 import type { DB } from './schema.ts';
 
@@ -24,36 +24,6 @@ export interface PoolStats {
 
 const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
 
-/**
- * Statement names by SQL text, found without hashing the text. A Map keyed by the text hashes
- * every character of a text it has not hashed before, and a write's statement text is built anew
- * for each request: for the 8.8 KB of a task create that was about 20 µs of CPU per write, against
- * about 1 µs to compare it with the stored text of the same length (docs/performance.md). Texts
- * are grouped by length, and those of one length compared with `===`, which stops at the first
- * differing character.
- */
-export class StatementNames {
-  readonly #byLength = new Map<number, { text: string; name: string }[]>();
-  #size = 0;
-
-  get size(): number {
-    return this.#size;
-  }
-
-  get(text: string): string | undefined {
-    const sameLength = this.#byLength.get(text.length);
-    if (sameLength === undefined) return undefined;
-    for (const entry of sameLength) if (entry.text === text) return entry.name;
-    return undefined;
-  }
-
-  set(text: string, name: string): void {
-    const sameLength = this.#byLength.get(text.length);
-    if (sameLength === undefined) this.#byLength.set(text.length, [{ text, name }]);
-    else sameLength.push({ text, name });
-    this.#size += 1;
-  }
-}
 
 /**
  * A pg client as a Kysely connection. Data queries run as named prepared statements:
@@ -65,11 +35,11 @@ export class StatementNames {
  */
 class PgConnection implements DatabaseConnection {
   readonly client: pg.PoolClient;
-  readonly #names: StatementNames;
+  readonly #names: BySqlText<string>;
   /** Set when a rollback failed: the client goes back to the pool to be destroyed, not reused. */
   broken = false;
 
-  constructor(client: pg.PoolClient, names: StatementNames) {
+  constructor(client: pg.PoolClient, names: BySqlText<string>) {
     this.client = client;
     this.#names = names;
   }
@@ -110,7 +80,7 @@ class PgConnection implements DatabaseConnection {
 class PgDriver implements Driver {
   readonly #pool: pg.Pool;
   readonly #onError: (error: Error) => void;
-  readonly #names = new StatementNames();
+  readonly #names = new BySqlText<string>();
   /** Kysely keys its connection objects by client, so each pg client keeps one wrapper. */
   readonly #connections = new WeakMap<pg.PoolClient, PgConnection>();
 

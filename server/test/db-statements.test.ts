@@ -1,6 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { StatementNames } from '../db/postgres-driver.ts';
+import { BySqlText } from '../db/driver-shared.ts';
 import { sqliteStatementStats } from '../db/sqlite-driver.ts';
 import { prepare, slot } from '../db/prepared.ts';
 import { createSignedInUser, createTask } from './factories.ts';
@@ -80,12 +80,12 @@ describe('PostgreSQL prepared statements', () => {
 });
 
 /**
- * The PostgreSQL driver finds a statement's name by its SQL text without hashing the text (a
- * write's text is built anew for every request): texts are grouped by length and compared.
+ * Both drivers find what they keep for a SQL text (a statement, a statement's name) without
+ * hashing the text, which often arrives as a new string: texts are grouped by length and compared.
  */
-describe('PostgreSQL statement names', () => {
+describe('statements by SQL text', () => {
   it('finds a text built anew, and tells apart texts of the same length', () => {
-    const names = new StatementNames();
+    const names = new BySqlText<string>();
     const parts = (last: string) => ['with task as (insert into tasks (id) select $1 returning id)', `select id from task where $${last} = 1`];
     names.set(parts('2').join(', '), 'tw_two');
     names.set(parts('3').join(', '), 'tw_three');
@@ -98,6 +98,9 @@ describe('PostgreSQL statement names', () => {
     // Same length, other text; and a length nothing has.
     expect(names.get(parts('4').join(', '))).toBeUndefined();
     expect(names.get('select 12')).toBeUndefined();
+    names.clear();
+    expect(names.size).toBe(0);
+    expect(names.get('select 1')).toBeUndefined();
   });
 });
 
