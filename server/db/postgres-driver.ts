@@ -11,7 +11,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
-import { run, STATEMENT_CACHE_MAX } from './driver-shared.ts';
+import { BySqlText, run, STATEMENT_CACHE_MAX } from './driver-shared.ts';
 import { optionsOf } from './prepared.ts';
 import type { DB } from './schema.ts';
 
@@ -24,6 +24,7 @@ export interface PoolStats {
 
 const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
 
+
 /**
  * A pg client as a Kysely connection. Data queries run as named prepared statements:
  * PostgreSQL parses and plans each distinct SQL text once per connection instead of on every
@@ -34,11 +35,11 @@ const PREPARABLE = /^\s*(?:select|insert|update|delete|with)\b/i;
  */
 class PgConnection implements DatabaseConnection {
   readonly client: pg.PoolClient;
-  readonly #names: Map<string, string>;
+  readonly #names: BySqlText<string>;
   /** Set when a rollback failed: the client goes back to the pool to be destroyed, not reused. */
   broken = false;
 
-  constructor(client: pg.PoolClient, names: Map<string, string>) {
+  constructor(client: pg.PoolClient, names: BySqlText<string>) {
     this.client = client;
     this.#names = names;
   }
@@ -79,7 +80,7 @@ class PgConnection implements DatabaseConnection {
 class PgDriver implements Driver {
   readonly #pool: pg.Pool;
   readonly #onError: (error: Error) => void;
-  readonly #names = new Map<string, string>();
+  readonly #names = new BySqlText<string>();
   /** Kysely keys its connection objects by client, so each pg client keeps one wrapper. */
   readonly #connections = new WeakMap<pg.PoolClient, PgConnection>();
 

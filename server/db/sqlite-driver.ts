@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { constants as sqliteConstants, DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { CamelCasePlugin, Kysely, SqliteDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryCompiler, type QueryResult } from 'kysely';
-import { run, STATEMENT_CACHE_MAX } from './driver-shared.ts';
+import { BySqlText, run, STATEMENT_CACHE_MAX } from './driver-shared.ts';
 import { optionsOf } from './prepared.ts';
 import type { DB } from './schema.ts';
 import { StablePlanSqliteQueryCompiler } from './sqlite-compiler.ts';
@@ -42,8 +42,8 @@ class NodeSqliteConnection implements DatabaseConnection {
   readonly #sqlite: DatabaseSync;
   readonly #stats: StatementStats;
   /** By SQL text: statements returning row objects, and those returning arrays. */
-  readonly #objects = new Map<string, CachedStatement>();
-  readonly #arrays = new Map<string, CachedStatement>();
+  readonly #objects = new BySqlText<CachedStatement>();
+  readonly #arrays = new BySqlText<CachedStatement>();
   readonly #trail: string[] = [];
   #compiled = 0;
 

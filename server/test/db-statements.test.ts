@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { BySqlText } from '../db/driver-shared.ts';
 import { sqliteStatementStats } from '../db/sqlite-driver.ts';
 import { prepare, slot } from '../db/prepared.ts';
 import { createSignedInUser, createTask } from './factories.ts';
@@ -75,6 +76,31 @@ describe('PostgreSQL prepared statements', () => {
       expect(statements.some((s) => s.includes('"status" = $'))).toBe(true);
       expect(statements.filter((s) => /ilike|strpos/i.test(s))).toEqual([]);
     });
+  });
+});
+
+/**
+ * Both drivers find what they keep for a SQL text (a statement, a statement's name) without
+ * hashing the text, which often arrives as a new string: texts are grouped by length and compared.
+ */
+describe('statements by SQL text', () => {
+  it('finds a text built anew, and tells apart texts of the same length', () => {
+    const names = new BySqlText<string>();
+    const parts = (last: string) => ['with task as (insert into tasks (id) select $1 returning id)', `select id from task where $${last} = 1`];
+    names.set(parts('2').join(', '), 'tw_two');
+    names.set(parts('3').join(', '), 'tw_three');
+    names.set('select 1', 'tw_one');
+    expect(names.size).toBe(3);
+    // Equal texts made separately (not the same string object) find their names.
+    expect(names.get([...parts('2')].join(', '))).toBe('tw_two');
+    expect(names.get(`${parts('3')[0]!}, ${parts('3')[1]!}`)).toBe('tw_three');
+    expect(names.get(['select', '1'].join(' '))).toBe('tw_one');
+    // Same length, other text; and a length nothing has.
+    expect(names.get(parts('4').join(', '))).toBeUndefined();
+    expect(names.get('select 12')).toBeUndefined();
+    names.clear();
+    expect(names.size).toBe(0);
+    expect(names.get('select 1')).toBeUndefined();
   });
 });
 
