@@ -340,6 +340,20 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   /** The visible set for a view: its parts (`partsOf`) merged without duplicates. */
   function visible(shape: Shape, columns: Columns, list?: ListShape, rowid = false) {
     const read = (part: Part) => {
+      if (part.person === 'assignedThenOffMyBoards' && dialect === 'postgres' && list?.sort === 'newest' && columns.includes('boardId')) {
+        // The cut without the board: the (assignee, status, created_at, id) index holds the
+        // rest, so it is read backwards from the index alone and stops at the page; each of
+        // its rows then finds its board by primary key. With the board in the cut, the generic
+        // plan of the statement (it estimates 77 tasks per assignee, whoever asks) read and
+        // sorted every task assigned to me from the (…, deadline, …, board_id) index instead:
+        // 3,561 open ones for the benchmark's person, 0.8 ms against 0.25 ms.
+        const cut = branch(part, shape, columns.filter((c) => c !== 'boardId'), list, rowid) as unknown as SelectQueryBuilder<DB, 'tasks', { id: string }>;
+        return db
+          .selectFrom(cut.as('b'))
+          .innerJoin('tasks as bx', 'bx.id', 'b.id')
+          .select(columns.map((c) => sql.ref(c === 'boardId' ? 'bx.boardId' : `b.${c}`).as(c)))
+          .where(offMyBoards(col('bx', 'boardId')));
+      }
       const rows = db.selectFrom(branch(part, shape, columns, list, rowid).as('b')).selectAll();
       return part.person === 'assignedThenOffMyBoards' ? rows.where(offMyBoards(col('b', 'boardId'))) : rows;
     };
