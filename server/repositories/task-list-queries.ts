@@ -22,12 +22,15 @@ import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, textCon
  * person) and status; sort=deadline from the (…, status, deadline, created_at desc, id desc)
  * indexes, with the dated and the undated tasks as separate parts. "Every board I am on" is
  * one cut per board: a LATERAL join on PostgreSQL; on SQLite (no LATERAL) a range join of each
- * board's index from the page's last key on (`boardFrom`); so a person on 50 boards reads at
- * most 50 × limit index entries per status, not the 50 boards' tasks. A page reads only the
+ * board's index from the page's last key on (`boardFrom`; sort=priority: `priorityBoards`); so a
+ * person on 50 boards reads at most 50 × limit index entries per status, not the 50 boards'
+ * tasks, and PostgreSQL's newest pages stop each board at a bound sampled first
+ * (`newestBound`, decision 112). A page reads only the
  * sort keys of the parts' cuts, chooses its rows among them and then reads those rows
  * (`pageQuery`, decision 051). The assignee's part of a page leaves out the tasks on my boards
  * only after the cut (see `partsOf`).
- * sort=priority, and lists without a limit, sort the visible rows. A page of the newest tasks
+ * sort=priority from the (…, status, rank, created_at desc, id desc) indexes (migration 0019).
+ * Lists without a limit sort the visible rows. A page of the newest tasks
  * of any status is read as one part per status too, so a text search on the visible rows
  * stops after its page instead of testing all of them.
  *
