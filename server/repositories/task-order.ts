@@ -24,7 +24,7 @@ export interface KeysetShape {
  * are literals, so the SQL text is the same on every run and a statement using it is prepared once.
  * Migration 0019 indexes this very expression (`tasks_board_status_rank_idx`): change both together.
  */
-function priorityRank(ref: RawBuilder<unknown>) {
+export function priorityRank(ref: RawBuilder<unknown>) {
   const ranks = PRIORITY_ORDER.slice(0, -1).map((priority) => sql`when ${sql.lit(priority)} then ${sql.lit(PRIORITY_RANK[priority])}`);
   return sql<number>`(case ${ref} ${sql.join(ranks, sql` `)} else ${sql.lit(PRIORITY_ORDER.length - 1)} end)`;
 }

@@ -85,6 +85,18 @@ describe('the plans of "all my tasks"', () => {
         // part are 50 rows read whole, whose board is then tested).
         expect(plan).toMatch(new RegExp(`COVERING INDEX ${board.source}`));
         if (sort !== 'newest') expect(plan).toMatch(new RegExp(`COVERING INDEX ${assignee.source}`));
+        // The boards' cuts never read table rows by rowid: only the page's chosen rows are read
+        // (sort=priority used to read each board's 50 by `rowid in (…)`).
+        expect(plan.match(/USING INTEGER PRIMARY KEY/g), plan).toHaveLength(1);
+        // sort=priority: each board's page is two ranges of the rank index, bounded by its last row.
+        if (sort === 'priority') expect(plan).toMatch(/COVERING INDEX tasks_board_status_rank_idx \(board_id=\? AND status=\? AND <expr>=\? AND created_at>\?\)/);
+      } else if (sort === 'newest') {
+        // Each board's cut stops at a lower bound of the page's last created_at, worked out once
+        // (an InitPlan over a few entries of each board) before the boards are read.
+        expect(plan).toMatch(/InitPlan/);
+        // The assignee's cut leaves the board out: read backwards from its index alone, never sorted.
+        expect(plan).toMatch(/Index Only Scan Backward using tasks_assignee_status_created_idx/);
+        expect(plan).toMatch(/Index Cond: \(\(board_id = m\.board_id\) AND \(status = 'todo'::text\) AND \(created_at >= COALESCE\(\$\d+, ''::text\)\)\)/);
       }
     });
   }
