@@ -438,15 +438,20 @@ export function webhooksPart<W>(b: Build<W>, json: (write: W) => string): Cte[] 
 // ---- Events ---------------------------------------------------------------------------------
 
 export type EventJsonRow = ReturnType<typeof eventRow>;
-/** The write's own events, in order (after the event-order lock on PostgreSQL: see appendEvent). */
+type Holds<T extends true> = T;
+/** An event's row fits the events table: checked by the compiler. */
+export type EventRowFitsTable = Holds<EventJsonRow extends Insertable<DB['events']> ? true : false>;
+/** The fields of `eventRow`, in its order, which is EVENT_INSERT_SQL's column order. */
+const EVENT_FIELDS: JsonFields<EventJsonRow> = {
+  type: 'text', subjectId: 'text', boardId: 'text', audience: 'text', fromBoardId: 'text', fromAudience: 'text', payload: 'text', createdAt: 'text',
+};
+
+/**
+ * The write's own events, in order, through the event log's one insert (EVENT_INSERT_SQL), after
+ * the event-order lock on PostgreSQL (see appendEvent).
+ */
 export function eventsPart<W>(b: Build<W>, json: (write: W) => string): Cte[] {
-  const fields: JsonFields<EventJsonRow> = {
-    type: 'text', subjectId: 'text', boardId: 'text', audience: 'text', fromBoardId: 'text', fromAudience: 'text', payload: 'text', createdAt: 'text',
-  };
-  const e = jsonSource<W, EventJsonRow>(b, 'e', json, fields);
-  const values = (): ColumnsFrom<'events', EventJsonRow> => ({
-    type: 'type', subjectId: 'subjectId', boardId: 'boardId', audience: 'audience', fromBoardId: 'fromBoardId', fromAudience: 'fromAudience', payload: 'payload',
-    createdAt: 'createdAt',
-  });
-  return [{ name: 'event', kind: 'write', sql: insertSelect('events', { from: `${b.d.eventsFrom}${e.from}`, field: e.field }, values, 'true'), returning: 'id' }];
+  const e = jsonSource<W, EventJsonRow>(b, 'e', json, EVENT_FIELDS);
+  const select = (Object.keys(EVENT_FIELDS) as (keyof EventJsonRow)[]).map((name) => e.field(name)).join(', ');
+  return [{ name: 'event', kind: 'write', sql: `${EVENT_INSERT_SQL} select ${select} from ${b.d.eventsFrom}${e.from} where true`, returning: 'id' }];
 }
