@@ -127,10 +127,6 @@ export function createCommentsRepository(db: Kysely<DB>) {
       await ex.insertInto('comments').values(comment).execute();
     },
 
-    async updateBody(id: string, body: string, mentions: string, updatedAt: string, ex: Executor = db): Promise<void> {
-      await ex.updateTable('comments').set({ body, mentions, updatedAt }).where('id', '=', id).execute();
-    },
-
     async delete(id: string, ex: Executor = db): Promise<void> {
       await ex.deleteFrom('comments').where('id', '=', id).execute();
     },

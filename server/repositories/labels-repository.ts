@@ -66,22 +66,6 @@ export function createLabelsRepository(db: Kysely<DB>) {
       const result = await ex.deleteFrom('labels').where('boardId', '=', boardId).where('id', '=', labelId).executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
-
-    /**
-     * Makes `labelIds` the task's whole set of labels (SQLite's form of the write; PostgreSQL
-     * writes them in the task write's own statement, task-write-statements.ts).
-     */
-    async setOfTask(taskId: string, labelIds: readonly string[], ex: Executor = db): Promise<void> {
-      let gone = ex.deleteFrom('taskLabels').where('taskId', '=', taskId);
-      if (labelIds.length > 0) gone = gone.where('labelId', 'not in', labelIds);
-      await gone.execute();
-      if (labelIds.length === 0) return;
-      await ex
-        .insertInto('taskLabels')
-        .values(labelIds.map((labelId) => ({ taskId, labelId })))
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    },
   };
 }
 

@@ -66,8 +66,8 @@ export const createdEvent = (n: PlannedNotification, unreadCount: number): NewEv
 });
 
 /** The fields of a planned notification as the SQL reads them from a JSON array, in this order. */
-const PLAN_FIELDS = ['id', 'type', 'to', 'text', 'taskId', 'taskTitle', 'boardId', 'boardName', 'byName', 'byEmail', 'at', 'push', 'audience'] as const;
-type PlanField = (typeof PLAN_FIELDS)[number];
+export const NOTIFICATION_PLAN_FIELDS = ['id', 'type', 'to', 'text', 'taskId', 'taskTitle', 'boardId', 'boardName', 'byName', 'byEmail', 'at', 'push', 'audience'] as const;
+export type PlanField = (typeof NOTIFICATION_PLAN_FIELDS)[number];
 
 /** The planned notifications as one JSON array (one parameter, whatever their number). */
 export const planJson = (planned: readonly PlannedNotification[]) =>
@@ -101,17 +101,12 @@ const notMuted = (f: (name: PlanField) => string, channel: NotificationChannel) 
 const PUSH_INSERT = `insert into outbox (id, kind, to_email, subject, text_body, html_body, headers, dedupe_key, status, attempts,
     run_at, locked_by, locked_until, last_error, created_at, sent_at, caused_by, push_subscription_id)`;
 /**
- * One push of the planned row `i` to the subscription `s`: payload JSON in `text_body`, the type
- * as `subject`, not counted against anyone's mail cap (`caused_by` null). Its id and dedupe key
- * come from the notification and the subscription, so a push is never queued twice.
- */
-/**
  * The planned rows (read by `f`) whose recipient has an account (`u`), with the board a task's
  * notification names: the task's board as `task` (task rows, `t`) has it, and only for a
  * recipient who sees that task there. `head` + the FROM item of the planned rows + `tail`.
  */
-const planSelect = (f: (name: PlanField) => string, task: string, where: string) => {
-  const fields = PLAN_FIELDS.filter((name) => name !== 'boardId' && name !== 'boardName').map((name) => `${f(name)} as "${name}"`);
+export const planSelect = (f: (name: PlanField) => string, task: string, where: string) => {
+  const fields = NOTIFICATION_PLAN_FIELDS.filter((name) => name !== 'boardId' && name !== 'boardName').map((name) => `${f(name)} as "${name}"`);
   return {
     head: `select ${fields.join(', ')},
       case when t.id is null then ${f('boardId')} else b.id end as "boardId",
@@ -124,56 +119,8 @@ const planSelect = (f: (name: PlanField) => string, task: string, where: string)
   };
 };
 
-/** PostgreSQL: the Notification JSON (unread) of a planned row `i` as stored, as JSON text. */
-const notificationJsonSql = (f: (name: PlanField) => string) => `json_build_object('_id', ${f('id')}, 'type', ${f('type')}, 'text', ${f('text')},
-    'task', case when ${f('taskId')} is null then null else json_build_object('_id', ${f('taskId')}, 'taskTitle', coalesce(${f('taskTitle')}, '')) end,
-    'board', case when ${f('boardId')} is null then null else json_build_object('_id', ${f('boardId')}, 'name', coalesce(${f('boardName')}, '')) end,
-    'by', case when ${f('byEmail')} is null then null else json_build_object('fullName', coalesce(${f('byName')}, ''), 'email', ${f('byEmail')}) end,
-    'at', ${f('at')}, 'readAt', null)::text`;
-
 const pushValues = (f: (name: PlanField) => string) => `${f('id')} || '-' || s.id, 'push', ${f('to')}, ${f('type')}, ${f('push')}, '', '{}',
     'push:' || ${f('id')} || ':' || s.id, 'pending', 0, ${f('at')}, null, null, null, ${f('at')}, null, null, s.id`;
-
-/**
- * PostgreSQL: the notification part of a task write's ONE statement (repositories/task-write-statements.ts),
- * as CTEs that read the write's `task` CTE (`hit`: the task row was written) and see the
- * database as it was before the statement. `p` adds a parameter.
- * - `notice_plan`: the planned rows of recipients with an account (and, for a task, who see it
- *   after the write);
- * - `noticed`: the stored rows (the type not off in the app); `pushed`: the outbox rows (not off for push);
- * - `notice_fresh` / `notice_edge` / `notice_capped`: per account, the rows past the newest 1,000
- *   are deleted, found by one walk down its index to the row at offset 1,000 − (rows added now);
- * - `notice_unread`: the account's unread count after the statement (the snapshot's, minus the
- *   capped unread ones, plus the new ones).
- * `events` selects the `notification.created` rows in EVENT_INSERT_SQL order (the caller inserts
- * them after the event-order lock); `after` names the CTEs that must run before that lock.
- */
-export function notificationCtes(planned: readonly PlannedNotification[], p: (value: unknown) => string, hit: string) {
-  const f = (name: PlanField) => `i."${name}"`;
-  const rows = `json_to_recordset(${p(planJson(planned))}::json) as i(${PLAN_FIELDS.map((name) => `"${name}" text`).join(', ')})`;
-  const cap = p(NOTIFICATION_POLICY.perUser);
-  const select = planSelect(f, 'task', hit);
-  const ctes = [
-    `notice_plan as (${select.head} ${rows} ${select.tail})`,
-    `noticed as (${NOTIFICATION_INSERT} select ${notificationValues(f)} from notice_plan i where ${notMuted(f, 'app')} returning id, user_id)`,
-    `pushed as (${PUSH_INSERT} select ${pushValues(f)} from notice_plan i join push_subscriptions s on s.user_id = i.user_id
-      where ${notMuted(f, 'push')} returning 1)`,
-    `notice_fresh as (select user_id, count(*) as k from noticed group by user_id)`,
-    // The edge of each account first, materialized: written inside the delete, the walk ran once
-    // per row of the account (a nested loop), 1,000 walks of 1,000 entries at the cap.
-    `notice_edge as materialized (select fr.user_id, e.created_at, e.id from notice_fresh fr cross join lateral (
-        select o.created_at, o.id from notifications o where o.user_id = fr.user_id order by o.created_at desc, o.id desc
-        offset greatest(0, ${cap} - fr.k) limit 1) e)`,
-    `notice_capped as (delete from notifications n using notice_edge edge
-      where n.user_id = edge.user_id and (n.created_at, n.id) <= (edge.created_at, edge.id) returning n.user_id, n.read_at)`,
-    `notice_unread as (select fr.user_id, fr.k + (select count(*) from notifications o where o.user_id = fr.user_id and o.read_at is null)
-        - (select count(*) from notice_capped c where c.user_id = fr.user_id and c.read_at is null) as n from notice_fresh fr)`,
-  ];
-  const events = `select 'notification.created' as type, i."id" as subject_id, null as board_id, i."audience" as audience, null as from_board_id,
-      null as from_audience, '{"notification":' || ${notificationJsonSql(f)} || ',"unreadCount":' || un.n || '}' as payload, i."at" as created_at
-    from notice_plan i join noticed d on d.id = i."id" join notice_unread un on un.user_id = i.user_id`;
-  return { ctes, after: ['noticed', 'pushed', 'notice_capped'], events, pushes: '(select count(*) from pushed)' };
-}
 
 const LIST_COLUMNS = ['id', 'type', 'text', 'taskId', 'taskTitle', 'boardId', 'boardName', 'byName', 'byEmail', 'createdAt', 'readAt'] as const;
 type ListRow = Pick<Selectable<NotificationsTable>, (typeof LIST_COLUMNS)[number]>;
@@ -197,15 +144,15 @@ export interface NotificationPosition {
 /**
  * The in-app inbox: one table, paged newest first by (created_at, id) on the index
  * (user_id, created_at desc, id desc); the unread count is a read of the partial index on the
- * unread rows. Notifications caused by a change are written with it: `notificationCtes` inside a
- * task write's one PostgreSQL statement, `store` in a transaction (SQLite's task writes, and
- * the reminder scan and board additions on both databases).
+ * unread rows. Notifications caused by a change are written with it: by a task write's
+ * notification part (write-parts.ts), or by `store` in a transaction (the reminder scan and
+ * board additions).
  */
 export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) {
   /** The planned rows as a FROM item `i` and its fields, in this dialect. */
   const planRows = (json: string): { from: RawBuilder<unknown>; f: (name: PlanField) => string } =>
     dialect === 'postgres'
-      ? { from: sql`json_to_recordset(${json}::json) as i(${sql.raw(PLAN_FIELDS.map((name) => `"${name}" text`).join(', '))})`, f: (name) => `i."${name}"` }
+      ? { from: sql`json_to_recordset(${json}::json) as i(${sql.raw(NOTIFICATION_PLAN_FIELDS.map((name) => `"${name}" text`).join(', '))})`, f: (name) => `i."${name}"` }
       : { from: sql`json_each(${json}) j`, f: (name) => `(j.value ->> '$.${name}')` };
 
   const unreadQuery = (userId: string, ex: Executor = db) =>

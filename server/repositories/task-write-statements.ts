@@ -1,21 +1,35 @@
 import { CompiledQuery } from 'kysely';
-import { canEditTasks } from '#shared/rights.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { newId } from '../db/ids.ts';
-import type { Executor } from '../db/prepared.ts';
 import type { MailContent } from '../mail/templates.ts';
-import type { ActivityRepository, NewActivity } from './activity-repository.ts';
-import type { CommentsRepository, NewComment } from './comments-repository.ts';
-import type { LabelsRepository } from './labels-repository.ts';
-import { notificationCtes, type NotificationsRepository, type PlannedNotification } from './notifications-repository.ts';
-import { appendEvent, EVENT_CHANNEL_SQL, EVENT_INSERT_SQL, EVENT_ORDER_LOCK_SQL, eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
-import type { OutboxRepository } from './outbox-repository.ts';
-import { webhookCtes, webhookEventJson, type WebhooksRepository } from './webhooks-repository.ts';
+import type { NewActivity } from './activity-repository.ts';
+import type { NewComment } from './comments-repository.ts';
+import { planJson, type PlannedNotification } from './notifications-repository.ts';
+import { eventRow, type EventTransaction, type NewEvent } from './events-repository.ts';
+import { webhookEventJson } from './webhooks-repository.ts';
 import { TASK_COLUMNS, type TaskColumnValues } from './task-columns.ts';
-import { newTaskRow, toTaskJson, type Creator, type NewTask, type TasksRepository } from './tasks-repository.ts';
-import { EDITOR_ROLES_SQL } from './task-visibility.ts';
+import { newTaskRow, toTaskJson, type Creator, type NewTask } from './tasks-repository.ts';
+import { writeDialect, type WriteDialect } from './write-dialect.ts';
+import {
+  activityPart,
+  CHANGEABLE,
+  commentPart,
+  eventsPart,
+  labelsPart,
+  mailsPart,
+  notificationEventsPart,
+  notificationsPart,
+  taskRowPart,
+  webhooksPart,
+  type Build,
+  type Changeable,
+  type CommentRow,
+  type Cte,
+  type MailRow,
+  type TaskRowInput,
+} from './write-parts.ts';
 
 /** A mail a write causes to someone else: counted against its sender's hourly cap. */
 export interface PlannedMail {
@@ -91,285 +105,300 @@ export interface WriteResult {
   webhooks: number;
 }
 
-const snake = (name: string) => name.replaceAll(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const COLUMNS = TASK_COLUMNS.map(snake).join(', ');
-const CHANGEABLE = new Set<string>([
-  'workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'boardId', 'updatedAt',
-  'checklistDone', 'checklistTotal', 'repeatEvery', 'repeatUnit',
-]);
 
+/** A planned mail as the mail part's JSON row. */
 const mailJson = (mails: readonly PlannedMail[]) =>
   JSON.stringify(
-    mails.map((m) => ({
-      id: m.id,
-      kind: m.kind,
-      to: m.to,
-      headers: JSON.stringify(m.headers),
-      subject: m.withAccount.subject,
-      text: m.withAccount.text,
-      html: m.withAccount.html,
-      signupSubject: m.withoutAccount.subject,
-      signupText: m.withoutAccount.text,
-      signupHtml: m.withoutAccount.html,
-      honoursAssigned: m.honoursAssignedOptOut,
-    })),
+    mails.map(
+      (m): MailRow => ({
+        id: m.id,
+        kind: m.kind,
+        to: m.to,
+        headers: JSON.stringify(m.headers),
+        subject: m.withAccount.subject,
+        text: m.withAccount.text,
+        html: m.withAccount.html,
+        signupSubject: m.withoutAccount.subject,
+        signupText: m.withoutAccount.text,
+        signupHtml: m.withoutAccount.html,
+        honoursAssigned: m.honoursAssignedOptOut,
+      }),
+    ),
   );
-/** The fields of `eventRow`, in the order of EVENT_INSERT_SQL's columns. */
-const EVENT_FIELDS = ['type', 'subjectId', 'boardId', 'audience', 'fromBoardId', 'fromAudience', 'payload', 'createdAt'] as const satisfies readonly (keyof ReturnType<typeof eventRow>)[];
-const eventJson = (events: readonly NewEvent[]) => JSON.stringify(events.map(eventRow));
+const commentJson = (c: NewComment) => {
+  const row: CommentRow = { ...c, mentions: c.mentions ?? '[]' };
+  return JSON.stringify([row]);
+};
 
-/**
- * The mails that survive the recipients' settings, numbered (the cap admits the first ones),
- * from the JSON array of `mailJson`: `rows` is the dialect's reader of that array, `field(name)`
- * one field of its element.
- */
-const wantedMails = (rows: string, field: (name: string) => string) => `
-  select ${['id', 'kind', 'to', 'headers', 'subject', 'text', 'html', 'signupSubject', 'signupText', 'signupHtml'].map((f) => `${field(f)} as "${f}"`).join(', ')},
-    row_number() over () as n
-  from ${rows}
-  where (not (${field('honoursAssigned')})
-     or coalesce((select s.notify_assigned from mail_settings s where s.email = ${field('to')}), 1) = 1)`;
-const OUTBOX_INSERT = `insert into outbox (id, kind, to_email, subject, text_body, html_body, headers, dedupe_key, status, attempts,
-    run_at, locked_by, locked_until, last_error, created_at, sent_at, caused_by)`;
-/** The outbox row of a wanted mail `w`: the content for an address with an account, or the sign-up one. */
-const hasAccount = 'exists (select 1 from users u where u.email = w."to")';
-const outboxValues = (now: string, sender: string) => `w."id", w."kind", w."to",
-    case when ${hasAccount} then w."subject" else w."signupSubject" end,
-    case when ${hasAccount} then w."text" else w."signupText" end,
-    case when ${hasAccount} then w."html" else w."signupHtml" end,
-    w."headers", null, 'pending', 0, ${now}, null, null, null, ${now}, null, ${sender}`;
+/** A write as its parts read it: the caller's target, parts and cap, and what is made of them once per write. */
+interface WriteInput {
+  target: WriteTarget;
+  parts: WriteParts;
+  cap: MailCap | undefined;
+  row: TaskRowInput;
+  /** The events webhooks may want, as JSON rows (each with a fresh delivery key). */
+  hooks: string | undefined;
+}
+type Param = (write: WriteInput) => unknown;
 
-/**
- * PostgreSQL: the whole write as ONE statement of data-modifying CTEs, which is its own
- * transaction: the task row (insert, or update/delete/lock at the expected version), then the
- * comment, activity and outbox rows, then the events (after the event-order lock) and the NOTIFY.
- * Every part reads `task`, so a row that is not at the expected version writes nothing at all.
- * The parts that read another part's output run after it, which orders the locks: task row,
- * then the sender's mail lock (mail_quota_used), then the event-order lock, the same order in
- * every write, so writes cannot deadlock on them.
- */
-function postgresStatement(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined): CompiledQuery {
-  const params: unknown[] = [];
-  const p = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const ctes: string[] = [];
-  const after: string[] = [];
-  if (target.kind === 'insert') {
-    const row = newTaskRow(target.task);
-    const values = TASK_COLUMNS.map((c) => p(row[c]));
-    // Only a creator with an editing role on the board inserts (task-visibility.ts); the role
-    // read here also tells a refusal's 404 (not a member) from its 403 (a viewer).
-    ctes.push(`rights as (select role from board_members where board_id = ${p(target.task.boardId)} and user_id = ${p(target.task.createdBy)})`);
-    ctes.push(`task as (insert into tasks (${COLUMNS}, next_reminder_at) select ${values.join(', ')}, ${p(parts.nextReminderAt ?? null)}
-      where exists (select 1 from rights where role in (${EDITOR_ROLES_SQL})) returning ${COLUMNS})`);
-  } else {
-    const at = `id = ${p(target.before._id)} and version = ${p(target.before.version)}`;
-    if (target.kind === 'update') {
-      const sets = Object.entries(target.changes)
-        .filter(([column]) => CHANGEABLE.has(column))
-        .map(([column, value]) => `${snake(column)} = ${p(value)}`);
-      if (parts.nextReminderAt !== undefined) sets.push(`next_reminder_at = ${p(parts.nextReminderAt)}`);
-      ctes.push(`task as (update tasks set ${sets.join(', ')}, version = version + 1 where ${at} returning ${COLUMNS})`);
-    } else if (target.kind === 'delete') {
-      ctes.push(`task as (delete from tasks where ${at} returning ${COLUMNS})`);
-    } else {
-      ctes.push(`task as (select ${COLUMNS} from tasks where ${at} for update)`);
-    }
-  }
-  const hit = 'exists (select 1 from task)';
-  if ((target.kind === 'insert' || target.kind === 'update') && target.labels !== undefined) {
-    // The task's labels become exactly these: the others' rows go, the missing ones are added.
-    // A label deleted since it was checked fails the foreign key, and with it the whole statement.
-    const ids = p(target.labels.map((l) => l._id));
-    if (target.kind === 'update') {
-      ctes.push(`unlabelled as (delete from task_labels where task_id in (select id from task) and not (label_id = any(${ids}::text[])) returning 1)`);
-      after.push('unlabelled');
-    }
-    ctes.push(`labelled as (insert into task_labels (task_id, label_id) select task.id, l.id from task cross join unnest(${ids}::text[]) as l(id)
-      on conflict do nothing returning 1)`);
-    after.push('labelled');
-  }
-  const comment = parts.comment;
-  if (comment !== undefined) {
-    if ('insert' in comment) {
-      const c = comment.insert;
-      const values = [c.id, c.taskId, c.authorId, c.authorName, c.authorEmail, c.body, c.mentions ?? '[]', c.createdAt, c.updatedAt];
-      ctes.push(`comment as (insert into comments (id, task_id, author_id, author_name, author_email, body, mentions, created_at, updated_at)
-        select ${values.map(p).join(', ')} where ${hit} returning 1)`);
-    } else if ('update' in comment) {
-      const c = comment.update;
-      ctes.push(`comment as (update comments set body = ${p(c.body)}, mentions = ${p(c.mentions)}, updated_at = ${p(c.updatedAt)}
-        where id = ${p(c.id)} and ${hit} returning 1)`);
-    } else {
-      ctes.push(`comment as (delete from comments where id = ${p(comment.delete.id)} and ${hit} returning 1)`);
-    }
-    after.push('comment');
-  }
-  if (parts.activity.length > 0) {
-    ctes.push(`activity as (insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes)
-      select a."id", a."taskId", a."type", a."actorId", a."actorName", a."actorEmail", a."at", a."changes"
-      from json_to_recordset(${p(JSON.stringify(parts.activity))}::json)
-        as a("id" text, "taskId" text, "type" text, "actorId" text, "actorName" text, "actorEmail" text, "at" text, "changes" text)
-      where ${hit} returning 1)`);
-    after.push('activity');
-  }
-  let held = '0';
-  if (parts.mails.length > 0 && cap !== undefined) {
-    const rows = `json_to_recordset(${p(mailJson(parts.mails))}::json) as m("id" text, "kind" text, "to" text, "headers" text, "subject" text,
-      "text" text, "html" text, "signupSubject" text, "signupText" text, "signupHtml" text, "honoursAssigned" boolean)`;
-    ctes.push(`wanted as (${wantedMails(rows, (f) => `m."${f}"`)} and ${hit})`);
-    const sender = p(cap.sender);
-    ctes.push(`quota as (select mail_quota_used(${sender}, ${p(cap.since)}) as used where exists (select 1 from wanted))`);
-    ctes.push(`mail as (${OUTBOX_INSERT}
-      select ${outboxValues(p(cap.now), sender)}
-      from wanted w cross join quota q
-      where w.n <= ${p(cap.limit)} - q.used returning 1)`);
-    after.push('mail');
-    held = '(select count(*) from wanted) - (select count(*) from mail)';
-  }
-  let pushes = '0';
-  let noticeEvents: string | undefined;
-  if (parts.notifications.length > 0) {
-    const notes = notificationCtes(parts.notifications, p, hit);
-    ctes.push(...notes.ctes);
-    after.push(...notes.after);
-    pushes = notes.pushes;
-    noticeEvents = notes.events;
-  }
-  let webhooks = '0';
-  const hookJson = webhookEventJson(parts.events, newId);
-  if (hookJson !== undefined) {
-    const hooks = webhookCtes(hookJson, p, hit);
-    ctes.push(...hooks.ctes);
-    webhooks = hooks.count;
-  }
-  let notified = '0';
-  if (parts.events.length > 0 || noticeEvents !== undefined) {
-    const first = after.map((name) => ` and (select count(*) from ${name}) >= 0`).join('');
-    ctes.push(`ordered as (select ${EVENT_ORDER_LOCK_SQL} from task where true${first})`);
-    const inserted: string[] = [];
-    if (parts.events.length > 0) {
-      ctes.push(`event as (${EVENT_INSERT_SQL}
-        select ${EVENT_FIELDS.map((f) => `e."${f}"`).join(', ')}
-        from ordered, json_to_recordset(${p(eventJson(parts.events))}::json) as e(${EVENT_FIELDS.map((f) => `"${f}" text`).join(', ')})
-        returning id)`);
-      inserted.push('select id from event');
-    }
-    if (noticeEvents !== undefined) {
-      // After the task's own events (the lock is held; ids are drawn in this order).
-      const wait = parts.events.length > 0 ? ' where (select count(*) from event) >= 0' : '';
-      ctes.push(`notice_event as (${EVENT_INSERT_SQL} select n.* from ordered, (${noticeEvents}) n${wait} returning id)`);
-      inserted.push('select id from notice_event');
-    }
-    ctes.push(`notified as (select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from (${inserted.join(' union all ')}) e having count(*) > 0)`);
-    notified = '(select count(*) from notified)';
-  }
-  // An insert answers one row even when refused: its columns null and the creator's role.
-  const from = target.kind === 'insert' ? '(select 1 as one) one left join task on true' : 'task';
-  const role = target.kind === 'insert' ? ', (select role from rights) as board_role' : '';
-  const text = `with ${ctes.join(',\n')}\nselect ${COLUMNS}, ${held} as mails_held, ${pushes} as pushes, ${webhooks} as webhooks, ${notified} as notified${role} from ${from}`;
-  return CompiledQuery.raw(text, params);
+/** SQL text and the readers of its parameters, in placeholder order. */
+interface Statement {
+  sql: string;
+  params: readonly Param[];
+}
+const compiled = (statement: Statement, write: WriteInput) => CompiledQuery.raw(statement.sql, statement.params.map((get) => get(write)));
+
+/** One shape of write (which parts it has), built once. */
+interface Shape {
+  /** PostgreSQL: the one statement. */
+  postgres?: Statement;
+  /** SQLite: the task row, the creator's role (read when an insert is refused), the other parts' statements in order, the count of wanted mails. */
+  sqlite?: { row: Statement; rights?: Statement; steps: { name: string; statement: Statement }[]; wanted?: Statement };
+}
+
+const TASK_COLUMNS_SQL = TASK_COLUMNS.map((c) => c.replaceAll(/[A-Z]/g, (x) => `_${x.toLowerCase()}`)).join(', ');
+/** Around a parameter's number in the SQL of the parts, until it becomes a placeholder. */
+const MARK = '\u2039';
+const MARK_END = '\u203a';
+const SHAPES_MAX = 512;
+
+const changedColumns = (target: WriteTarget): Changeable[] =>
+  target.kind === 'update' ? CHANGEABLE.filter((column) => (target.changes as Partial<Record<Changeable, unknown>>)[column] !== undefined) : [];
+const labelsOf = (target: WriteTarget): readonly Label[] | undefined => (target.kind === 'insert' || target.kind === 'update' ? target.labels : undefined);
+const withMails = (parts: WriteParts, cap: MailCap | undefined) => parts.mails.length > 0 && cap !== undefined;
+
+/** What decides a write's SQL text: the kind of task write, the columns it sets, and which parts it has. */
+function shapeKey(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, hooks: string | undefined): string {
+  const reminder = target.kind !== 'insert' && parts.nextReminderAt !== undefined ? 'r' : '';
+  const comment = parts.comment === undefined ? '' : 'insert' in parts.comment ? 'ci' : 'update' in parts.comment ? 'cu' : 'cd';
+  return [
+    target.kind,
+    changedColumns(target).join(','),
+    reminder,
+    labelsOf(target) === undefined ? '' : 'l',
+    comment,
+    parts.activity.length > 0 ? 'a' : '',
+    withMails(parts, cap) ? 'm' : '',
+    parts.notifications.length > 0 ? 'n' : '',
+    hooks === undefined ? '' : 'h',
+    parts.events.length > 0 ? 'e' : '',
+  ].join('|');
 }
 
 /**
- * The writes of a task change or a comment change. PostgreSQL: one statement (see
- * postgresStatement), on the pool (`events.statement`) or inside `events.transaction`. SQLite: the same rows through
- * the repositories, one statement each, inside the caller's transaction (SQLite has one writer
- * at a time, and a statement there costs no network trip).
+ * The SQL of one shape of write, from the parts' descriptions (write-parts.ts): every part
+ * present, in the order their rows are written (task row, labels, comment, activity, mails,
+ * notifications, webhook deliveries, events, the notifications' events).
+ */
+function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, hooks: string | undefined): Shape {
+  const params: Param[] = [];
+  const b: Build<WriteInput> = {
+    d,
+    param(get) {
+      params.push(get);
+      return `${MARK}${params.length - 1}${MARK_END}`;
+    },
+  };
+  const ctes: Cte[] = [];
+  ctes.push(
+    ...taskRowPart(b, (w) => w.row, { kind: target.kind, set: changedColumns(target), reminder: target.kind === 'insert' || parts.nextReminderAt !== undefined }),
+  );
+  if (labelsOf(target) !== undefined) {
+    ctes.push(...labelsPart(b, (w) => w.row.id, (w) => (labelsOf(w.target) ?? []).map((l) => l._id), target.kind === 'update'));
+  }
+  const comment = parts.comment;
+  if (comment !== undefined) {
+    const kind = 'insert' in comment ? 'insert' : 'update' in comment ? 'update' : 'delete';
+    /** The write's comment change, of this shape's kind. */
+    const change = (w: WriteInput): CommentWrite => {
+      if (w.parts.comment === undefined) throw new Error('A comment write without its comment');
+      return w.parts.comment;
+    };
+    ctes.push(
+      ...commentPart(b, kind, {
+        insert: (w) => {
+          const c = change(w);
+          if (!('insert' in c)) throw new Error('A comment write of another kind');
+          return commentJson(c.insert);
+        },
+        change: (w) => {
+          const c = change(w);
+          if (!('update' in c)) throw new Error('A comment write of another kind');
+          return c.update;
+        },
+        id: (w) => {
+          const c = change(w);
+          return 'update' in c ? c.update.id : 'delete' in c ? c.delete.id : c.insert.id;
+        },
+      }),
+    );
+  }
+  if (parts.activity.length > 0) ctes.push(...activityPart(b, (w) => JSON.stringify(w.parts.activity)));
+  if (withMails(parts, cap)) {
+    const capOf = (w: WriteInput): MailCap => {
+      if (w.cap === undefined) throw new Error('A write with mails and no cap');
+      return w.cap;
+    };
+    ctes.push(
+      ...mailsPart(b, {
+        json: (w) => mailJson(w.parts.mails),
+        sender: (w) => capOf(w).sender,
+        since: (w) => capOf(w).since,
+        limit: (w) => capOf(w).limit,
+        now: (w) => capOf(w).now,
+      }),
+    );
+  }
+  const notes = parts.notifications.length > 0;
+  if (notes) ctes.push(...notificationsPart(b, (w) => planJson(w.parts.notifications)));
+  if (hooks !== undefined) ctes.push(...webhooksPart(b, (w) => w.hooks ?? '[]'));
+  const events = parts.events.length > 0;
+  if (events || notes) {
+    ctes.push(...d.eventOrderLock(ctes.filter((c) => c.kind === 'write').map((c) => c.name)).map((sql): Cte => ({ name: 'ordered', kind: 'read', sql })));
+    if (events) ctes.push(...eventsPart(b, (w) => JSON.stringify(w.parts.events.map(eventRow))));
+    if (notes) ctes.push(...notificationEventsPart(b, events ? 'event' : undefined));
+    ctes.push(...d.notify(ctes.filter((c) => c.name === 'event' || c.name === 'notice_event').map((c) => c.name)).map((sql): Cte => ({ name: 'notified', kind: 'read', sql })));
+  }
+  const has = (name: string) => ctes.some((c) => c.name === name);
+
+  /** The text with the parameter marks replaced by the dialect's placeholders (PostgreSQL numbers one parameter once). */
+  const statement = (text: string): Statement => {
+    const used: Param[] = [];
+    const numbers = new Map<number, number>();
+    const sql = text.replaceAll(/\u2039(\d+)\u203a/g, (_, mark: string) => {
+      const index = Number(mark);
+      const get = params[index];
+      if (get === undefined) throw new Error('A write part used an unknown parameter');
+      let n = d.oneStatement ? numbers.get(index) : undefined;
+      if (n === undefined) {
+        used.push(get);
+        n = used.length;
+        numbers.set(index, n);
+      }
+      return d.placeholder(n);
+    });
+    return { sql, params: used };
+  };
+
+  if (d.oneStatement) {
+    const withs = ctes.map((c) => {
+      const returning = c.kind === 'write' ? ` returning ${c.returning ?? '1'}` : '';
+      return `${c.name} as ${c.materialized === true ? 'materialized ' : ''}(${c.sql}${returning})`;
+    });
+    const count = (name: string) => `(select count(*) from ${name})`;
+    const held = has('mail') ? `${count('wanted')} - ${count('mail')}` : '0';
+    const pushes = has('pushed') ? count('pushed') : '0';
+    const webhooks = has('hooked') ? count('hooked') : '0';
+    const notified = has('notified') ? d.notified : '0';
+    // An insert answers one row even when refused: its columns null and the creator's role.
+    const from = target.kind === 'insert' ? '(select 1 as one) one left join task on true' : 'task';
+    const role = target.kind === 'insert' ? ', (select role from rights) as board_role' : '';
+    return {
+      postgres: statement(
+        `with ${withs.join(',\n')}\nselect ${TASK_COLUMNS_SQL}, ${held} as mails_held, ${pushes} as pushes, ${webhooks} as webhooks, ${notified} as notified${role} from ${from}`,
+      ),
+    };
+  }
+
+  // SQLite: each write (and the task row) is a statement, with the reads it needs as its WITH.
+  const reads = ctes.filter((c) => c.kind === 'read');
+  const reads_ = (text: string, seen: Set<string>) => {
+    for (const read of reads) {
+      if (!seen.has(read.name) && new RegExp(`\\b${read.name}\\b`).test(text)) {
+        seen.add(read.name);
+        reads_(read.sql, seen);
+      }
+    }
+  };
+  const withReads = (text: string) => {
+    const seen = new Set<string>();
+    reads_(text, seen);
+    const used = reads.filter((read) => seen.has(read.name));
+    return statement(used.length === 0 ? text : `with ${used.map((read) => `${read.name} as (${read.sql})`).join(', ')} ${text}`);
+  };
+  const row = ctes.find((c) => c.kind === 'row');
+  if (row === undefined) throw new Error('A write without its task row');
+  return {
+    sqlite: {
+      row: withReads(row.sql),
+      ...(has('rights') ? { rights: withReads('select role from rights') } : {}),
+      steps: ctes.filter((c) => c.kind === 'write').map((c) => ({ name: c.name, statement: withReads(c.sql) })),
+      ...(has('mail') ? { wanted: withReads('select count(*) as n from wanted') } : {}),
+    },
+  };
+}
+
+/**
+ * The writes of a task change or a comment change, built from the descriptions of their parts
+ * (write-parts.ts) through the dialect (write-dialect.ts). PostgreSQL: ONE statement of
+ * data-modifying CTEs, which is its own transaction: the task row (insert, or update/delete/lock
+ * at the expected version), then the labels, comment, activity and outbox rows, then the events
+ * (after the event-order lock) and the NOTIFY. Every part reads `task`, so a row that is not at
+ * the expected version writes nothing at all. The parts that read another part's output run
+ * after it, which orders the locks: task row, then the sender's mail lock (mail_quota_used),
+ * then the event-order lock, the same order in every write, so writes cannot deadlock on them.
+ * SQLite: the same parts, one statement each, after the task row, inside the caller's
+ * transaction (SQLite has one writer at a time, and a statement there costs no network trip).
+ * The SQL text depends only on the write's shape (which parts it has); it is built once per
+ * shape and kept, and each write only binds its values.
  */
 export function createTaskWriteStatements(
   dialect: Dialect,
-  repos: {
-    tasks: TasksRepository;
-    activity: ActivityRepository;
-    comments: CommentsRepository;
-    outbox: OutboxRepository;
-    labels: LabelsRepository;
-    notifications: NotificationsRepository;
-    webhooks: WebhooksRepository;
-  },
+  /** The repositories the SQLite form once called: no longer read (every part is built from its description); accepted so callers need not change. */
+  _repositories?: object,
 ) {
-  const creatorOf = (target: WriteTarget): Creator =>
-    target.kind === 'insert' ? target.creator : { fullName: target.before.assignor, email: target.before.assignorEmail };
+  const d = writeDialect(dialect);
+  const shapes = new Map<string, Shape>();
 
-  async function postgres(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, ex: EventTransaction): Promise<WriteResult> {
-    // One row, read as an object (CamelCasePlugin names its fields like TASK_COLUMNS).
-    const { rows } = await ex.executeQuery<Record<string, unknown>>(postgresStatement(target, parts, cap));
-    const row = rows[0];
-    if (row === undefined) return { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0 };
-    const boardRole = target.kind === 'insert' ? { boardRole: (row.boardRole as string | null | undefined) ?? null } : {};
-    if (row.id === null) return { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0, ...boardRole };
-    const creator = creatorOf(target);
-    // The statement's `returning` lists TASK_COLUMNS, so these are the task row's values in that order.
+  const shapeOf = (write: WriteInput): Shape => {
+    const key = shapeKey(write.target, write.parts, write.cap, write.hooks);
+    let shape = shapes.get(key);
+    if (shape === undefined) {
+      if (shapes.size >= SHAPES_MAX) shapes.clear();
+      shape = buildShape(d, write.target, write.parts, write.cap, write.hooks);
+      shapes.set(key, shape);
+    }
+    return shape;
+  };
+
+  /** The task as written, from its row (TASK_COLUMNS, read as an object by CamelCasePlugin's names), with its creator and labels. */
+  const taskOf = (target: WriteTarget, row: Record<string, unknown>): Task => {
+    const creator: Creator = target.kind === 'insert' ? target.creator : { fullName: target.before.assignor, email: target.before.assignorEmail };
     const values = TASK_COLUMNS.map((column) => row[column]) as unknown as TaskColumnValues;
-    const labels = (target.kind === 'insert' || target.kind === 'update' ? target.labels : undefined) ?? (target.kind === 'insert' ? [] : target.before.labels);
-    const task = toTaskJson([...values, creator.fullName, creator.email], labels);
-    return { task, mailsHeld: Number(row.mailsHeld), pushes: Number(row.pushes), webhooks: Number(row.webhooks), ...boardRole };
+    const labels = labelsOf(target) ?? (target.kind === 'insert' ? [] : target.before.labels);
+    return toTaskJson([...values, creator.fullName, creator.email], [...labels]);
+  };
+  const missed = { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0 };
+
+  async function postgres(write: WriteInput, statement: Statement, ex: EventTransaction): Promise<WriteResult> {
+    const { rows } = await ex.executeQuery<Record<string, unknown>>(compiled(statement, write));
+    const row = rows[0];
+    if (row === undefined) return missed;
+    const boardRole = write.target.kind === 'insert' ? { boardRole: (row.boardRole as string | null | undefined) ?? null } : {};
+    if (row.id === null) return { ...missed, ...boardRole };
+    return { task: taskOf(write.target, row), mailsHeld: Number(row.mailsHeld), pushes: Number(row.pushes), webhooks: Number(row.webhooks), ...boardRole };
   }
 
-  async function sqlite(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, trx: EventTransaction): Promise<WriteResult> {
-    let task: Task | undefined;
-    let boardRole: { boardRole?: string | null } = {};
-    if (target.kind === 'insert') {
-      const role = (await repos.tasks.boardRole(target.task.boardId, { userId: target.task.createdBy, email: '' }, trx)) ?? null;
-      boardRole = { boardRole: role };
-      if (!canEditTasks(role)) return { task: undefined, mailsHeld: 0, pushes: 0, webhooks: 0, ...boardRole };
-      task = await repos.tasks.insert(target.task, target.creator, trx);
+  async function sqlite(write: WriteInput, shape: NonNullable<Shape['sqlite']>, ex: EventTransaction): Promise<WriteResult> {
+    const { rows } = await ex.executeQuery<Record<string, unknown>>(compiled(shape.row, write));
+    const row = rows[0];
+    if (row === undefined) {
+      if (shape.rights === undefined) return missed;
+      // A refused insert: the creator's role tells its 404 (not a member) from its 403 (a viewer).
+      const role = (await ex.executeQuery<{ role: string }>(compiled(shape.rights, write))).rows[0]?.role ?? null;
+      return { ...missed, boardRole: role };
     }
-    else if (target.kind === 'update') task = await repos.tasks.update(target.before, target.changes, trx);
-    else if (target.kind === 'delete') task = (await repos.tasks.delete(target.before._id, target.before.version, trx)) ? target.before : undefined;
-    else task = (await repos.tasks.findById(target.before._id, trx))?.version === target.before.version ? target.before : undefined;
-    if (task === undefined) return { task, mailsHeld: 0, pushes: 0, webhooks: 0 };
-    if ((target.kind === 'insert' || target.kind === 'update') && target.labels !== undefined) {
-      await repos.labels.setOfTask(task._id, target.labels.map((l) => l._id), trx);
-      task = { ...task, labels: target.labels };
+    const written = new Map<string, number>();
+    for (const step of shape.steps) {
+      const result = await ex.executeQuery(compiled(step.statement, write));
+      written.set(step.name, Number(result.numAffectedRows ?? 0));
     }
-    if (parts.nextReminderAt !== undefined) await repos.outbox.setNextReminder(task._id, parts.nextReminderAt, trx);
-    const comment = parts.comment;
-    if (comment !== undefined) {
-      if ('insert' in comment) await repos.comments.insert(comment.insert, trx);
-      else if ('update' in comment) {
-        const { id, body, mentions, updatedAt } = comment.update;
-        await repos.comments.updateBody(id, body, mentions, updatedAt, trx);
-      }
-      else await repos.comments.delete(comment.delete.id, trx);
+    let mailsHeld = 0;
+    if (shape.wanted !== undefined) {
+      const wanted = (await ex.executeQuery<{ n: number }>(compiled(shape.wanted, write))).rows[0]?.n ?? 0;
+      mailsHeld = wanted - (written.get('mail') ?? 0);
     }
-    await repos.activity.insert(parts.activity, trx);
-    const mailsHeld = parts.mails.length > 0 && cap !== undefined ? await sqliteMails(parts.mails, cap, trx) : 0;
-    const notes = await repos.notifications.store(parts.notifications, trx);
-    const hookJson = webhookEventJson(parts.events, newId);
-    const webhooks = hookJson === undefined ? 0 : await repos.webhooks.storeDeliveries(hookJson, trx);
-    for (const event of [...parts.events, ...notes.events]) await appendEvent(trx, event);
-    return { task, mailsHeld, pushes: notes.pushes, webhooks, ...boardRole };
-  }
-
-  /** The SQLite form of the mail CTEs: count what is wanted and what the cap allows, then write. */
-  async function sqliteMails(mails: readonly PlannedMail[], cap: MailCap, trx: Executor): Promise<number> {
-    const json = mailJson(mails);
-    const wanted = wantedMails('json_each(?) j', (f) => `j.value ->> '$.${f}'`);
-    const counted = await trx.executeQuery<{ wanted: number; used: number }>(
-      CompiledQuery.raw(
-        `with wanted as (${wanted}) select (select count(*) from wanted) as wanted,
-          (select count(*) from outbox where caused_by = ? and created_at > ?) as used`,
-        [json, cap.sender, cap.since],
-      ),
-    );
-    const { wanted: wantedCount = 0, used = 0 } = counted.rows[0] ?? {};
-    const room = Math.max(0, cap.limit - used);
-    if (wantedCount > 0 && room > 0) {
-      await trx.executeQuery(
-        CompiledQuery.raw(`with wanted as (${wanted}) ${OUTBOX_INSERT} select ${outboxValues('?', '?')} from wanted w where w.n <= ?`, [
-          json,
-          cap.now,
-          cap.now,
-          cap.sender,
-          room,
-        ]),
-      );
-    }
-    return Math.max(0, wantedCount - room);
+    return { task: taskOf(write.target, row), mailsHeld, pushes: written.get('pushed') ?? 0, webhooks: written.get('hooked') ?? 0 };
   }
 
   return {
@@ -379,7 +408,15 @@ export function createTaskWriteStatements(
      * `events.transaction`'s transaction. Either way the streams are woken after the commit.
      */
     write(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, ex: EventTransaction): Promise<WriteResult> {
-      return dialect === 'postgres' ? postgres(target, parts, cap, ex) : sqlite(target, parts, cap, ex);
+      const row: TaskRowInput =
+        target.kind === 'insert'
+          ? { id: target.task.id, version: 1, row: newTaskRow(target.task), creator: target.task.createdBy, board: target.task.boardId, nextReminderAt: parts.nextReminderAt }
+          : { id: target.before._id, version: target.before.version, ...(target.kind === 'update' ? { changes: target.changes } : {}), nextReminderAt: parts.nextReminderAt };
+      const write: WriteInput = { target, parts, cap, row, hooks: webhookEventJson(parts.events, newId) };
+      const shape = shapeOf(write);
+      if (shape.postgres !== undefined) return postgres(write, shape.postgres, ex);
+      if (shape.sqlite !== undefined) return sqlite(write, shape.sqlite, ex);
+      throw new Error('A write shape without SQL');
     },
   };
 }

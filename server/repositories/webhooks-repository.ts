@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type Delivery, type Webhook, type WebhookEvent } from '#shared/schemas/webhooks.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
@@ -31,29 +31,6 @@ export function webhookEventJson(events: readonly NewEvent[], newKey: () => stri
       body: JSON.stringify({ type: e.type, timestamp: e.at, data: e.data }),
     })),
   );
-}
-
-const DELIVERY_INSERT = `insert into outbox (id, kind, to_email, subject, text_body, html_body, headers, dedupe_key, status, attempts,
-    run_at, locked_by, locked_until, last_error, created_at, sent_at, caused_by, webhook_id)`;
-/** The values of one delivery of event `h` (fields `f(name)`) to webhook `w`. */
-const deliveryValues = (f: (name: string) => string) => `${f('key')} || w.id, '${WEBHOOK_KIND}', '', ${f('type')}, ${f('body')}, '',
-    '{"webhook-id":"msg_' || ${f('key')} || w.id || '"}', null, 'pending', 0, ${f('at')}, null, null, null, ${f('at')}, null, null, w.id`;
-
-/**
- * PostgreSQL: the webhook part of a task write's ONE statement (task-write-statements.ts): one
- * outbox row per event and active webhook of the event's board that asked for its type, written
- * only when the task row was (`hit`). A board without webhooks costs one probe of webhooks_board_idx.
- * `count` is the number of rows written (the caller wakes the outbox when it is not 0).
- */
-export function webhookCtes(json: string, p: (value: unknown) => string, hit: string) {
-  const f = (name: string) => `h."${name}"`;
-  const cte = `hooked as (${DELIVERY_INSERT}
-    select ${deliveryValues(f)}
-    from json_to_recordset(${p(json)}::json) as h("key" text, "type" text, "boardId" text, "at" text, "body" text)
-    join webhooks w on w.board_id = h."boardId" and w.active = 1
-    where ${hit} and exists (select 1 from json_array_elements_text(w.events::json) t(v) where t.v = h."type")
-    returning 1)`;
-  return { ctes: [cte], count: '(select count(*) from hooked)' };
 }
 
 const STATUS_OF: Record<string, Delivery['status']> = { pending: 'pending', sent: 'delivered', failed: 'failed' };
@@ -209,23 +186,6 @@ export function createWebhooksRepository(db: Kysely<DB>) {
           webhookId: row.webhookId,
         })
         .execute();
-    },
-
-    /**
-     * SQLite: the delivery rows of a write's events (see webhookCtes), in the caller's
-     * transaction: one statement, which reads webhooks_board_idx. The number of rows written.
-     */
-    async storeDeliveries(json: string, ex: Executor): Promise<number> {
-      const f = (name: string) => `(j.value ->> '$.${name}')`;
-      const result = await ex.executeQuery(
-        CompiledQuery.raw(
-          `${DELIVERY_INSERT} select ${deliveryValues(f)}
-          from json_each(?) j join webhooks w on w.board_id = ${f('boardId')} and w.active = 1
-          where exists (select 1 from json_each(w.events) t where t.value = ${f('type')})`,
-          [json],
-        ),
-      );
-      return Number(result.numAffectedRows ?? 0);
     },
 
     /** The webhooks `ids` that deliveries go to, by id (one missing: deleted since). */
