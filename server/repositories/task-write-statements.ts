@@ -342,11 +342,7 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
  * The SQL text depends only on the write's shape (which parts it has); it is built once per
  * shape and kept, and each write only binds its values.
  */
-export function createTaskWriteStatements(
-  dialect: Dialect,
-  /** The repositories the SQLite form once called: no longer read (every part is built from its description); accepted so callers need not change. */
-  _repositories?: object,
-) {
+export function createTaskWriteStatements(dialect: Dialect) {
   const d = writeDialect(dialect);
   const shapes = new Map<string, Shape>();
 

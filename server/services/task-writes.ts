@@ -163,15 +163,7 @@ export default fp(
     const repo = fastify.tasksRepository;
     const postgres = fastify.dbDialect === 'postgres';
     const labelsRepo = fastify.labelsRepository;
-    const statements = createTaskWriteStatements(fastify.dbDialect, {
-      tasks: repo,
-      labels: labelsRepo,
-      activity: fastify.activityRepository,
-      comments: fastify.commentsRepository,
-      outbox: fastify.outboxRepository,
-      notifications: fastify.notificationsRepository,
-      webhooks: fastify.webhooksRepository,
-    });
+    const statements = createTaskWriteStatements(fastify.dbDialect);
     const occurrences = createOccurrences({ tasks: repo, checklist: fastify.checklistRepository, outbox: fastify.outboxRepository });
     const hooks: TaskWriteHook[] = [];
     const afterCommits: AfterCommit[] = [];
