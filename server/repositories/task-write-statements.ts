@@ -95,7 +95,7 @@ const snake = (name: string) => name.replaceAll(/[A-Z]/g, (c) => `_${c.toLowerCa
 const COLUMNS = TASK_COLUMNS.map(snake).join(', ');
 const CHANGEABLE = new Set<string>([
   'workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'boardId', 'updatedAt',
-  'checklistDone', 'checklistTotal', 'repeatEvery', 'repeatUnit',
+  'checklistDone', 'checklistTotal', 'repeatEvery', 'repeatUnit', 'columnId', 'position',
 ]);
 
 const mailJson = (mails: readonly PlannedMail[]) =>

@@ -44,7 +44,7 @@ export interface Creator {
  */
 export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
   // taskSelect's order; each value typed by the query (the creator's id is not shown).
-  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, assignor, assignorEmail] = row;
+  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, columnId, position, assignor, assignorEmail] = row;
   return {
     _id,
     workTitle,
@@ -63,6 +63,8 @@ export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
     labels,
     checklist: { done, total },
     repeat: every === null || unit === null ? null : { every, unit },
+    columnId,
+    position,
   };
 }
 

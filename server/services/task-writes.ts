@@ -29,6 +29,7 @@ import type { NewTask, TaskForWrite } from '../repositories/tasks-repository.ts'
 import type { TasksTable } from '../db/schema.ts';
 import { taskWriteNotifications } from './notifications.ts';
 import { activityFor, checklistActivity, type ChecklistActivity } from './task-activity.ts';
+import { placeChangedTask, placeNewTask, withDistinctKeys } from './task-places.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 
 export type { WriteParts } from '../repositories/task-write-statements.ts';
@@ -91,7 +92,7 @@ export interface TaskChange {
 export type TaskWriteHook = (change: TaskChange, parts: WriteParts) => void;
 
 export type EditableFields = Partial<
-  Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId' | 'repeatEvery' | 'repeatUnit'>
+  Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position'>
 >;
 
 /** A write's answer: the task, and how many of the mails it caused were held back by the sender's cap. */
@@ -145,7 +146,7 @@ export interface TaskWrites {
    */
   create(
     actor: Actor,
-    fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>,
+    fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt' | 'columnId' | 'position'> & { columnId?: string | undefined },
     labelIds?: readonly string[],
     once?: OnceOnly<Written>,
   ): Promise<Written>;
@@ -364,22 +365,20 @@ export default fp(
       return done.value;
     }
 
-    fastify.decorate('taskWrites', {
-      addHook(hook, afterCommit) {
-        hooks.push(hook);
-        if (afterCommit !== undefined) afterCommits.push(afterCommit);
-      },
-
-      async create(actor, fields, labelIds, once) {
+    const createOnce: TaskWrites['create'] = async (actor, fields, labelIds, once) => {
         let labels: Label[] = [];
         if (labelIds !== undefined && labelIds.length > 0) {
           // Whether the labels are the board's is told only to someone who may create on it.
           needEditingRole(await repo.boardRole(fields.boardId, actor));
           labels = await labelsOf(fields.boardId, labelIds, fastify.db);
         }
+        // A named column is told apart from a missing one only to someone who may create on the board.
+        if (fields.columnId !== undefined) needEditingRole(await repo.boardRole(fields.boardId, actor));
+        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId);
+        if (place === undefined) throw boardNotFound();
         const now = clock.now();
         const nowIso = now.toISOString();
-        const task = { ...fields, id: newId(), createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso };
+        const task = { ...fields, ...place, id: newId(), createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso };
         // Everything the hooks and events need is known before the insert: the task as it will read.
         const after: Task = {
           _id: task.id,
@@ -399,6 +398,8 @@ export default fp(
           labels,
           checklist: { done: task.checklistDone ?? 0, total: task.checklistTotal ?? 0 },
           repeat: task.repeatEvery == null || task.repeatUnit == null ? null : { every: task.repeatEvery, unit: task.repeatUnit },
+          columnId: task.columnId,
+          position: task.position,
         };
         const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
         const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}) };
@@ -425,9 +426,9 @@ export default fp(
         const written = writtenOf(result);
         committed(parts, result);
         return written;
-      },
+    };
 
-      update(actor, id, expectedVersion, changesFor, moveTo, labelIds) {
+    const updateOnce: TaskWrites['update'] = (actor, id, expectedVersion, changesFor, moveTo, labelIds) => {
         return labelsKept(labelIds !== undefined, () => change<Written>(actor, id, 'edit', async ({ task: before, boardName, target }, ex, locked) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           const changes: EditableFields = changesFor(before);
@@ -437,6 +438,7 @@ export default fp(
             changes.boardId = moveTo;
             boards = { from: boardName, to: target.name ?? '' };
           }
+          Object.assign(changes, await placeChangedTask(ex, before, changes));
           // The labels after the write: those given, of the board the task is on then; a move
           // without them leaves the old board's labels behind.
           let labels = labelIds === undefined ? undefined : await labelsOf(changes.boardId ?? before.boardId, labelIds, ex);
@@ -455,6 +457,8 @@ export default fp(
             ...(changes.status === undefined ? {} : { status: changes.status }),
             ...(changes.description === undefined ? {} : { description: changes.description }),
             ...(changes.boardId === undefined ? {} : { boardId: changes.boardId }),
+            ...(changes.columnId === undefined ? {} : { columnId: changes.columnId }),
+            ...(changes.position === undefined ? {} : { position: changes.position }),
             ...(labels === undefined ? {} : { labels }),
             ...(changes.repeatEvery === undefined ? {} : { repeat: repeatOf(changes.repeatEvery, changes.repeatUnit ?? null) }),
             updatedAt,
@@ -482,6 +486,20 @@ export default fp(
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
         }, moveTo));
+    };
+
+    fastify.decorate('taskWrites', {
+      addHook(hook, afterCommit) {
+        hooks.push(hook);
+        if (afterCommit !== undefined) afterCommits.push(afterCommit);
+      },
+
+      create(actor, fields, labelIds, once) {
+        return withDistinctKeys(() => createOnce(actor, fields, labelIds, once));
+      },
+
+      update(actor, id, expectedVersion, changesFor, moveTo, labelIds) {
+        return withDistinctKeys(() => updateOnce(actor, id, expectedVersion, changesFor, moveTo, labelIds));
       },
 
       remove(actor, id, expectedVersion) {

@@ -60,6 +60,8 @@ export const TaskSchema = Type.Object({
   labels: Type.Array(LabelSchema, { description: "The task's labels, by name." }),
   checklist: ChecklistCountsSchema,
   repeat: Type.Union([RepeatSchema, Type.Null()], { description: 'null: the task does not repeat. Completing a repeating task creates its next occurrence.' }),
+  columnId: Type.String({ description: "The column of the task's board it is in; `status` is that column's category." }),
+  position: Type.String({ description: 'Opaque order key within the column: ascending byte-wise, top first.' }),
 });
 export type Task = Static<typeof TaskSchema>;
 
@@ -82,6 +84,7 @@ export const CreateTaskBody = Type.Object({
   boardId: Type.Optional(Type.String({ maxLength: 64, description: "The board to create it on (default: the creator's personal board); needs the admin or member role there." })),
   labelIds: Type.Optional(LabelIdsInput),
   repeat: Type.Optional(RepeatInput),
+  columnId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "The board's column it goes to the top of (default: the first column of its status). Its status is that column's category." })),
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 

@@ -127,6 +127,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         boardId: body.boardId === undefined ? viewer.userId : existingId(body.boardId, boardNotFound),
         repeatEvery: fields.repeat?.every ?? null,
         repeatUnit: fields.repeat?.unit ?? null,
+        columnId: body.columnId,
       }, fields.labelIds, once);
     }),
   );
