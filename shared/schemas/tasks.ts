@@ -144,8 +144,11 @@ const taskFilters = {
 export const ListTasksQuery = Type.Object({
   ...taskFilters,
   sort: Type.Optional(
-    literalUnion(TASK_SORTS, { description: 'newest (default); deadline: soonest first, none last; priority: urgent to low.' }),
+    literalUnion([...TASK_SORTS, 'position'] as const, {
+      description: 'newest (default); deadline: soonest first, none last; priority: urgent to low; position: the column\'s order, top first (needs `column`, 400 otherwise).',
+    }),
   ),
+  column: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this column\'s tasks (a column of a board you are on; 404 otherwise). Works with every filter and sort.' })),
   limit: Type.Optional(Type.Integer({ minimum: LIMITS.pageMin, maximum: LIMITS.pageMax })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page.' })),
 });
@@ -184,6 +187,7 @@ export const TaskCountsSchema = Type.Object({
   todo: Type.Integer(),
   done: Type.Integer(),
   overdue: Type.Integer({ description: 'Open tasks whose deadline has passed.' }),
+  columns: Type.Optional(Type.Record(Type.String(), Type.Integer(), { description: "With `board=`: each of the board's columns (by id) and how many of the tasks counted are in it." })),
 });
 export type TaskCounts = Static<typeof TaskCountsSchema>;
 
