@@ -17,6 +17,9 @@ import { BOARD_ROLES, type BoardRole } from './constants.ts';
  *   or deleted: those are refused as `personal` (400 PERSONAL_BOARD), before any role question.
  *   Its labels and webhooks are its owner's to change.
  * - Anyone may leave a shared board; only an admin removes someone else.
+ * - The board's columns (add, rename, WIP limit, category, reorder, delete) are its admins' to
+ *   change: a shared board's admins, a personal board's owner. Moving a task between columns is
+ *   changing the task (canChangeTask).
  */
 
 /** The roles, most rights first: each has every right of those after it. */
@@ -64,6 +67,9 @@ export const canImportTasks = (role: RoleOrNone): boolean => canEditTasks(role);
 
 /** Manages the board: rename, describe, delete, members and roles (on a shared board), webhooks. */
 export const canManageBoard = (role: RoleOrNone): boolean => roleAtLeast(role, ADMIN_ROLE);
+
+/** Adds, renames, reorders and deletes the board's columns and sets their WIP limits and categories (a personal board's owner is its admin). */
+export const canChangeColumns = (role: RoleOrNone): boolean => canManageBoard(role);
 
 /** Lists and changes the board's webhooks (a personal board's owner is its admin). */
 export const canManageWebhooks = (role: RoleOrNone): boolean => canManageBoard(role);

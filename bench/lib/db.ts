@@ -99,7 +99,7 @@ export interface UserSeed {
 }
 
 /** A task row as the bench writes it (`version` takes its column default, 1). */
-export type TaskSeed = Omit<TasksTable, 'version' | 'checklistDone' | 'checklistTotal' | 'repeatEvery' | 'repeatUnit'>;
+export type TaskSeed = Omit<TasksTable, 'version' | 'checklistDone' | 'checklistTotal' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position'>;
 
 /** Every benchmark user signs in with this password. */
 export const BENCH_PASSWORD = 'bench-password-1234';
@@ -256,8 +256,30 @@ function sessionRows(users: readonly UserSeed[]): { rows: string[][]; cookies: s
 }
 const BOARD_SQL = (p: (i: number) => string) => `insert into boards (id, name, description, personal, created_at, updated_at) values (${p(1)}, ${p(2)}, '', 0, ${p(3)}, ${p(4)})`;
 
-const TASK_COLUMNS = ['id', 'work_title', 'task_title', 'assignee_email', 'created_by', 'deadline', 'priority', 'status', 'created_at', 'updated_at', 'board_id'];
-const taskValues = (t: TaskSeed): (string | null)[] => [t.id, t.workTitle, t.taskTitle, t.assigneeEmail, t.createdBy, t.deadline, t.priority, t.status, t.createdAt, t.updatedAt, t.boardId];
+const TASK_COLUMNS = ['id', 'work_title', 'task_title', 'assignee_email', 'created_by', 'deadline', 'priority', 'status', 'created_at', 'updated_at', 'board_id', 'position'];
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+let seeded = 0;
+/**
+ * A seeded task's order key: a valid key of the app's fractional-index format ('e' and five
+ * base-62 digits), unique across the run and falling as tasks are made, so newer tasks sort first.
+ */
+function seedKey(): string {
+  let n = 62 ** 5 - 1 - seeded++;
+  let digits = '';
+  for (let i = 0; i < 5; i++) {
+    digits = BASE62[n % 62]! + digits;
+    n = Math.floor(n / 62);
+  }
+  return `e${digits}`;
+}
+const taskValues = (t: TaskSeed): (string | null)[] => [t.id, t.workTitle, t.taskTitle, t.assigneeEmail, t.createdBy, t.deadline, t.priority, t.status, t.createdAt, t.updatedAt, t.boardId, seedKey()];
+/**
+ * Seeded tasks go into their board's first column of their status (a seeded board has the two
+ * columns every new board gets): `rows` are the task values in TASK_COLUMNS' order, as `v`.
+ */
+const placedTasks = (rows: string, names: (column: string, i: number) => string) =>
+  `insert into tasks (${TASK_COLUMNS.join(', ')}, column_id) select ${TASK_COLUMNS.map(names).map((n) => `v.${n}`).join(', ')}, c.id from ${rows}
+    join board_columns c on c.board_id = v.${names('board_id', 10)} and c.category = v.${names('status', 7)}`;
 /** Every account has its personal board (id = the user's id) with itself as its active admin, as the app makes them. */
 const PERSONAL_BOARDS_SQL = `insert into boards (id, name, description, personal, created_at, updated_at)
   select id, 'Personal', '', 1, created_at, created_at from users where id not in (select id from boards)`;
@@ -293,7 +315,8 @@ function sqliteSeeder(file: string): Seeder {
   };
   const ROWS = 500;
   const placeholders = (cols: number, rows: number) => Array.from({ length: rows }, () => `(${Array.from({ length: cols }, () => '?').join(',')})`).join(',');
-  const taskInsert = (rows: number) => db.prepare(`insert into tasks (${TASK_COLUMNS.join(',')}) values ${placeholders(TASK_COLUMNS.length, rows)}`);
+  // SQLite names the columns of a VALUES list column1, column2, …
+  const taskInsert = (rows: number) => db.prepare(placedTasks(`(values ${placeholders(TASK_COLUMNS.length, rows)}) v`, (_, i) => `column${i + 1}`));
   const bulkTasks = taskInsert(ROWS);
   const insertRows = transaction((rows: TaskSeed[]) => {
     let i = 0;
@@ -390,7 +413,7 @@ async function postgresSeeder(url: string): Promise<Seeder> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const unnest = (cols: string[]) => cols.map((_, i) => `$${i + 1}::text[]`).join(', ');
-  const taskSql = `insert into tasks (${TASK_COLUMNS.join(', ')}) select * from unnest(${unnest(TASK_COLUMNS)})`;
+  const taskSql = placedTasks(`unnest(${unnest(TASK_COLUMNS)}) as v(${TASK_COLUMNS.join(', ')})`, (column) => column);
   const userSql = `insert into users (${USER_COLUMNS.join(', ')}) select * from unnest(${unnest(USER_COLUMNS)})`;
   const columnsOf = <T>(rows: readonly T[], values: (row: T) => (string | null)[], width: number) => {
     const cols: (string | null)[][] = Array.from({ length: width }, () => []);

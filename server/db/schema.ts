@@ -63,6 +63,10 @@ export interface TasksTable {
   /** A repeating task's interval; both null (the default) when it does not repeat. */
   repeatEvery: number | null;
   repeatUnit: RepeatUnit | null;
+  /** The task's column: one of its board's (migration 0021). */
+  columnId: string;
+  /** The task's order key in its column, ascending byte-wise (top first), unique per column. */
+  position: string;
 }
 
 /** A board's label; `nameKey` is the name lower-cased (unique per board). */
@@ -103,6 +107,18 @@ export interface BoardsTable {
   personal: number;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A column of a board (migration 0021): its tasks' status is its category. */
+export interface BoardColumnsTable {
+  id: string;
+  boardId: string;
+  name: string;
+  category: TaskStatus;
+  /** null, or 1–999: a warning when the column holds more, never a refusal. */
+  wipLimit: number | null;
+  /** Order key among the board's columns, ascending byte-wise. */
+  position: string;
 }
 
 /** One address on a board: `userId` null = invited (no account yet), set = active. */
@@ -339,6 +355,7 @@ export interface DB {
   mailSettings: MailSettingsTable;
   boards: BoardsTable;
   boardMembers: BoardMembersTable;
+  boardColumns: BoardColumnsTable;
   labels: LabelsTable;
   taskLabels: TaskLabelsTable;
   checklistItems: ChecklistItemsTable;

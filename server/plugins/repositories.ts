@@ -5,6 +5,7 @@ import { createCalendarRepository, type CalendarRepository } from '../repositori
 import { createTaskImportRepository, type TaskImportRepository } from '../repositories/task-import-repository.ts';
 import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
 import { createChecklistRepository, type ChecklistRepository } from '../repositories/checklist-repository.ts';
+import { createColumnsRepository, type ColumnsRepository } from '../repositories/columns-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
 import { createIdempotencyRepository, type IdempotencyRepository } from '../repositories/idempotency-repository.ts';
 import { createLabelsRepository, type LabelsRepository } from '../repositories/labels-repository.ts';
@@ -44,6 +45,7 @@ declare module 'fastify' {
     taskImportRepository: TaskImportRepository;
     apiTokensRepository: ApiTokensRepository;
     idempotencyRepository: IdempotencyRepository;
+    columnsRepository: ColumnsRepository;
   }
 }
 
@@ -71,6 +73,7 @@ export default fp(
     fastify.decorate('taskImportRepository', createTaskImportRepository(fastify.db));
     fastify.decorate('apiTokensRepository', createApiTokensRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('idempotencyRepository', createIdempotencyRepository(fastify.db));
+    fastify.decorate('columnsRepository', createColumnsRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { BoardRole } from '#shared/constants.ts';
 import type { Board, Member } from '#shared/schemas/boards.ts';
+import type { Column } from '#shared/schemas/columns.ts';
 import type { Dialect } from '../db/connect.ts';
 import type { Executor } from '../db/prepared.ts';
-import type { BoardMembersTable, BoardsTable, DB } from '../db/schema.ts';
+import type { BoardColumnsTable, BoardMembersTable, BoardsTable, DB } from '../db/schema.ts';
 
 /** A board as everyone on it sees it: Board JSON without the viewer's role. */
 export type BoardFacts = Omit<Board, 'role'>;
@@ -25,13 +26,26 @@ interface BoardRowValues extends BoardsTable {
   overdue: Count;
 }
 
-const toFacts = (row: BoardRowValues): BoardFacts => ({
+/** A stored column as Board JSON and the columns API show it. */
+export const toColumnJson = (row: BoardColumnsTable): Column => ({ _id: row.id, name: row.name, category: row.category, wipLimit: row.wipLimit, position: row.position });
+
+/** The columns of the boards `ids` in order, by board: one statement. */
+async function columnsByBoard(ex: Executor, ids: readonly string[]): Promise<Map<string, Column[]>> {
+  const byBoard = new Map<string, Column[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byBoard;
+  const rows = await ex.selectFrom('boardColumns').selectAll().where('boardId', 'in', ids).orderBy('position').orderBy('id').execute();
+  for (const row of rows) byBoard.get(row.boardId)?.push(toColumnJson(row));
+  return byBoard;
+}
+
+const toFacts = (row: BoardRowValues, columns: Column[]): BoardFacts => ({
   _id: row.id,
   name: row.name,
   description: row.description,
   personal: row.personal === 1,
   memberCount: Number(row.memberCount ?? 0),
   counts: { todo: Number(row.todo ?? 0), done: Number(row.done ?? 0), overdue: Number(row.overdue ?? 0) },
+  columns,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -110,7 +124,8 @@ export function createBoardsRepository(db: Kysely<DB>, dialect: Dialect) {
         .orderBy(sql`lower(b.name)`)
         .orderBy('b.id')
         .execute();
-      return rows.map((row) => ({ ...toFacts(row), role: row.role }));
+      const columns = await columnsByBoard(ex, rows.map((row) => row.id));
+      return rows.map((row) => ({ ...toFacts(row, columns.get(row.id) ?? []), role: row.role }));
     },
 
     /** One board as everyone on it sees it (no role), or undefined when it does not exist. */
@@ -118,7 +133,7 @@ export function createBoardsRepository(db: Kysely<DB>, dialect: Dialect) {
       const row = await withCounts(ex, { boardId }, now)
         .where('b.id', '=', boardId)
         .executeTakeFirst();
-      return row === undefined ? undefined : toFacts(row);
+      return row === undefined ? undefined : toFacts(row, (await columnsByBoard(ex, [boardId])).get(boardId) ?? []);
     },
 
     /**

@@ -22,6 +22,8 @@ export const TASK_COLUMNS = [
   'checklistTotal',
   'repeatEvery',
   'repeatUnit',
+  'columnId',
+  'position',
 ] as const;
 
 type TaskColumns = typeof TASK_COLUMNS;

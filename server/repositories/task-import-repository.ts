@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Executor } from '../db/prepared.ts';
+import { placedAtTop } from './columns-repository.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 
@@ -7,12 +8,14 @@ import type { Insertable } from 'kysely';
 const CHUNK = 500;
 
 /** A task row of an import, with the reminder schedule's column (see outbox-repository.ts). */
-export type ImportedTask = Insertable<TasksTable> & { nextReminderAt: string | null };
+export type ImportedTask = Omit<Insertable<TasksTable>, 'columnId' | 'position'> & { nextReminderAt: string | null };
 
 /** The bulk writes of a board's CSV import (services/csv-import.ts), run in the import's one transaction. */
 export function createTaskImportRepository(db: Kysely<DB>) {
   return {
-    async insertTasks(rows: readonly ImportedTask[], ex: Executor = db): Promise<void> {
+    /** The tasks go to the top of the first column of their status, the first row topmost. */
+    async insertTasks(unplaced: readonly ImportedTask[], ex: Executor = db): Promise<void> {
+      const rows = await placedAtTop(ex, unplaced);
       const tasks = ex.$extendTables<{ tasks: { nextReminderAt: string | null } }>();
       for (let i = 0; i < rows.length; i += CHUNK) await tasks.insertInto('tasks').values(rows.slice(i, i + CHUNK)).execute();
     },

@@ -6,6 +6,7 @@ import { prepare, slot, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, TasksTable } from '../db/schema.ts';
 import type { Insertable } from 'kysely';
 import { selectTasks, TASK_COLUMNS, type TaskColumnValues, type TaskRowValues } from './task-columns.ts';
+import { createColumnListQueries, type ColumnListOptions } from './column-list-queries.ts';
 import { createLabelReads } from './task-label-reads.ts';
 import { createTaskListQueries, type ListOptions, type TaskFilter } from './task-list-queries.ts';
 import { boardRoleOf, visibleTo, type Viewer } from './task-visibility.ts';
@@ -44,7 +45,7 @@ export interface Creator {
  */
 export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
   // taskSelect's order; each value typed by the query (the creator's id is not shown).
-  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, assignor, assignorEmail] = row;
+  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, columnId, position, assignor, assignorEmail] = row;
   return {
     _id,
     workTitle,
@@ -63,6 +64,8 @@ export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
     labels,
     checklist: { done, total },
     repeat: every === null || unit === null ? null : { every, unit },
+    columnId,
+    position,
   };
 }
 
@@ -80,6 +83,7 @@ export function newTaskRow(task: NewTask): Record<(typeof TASK_COLUMNS)[number],
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const listQueries = createTaskListQueries(db, dialect);
   const labelReads = createLabelReads(db, dialect);
+  const columnList = createColumnListQueries(db, dialect);
   /** Rows read with `taskSelect` as Task JSON: their labels in one more query (none when no row has labels). */
   const fromRows = async (rows: readonly TaskRowValues[], ex: Executor): Promise<Task[]> => {
     const labels = await labelReads.resolve(
@@ -122,6 +126,16 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
 
   return {
     /** The visible tasks matching the filters, in the sort's order, already in the API's shape. */
+    /** One column's tasks (column-list-queries.ts): the caller has checked that the viewer is on its board. */
+    async listColumn(viewer: Viewer, options: ColumnListOptions, ex: Executor = db): Promise<Task[]> {
+      return fromRows(await columnList.list(viewer, options, ex), ex);
+    },
+
+    /** How many tasks each column of `boardId` holds under the filter (the caller has checked the viewer is on the board). */
+    columnCounts(viewer: Viewer, boardId: string, filter: TaskFilter, ex: Executor = db): Promise<Record<string, number>> {
+      return columnList.counts(viewer, boardId, filter, ex);
+    },
+
     async list(viewer: Viewer, options: ListOptions, ex: Executor = db): Promise<Task[]> {
       return fromRows(await listQueries.list(viewer, options, ex), ex);
     },

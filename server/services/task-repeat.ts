@@ -1,4 +1,5 @@
 import { nextDeadline } from '#shared/repeat.ts';
+import { placeAtTop } from '../repositories/columns-repository.ts';
 import type { Repeat, Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
@@ -41,8 +42,12 @@ export function createOccurrences(repos: { tasks: TasksRepository; checklist: Ch
       const nowIso = now.toISOString();
       const items = await repos.checklist.list(completed._id, ex);
       const deadline = nextDeadline(completed.deadline, completed.repeat, now);
+      // The next occurrence goes to the top of the board's first todo column.
+      const [place] = await placeAtTop(ex, [{ boardId: completed.boardId, status: 'todo' }]);
+      if (place === undefined) throw new Error('No place for the next occurrence');
       const inserted = await repos.tasks.insert(
         {
+          ...place,
           id: newId(),
           boardId: completed.boardId,
           taskTitle: completed.taskTitle,

@@ -20,6 +20,7 @@ import { boardNotFound, taskNotFound } from './not-found.ts';
 import { taskWriteNotifications } from './notifications.ts';
 import { activityFor } from './task-activity.ts';
 import { eventsFor, type TaskChange, type TaskWriteHook } from './task-change.ts';
+import { placeChangedTask, placeNewTask, withDistinctKeys } from './task-places.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 
 const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
@@ -36,7 +37,7 @@ const labelIdsInvalid = () => validationFailed([{ field: 'labelIds', message: BO
 const sameLabels = (a: readonly Label[], b: readonly Label[]) => a.length === b.length && a.every((label) => b.some((other) => other._id === label._id));
 
 export type EditableFields = Partial<
-  Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId' | 'repeatEvery' | 'repeatUnit'>
+  Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position'>
 >;
 
 /** A write's answer: the task, and how many of the mails it caused were held back by the sender's cap. */
@@ -77,7 +78,7 @@ export interface TaskWrites {
    */
   create(
     actor: Actor,
-    fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt'>,
+    fields: Omit<NewTask, 'id' | 'createdBy' | 'createdAt' | 'updatedAt' | 'columnId' | 'position'> & { columnId?: string | undefined },
     labelIds?: readonly string[],
     once?: OnceOnly<Written>,
   ): Promise<Written>;
@@ -245,25 +246,20 @@ export default fp(
       return done.value;
     }
 
-    fastify.decorate('taskWrites', {
-      addHook(hook, afterCommit) {
-        hooks.push(hook);
-        if (afterCommit !== undefined) afterCommits.push(afterCommit);
-      },
-
-      partsFor,
-      change,
-
-      async create(actor, fields, labelIds, once) {
+    const createOnce: TaskWrites['create'] = async (actor, fields, labelIds, once) => {
         let labels: Label[] = [];
         if (labelIds !== undefined && labelIds.length > 0) {
           // Whether the labels are the board's is told only to someone who may create on it.
           needEditingRole(await repo.boardRole(fields.boardId, actor));
           labels = await labelsOf(fields.boardId, labelIds, fastify.db);
         }
+        // A named column is told apart from a missing one only to someone who may create on the board.
+        if (fields.columnId !== undefined) needEditingRole(await repo.boardRole(fields.boardId, actor));
+        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId);
+        if (place === undefined) throw boardNotFound();
         const now = clock.now();
         const nowIso = now.toISOString();
-        const task = { ...fields, id: newId(), createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso };
+        const task = { ...fields, ...place, id: newId(), createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso };
         // Everything the hooks and events need is known before the insert: the task as it will read.
         const after: Task = {
           _id: task.id,
@@ -283,6 +279,8 @@ export default fp(
           labels,
           checklist: { done: task.checklistDone ?? 0, total: task.checklistTotal ?? 0 },
           repeat: task.repeatEvery == null || task.repeatUnit == null ? null : { every: task.repeatEvery, unit: task.repeatUnit },
+          columnId: task.columnId,
+          position: task.position,
         };
         const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
         const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}) };
@@ -309,9 +307,9 @@ export default fp(
         const written = writtenOf(result);
         committed(parts, result);
         return written;
-      },
+      };
 
-      update(actor, id, expectedVersion, changesFor, moveTo, labelIds) {
+    const updateOnce: TaskWrites['update'] = (actor, id, expectedVersion, changesFor, moveTo, labelIds) => {
         return labelsKept(labelIds !== undefined, () => change<Written>(actor, id, { rights: 'edit', moveTo }, async ({ task: before, boardName, target }, ex, locked) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           const changes: EditableFields = changesFor(before);
@@ -321,6 +319,7 @@ export default fp(
             changes.boardId = moveTo;
             boards = { from: boardName, to: target.name ?? '' };
           }
+          Object.assign(changes, await placeChangedTask(ex, before, changes));
           // The labels after the write: those given, of the board the task is on then; a move
           // without them leaves the old board's labels behind.
           let labels = labelIds === undefined ? undefined : await labelsOf(changes.boardId ?? before.boardId, labelIds, ex);
@@ -339,6 +338,8 @@ export default fp(
             ...(changes.status === undefined ? {} : { status: changes.status }),
             ...(changes.description === undefined ? {} : { description: changes.description }),
             ...(changes.boardId === undefined ? {} : { boardId: changes.boardId }),
+            ...(changes.columnId === undefined ? {} : { columnId: changes.columnId }),
+            ...(changes.position === undefined ? {} : { position: changes.position }),
             ...(labels === undefined ? {} : { labels }),
             ...(changes.repeatEvery === undefined ? {} : { repeat: repeatOf(changes.repeatEvery, changes.repeatUnit ?? null) }),
             updatedAt,
@@ -366,6 +367,23 @@ export default fp(
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
         }));
+      };
+
+    fastify.decorate('taskWrites', {
+      addHook(hook, afterCommit) {
+        hooks.push(hook);
+        if (afterCommit !== undefined) afterCommits.push(afterCommit);
+      },
+
+      partsFor,
+      change,
+
+      create(actor, fields, labelIds, once) {
+        return withDistinctKeys(() => createOnce(actor, fields, labelIds, once));
+      },
+
+      update(actor, id, expectedVersion, changesFor, moveTo, labelIds) {
+        return withDistinctKeys(() => updateOnce(actor, id, expectedVersion, changesFor, moveTo, labelIds));
       },
 
       remove(actor, id, expectedVersion) {

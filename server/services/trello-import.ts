@@ -7,6 +7,7 @@ import type { Board } from '#shared/schemas/boards.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../errors.ts';
 import { insertRows } from '../repositories/bulk-inserts.ts';
+import { placedAtTop } from '../repositories/columns-repository.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import type { Actor } from './actor.ts';
 import type { ImportPlan } from './trello-export.ts';
@@ -85,7 +86,7 @@ export async function writeImport(fastify: FastifyInstance, actor: Actor, plan: 
       for (const body of planned.comments) comments.push({ id: newId(), taskId: id, ...by, body, createdAt: at, updatedAt: at, mentions: '[]' });
       activity.push({ id: newId(), taskId: id, type: 'created' as const, actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: createdAt, changes: null });
     }
-    await insertRows(trx, 'tasks', tasks);
+    await insertRows(trx, 'tasks', await placedAtTop(trx, tasks));
     await insertRows(trx, 'taskLabels', taskLabels);
     await insertRows(trx, 'checklistItems', items);
     await insertRows(trx, 'comments', comments);

@@ -1,6 +1,7 @@
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Board, Member } from '#shared/schemas/boards.ts';
 import { newId } from '../db/ids.ts';
+import { placedAtTop } from '../repositories/columns-repository.ts';
 import type { TestUser } from './factories.ts';
 import type { Response, TestApp } from './helpers.ts';
 
@@ -54,23 +55,24 @@ export async function insertBoardTask(
 ): Promise<string> {
   const id = newId();
   const now = t.clock.now().toISOString();
-  await t.app.db
-    .insertInto('tasks')
-    .values({
+  const [row] = await placedAtTop(t.app.db, [{
       id,
       workTitle: '',
       taskTitle: `Board task ${id}`,
       assigneeEmail: overrides.assigneeEmail ?? creator.email,
       createdBy: creator.id,
       deadline: overrides.deadline ?? null,
-      priority: 'normal',
+      priority: 'normal' as const,
       status: overrides.status ?? 'todo',
       description: '',
       createdAt: now,
       updatedAt: now,
       version: 1,
       boardId,
-    })
+    }]);
+  await t.app.db
+    .insertInto('tasks')
+    .values(row!)
     .execute();
   return id;
 }

@@ -30,7 +30,11 @@ describe('who sees a board’s tasks', () => {
       const onBoard = await t.request('GET', `/api/tasks?board=${board.id}&limit=50`, { cookie: who.cookie });
       expect(ids(onBoard.json.data.tasks)).toEqual(ids([a, b]));
       const counts = await t.request('GET', `/api/tasks/counts?board=${board.id}`, { cookie: who.cookie });
-      expect(counts.json.data.counts).toEqual({ todo: 2, done: 0, overdue: 0 });
+      const { columns, ...byStatus } = counts.json.data.counts;
+      expect(byStatus).toEqual({ todo: 2, done: 0, overdue: 0 });
+      // The board's two columns: both tasks in its todo one.
+      expect(columns?.[a.columnId]).toBe(2);
+      expect(Object.values(columns ?? {}).toSorted()).toEqual([0, 2]);
       for (const path of [`/api/tasks/${a._id}`, `/api/tasks/${a._id}/comments`, `/api/tasks/${a._id}/activity`]) {
         expect((await t.request('GET', path, { cookie: who.cookie })).status, path).toBe(200);
       }

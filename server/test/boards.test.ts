@@ -47,6 +47,10 @@ describe('POST /api/boards and GET /api/boards', () => {
       role: 'admin',
       memberCount: 1,
       counts: { todo: 0, done: 0, overdue: 0 },
+      columns: [
+        { _id: anyString, name: 'Tasks To Do', category: 'todo', wipLimit: null, position: anyString },
+        { _id: anyString, name: 'Completed', category: 'done', wipLimit: null, position: anyString },
+      ],
       createdAt: t.clock.now().toISOString(),
       updatedAt: t.clock.now().toISOString(),
     });

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { build, loggedUrl } from '../app.ts';
+import { placedAtTop } from '../repositories/columns-repository.ts';
 import { boardsApi } from './boards-support.ts';
 import { labelsTeam } from './labels-support.ts';
 import { createSignedInUser, createTask, insertBoard, uniqueEmail, type TestUser } from './factories.ts';
@@ -199,7 +200,8 @@ describe('GET /api/calendar/<secret>.ics', () => {
         version: 1,
       } as const;
     });
-    for (let i = 0; i < rows.length; i += 500) await t.app.db.insertInto('tasks').values(rows.slice(i, i + 500)).execute();
+    const placed = await placedAtTop(t.app.db, rows);
+    for (let i = 0; i < rows.length; i += 500) await t.app.db.insertInto('tasks').values(placed.slice(i, i + 500)).execute();
     const events = eventsOf(await feed(await feedPath(t, cookie)));
     expect(new Set(events.map((e) => e.uid)).size).toBe(2100);
   });

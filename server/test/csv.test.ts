@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { placedAtTop } from '../repositories/columns-repository.ts';
 import { boardEventsOf, lastEventId } from './boards-support.ts';
 import { insertLabels, labelsTeam } from './labels-support.ts';
 import { createSignedInUser, createTask, insertBoard, type TestUser } from './factories.ts';
@@ -78,7 +79,8 @@ describe('GET /api/boards/:id/export.csv', () => {
       const at = new Date(start + Math.floor(i / 3)).toISOString();
       return { id: `x${i}-${user.id}`.slice(0, 64), workTitle: '', taskTitle: `Row ${i}`, assigneeEmail: user.email, createdBy: user.id, boardId: user.id, deadline: null, priority: 'normal', status: i % 2 === 0 ? 'todo' : 'done', description: '', createdAt: at, updatedAt: at, version: 1 } as const;
     });
-    for (let i = 0; i < rows.length; i += 400) await t.app.db.insertInto('tasks').values(rows.slice(i, i + 400)).execute();
+    const placed = await placedAtTop(t.app.db, rows);
+    for (let i = 0; i < rows.length; i += 400) await t.app.db.insertInto('tasks').values(placed.slice(i, i + 400)).execute();
     const records = recordsOf(await exportOf(cookie, user.id)).slice(1);
     expect(records).toHaveLength(1203);
     expect(new Set(records.map((r) => r[0])).size).toBe(1203);

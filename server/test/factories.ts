@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { BoardRole, Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
+import { placedAtTop } from '../repositories/columns-repository.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { codeFrom } from './mail-catcher.ts';
 import type { TestApp } from './helpers.ts';
@@ -84,6 +85,8 @@ export interface TaskInput {
   boardId?: string;
   /** Labels of that board. */
   labelIds?: string[];
+  /** A column of that board (default: its first todo column). */
+  columnId?: string;
 }
 
 export interface BoardMemberInput {
@@ -141,7 +144,8 @@ export async function insertTasks(t: TestApp, creator: Pick<TestUser, 'id' | 'em
     return { ...common, id: newId(), taskTitle: `Bulk task ${i}`, assigneeEmail: creator.email, createdBy: creator.id, boardId: creator.id, createdAt: at, updatedAt: at };
   });
   // Chunks keep each statement under SQLite's limit of bound parameters.
-  for (let i = 0; i < rows.length; i += 500) await t.app.db.insertInto('tasks').values(rows.slice(i, i + 500)).execute();
+  const placed = await placedAtTop(t.app.db, rows);
+  for (let i = 0; i < rows.length; i += 500) await t.app.db.insertInto('tasks').values(placed.slice(i, i + 500)).execute();
   return rows.map((row) => row.id);
 }
 

@@ -110,7 +110,7 @@ export interface ApiJson {
     tasks: Task[];
     nextCursor: string | null;
     user: { fullName: string; email: string };
-    counts: { todo: number; done: number; overdue: number };
+    counts: { todo: number; done: number; overdue: number; columns?: Record<string, number> };
     database: string;
   };
   openapi: string;

@@ -151,6 +151,9 @@ describe('completing a repeating task', () => {
       labels: labels.map((label) => ({ _id: label.id, name: label.name, color: label.color })),
       checklist: { done: 0, total: 2 },
       repeat: weekly,
+      // At the top of the board's first todo column, where the completed one was.
+      columnId: task.columnId,
+      position: anyString,
     });
     expect(next.deadline).toBe(new Date(Date.parse(task.deadline!) + 7 * DAY).toISOString());
     expect(await checklistOf(s.alice.cookie, next._id)).toEqual([

@@ -37,6 +37,8 @@ describe('POST /api/tasks', () => {
           labels: [],
           checklist: { done: 0, total: 0 },
           repeat: null,
+          columnId: expect.any(String) as string,
+          position: expect.any(String) as string,
         },
       },
     });

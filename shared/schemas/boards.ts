@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BOARD_ROLES, LIMITS, MEMBER_STATUSES } from '../constants.ts';
 import { EmailInput, literalUnion } from './common.ts';
+import { ColumnSchema } from './columns.ts';
 import { TaskCountsSchema } from './tasks.ts';
 
 export const BoardRoleField = literalUnion(BOARD_ROLES, {
@@ -19,6 +20,7 @@ export const BoardSchema = Type.Object({
   role: BoardRoleField,
   memberCount: Type.Integer({ description: 'Active and invited members.' }),
   counts: TaskCountsSchema,
+  columns: Type.Array(ColumnSchema, { description: "The board's columns, left to right." }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });

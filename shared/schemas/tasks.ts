@@ -60,6 +60,8 @@ export const TaskSchema = Type.Object({
   labels: Type.Array(LabelSchema, { description: "The task's labels, by name." }),
   checklist: ChecklistCountsSchema,
   repeat: Type.Union([RepeatSchema, Type.Null()], { description: 'null: the task does not repeat. Completing a repeating task creates its next occurrence.' }),
+  columnId: Type.String({ description: "The column of the task's board it is in; `status` is that column's category." }),
+  position: Type.String({ description: 'Opaque order key within the column: ascending byte-wise, top first.' }),
 });
 export type Task = Static<typeof TaskSchema>;
 
@@ -82,6 +84,7 @@ export const CreateTaskBody = Type.Object({
   boardId: Type.Optional(Type.String({ maxLength: 64, description: "The board to create it on (default: the creator's personal board); needs the admin or member role there." })),
   labelIds: Type.Optional(LabelIdsInput),
   repeat: Type.Optional(RepeatInput),
+  columnId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "The board's column it goes to the top of (default: the first column of its status). Its status is that column's category." })),
 });
 export type CreateTaskBody = Static<typeof CreateTaskBody>;
 
@@ -141,8 +144,11 @@ const taskFilters = {
 export const ListTasksQuery = Type.Object({
   ...taskFilters,
   sort: Type.Optional(
-    literalUnion(TASK_SORTS, { description: 'newest (default); deadline: soonest first, none last; priority: urgent to low.' }),
+    literalUnion([...TASK_SORTS, 'position'] as const, {
+      description: 'newest (default); deadline: soonest first, none last; priority: urgent to low; position: the column\'s order, top first (needs `column`, 400 otherwise).',
+    }),
   ),
+  column: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this column\'s tasks (a column of a board you are on; 404 otherwise). Works with every filter and sort.' })),
   limit: Type.Optional(Type.Integer({ minimum: LIMITS.pageMin, maximum: LIMITS.pageMax })),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page.' })),
 });
@@ -181,6 +187,7 @@ export const TaskCountsSchema = Type.Object({
   todo: Type.Integer(),
   done: Type.Integer(),
   overdue: Type.Integer({ description: 'Open tasks whose deadline has passed.' }),
+  columns: Type.Optional(Type.Record(Type.String(), Type.Integer(), { description: "With `board=`: each of the board's columns (by id) and how many of the tasks counted are in it." })),
 });
 export type TaskCounts = Static<typeof TaskCountsSchema>;
 

@@ -25,6 +25,7 @@ import { boardNotFound, existingId, taskNotFound } from '../../services/not-foun
 import type { EditableFields, Written } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { columnPage } from './column-pages.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 
 /** Tasks in an answer without `limit` (the original task-board client asks for the whole list). */
@@ -129,6 +130,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         boardId: body.boardId === undefined ? viewer.userId : existingId(body.boardId, boardNotFound),
         repeatEvery: fields.repeat?.every ?? null,
         repeatUnit: fields.repeat?.unit ?? null,
+        columnId: body.columnId,
       }, fields.labelIds, once);
     }),
   );
@@ -159,6 +161,11 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       const viewer = actorOf(request);
       const { cursor } = request.query;
       const limit = request.query.limit ?? UNPAGED_MAX;
+      // One column's page (column=, sort=position): routes/tasks/column-pages.ts.
+      if (request.query.column !== undefined || request.query.sort === 'position') {
+        const { page, nextCursor } = await columnPage(repo, fastify.db, viewer, request.query, (board) => checkedFilter(viewer, { ...request.query, board }), limit);
+        return { status: 'success', results: page.length, data: { tasks: page, nextCursor } } as const;
+      }
       const sort = request.query.sort ?? DEFAULT_SORT;
       const after = cursor === undefined || cursor === '' ? undefined : decodeCursor(sort, cursor);
       // One extra row tells whether there is a next page.
@@ -188,8 +195,10 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request) => {
       const viewer = actorOf(request);
-      const counts = await repo.counts(viewer, await checkedFilter(viewer, request.query), clock.now().toISOString());
-      return { status: 'success', data: { counts } } as const;
+      const filter = await checkedFilter(viewer, request.query);
+      const counts = await repo.counts(viewer, filter, clock.now().toISOString());
+      const columns = filter.board === undefined ? undefined : await repo.columnCounts(viewer, filter.board, filter);
+      return { status: 'success', data: { counts: { ...counts, ...(columns === undefined ? {} : { columns }) } } } as const;
     },
   );
 

@@ -26,6 +26,8 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     labels: [],
     checklist: { done: 0, total: 0 },
     repeat: null,
+    columnId: 'column-todo',
+    position: `a${String(sequence).padStart(6, '0')}`,
   };
   return { ...task, ...overrides };
 }
@@ -56,6 +58,10 @@ export function makeBoard(overrides: Partial<Board> = {}): Board {
     role: 'admin',
     memberCount: 1,
     counts: { todo: 0, done: 0, overdue: 0 },
+    columns: [
+      { _id: `column-todo-${sequence}`, name: 'Tasks To Do', category: 'todo', wipLimit: null, position: 'a0' },
+      { _id: `column-done-${sequence}`, name: 'Completed', category: 'done', wipLimit: null, position: 'a1' },
+    ],
     createdAt: now,
     updatedAt: now,
     ...overrides,

@@ -59,6 +59,9 @@ function standIn({ body, pendingId, creator, personalBoardId }: CreateVariables)
     labels: [],
     checklist: { done: 0, total: 0 },
     repeat: null,
+    // Its place is the server's to give; a stand-in shows at the top until the answer comes.
+    columnId: '',
+    position: '',
   };
 }
 

@@ -1,0 +1,75 @@
+import { COLUMN_MESSAGES } from '#shared/column-messages.ts';
+import type { TaskStatus } from '#shared/constants.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import type { Executor } from '../db/prepared.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { validationFailed } from '../errors.ts';
+import { columnsOfBoard, firstOf } from '../repositories/columns-repository.ts';
+import { keyBetween } from './order-keys.ts';
+
+/**
+ * Where a task goes when a write does not say (a create, the seed's `PATCH {status}`, a move to
+ * another board): the top of the first column of its status's category; and `status` follows
+ * the column. Moves that name a column and a spot are services/task-moves.ts.
+ */
+
+/** The place fields of a task write. */
+export interface PlaceChange {
+  columnId?: string;
+  position?: string;
+  status?: TaskStatus;
+}
+
+/**
+ * A new task's place on `boardId`: `columnId` (400 when it is not a column of the board) or the
+ * first column of `status`. The column decides the status. Undefined when the board has no
+ * columns: there is no such board (the insert then answers 404).
+ */
+export async function placeNewTask(ex: Executor, boardId: string, status: TaskStatus, columnId: string | undefined): Promise<Required<PlaceChange> | undefined> {
+  const columns = await columnsOfBoard(ex, boardId);
+  if (columns.length === 0) return undefined;
+  const column = columnId === undefined ? firstOf(columns, status) : columns.find((c) => c.id === columnId);
+  if (column === undefined) throw validationFailed([{ field: 'columnId', message: COLUMN_MESSAGES.columnNotFound }]);
+  return { columnId: column.id, position: keyBetween(null, column.top), status: column.category };
+}
+
+/**
+ * What a change of `before` adds to `changes` so the task's place and status agree: a move to
+ * another board goes to the top of that board's first column of the task's category; a status
+ * change to the top of the board's first column of the new status. A change that names its
+ * column itself (a move) is already placed.
+ */
+export async function placeChangedTask(
+  ex: Executor,
+  before: Task,
+  changes: { boardId?: string; status?: TaskStatus; columnId?: string },
+): Promise<PlaceChange> {
+  if (changes.columnId !== undefined) return {};
+  if (changes.boardId === undefined && changes.status === undefined) return {};
+  const status = changes.status ?? before.status;
+  const columns = await columnsOfBoard(ex, changes.boardId ?? before.boardId);
+  if (columns.length === 0) return {};
+  const column = firstOf(columns, status);
+  return { columnId: column.id, position: keyBetween(null, column.top) };
+}
+
+/** The unique index of (column_id, position) refused a key another write took first. */
+export function isKeyTie(error: unknown): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
+  return constraint === 'tasks_column_position_idx' || (typeof message === 'string' && message.includes('tasks.column_id, tasks.position'));
+}
+
+/**
+ * Runs a write that places a task again when its key tied with one another write stored first
+ * (decision 123): each attempt reads the column afresh and draws a new jittered key.
+ */
+export async function withDistinctKeys<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= 5 || !isKeyTie(error)) throw error;
+    }
+  }
+}
