@@ -53,6 +53,16 @@ export async function placeChangedTask(
   return { columnId: column.id, position: keyBetween(null, column.top) };
 }
 
+/** The names of columns `ids` by id: those in `known` as they are, the others read. */
+export async function columnNamesOf(ex: Executor, ids: readonly string[], known: ReadonlyMap<string, string> = new Map()): Promise<Map<string, string>> {
+  const names = new Map(ids.flatMap((id) => (known.has(id) ? [[id, known.get(id) ?? '']] : [])));
+  const missing = ids.filter((id) => !names.has(id));
+  if (missing.length > 0) {
+    for (const row of await ex.selectFrom('boardColumns').select(['id', 'name']).where('id', 'in', missing).execute()) names.set(row.id, row.name);
+  }
+  return names;
+}
+
 /** The unique index of (column_id, position) refused a key another write took first. */
 export function isKeyTie(error: unknown): boolean {
   if (!isUniqueViolation(error)) return false;

@@ -129,6 +129,23 @@ describe('POST /api/tasks/:id/move', () => {
     expect(activity.activity.map((a) => a.type)).toEqual(expect.arrayContaining(['completed', 'reopened']));
   });
 
+  it('a move to another column of the same category writes a `column` change with both names; a move within one column writes no activity', async () => {
+    const s = await boardWithTasks();
+    const activityOf = async (id: string) =>
+      ((await t.request('GET', `/api/tasks/${id}/activity`, { cookie: s.admin.cookie })).json.data as unknown as { activity: { type: string; changes?: unknown }[] }).activity;
+    const before = (await activityOf(s.a._id)).length;
+    const within = await move(s.member.cookie, s.a, s.todo._id, null);
+    expect(within.status, within.body).toBe(200);
+    expect(await activityOf(s.a._id)).toHaveLength(before);
+    const across = await move(s.member.cookie, taskOf(within), s.doing._id, null);
+    expect(across.status, across.body).toBe(200);
+    const entries = await activityOf(s.a._id);
+    expect(entries.slice(before)).toEqual([expect.objectContaining({ type: 'updated', changes: { column: { from: 'Tasks To Do', to: 'Doing' } } })]);
+    // Into a done column: `completed`, not a column change.
+    await move(s.member.cookie, taskOf(across), s.done._id, null);
+    expect((await activityOf(s.a._id)).slice(before + 1).map((a) => [a.type, a.changes])).toEqual([['completed', undefined]]);
+  });
+
   it('409 CONFLICT on a stale version, 409 STALE_POSITION when afterId is not in that column, 400 for a column of another board; rights as for editing', async () => {
     const s = await boardWithTasks();
     const stale = await move(s.admin.cookie, s.a, s.todo._id, s.c._id, 7);
