@@ -20,7 +20,7 @@ import { boardNotFound, taskNotFound } from './not-found.ts';
 import { taskWriteNotifications } from './notifications.ts';
 import { activityFor } from './task-activity.ts';
 import { eventsFor, type TaskChange, type TaskWriteHook } from './task-change.ts';
-import { columnNamesOf, placeChangedTask, placeNewTask, withDistinctKeys } from './task-places.ts';
+import { columnNamesOf, overLimitWarning, placeChangedTask, placeNewTask, withDistinctKeys, type Placed } from './task-places.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 
 const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
@@ -44,6 +44,8 @@ export type EditableFields = Partial<
 export interface Written {
   task: Task;
   mailsHeld: number;
+  /** A create or a change of column that left the task's column over its WIP limit: the warning; else undefined. */
+  warning?: string | undefined;
 }
 
 /**
@@ -258,7 +260,8 @@ export default fp(
         }
         // A named column is told apart from a missing one only to someone who may create on the board.
         if (fields.columnId !== undefined) needEditingRole(await repo.boardRole(fields.boardId, actor));
-        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId);
+        const placed: Placed = {};
+        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId, placed);
         if (place === undefined) throw boardNotFound();
         const now = clock.now();
         const nowIso = now.toISOString();
@@ -309,11 +312,15 @@ export default fp(
         );
         const written = writtenOf(result);
         committed(parts, result);
-        return written;
+        const warning = await overLimitWarning(fastify.db, placed.column);
+        return warning === undefined ? written : { ...written, warning };
       };
 
-    const updateOnce: TaskWrites['update'] = (actor, id, expectedVersion, changesFor, moveTo, labelIds, columnNames) => {
-        return labelsKept(labelIds !== undefined, () => change<Written>(actor, id, { rights: 'edit', moveTo }, async ({ task: before, boardName, target }, ex, locked) => {
+    const updateOnce: TaskWrites['update'] = async (actor, id, expectedVersion, changesFor, moveTo, labelIds, columnNames) => {
+        // The column the write placed the task in (a status change, a move to another board), for the WIP warning.
+        let placed: Placed = {};
+        const written = await labelsKept(labelIds !== undefined, () => change<Written>(actor, id, { rights: 'edit', moveTo }, async ({ task: before, boardName, target }, ex, locked) => {
+          placed = {};
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           const changes: EditableFields = changesFor(before);
           let boards: TaskChange['boards'];
@@ -322,7 +329,7 @@ export default fp(
             changes.boardId = moveTo;
             boards = { from: boardName, to: target.name ?? '' };
           }
-          Object.assign(changes, await placeChangedTask(ex, before, changes));
+          Object.assign(changes, await placeChangedTask(ex, before, changes, placed));
           // A move between two columns of one category (a category change says `completed` / `reopened`).
           let columns: TaskChange['columns'];
           const toColumn = changes.columnId;
@@ -377,6 +384,9 @@ export default fp(
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
         }));
+        const column = placed.column;
+        const warning = written.task.columnId === column?.id ? await overLimitWarning(fastify.db, column) : undefined;
+        return warning === undefined ? written : { ...written, warning };
       };
 
     fastify.decorate('taskWrites', {

@@ -174,6 +174,24 @@ describe('POST /api/tasks/:id/move', () => {
     expect(ids(await order(limited._id))).toEqual([s.a._id, s.b._id]);
   });
 
+  it('a create, and a PATCH that puts the task in a column, also warn in message when they leave the column over its WIP limit', async () => {
+    const s = await boardWithTasks();
+    const limited = await addColumn(s.admin.cookie, s.board.id, { name: 'Review', category: 'done', afterId: s.doing._id, wipLimit: 1 });
+    const body = { taskTitle: 'Task x', assignee: s.member.user.email, boardId: s.board.id, columnId: limited._id };
+    const first = await t.request('POST', '/api/tasks', { cookie: s.admin.cookie, body });
+    expect([first.status, first.json.message]).toEqual([201, 'Task created successfully.']);
+    const second = await t.request('POST', '/api/tasks', { cookie: s.admin.cookie, body });
+    expect([second.status, second.json.message]).toEqual([201, '"Review" now holds 2 tasks, over its WIP limit of 1.']);
+    // PATCH {status: done} puts the task at the top of the first done column, "Review".
+    const completed = await t.request('PATCH', `/api/tasks/${s.a._id}`, { cookie: s.member.cookie, body: { status: 'done' } });
+    expect([completed.status, taskOf(completed).columnId, completed.json.message]).toEqual([200, limited._id, '"Review" now holds 3 tasks, over its WIP limit of 1.']);
+    // A PATCH that keeps the task where it is, and one into a column without a limit, say nothing of it.
+    const renamed = await t.request('PATCH', `/api/tasks/${s.b._id}`, { cookie: s.member.cookie, body: { taskTitle: 'Task b2' } });
+    expect([renamed.status, renamed.json.message]).toEqual([200, 'Task updated successfully.']);
+    const reopened = await t.request('PATCH', `/api/tasks/${s.a._id}`, { cookie: s.member.cookie, body: { status: 'todo' } });
+    expect([reopened.status, reopened.json.message]).toEqual([200, 'Task updated successfully.']);
+  });
+
   it('two people dropping cards into the same spot at once both succeed, with distinct keys and one order', async () => {
     const s = await boardWithTasks();
     const x = await createTask(t, s.admin.cookie, { boardId: s.board.id, columnId: s.doing._id });
