@@ -17,6 +17,7 @@ export const COLUMN_MESSAGES = {
   notEmpty: 'The column holds tasks: say where they go (moveTo) first.',
   categoryNotEmpty: "A column's category changes only while it is empty.",
   moveToSelf: 'The tasks cannot move into the column being deleted.',
+  moveToCategory: 'The tasks can only move into a column of the same category ("to do" or "done"). Move them one by one to complete or reopen them.',
   columnsForbidden: 'Only an admin of this board can change its columns.',
   name: `A column name has ${COLUMN_POLICY.nameMin} to ${COLUMN_POLICY.nameMax} characters.`,
   wipLimit: `A WIP limit is empty or a whole number from ${COLUMN_POLICY.wipMin} to ${COLUMN_POLICY.wipMax}.`,

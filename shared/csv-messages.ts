@@ -17,4 +17,5 @@ export const CSV_MESSAGES = {
   tooManyLabelsOnBoard: `A board can have at most ${LIMITS.labelsPerBoard} labels: this import would need more.`,
   moreErrors: (n: number) => `${n.toLocaleString('en')} more ${n === 1 ? 'error' : 'errors'} not listed.`,
   notCsvType: 'Send the file as text/csv.',
+  tooManyColumns: (max: number) => `A board can have at most ${max} columns: this row names one more.`,
 } as const;

@@ -9,6 +9,7 @@ import { toColumnJson } from '../repositories/boards-repository.ts';
 import type { StoredColumn } from '../repositories/columns-repository.ts';
 import type { EventTransaction } from '../repositories/events-repository.ts';
 import { appendAll, boardEvents } from './board-events.ts';
+import { eventsFor } from './task-change.ts';
 import { boardNotFound } from './boards.ts';
 import { keyBetween, keysBetween } from './order-keys.ts';
 import type { Actor } from './actor.ts';
@@ -146,7 +147,10 @@ export default fp(
             if (moveTo === column.id) throw validationFailed([{ field: 'moveTo', message: COLUMN_MESSAGES.moveToSelf }]);
             const target = columns.find((c) => c.id === moveTo);
             if (target === undefined) throw validationFailed([{ field: 'moveTo', message: COLUMN_MESSAGES.columnNotFound }]);
-            // Its tasks keep their order, after the target's last one; their versions go up.
+            // Only into a column of the same category: nothing is completed or reopened in bulk (decision 125).
+            if (target.category !== column.category) throw validationFailed([{ field: 'moveTo', message: COLUMN_MESSAGES.moveToCategory }]);
+            // Its tasks keep their order, after the target's last one; their versions go up, and
+            // each sends `task.updated` to who sees it.
             const tasks = await repo.tasksOf(column.id, trx);
             const keys = keysBetween(await repo.lastKey(target.id, trx), null, tasks.length);
             await repo.setPlaces(
@@ -154,6 +158,11 @@ export default fp(
               at,
               trx,
             );
+            const now = new Date(at);
+            for (const { id } of tasks) {
+              const task = await fastify.tasksRepository.findById(id, trx);
+              if (task !== undefined) await appendAll(trx, eventsFor({ kind: 'updated', before: task, after: task, actor, now }));
+            }
           }
           await repo.delete(column.id, trx);
           return { value: undefined, changed: true };

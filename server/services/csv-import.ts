@@ -3,7 +3,7 @@ import { LIMITS, PRIORITIES, STATUSES, type Priority, type TaskStatus } from '#s
 import { CSV_MESSAGES } from '#shared/csv-messages.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
 import { CSV_COLUMNS, type CsvColumn } from '#shared/schemas/integrations.ts';
-import { checkDeadline, checkDescription, checkEmail, checkLabelName, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
+import { checkColumnName, checkDeadline, checkDescription, checkEmail, checkLabelName, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import type { FastifyInstance } from 'fastify';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { canImportTasks } from '#shared/rights.ts';
@@ -13,7 +13,10 @@ import { nextReminderFor } from '../mail/reminder-schedule.ts';
 import type { ActivityRepository, NewActivity } from '../repositories/activity-repository.ts';
 import type { BoardsRepository } from '../repositories/boards-repository.ts';
 import { nameKeyOf, type LabelsRepository } from '../repositories/labels-repository.ts';
-import type { ImportedTask, TaskImportRepository } from '../repositories/task-import-repository.ts';
+import type { PlacedImportedTask, TaskImportRepository } from '../repositories/task-import-repository.ts';
+import { columnsOfBoard, firstOf, type StoredColumn } from '../repositories/columns-repository.ts';
+import { COLUMN_POLICY } from '#shared/column-messages.ts';
+import { keyBetween, keysBetween } from './order-keys.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import { boardNotFound } from './boards.ts';
 import { activityEntry } from './task-activity.ts';
@@ -36,6 +39,8 @@ export interface ImportRow {
   description: string;
   /** Label names as written (trimmed), none twice ignoring case. */
   labels: string[];
+  /** The column's name (trimmed), or null: the first column of its status. */
+  column: string | null;
 }
 
 /** An error of row `row` (the header is row 1, as a spreadsheet numbers the records) in `column`. */
@@ -109,6 +114,7 @@ export function parseImport(text: string, now: Date): ImportRow[] {
       deadline: checkDeadline(cell('deadline'), now),
       description: checkDescription(cell('description')),
       labels: labelsOf(cell('labels')),
+      column: cell('column').trim() === '' ? ({ ok: true, value: null } as const) : checkColumnName(cell('column')),
     };
     const priority = pick(PRIORITIES, cell('priority'), 'normal');
     const status = pick(STATUSES, cell('status'), 'todo');
@@ -121,8 +127,8 @@ export function parseImport(text: string, now: Date): ImportRow[] {
     }
     if (priority === undefined) errors.push(rowError(row, 'priority', CSV_MESSAGES.priority));
     if (status === undefined) errors.push(rowError(row, 'status', CSV_MESSAGES.status));
-    const { taskTitle, workTitle, assignee, deadline, description, labels } = checks;
-    if (bad || priority === undefined || status === undefined || !taskTitle.ok || !workTitle.ok || !assignee.ok || !deadline.ok || !description.ok || !labels.ok) return;
+    const { taskTitle, workTitle, assignee, deadline, description, labels, column } = checks;
+    if (bad || priority === undefined || status === undefined || !taskTitle.ok || !workTitle.ok || !assignee.ok || !deadline.ok || !description.ok || !labels.ok || !column.ok) return;
     rows.push({
       taskTitle: taskTitle.value,
       workTitle: workTitle.value,
@@ -132,6 +138,7 @@ export function parseImport(text: string, now: Date): ImportRow[] {
       status,
       description: description.value,
       labels: labels.value,
+      column: column.value,
     });
   });
   if (errors.length > MAX_LISTED_ERRORS) {
@@ -180,11 +187,33 @@ export async function importRows(deps: ImportDeps, actor: Actor, boardId: string
       labelIds.set(key, id);
     }
 
-    const tasks: ImportedTask[] = [];
+    // Columns: a row's named column (by name, ignoring case), created as `todo` after the last
+    // one when the board lacks it (at most COLUMN_POLICY.maxPerBoard in all); a row without one
+    // goes to the first column of its status. The column decides the status.
+    const columns = await columnsOfBoard(trx, boardId);
+    const byName = new Map(columns.map((c) => [c.name.toLowerCase(), c]));
+    let last = columns.at(-1)?.position ?? null;
+    for (const [i, row] of rows.entries()) {
+      if (row.column === null || byName.has(row.column.toLowerCase())) continue;
+      if (byName.size >= COLUMN_POLICY.maxPerBoard) throw validationFailed([{ field: `row ${i + 2}: column`, message: CSV_MESSAGES.tooManyColumns(COLUMN_POLICY.maxPerBoard) }]);
+      const column = { id: newId(), boardId, name: row.column, category: 'todo' as const, wipLimit: null, position: keyBetween(last, null) };
+      await trx.insertInto('boardColumns').values(column).execute();
+      last = column.position;
+      byName.set(row.column.toLowerCase(), { ...column, top: null });
+    }
+    const columnOf = rows.map((row) => (row.column === null ? firstOf(columns, row.status) : byName.get(row.column.toLowerCase()) ?? firstOf(columns, row.status)));
+    // Each column's rows at its top, in the file's order (its first row topmost).
+    const wanted = new Map<StoredColumn, number>();
+    for (const column of columnOf) wanted.set(column, (wanted.get(column) ?? 0) + 1);
+    const keys = new Map([...wanted].map(([column, n]) => [column, keysBetween(null, column.top, n)]));
+
+    const tasks: PlacedImportedTask[] = [];
     const links: { taskId: string; labelId: string }[] = [];
     const activity: NewActivity[] = [];
     rows.forEach((row, i) => {
       const id = newId();
+      const column = columnOf[i] ?? firstOf(columns, row.status);
+      const status = column.category;
       // The file's first row is the newest task (the order an export writes them in), a ms apart.
       const created = new Date(now.getTime() - i).toISOString();
       tasks.push({
@@ -195,7 +224,7 @@ export async function importRows(deps: ImportDeps, actor: Actor, boardId: string
         createdBy: actor.userId,
         deadline: row.deadline,
         priority: row.priority,
-        status: row.status,
+        status,
         description: row.description,
         createdAt: created,
         updatedAt: created,
@@ -204,7 +233,9 @@ export async function importRows(deps: ImportDeps, actor: Actor, boardId: string
         checklistDone: 0,
         checklistTotal: 0,
         // An open task with a deadline gets its "due soon" reminder, as a created one does.
-        nextReminderAt: row.status === 'todo' ? nextReminderFor(row.deadline) : null,
+        nextReminderAt: status === 'todo' ? nextReminderFor(row.deadline) : null,
+        columnId: column.id,
+        position: keys.get(column)?.shift() ?? '',
       });
       for (const name of row.labels) links.push({ taskId: id, labelId: labelIds.get(nameKeyOf(name)) ?? '' });
       activity.push(activityEntry(id, 'created', actor, now));

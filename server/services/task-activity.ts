@@ -13,6 +13,8 @@ export interface ActivityChange {
   now: Date;
   /** A move: the names of the board it left and of the one it is on now. */
   boards?: { from: string; to: string } | undefined;
+  /** A move to another column of the same category on the same board: the two columns' names. */
+  columns?: { from: string; to: string } | undefined;
 }
 
 /** A task's labels as its activity shows them: their names, comma-separated, by name; null when none. */
@@ -21,6 +23,7 @@ const labelNames = (labels: Task['labels']) => (labels.length === 0 ? null : lab
 /**
  * The activity entries of one task write: `created`; `updated` with `{field: {from, to}}` for
  * each tracked field that changed, `board: {from, to}` (the boards' names) for a move,
+ * `column: {from, to}` (the columns' names) for a move to another column of the same category,
  * `labels: {from, to}` (labelNames) when its labels changed, and `repeat` (describeRepeat's
  * text, null for none); `completed` / `reopened` for a status change (an edit that
  * does both writes both entries, the update first). A deletion writes nothing: the log goes
@@ -37,6 +40,7 @@ export function activityFor(change: ActivityChange): NewActivity[] {
     if (before[field] !== after[field]) changes[field] = { from: before[field], to: after[field] };
   }
   if (change.boards !== undefined) changes.board = change.boards;
+  if (change.columns !== undefined) changes.column = change.columns;
   const labels = { from: labelNames(before.labels), to: labelNames(after.labels) };
   if (labels.from !== labels.to) changes.labels = labels;
   if (!sameRepeat(before.repeat, after.repeat)) changes.repeat = { from: describedRepeat(before.repeat), to: describedRepeat(after.repeat) };

@@ -14,6 +14,8 @@ export interface TaskChange {
   now: Date;
   /** A move to another board: the names of the board it was on and of the one it is on now. */
   boards?: { from: string; to: string } | undefined;
+  /** A move to another column of the same category on the same board: the two columns' names. */
+  columns?: { from: string; to: string } | undefined;
 }
 
 /**

@@ -21,6 +21,9 @@ interface Spot {
   nextKey: string | null;
   /** The tasks in the column now (only read when it has a WIP limit). */
   count: number;
+  /** The moved task's column as read with the spot, and its name (for the activity entry). */
+  fromId: string | null;
+  fromName: string | null;
 }
 
 export interface MoveAnswer extends Written {
@@ -72,6 +75,8 @@ export default fp(
           sql<string | null>`(select min(t.position) from tasks t where t.column_id = c.id and t.id <> ${taskId}
             and (a.position is null or t.position > a.position))`.as('nextKey'),
           sql<number | string>`case when c.wip_limit is null then 0 else (select count(*) from tasks t where t.column_id = c.id) end`.as('count'),
+          sql<string | null>`(select t.column_id from tasks t where t.id = ${taskId})`.as('fromId'),
+          sql<string | null>`(select f.name from tasks t join board_columns f on f.id = t.column_id where t.id = ${taskId})`.as('fromName'),
         ])
         .where('c.id', '=', columnId)
         .executeTakeFirst();
@@ -98,6 +103,15 @@ export default fp(
       }
       return respaced;
     }
+
+    /** The column names the spot read: the target's, and the moved task's column's (the activity entry's from and to). */
+    const namesOf = (spot: Spot | undefined, columnId: string): Map<string, string> => {
+      const names = new Map<string, string>();
+      if (spot === undefined) return names;
+      names.set(columnId, spot.name);
+      if (spot.fromId !== null && spot.fromName !== null) names.set(spot.fromId, spot.fromName);
+      return names;
+    };
 
     const service: TaskMoves = {
       async move(actor, id, columnId, afterId, version) {
@@ -126,7 +140,7 @@ export default fp(
             }
             plan.moved = current;
             return { columnId, position, ...(spot.category === current.status ? {} : { status: spot.category }) };
-          });
+          }, undefined, undefined, namesOf(spot, columnId));
           if (plan.tooLong) {
             // The re-spacing this move caused bumped the moved task's version too (when it is in that column).
             if ((await respace(actor, columnId)).has(id)) expected += 1;

@@ -4,7 +4,7 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import type { Executor } from '../db/prepared.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { validationFailed } from '../errors.ts';
-import { columnsOfBoard, firstOf } from '../repositories/columns-repository.ts';
+import { columnsOfBoard, firstOf, type StoredColumn } from '../repositories/columns-repository.ts';
 import { keyBetween } from './order-keys.ts';
 
 /**
@@ -12,6 +12,22 @@ import { keyBetween } from './order-keys.ts';
  * another board): the top of the first column of its status's category; and `status` follows
  * the column. Moves that name a column and a spot are services/task-moves.ts.
  */
+
+/** The column a write placed the task in (set by placeNewTask and placeChangedTask when they place it). */
+export interface Placed {
+  column?: Pick<StoredColumn, 'id' | 'name' | 'wipLimit'>;
+}
+
+/**
+ * The WIP warning of a write that put a task in `column`: when the column has a limit and now
+ * holds more tasks than it (one count, only for a column with a limit); else undefined.
+ */
+export async function overLimitWarning(ex: Executor, column: Placed['column']): Promise<string | undefined> {
+  if (column?.wipLimit == null) return undefined;
+  const row = await ex.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n')).where('columnId', '=', column.id).executeTakeFirst();
+  const count = Number(row?.n ?? 0);
+  return count > column.wipLimit ? COLUMN_MESSAGES.overLimit(column.name, count, column.wipLimit) : undefined;
+}
 
 /** The place fields of a task write. */
 export interface PlaceChange {
@@ -25,11 +41,18 @@ export interface PlaceChange {
  * first column of `status`. The column decides the status. Undefined when the board has no
  * columns: there is no such board (the insert then answers 404).
  */
-export async function placeNewTask(ex: Executor, boardId: string, status: TaskStatus, columnId: string | undefined): Promise<Required<PlaceChange> | undefined> {
+export async function placeNewTask(
+  ex: Executor,
+  boardId: string,
+  status: TaskStatus,
+  columnId: string | undefined,
+  placed: Placed = {},
+): Promise<Required<PlaceChange> | undefined> {
   const columns = await columnsOfBoard(ex, boardId);
   if (columns.length === 0) return undefined;
   const column = columnId === undefined ? firstOf(columns, status) : columns.find((c) => c.id === columnId);
   if (column === undefined) throw validationFailed([{ field: 'columnId', message: COLUMN_MESSAGES.columnNotFound }]);
+  placed.column = column;
   return { columnId: column.id, position: keyBetween(null, column.top), status: column.category };
 }
 
@@ -43,6 +66,7 @@ export async function placeChangedTask(
   ex: Executor,
   before: Task,
   changes: { boardId?: string; status?: TaskStatus; columnId?: string },
+  placed: Placed = {},
 ): Promise<PlaceChange> {
   if (changes.columnId !== undefined) return {};
   if (changes.boardId === undefined && changes.status === undefined) return {};
@@ -50,7 +74,18 @@ export async function placeChangedTask(
   const columns = await columnsOfBoard(ex, changes.boardId ?? before.boardId);
   if (columns.length === 0) return {};
   const column = firstOf(columns, status);
+  placed.column = column;
   return { columnId: column.id, position: keyBetween(null, column.top) };
+}
+
+/** The names of columns `ids` by id: those in `known` as they are, the others read. */
+export async function columnNamesOf(ex: Executor, ids: readonly string[], known: ReadonlyMap<string, string> = new Map()): Promise<Map<string, string>> {
+  const names = new Map(ids.flatMap((id) => (known.has(id) ? [[id, known.get(id) ?? '']] : [])));
+  const missing = ids.filter((id) => !names.has(id));
+  if (missing.length > 0) {
+    for (const row of await ex.selectFrom('boardColumns').select(['id', 'name']).where('id', 'in', missing).execute()) names.set(row.id, row.name);
+  }
+  return names;
 }
 
 /** The unique index of (column_id, position) refused a key another write took first. */

@@ -20,7 +20,7 @@ import { boardNotFound, taskNotFound } from './not-found.ts';
 import { taskWriteNotifications } from './notifications.ts';
 import { activityFor } from './task-activity.ts';
 import { eventsFor, type TaskChange, type TaskWriteHook } from './task-change.ts';
-import { placeChangedTask, placeNewTask, withDistinctKeys } from './task-places.ts';
+import { columnNamesOf, overLimitWarning, placeChangedTask, placeNewTask, withDistinctKeys, type Placed } from './task-places.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 
 const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
@@ -44,6 +44,8 @@ export type EditableFields = Partial<
 export interface Written {
   task: Task;
   mailsHeld: number;
+  /** A create or a change of column that left the task's column over its WIP limit: the warning; else undefined. */
+  warning?: string | undefined;
 }
 
 /**
@@ -91,6 +93,8 @@ export interface TaskWrites {
    * 400); a move without them takes the task's labels off (they belong to the board it leaves).
    * A change that completes a repeating task (status to done, `repeat` set) also writes its next
    * occurrence (services/task-repeat.ts) and sets its own `repeat` to null, in the same transaction.
+   * A change of `columnId` within the category and the board writes a `column` activity change
+   * with the two columns' names: those in `columnNames` (by id) are not read again.
    */
   update(
     actor: Actor,
@@ -99,6 +103,7 @@ export interface TaskWrites {
     changesFor: (current: Task) => EditableFields,
     moveTo?: string,
     labelIds?: readonly string[],
+    columnNames?: ReadonlyMap<string, string>,
   ): Promise<Written>;
   remove(actor: Actor, id: string, expectedVersion: number | undefined): Promise<void>;
   /**
@@ -255,7 +260,8 @@ export default fp(
         }
         // A named column is told apart from a missing one only to someone who may create on the board.
         if (fields.columnId !== undefined) needEditingRole(await repo.boardRole(fields.boardId, actor));
-        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId);
+        const placed: Placed = {};
+        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId, placed);
         if (place === undefined) throw boardNotFound();
         const now = clock.now();
         const nowIso = now.toISOString();
@@ -306,11 +312,15 @@ export default fp(
         );
         const written = writtenOf(result);
         committed(parts, result);
-        return written;
+        const warning = await overLimitWarning(fastify.db, placed.column);
+        return warning === undefined ? written : { ...written, warning };
       };
 
-    const updateOnce: TaskWrites['update'] = (actor, id, expectedVersion, changesFor, moveTo, labelIds) => {
-        return labelsKept(labelIds !== undefined, () => change<Written>(actor, id, { rights: 'edit', moveTo }, async ({ task: before, boardName, target }, ex, locked) => {
+    const updateOnce: TaskWrites['update'] = async (actor, id, expectedVersion, changesFor, moveTo, labelIds, columnNames) => {
+        // The column the write placed the task in (a status change, a move to another board), for the WIP warning.
+        let placed: Placed = {};
+        const written = await labelsKept(labelIds !== undefined, () => change<Written>(actor, id, { rights: 'edit', moveTo }, async ({ task: before, boardName, target }, ex, locked) => {
+          placed = {};
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
           const changes: EditableFields = changesFor(before);
           let boards: TaskChange['boards'];
@@ -319,7 +329,14 @@ export default fp(
             changes.boardId = moveTo;
             boards = { from: boardName, to: target.name ?? '' };
           }
-          Object.assign(changes, await placeChangedTask(ex, before, changes));
+          Object.assign(changes, await placeChangedTask(ex, before, changes, placed));
+          // A move between two columns of one category (a category change says `completed` / `reopened`).
+          let columns: TaskChange['columns'];
+          const toColumn = changes.columnId;
+          if (toColumn !== undefined && toColumn !== before.columnId && changes.boardId === undefined && (changes.status ?? before.status) === before.status) {
+            const names = await columnNamesOf(ex, [before.columnId, toColumn], columnNames);
+            columns = { from: names.get(before.columnId) ?? '', to: names.get(toColumn) ?? '' };
+          }
           // The labels after the write: those given, of the board the task is on then; a move
           // without them leaves the old board's labels behind.
           let labels = labelIds === undefined ? undefined : await labelsOf(changes.boardId ?? before.boardId, labelIds, ex);
@@ -356,7 +373,7 @@ export default fp(
             changes.repeatUnit = null;
             after.repeat = null;
           }
-          const parts = partsFor({ kind: 'updated', before, after, actor, now, boards });
+          const parts = partsFor({ kind: 'updated', before, after, actor, now, boards, columns });
           if (occurrence !== undefined) {
             parts.activity.push(occurrence.activity);
             parts.events.push(...eventsFor({ kind: 'created', before: undefined, after: occurrence.task, actor, now }));
@@ -367,6 +384,9 @@ export default fp(
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
         }));
+        const column = placed.column;
+        const warning = written.task.columnId === column?.id ? await overLimitWarning(fastify.db, column) : undefined;
+        return warning === undefined ? written : { ...written, warning };
       };
 
     fastify.decorate('taskWrites', {
@@ -382,8 +402,8 @@ export default fp(
         return withDistinctKeys(() => createOnce(actor, fields, labelIds, once));
       },
 
-      update(actor, id, expectedVersion, changesFor, moveTo, labelIds) {
-        return withDistinctKeys(() => updateOnce(actor, id, expectedVersion, changesFor, moveTo, labelIds));
+      update(actor, id, expectedVersion, changesFor, moveTo, labelIds, columnNames) {
+        return withDistinctKeys(() => updateOnce(actor, id, expectedVersion, changesFor, moveTo, labelIds, columnNames));
       },
 
       remove(actor, id, expectedVersion) {

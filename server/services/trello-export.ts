@@ -2,6 +2,7 @@ import type { Duplex, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json';
+import { COLUMN_POLICY } from '#shared/column-messages.ts';
 import { LIMITS, type LabelColor } from '#shared/constants.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
 import { IMPORT_MESSAGES } from '#shared/import-messages.ts';
@@ -97,6 +98,8 @@ export interface PlannedTask {
   description: string;
   deadline: string | null;
   status: 'todo' | 'done';
+  /** Its column: an index into ImportPlan.columns (of the task's status's category). */
+  column: number;
   /** Keys (lower-cased names) of PlannedLabel. */
   labels: string[];
   checklist: { text: string; done: boolean }[];
@@ -104,8 +107,16 @@ export interface PlannedTask {
   comments: string[];
 }
 
+/** A column of the imported board. */
+export interface PlannedColumn {
+  name: string;
+  category: 'todo' | 'done';
+}
+
 export interface ImportPlan {
   board: { name: string; description: string };
+  /** The board's columns in order: Trello's open lists, and "Tasks To Do" / "Completed" when no list has that category. */
+  columns: PlannedColumn[];
   labels: PlannedLabel[];
   tasks: PlannedTask[];
   /** What did not fit: texts cut to the limits, labels past the per-board or per-task limit, checklist items past the per-task limit. */
@@ -469,6 +480,40 @@ function plan(read: {
     })
     .sort((a, b) => rankOf(a.card.idList) - rankOf(b.card.idList) || byPos(a.card, b.card));
 
+  // Columns: the open lists in Trello's order (a list named like done/complete/finished is
+  // `done`, the others `todo`), names made unique ignoring case; "Tasks To Do" first and
+  // "Completed" last when no list has that category; at most COLUMN_POLICY.maxPerBoard in all
+  // (the cards of lists past that go to the first column of their category).
+  const openLists = [...read.lists.entries()].filter(([, list]) => !list.closed).sort(([, a], [, b]) => byPos(a, b));
+  const categoryOf = (name: string): 'todo' | 'done' => (isDoneListName(name) ? 'done' : 'todo');
+  const needsTodo = !openLists.some(([, list]) => categoryOf(list.name) === 'todo');
+  const needsDone = !openLists.some(([, list]) => categoryOf(list.name) === 'done');
+  const room = COLUMN_POLICY.maxPerBoard - (needsTodo ? 1 : 0) - (needsDone ? 1 : 0);
+  // Past the limit, the first lists are kept, and the first list of a category none of them has.
+  let keptLists = openLists.slice(0, room);
+  for (const category of ['todo', 'done'] as const) {
+    const first = openLists.find(([, list]) => categoryOf(list.name) === category);
+    if (first !== undefined && !keptLists.includes(first)) keptLists = [...keptLists.slice(0, room - 1), first];
+  }
+  const columns: PlannedColumn[] = needsTodo ? [{ name: 'Tasks To Do', category: 'todo' }] : [];
+  const columnOfList = new Map<string, number>();
+  const taken = new Set(columns.map((c) => c.name.toLowerCase()));
+  for (const [id, list] of keptLists) {
+    const base = cut(clean(list.name) === '' ? 'Untitled list' : clean(list.name), COLUMN_POLICY.nameMax).text;
+    let name = base;
+    for (let n = 2; taken.has(name.toLowerCase()); n += 1) name = `${cut(base, COLUMN_POLICY.nameMax - String(n).length - 1).text} ${n}`;
+    taken.add(name.toLowerCase());
+    columnOfList.set(id, columns.length);
+    columns.push({ name, category: categoryOf(list.name) });
+  }
+  if (needsDone) columns.push({ name: taken.has('completed') ? 'Completed tasks' : 'Completed', category: 'done' });
+  const firstOfCategory = (category: 'todo' | 'done') => columns.findIndex((c) => c.category === category);
+  /** A card's column: its list's (when of its status's category), else the first column of its status. */
+  const columnOfCard = (listId: string, status: 'todo' | 'done') => {
+    const i = columnOfList.get(listId);
+    return i !== undefined && columns[i]?.category === status ? i : firstOfCategory(status);
+  };
+
   const checklistsOf = new Map<string, ChecklistRow[]>();
   for (const checklist of read.checklists.values()) {
     const found = checklistsOf.get(checklist.idCard);
@@ -494,12 +539,14 @@ function plan(read: {
         const author = c.fullName ?? (c.memberId === null ? undefined : read.memberNames.get(c.memberId)) ?? 'Unknown member';
         return fit(`${author}: ${c.text}`, LIMITS.commentMax);
       });
+    const status = card.dueComplete || isDoneListName(list.name) ? 'done' : 'todo';
     return {
       taskTitle: fit(name, LIMITS.taskTitleMax),
       workTitle: list.name,
       description: card.desc,
       deadline: card.due,
-      status: card.dueComplete || isDoneListName(list.name) ? 'done' : 'todo',
+      status,
+      column: columnOfCard(card.idList, status),
       labels: cardLabels.slice(0, LIMITS.labelsPerTask),
       checklist: items.slice(0, LIMITS.checklistItemsPerTask).map((item) => ({ text: item.text, done: item.done })),
       comments,
@@ -511,6 +558,7 @@ function plan(read: {
   notes.shortened = shortened;
   return {
     board: { name: boardName === '' ? 'Trello board' : boardName, description },
+    columns,
     labels,
     tasks,
     notes,

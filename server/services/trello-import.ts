@@ -7,7 +7,7 @@ import type { Board } from '#shared/schemas/boards.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../errors.ts';
 import { insertRows } from '../repositories/bulk-inserts.ts';
-import { placedAtTop } from '../repositories/columns-repository.ts';
+import { keysBetween } from './order-keys.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import type { Actor } from './actor.ts';
 import type { ImportPlan } from './trello-export.ts';
@@ -21,7 +21,7 @@ export async function checkBoardLimit(fastify: FastifyInstance, actor: Actor, ex
 
 /**
  * Writes an import plan as a new shared board, in one transaction: the board with the actor as
- * its admin, then its labels, tasks (assigned to the actor), their labels, checklist items,
+ * its admin and the plan's columns (instead of the two a board is made with), then its labels, tasks (assigned to the actor), their labels, checklist items,
  * comments (by the actor) and `created` activity, each table in multi-row statements. The
  * actor's apps get `board.added`; no task events, notifications or mails are written (the
  * tasks are the actor's own, on a board only the actor is on; opening the board reads them).
@@ -34,6 +34,14 @@ export async function writeImport(fastify: FastifyInstance, actor: Actor, plan: 
     const at = now.toISOString();
     const boardId = newId();
     await repo.insertBoard({ id: boardId, name: plan.board.name, description: plan.board.description, createdAt: at }, trx);
+    // The board's columns are the plan's: the two the board was made with go (they are empty).
+    await trx.deleteFrom('boardColumns').where('boardId', '=', boardId).execute();
+    const columnKeys = keysBetween(null, null, plan.columns.length);
+    const columns = plan.columns.map((column, i) => ({ id: newId(), boardId, name: column.name, category: column.category, wipLimit: null, position: columnKeys[i] ?? '' }));
+    await trx.insertInto('boardColumns').values(columns).execute();
+    // Each column's cards in Trello's order, its first card topmost.
+    const perColumn = plan.columns.map((_, i) => plan.tasks.filter((task) => task.column === i).length);
+    const taskKeys = perColumn.map((n) => keysBetween(null, null, n));
     await repo.insertMember(
       { boardId, email: actor.email, userId: actor.userId, role: ADMIN_ROLE, addedAt: at, addedByName: actor.fullName, addedByEmail: actor.email },
       trx,
@@ -75,6 +83,8 @@ export async function writeImport(fastify: FastifyInstance, actor: Actor, plan: 
         checklistTotal: planned.checklist.length,
         repeatEvery: null,
         repeatUnit: null,
+        columnId: columns[planned.column]?.id ?? '',
+        position: taskKeys[planned.column]?.shift() ?? '',
       });
       for (const key of planned.labels) {
         const labelId = labelIds.get(key);
@@ -86,7 +96,7 @@ export async function writeImport(fastify: FastifyInstance, actor: Actor, plan: 
       for (const body of planned.comments) comments.push({ id: newId(), taskId: id, ...by, body, createdAt: at, updatedAt: at, mentions: '[]' });
       activity.push({ id: newId(), taskId: id, type: 'created' as const, actorId: actor.userId, actorName: actor.fullName, actorEmail: actor.email, at: createdAt, changes: null });
     }
-    await insertRows(trx, 'tasks', await placedAtTop(trx, tasks));
+    await insertRows(trx, 'tasks', tasks);
     await insertRows(trx, 'taskLabels', taskLabels);
     await insertRows(trx, 'checklistItems', items);
     await insertRows(trx, 'comments', comments);

@@ -123,15 +123,16 @@ describe('a board’s columns', () => {
     expect(columnOf(await api.update(admin.cookie, board.id, doing._id, { wipLimit: null })).wipLimit).toBeNull();
   });
 
-  it('deletes a column: LAST_COLUMN for the only one of its category, COLUMN_NOT_EMPTY without moveTo, its tasks kept in order at the end of moveTo', async () => {
+  it('deletes a column: LAST_COLUMN for the only one of its category, COLUMN_NOT_EMPTY without moveTo, 400 for moveTo of another category, its tasks kept in order at the end of moveTo, each with task.updated', async () => {
     const { admin, board } = await labelsTeam(t);
     const [todo, done] = await listed(admin.cookie, board.id);
-    const only = await api.remove(admin.cookie, board.id, done?._id ?? '');
+    if (todo === undefined || done === undefined) throw new Error('no columns');
+    const only = await api.remove(admin.cookie, board.id, done._id);
     expect([only.status, only.json.code]).toEqual([409, 'LAST_COLUMN']);
 
     const review = columnOf(await api.create(admin.cookie, board.id, { name: 'Review', category: 'done' }));
-    const inTodo: Task[] = [];
-    for (let i = 0; i < 2; i += 1) inTodo.push(await createTask(t, admin.cookie, { boardId: board.id }));
+    const inDone: Task[] = [];
+    for (let i = 0; i < 2; i += 1) inDone.push(await createTask(t, admin.cookie, { boardId: board.id, columnId: done._id }));
     const inReview: Task[] = [];
     for (let i = 0; i < 3; i += 1) inReview.push(await createTask(t, admin.cookie, { boardId: board.id, columnId: review._id }));
     expect(inReview.every((task) => task.status === 'done')).toBe(true);
@@ -139,17 +140,25 @@ describe('a board’s columns', () => {
     const refused = await api.remove(admin.cookie, board.id, review._id);
     expect([refused.status, refused.json.code]).toEqual([409, 'COLUMN_NOT_EMPTY']);
     expect((await api.remove(admin.cookie, board.id, review._id, review._id)).status).toBe(400);
+    // Into a column of another category: refused (completing or reopening is one task at a time), nothing changed.
+    const across = await api.remove(admin.cookie, board.id, review._id, todo._id);
+    expect([across.status, across.json.errors.map((e) => e.field)]).toEqual([400, ['moveTo']]);
+    expect(names(await listed(admin.cookie, board.id))).toEqual(['Tasks To Do', 'Completed', 'Review']);
     const after = await lastEventId(t);
-    const res = await api.remove(admin.cookie, board.id, review._id, todo?._id);
+    const res = await api.remove(admin.cookie, board.id, review._id, done._id);
     expect(res.status, res.body).toBe(204);
     const page = await t.request('GET', `/api/tasks?board=${board.id}&limit=100`, { cookie: admin.cookie });
     const tasks = page.json.data.tasks;
-    const column = tasks.filter((task) => task.columnId === todo?._id).sort((a, b) => Buffer.compare(Buffer.from(a.position), Buffer.from(b.position)));
-    // The todo column's own (newest first), then the review column's in the order they had there (newest first), reopened.
-    expect(column.map((task) => task._id)).toEqual([...inTodo.toReversed(), ...inReview.toReversed()].map((task) => task._id));
-    for (const task of column.slice(2)) expect([task.status, task.version]).toEqual(['todo', 2]);
+    const column = tasks.filter((task) => task.columnId === done._id).sort((a, b) => Buffer.compare(Buffer.from(a.position), Buffer.from(b.position)));
+    // The done column's own (newest first), then the review column's in the order they had there (newest first), still done.
+    expect(column.map((task) => task._id)).toEqual([...inDone.toReversed(), ...inReview.toReversed()].map((task) => task._id));
+    for (const task of column.slice(2)) expect([task.status, task.version]).toEqual(['done', 2]);
     expect(names(await listed(admin.cookie, board.id))).toEqual(['Tasks To Do', 'Completed']);
     const events = await boardEventsOf(t, board.id, after);
+    // Each moved task sends task.updated with its new place, then the board its columns.
+    const updated = events.filter((e) => e.type === 'task.updated');
+    expect(updated.map((e) => e.subjectId).toSorted()).toEqual(inReview.map((task) => task._id).toSorted());
+    for (const event of updated) expect((event.data as unknown as { task: Task }).task).toMatchObject({ columnId: done._id, version: 2 });
     expect(events.map((e) => e.type)).toContain('board.updated');
     expect(names((events.at(-1)?.data.board as { columns: Column[] }).columns)).toEqual(['Tasks To Do', 'Completed']);
   });

@@ -9,6 +9,8 @@ import { DAY, useTestApp, type Response } from './helpers.ts';
 
 const t = useTestApp();
 const HEADER = 'taskTitle,workTitle,assignee,deadline,priority,status,description,labels';
+/** An export's header: the import's columns and the task's column (by name). */
+const EXPORT_HEADER = `${HEADER},column`;
 
 const exportOf = (cookie: string, boardId: string) => t.request('GET', `/api/boards/${boardId}/export.csv`, { cookie });
 const importOf = (cookie: string, boardId: string, body: string, type = 'text/csv; charset=utf-8') =>
@@ -52,13 +54,13 @@ describe('GET /api/boards/:id/export.csv', () => {
     const res = await exportOf(admin.cookie, board.id);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${board.name.replace(/\s+/g, '-')}.csv"`);
-    expect(res.body.startsWith(`${HEADER}\r\n`)).toBe(true);
+    expect(res.body.startsWith(`${EXPORT_HEADER}\r\n`)).toBe(true);
     // Fields with a quote, comma or line break are quoted, quotes doubled.
     expect(res.body).toContain('"Quote ""this"", then, commas","Line\nbreak"');
     expect(recordsOf(res)).toEqual([
-      HEADER.split(','),
-      ['Quote "this", then, commas', 'Line\nbreak', 'b@example.com', deadline, 'high', 'todo', 'Multi\r\nline, "quoted"', 'Later;Urgent; really'],
-      ['Plain task', '', 'a@example.com', '', 'normal', 'todo', '', ''],
+      EXPORT_HEADER.split(','),
+      ['Quote "this", then, commas', 'Line\nbreak', 'b@example.com', deadline, 'high', 'todo', 'Multi\r\nline, "quoted"', 'Later;Urgent; really', 'Tasks To Do'],
+      ['Plain task', '', 'a@example.com', '', 'normal', 'todo', '', '', 'Tasks To Do'],
     ]);
   });
 
@@ -113,6 +115,63 @@ describe('POST /api/boards/:id/import.csv', () => {
       ['later', 'blue'],
     ]);
     expect(labels[1]?.id).toBe(existing);
+  });
+
+  it('places each row in its named column (ignoring case), creating a missing one as todo after the last; the column decides the status', async () => {
+    const { admin, board } = await team();
+    const review = await t.request('POST', `/api/boards/${board.id}/columns`, { cookie: admin.cookie, body: { name: 'Review', category: 'done' } });
+    expect(review.status, review.body).toBe(201);
+    const body = [
+      'taskTitle,assignee,status,column',
+      `Into review,${admin.user.email},todo,review`,
+      `Into doing,${admin.user.email},done,Doing`,
+      `Also doing,${admin.user.email},,  doing `,
+      `No column,${admin.user.email},done,`,
+    ].join('\n');
+    const res = await importOf(admin.cookie, board.id, body);
+    expect(res.status, res.body).toBe(201);
+    const columns = ((await t.request('GET', `/api/boards/${board.id}/columns`, { cookie: admin.cookie })).json.data as unknown as { columns: { _id: string; name: string; category: string; count: number }[] }).columns;
+    expect(columns.map((c) => [c.name, c.category, c.count])).toEqual([
+      ['Tasks To Do', 'todo', 0],
+      ['Completed', 'done', 1],
+      ['Review', 'done', 1],
+      ['Doing', 'todo', 2],
+    ]);
+    const doing = columns[3]?._id ?? '';
+    const list = await t.request('GET', `/api/tasks?board=${board.id}&column=${doing}&sort=position`, { cookie: admin.cookie });
+    // The file's first row of a column is its top; the column decides the status.
+    expect(list.json.data.tasks.map((task) => [task.taskTitle, task.status])).toEqual([
+      ['Into doing', 'todo'],
+      ['Also doing', 'todo'],
+    ]);
+    const all = await t.request('GET', `/api/tasks?board=${board.id}`, { cookie: admin.cookie });
+    const byTitle = new Map(all.json.data.tasks.map((task) => [task.taskTitle, task]));
+    expect([byTitle.get('Into review')?.status, byTitle.get('Into review')?.columnId]).toEqual(['done', columns[2]?._id]);
+    expect([byTitle.get('No column')?.status, byTitle.get('No column')?.columnId]).toEqual(['done', columns[1]?._id]);
+    // The export names each task's column.
+    const exported = recordsOf(await exportOf(admin.cookie, board.id));
+    expect(new Map(exported.slice(1).map((r) => [r[0], r[8]]))).toEqual(
+      new Map([
+        ['Into review', 'Review'],
+        ['Into doing', 'Doing'],
+        ['Also doing', 'Doing'],
+        ['No column', 'Completed'],
+      ]),
+    );
+  });
+
+  it('refuses, naming the row, an import whose new columns would pass 20 on the board, and imports nothing; a column name over 40 characters is a bad row', async () => {
+    const { admin, board } = await team();
+    const rows = Array.from({ length: 19 }, (_, i) => `Task ${i},${admin.user.email},Stage ${i}`);
+    const res = await importOf(admin.cookie, board.id, ['taskTitle,assignee,column', ...rows].join('\n'));
+    expect(res.status, res.body).toBe(400);
+    // The board has 2 columns: the 18th new one (row 20) would be the 21st.
+    expect(res.json.errors).toEqual([{ field: 'row 20: column', message: 'A board can have at most 20 columns: this row names one more.' }]);
+    expect(await tasksOn(board.id)).toBe(0);
+    const columns = await t.app.db.selectFrom('boardColumns').select('name').where('boardId', '=', board.id).execute();
+    expect(columns).toHaveLength(2);
+    const long = await importOf(admin.cookie, board.id, `taskTitle,assignee,column\nA task,${admin.user.email},${'c'.repeat(41)}\n`);
+    expect([long.status, long.json.errors.map((e) => e.field)]).toEqual([400, ['row 2: column']]);
   });
 
   it('reads RFC 4180: a BOM, CRLF, quotes, line breaks in quotes, columns in any order, only the required ones', async () => {

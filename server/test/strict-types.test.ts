@@ -231,6 +231,32 @@ const ROUTES: WriteRoute[] = [
     fields: { name: ['string'], color: ['string'] },
   },
   {
+    name: 'POST /api/boards/:id/columns',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      return { method: 'POST', url: `/api/boards/${boardId}/columns`, cookie, body: { name: 'Typed column', category: 'todo', wipLimit: 3, afterId: null } };
+    },
+    fields: { name: ['string'], category: ['string'], wipLimit: ['number', 'null'], afterId: ['string', 'null'] },
+  },
+  {
+    name: 'PATCH /api/boards/:id/columns/:columnId',
+    setup: async () => {
+      const { cookie, boardId } = await signedInWithBoard();
+      const res = await t.request('POST', `/api/boards/${boardId}/columns`, { cookie, body: { name: 'Typed column', category: 'todo' } });
+      const columnId = (res.json.data as unknown as { column: { _id: string } }).column._id;
+      return { method: 'PATCH', url: `/api/boards/${boardId}/columns/${columnId}`, cookie, body: { name: 'Renamed column', category: 'todo', wipLimit: 2, afterId: null } };
+    },
+    fields: { name: ['string'], category: ['string'], wipLimit: ['number', 'null'], afterId: ['string', 'null'] },
+  },
+  {
+    name: 'POST /api/tasks/:id/move',
+    setup: async () => {
+      const { cookie, task } = await signedInWithTask();
+      return { method: 'POST', url: `/api/tasks/${task._id}/move`, cookie, body: { columnId: task.columnId, afterId: null, version: task.version } };
+    },
+    fields: { columnId: ['string'], afterId: ['string', 'null'], version: ['number'] },
+  },
+  {
     name: 'POST /api/password-resets',
     setup: () => Promise.resolve({ method: 'POST', url: '/api/password-resets', body: { email: uniqueEmail('reset') } }),
     fields: { email: ['string'] },

@@ -129,6 +129,23 @@ describe('POST /api/tasks/:id/move', () => {
     expect(activity.activity.map((a) => a.type)).toEqual(expect.arrayContaining(['completed', 'reopened']));
   });
 
+  it('a move to another column of the same category writes a `column` change with both names; a move within one column writes no activity', async () => {
+    const s = await boardWithTasks();
+    const activityOf = async (id: string) =>
+      ((await t.request('GET', `/api/tasks/${id}/activity`, { cookie: s.admin.cookie })).json.data as unknown as { activity: { type: string; changes?: unknown }[] }).activity;
+    const before = (await activityOf(s.a._id)).length;
+    const within = await move(s.member.cookie, s.a, s.todo._id, null);
+    expect(within.status, within.body).toBe(200);
+    expect(await activityOf(s.a._id)).toHaveLength(before);
+    const across = await move(s.member.cookie, taskOf(within), s.doing._id, null);
+    expect(across.status, across.body).toBe(200);
+    const entries = await activityOf(s.a._id);
+    expect(entries.slice(before)).toEqual([expect.objectContaining({ type: 'updated', changes: { column: { from: 'Tasks To Do', to: 'Doing' } } })]);
+    // Into a done column: `completed`, not a column change.
+    await move(s.member.cookie, taskOf(across), s.done._id, null);
+    expect((await activityOf(s.a._id)).slice(before + 1).map((a) => [a.type, a.changes])).toEqual([['completed', undefined]]);
+  });
+
   it('409 CONFLICT on a stale version, 409 STALE_POSITION when afterId is not in that column, 400 for a column of another board; rights as for editing', async () => {
     const s = await boardWithTasks();
     const stale = await move(s.admin.cookie, s.a, s.todo._id, s.c._id, 7);
@@ -155,6 +172,24 @@ describe('POST /api/tasks/:id/move', () => {
     expect(second.status).toBe(200);
     expect(second.json.message).toBe('"Review" now holds 2 tasks, over its WIP limit of 1.');
     expect(ids(await order(limited._id))).toEqual([s.a._id, s.b._id]);
+  });
+
+  it('a create, and a PATCH that puts the task in a column, also warn in message when they leave the column over its WIP limit', async () => {
+    const s = await boardWithTasks();
+    const limited = await addColumn(s.admin.cookie, s.board.id, { name: 'Review', category: 'done', afterId: s.doing._id, wipLimit: 1 });
+    const body = { taskTitle: 'Task x', assignee: s.member.user.email, boardId: s.board.id, columnId: limited._id };
+    const first = await t.request('POST', '/api/tasks', { cookie: s.admin.cookie, body });
+    expect([first.status, first.json.message]).toEqual([201, 'Task created successfully.']);
+    const second = await t.request('POST', '/api/tasks', { cookie: s.admin.cookie, body });
+    expect([second.status, second.json.message]).toEqual([201, '"Review" now holds 2 tasks, over its WIP limit of 1.']);
+    // PATCH {status: done} puts the task at the top of the first done column, "Review".
+    const completed = await t.request('PATCH', `/api/tasks/${s.a._id}`, { cookie: s.member.cookie, body: { status: 'done' } });
+    expect([completed.status, taskOf(completed).columnId, completed.json.message]).toEqual([200, limited._id, '"Review" now holds 3 tasks, over its WIP limit of 1.']);
+    // A PATCH that keeps the task where it is, and one into a column without a limit, say nothing of it.
+    const renamed = await t.request('PATCH', `/api/tasks/${s.b._id}`, { cookie: s.member.cookie, body: { taskTitle: 'Task b2' } });
+    expect([renamed.status, renamed.json.message]).toEqual([200, 'Task updated successfully.']);
+    const reopened = await t.request('PATCH', `/api/tasks/${s.a._id}`, { cookie: s.member.cookie, body: { status: 'todo' } });
+    expect([reopened.status, reopened.json.message]).toEqual([200, 'Task updated successfully.']);
   });
 
   it('two people dropping cards into the same spot at once both succeed, with distinct keys and one order', async () => {

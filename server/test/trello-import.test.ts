@@ -131,6 +131,21 @@ describe('POST /api/boards/import/trello', () => {
     expect((await comments('Ship the new logo 🎨')).map((c) => c.body)).toEqual(['Zoë Ñandú: Colours approved 👍']);
     expect(await comments('Fix the login bug')).toEqual([]);
 
+    // Columns: the open lists in Trello's order, a done-like name `done`; each column's cards in
+    // Trello's order; a card marked complete on a todo list is in the first done column.
+    const columns = (await t.request('GET', `/api/boards/${board._id}/columns`, { cookie })).json.data as unknown as { columns: { _id: string; name: string; category: string }[] };
+    expect(columns.columns.map((c) => [c.name, c.category])).toEqual([
+      ['Backlog', 'todo'],
+      ['In progress', 'todo'],
+      ['Überprüfung', 'todo'],
+      ['Done ✅', 'done'],
+    ]);
+    const inColumn = async (i: number) =>
+      (await t.request('GET', `/api/tasks?board=${board._id}&column=${columns.columns[i]?._id ?? ''}&sort=position`, { cookie })).json.data.tasks.map((task) => task.taskTitle);
+    expect(await inColumn(0)).toEqual(['Card QA', 'Draft the sitemap']);
+    expect(await inColumn(1)).toEqual([]);
+    expect(await inColumn(3)).toEqual(['Fix the login bug', 'Ship the new logo 🎨']);
+
     // Archived cards and the cards of archived lists are not there.
     const all = await t.app.db.selectFrom('tasks').select('taskTitle').where('boardId', '=', board._id).execute();
     expect(all.map((r) => r.taskTitle)).not.toContain('An archived card');
@@ -141,6 +156,33 @@ describe('POST /api/boards/import/trello', () => {
     expect((await boardEventsOf(t, board._id)).map((e) => [e.type, e.audience])).toEqual([['board.added', [user.email]]]);
     expect(await t.app.db.selectFrom('notifications').select('id').execute()).toEqual([]);
     expect(await t.app.db.selectFrom('outbox').select('id').execute()).toEqual([]);
+  });
+
+  it('adds "Tasks To Do" or "Completed" only when no list has that category; names made unique; at most 20 columns', async () => {
+    const { cookie } = await createSignedInUser(t);
+    const columnsOf = async (lists: { id: string; name: string }[], cards: { id: string; idList: string; dueComplete?: boolean }[] = []) => {
+      const body = { name: 'Board', lists: lists.map((l, i) => ({ ...l, closed: false, pos: i + 1 })), cards: cards.map((c, i) => ({ name: `Card ${c.id}`, closed: false, pos: i + 1, ...c })) };
+      const res = await importTrello(t, cookie, JSON.stringify(body));
+      expect(res.status, JSON.stringify(res.json)).toBe(201);
+      const boardId = res.json.data.board._id;
+      const listed = (await t.request('GET', `/api/boards/${boardId}/columns`, { cookie })).json.data as unknown as { columns: { name: string; category: string; count: number }[] };
+      return listed.columns.map((c) => [c.name, c.category, c.count]);
+    };
+    expect(await columnsOf([{ id: 'a', name: 'Finished' }], [{ id: 'x', idList: 'a' }])).toEqual([
+      ['Tasks To Do', 'todo', 0],
+      ['Finished', 'done', 1],
+    ]);
+    expect(await columnsOf([{ id: 'a', name: 'Ideas' }, { id: 'b', name: 'ideas' }], [{ id: 'x', idList: 'b', dueComplete: true }])).toEqual([
+      ['Ideas', 'todo', 0],
+      ['ideas 2', 'todo', 0],
+      ['Completed', 'done', 1],
+    ]);
+    const many = Array.from({ length: 25 }, (_, i) => ({ id: `l${i}`, name: `Stage ${i}` }));
+    const limited = await columnsOf([...many, { id: 'd', name: 'Done' }], [{ id: 'x', idList: 'l24' }]);
+    expect(limited).toHaveLength(20);
+    expect(limited.at(-1)).toEqual(['Done', 'done', 0]);
+    // The card of a list past the limit is in the first column of its category.
+    expect(limited[0]).toEqual(['Stage 0', 'todo', 1]);
   });
 
   it('shortens texts past the API limits, names short cards, and keeps at most 10 labels per task and 100 checklist items', async () => {

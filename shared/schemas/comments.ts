@@ -58,10 +58,12 @@ export const TRACKED_FIELDS = ['taskTitle', 'workTitle', 'description', 'assigne
 export type TrackedField = (typeof TRACKED_FIELDS)[number];
 /**
  * The keys of an `updated` entry's `changes`: the tracked fields, then `board` for a move (from
- * and to are the boards' names), `labels` (the label names, comma-separated, by name; null when
+ * and to are the boards' names), `column` for a move to another column of the same category on
+ * the same board (from and to are the columns' names; a move that completes or reopens the task
+ * writes `completed` / `reopened` instead), `labels` (the label names, comma-separated, by name; null when
  * none) and `repeat` (shared/repeat.ts `describeRepeat`; null when it does not repeat).
  */
-export const ACTIVITY_CHANGE_FIELDS = [...TRACKED_FIELDS, 'board', 'labels', 'repeat'] as const;
+export const ACTIVITY_CHANGE_FIELDS = [...TRACKED_FIELDS, 'board', 'column', 'labels', 'repeat'] as const;
 export type ActivityChangeField = (typeof ACTIVITY_CHANGE_FIELDS)[number];
 
 const Change = Type.Object({
@@ -88,7 +90,7 @@ export const ActivitySchema = Type.Object({
     Type.Object({ _id: Type.String(), taskTitle: Type.String() }, { description: '`created` only, for the next occurrence of a repeating task: the completed task it repeats.' }),
   ),
   changes: Type.Optional(
-    Type.Record(Type.String(), Change, { description: '`updated` only: {field: {from, to}} for each changed field; `board` (from and to are board names) when the task moved to another board.' }),
+    Type.Record(Type.String(), Change, { description: '`updated` only: {field: {from, to}} for each changed field; `board` (from and to are board names) when the task moved to another board; `column` (from and to are column names) when it moved to another column of the same category.' }),
   ),
 });
 export type Activity = Static<typeof ActivitySchema>;

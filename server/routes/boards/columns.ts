@@ -87,7 +87,8 @@ const columns: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'Delete a column: 204 (admin)',
         description:
           `${ADMINS} A column not on this board: 404. ${LAST} A column holding tasks needs ?moveTo=<columnId> ` +
-          `(409 COLUMN_NOT_EMPTY otherwise): its tasks keep their order at the end of that column, their status that column's category. ${REFRESH}`,
+          `(409 COLUMN_NOT_EMPTY otherwise), a column of the same category (400 otherwise): its tasks keep their order at the end of that column, ` +
+          `their versions go up and each sends task.updated. ${REFRESH}`,
         security: sessionSecurity,
         params: ColumnParams,
         querystring: DeleteColumnQuery,

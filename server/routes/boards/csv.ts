@@ -22,8 +22,8 @@ const EXPORT_PAGE = 500;
 /** The largest CSV file an import takes (this route only; every other keeps the app's body limit). */
 export const CSV_IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 
-/** A task as one CSV record, in CSV_COLUMNS' order. */
-const recordOf = (task: Task) => [
+/** A task as one CSV record, in CSV_COLUMNS' order; `columnName`: its column's name. */
+const recordOf = (task: Task, columnName: string) => [
   task.taskTitle,
   task.workTitle,
   task.assignee,
@@ -32,6 +32,7 @@ const recordOf = (task: Task) => [
   task.status,
   task.description,
   task.labels.map((label) => label.name).join(';'),
+  columnName,
 ];
 
 /** The file name an export is saved under: the board's name in safe characters. */
@@ -49,9 +50,10 @@ const csv: FastifyPluginAsyncTypebox = (fastify) => {
 
   /** The board's tasks, newest first, a page at a time. */
   async function* records(viewer: Viewer, boardId: string) {
+    const names = new Map((await fastify.columnsRepository.ofBoard(boardId)).map((c) => [c.id, c.name]));
     for (let after: SortPosition | undefined; ; ) {
       const page = await tasks.list(viewer, { view: 'all', board: boardId, sort: 'newest', after, limit: EXPORT_PAGE });
-      for (const task of page) yield recordOf(task);
+      for (const task of page) yield recordOf(task, names.get(task.columnId) ?? '');
       const last = page.at(-1);
       if (page.length < EXPORT_PAGE || last === undefined) return;
       after = { createdAt: last.createdAt, id: last._id };
@@ -65,7 +67,7 @@ const csv: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['boards'],
         summary: "A board's tasks as CSV (any member)",
         description:
-          `text/csv with a header row \`${CSV_COLUMNS.join(',')}\`, RFC 4180 quoting, labels joined by \`;\`, deadlines as ISO 8601 UTC, ` +
+          `text/csv with a header row \`${CSV_COLUMNS.join(',')}\`, RFC 4180 quoting, labels joined by \`;\`, deadlines as ISO 8601 UTC, column by its name, ` +
           'newest task first. Anyone who is not an active member of the board gets 404, as for a board that does not exist.',
         security: sessionSecurity,
         params: BoardParams,
@@ -109,6 +111,9 @@ const csv: FastifyPluginAsyncTypebox = (fastify) => {
           'taskTitle and assignee are required, an unknown or repeated column is a 400. Every row is checked by the rules of `POST /api/tasks`; ' +
           'any bad row answers 400 VALIDATION_FAILED listing each as `errors: [{field: "row 3: deadline", message}]` (the header is row 1) and nothing is imported. ' +
           'Labels are by name: the board\'s own are reused (ignoring case), missing ones are created (gray), within 100 per board and 10 per task. ' +
+          '`column` names the task\'s column (ignoring case): a missing one is created as a `todo` column after the last, within 20 per board ' +
+          '(else 400 naming the row, nothing imported); the column decides the status; without it, the first column of the row\'s status. ' +
+          'Each column\'s rows go to its top, the file\'s first row topmost. ' +
           'The tasks are created by the caller, the file\'s first row as the newest; the board\'s active members get one `board.updated`. ' +
           '404 for a board I am not on, 403 for a viewer.',
         security: sessionSecurity,

@@ -42,6 +42,9 @@ const trelloImport: FastifyPluginAsyncTypebox = (fastify) => {
           `The body is the JSON of Trello's "Export as JSON", at most ${LIMITS.importMaxBytes / 1024 / 1024} MB (413 PAYLOAD_TOO_LARGE past it; ` +
           'any other content type: 415). Each open card on an open list becomes a task assigned to me (name → taskTitle, list name → ' +
           'workTitle, desc → description, due → deadline, done when dueComplete or its list is named done/complete/completed/finished); ' +
+          'the board\'s columns are the open lists in Trello\'s order (a list named like done/complete/finished is `done`, the others `todo`; ' +
+          'names made unique, at most 20), with "Tasks To Do" / "Completed" added only when no list has that category; each column\'s cards ' +
+          'in Trello\'s order, a card marked complete on a `todo` list in the first `done` column; ' +
           'labels keep their colors (unnamed ones are named after their color); checklists become checklist items in order; ' +
           'comments become comments by me, "<member name>: <text>", oldest first. Archived cards and lists, attachments, members, ' +
           'custom fields, votes, stickers and other actions are skipped. Texts longer than the API allows are shortened (and the ' +

@@ -66,9 +66,9 @@ function expectedVersion(given: number | undefined, ifMatch: string | string[] |
 }
 
 /** The answer to a create. */
-const created = ({ task, mailsHeld }: Written) => ({
+const created = ({ task, mailsHeld, warning }: Written) => ({
   status: 201,
-  payload: { status: 'success', message: withMailNote(SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } },
+  payload: { status: 'success', message: withMailNote(warning ?? SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } },
 });
 
 const tasks: FastifyPluginAsyncTypebox = (fastify) => {
@@ -264,7 +264,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       };
       const version = expectedVersion(body.version, request.headers['if-match']);
       const moveTo = body.boardId === undefined ? undefined : existingId(body.boardId, boardNotFound);
-      const { task, mailsHeld } = await writes.update(
+      const { task, mailsHeld, warning } = await writes.update(
         viewer, existingId(request.params.id), version, (current) => {
         const changes: EditableFields = {};
         if (fields.taskTitle !== undefined && fields.taskTitle !== current.taskTitle) changes.taskTitle = fields.taskTitle;
@@ -298,7 +298,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         checkFields({ repeat: checkRepeat(repeat, deadline !== null) });
         return changes;
       }, moveTo, fields.labelIds);
-      return { status: 'success', message: withMailNote(SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;
+      return { status: 'success', message: withMailNote(warning ?? SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;
     },
   );
 

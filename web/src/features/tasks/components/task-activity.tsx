@@ -21,6 +21,8 @@ const FIELD_LABELS: Record<ActivityChangeField, string> = {
   deadline: 'deadline',
   // A move: from and to are the boards' names.
   board: 'board',
+  // A move to another column of the same category: from and to are the columns' names.
+  column: 'column',
   labels: 'labels',
   repeat: 'repeat',
 };
