@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type DatabaseIntrospector, type Kysely } from 'kysely';
 import { Migrator, type MigrationResultSet } from 'kysely/migration';
 import { migrations } from './migrations/index.ts';
 
@@ -21,7 +21,7 @@ export async function migrateToLatest(
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(plain)).rows[0]?.schema
       : undefined;
   const migrator = new Migrator({
-    db: plain,
+    db: schema === undefined ? plain : withIntrospectionOf(plain, schema),
     provider: { getMigrations: () => Promise.resolve(migrations) },
     // Numbers are reserved per feature and land in any order (0006 may ship before 0005): a
     // database that already has a later one still gets an earlier newcomer applied.
@@ -34,4 +34,32 @@ export async function migrateToLatest(
     throw new Error(`Migration ${failed} failed`, { cause: result.error });
   }
   return result;
+}
+
+/**
+ * `db` whose introspector sees only `schema`, for the migrator. It asks the introspector whether
+ * its two tables exist, and PostgreSQL's default one reads every column of every table of every
+ * schema of the database, calling pg_get_serial_sequence() on each: slow where a database holds
+ * many schemas (the test suite gives each test app its own), and failing ("schema … does not
+ * exist") when another schema is dropped while it reads. The migrator only needs the names of
+ * the tables of its own schema.
+ */
+function withIntrospectionOf(db: Kysely<unknown>, schema: string): Kysely<unknown> {
+  const getTables = async () => {
+    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema}`.execute(db);
+    return rows.map((row) => ({ name: row.name, schema, isView: false, isForeign: false, columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    // current_schema() named it, so it exists.
+    getSchemas: () => Promise.resolve([{ name: schema }]),
+    getTables,
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, property);
+      // Kysely's methods read private fields: they must run on the instance itself.
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
