@@ -8,6 +8,7 @@ import { hash } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { Priority, TaskStatus } from '../../shared/constants.ts';
+import { keyBetween } from '../../server/services/order-keys.ts';
 
 export interface TestUser {
   email: string;
@@ -162,6 +163,16 @@ export function insertTask(db: Db, creatorEmail: string, task: SeedTask): string
   if (col('version')) values.version = 1;
   // On its creator's personal board (whose id is the creator's).
   if (col('board_id')) values.board_id = userId(db, creatorEmail);
+  // At the top of the board's first column of its status, as the server places a new task.
+  if (col('column_id')) {
+    const column = db
+      .prepare('select id from board_columns where board_id = ? and category = ? order by position, id limit 1')
+      .get(values.board_id ?? null, values.status ?? null) as { id: string } | undefined;
+    if (column === undefined) throw new Error(`No ${task.status ?? "todo"} column on the board of ${creatorEmail}`);
+    const top = db.prepare('select min(position) as position from tasks where column_id = ?').get(column.id) as { position: string | null };
+    values.column_id = column.id;
+    values.position = keyBetween(null, top.position);
+  }
   const id = insert(db, 'tasks', values);
   // created_by may be an integer column; userId() returns text, SQLite's affinity converts it.
   return id;
