@@ -73,6 +73,8 @@ const API_NAMES: Record<string, string> = {
   updated_at: 'updatedAt',
   version: 'version',
   board_id: 'boardId',
+  column_id: 'columnId',
+  position: 'position',
 };
 
 /**
@@ -139,6 +141,14 @@ const EVENT_LOCK = "pg_advisory_xact_lock(hashtext('taskwise.events.' || current
 const EVENT_CHANNEL = "'baseline_events_' || md5(current_schema())";
 
 /**
+ * A new task's place, as the product gives it: the first `todo` column of its board, read by
+ * the insert; a valid order key unique by its id ('Zz', the id's characters as base-62 digits,
+ * a final '1'), below the product's keys, which a bench round does not move.
+ */
+const FIRST_TODO_COLUMN = "(select c.id from board_columns c where c.board_id = $5 and c.category = 'todo' order by c.position limit 1)";
+const TOP_POSITION = "'Zz' || replace(replace($1, '-', 'A'), '_', 'B') || '1'";
+
+/**
  * A create as ONE PostgreSQL statement: the task, its `created` activity entry, (`mail`) the
  * assignment mail under the sender's hourly cap, the assignee's notification (an account other
  * than the creator's, not muted), then under the event-order lock the `task.created` and
@@ -148,8 +158,8 @@ const EVENT_CHANNEL = "'baseline_events_' || md5(current_schema())";
  */
 function createStatement(returning: string, mail: boolean): string {
   const ctes = [
-    `task as (insert into tasks (id, work_title, task_title, assignee_email, created_by, deadline, priority, status, created_at, updated_at, board_id) ` +
-      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8, $5) returning ${returning})`,
+    `task as (insert into tasks (id, work_title, task_title, assignee_email, created_by, deadline, priority, status, created_at, updated_at, board_id, column_id, position) ` +
+      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8, $5, ${FIRST_TODO_COLUMN}, ${TOP_POSITION}) returning ${returning})`,
     `activity as (insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes) select $9, id, 'created', $5, $10, $11, $8, null from task returning 1)`,
     ...(mail
       ? [
@@ -202,11 +212,16 @@ function statements(taskColumns: readonly string[], hasVersion: boolean, details
     boardBoth: board(' and t.status = $3 and t.priority = $4'),
     // On boards, a new task goes on its creator's personal board, whose id is the creator's id.
     insertTask:
-      `insert into tasks (id, work_title, task_title, assignee_email, created_by, deadline, priority, status, created_at, updated_at${boards ? ', board_id' : ''}) ` +
-      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8${boards ? ', $5' : ''}) returning ${returning}`,
+      `insert into tasks (id, work_title, task_title, assignee_email, created_by, deadline, priority, status, created_at, updated_at${boards ? ', board_id, column_id, position' : ''}) ` +
+      `values ($1, $2, $3, $4, $5, $6, $7, 'todo', $8, $8${boards ? `, $5, ${FIRST_TODO_COLUMN}, ${TOP_POSITION}` : ''}) returning ${returning}`,
     visibleTask: `select ${cols}, u.full_name as assignor, u.email as assignor_email${extra} from tasks t join users u on u.id = t.created_by where t.id = $1 and ${visible('$2', '$3')}`,
     updateTask:
       'update tasks set work_title = $2, task_title = $3, assignee_email = $4, deadline = $5, priority = $6, status = $7, updated_at = $8' +
+      // A status change moves the task to the top of its board's first column of that category, as the product does.
+      (boards
+        ? ', column_id = case when status = $7 then column_id else (select c.id from board_columns c where c.board_id = tasks.board_id and c.category = $7 order by c.position limit 1) end' +
+          `, position = case when status = $7 then position else ${TOP_POSITION.replaceAll('$1', 'id')} end`
+        : '') +
       `${hasVersion ? ', version = version + 1' : ''} where id = $1 returning ${returning}`,
     // The rows a write stores besides the task (SQLite: one statement each, in the write's transaction).
     insertActivity: 'insert into task_activity (id, task_id, type, actor_id, actor_name, actor_email, at, changes) values ($1, $2, $3, $4, $5, $6, $7, $8)',
@@ -512,7 +527,7 @@ async function main(): Promise<void> {
     // The task as it will read, for its event (the same fields the answer shows).
     const planned = toTask(
       { id, work_title: work.value, task_title: title.value, description: '', assignee_email: assignee.value, deadline: values[5], priority, status: 'todo',
-        created_at: at, updated_at: at, version: 1, board_id: user.id, checklist_done: 0, checklist_total: 0, repeat_every: null, repeat_unit: null },
+        created_at: at, updated_at: at, version: 1, board_id: user.id, column_id: null, position: `Zz${id.replaceAll('-', 'A').replaceAll('_', 'B')}1`, checklist_done: 0, checklist_total: 0, repeat_every: null, repeat_unit: null },
       user.fullName, user.email);
     const event = JSON.stringify({ task: planned, by: { fullName: user.fullName, email: user.email } });
     const audience = JSON.stringify([assignee.value]);
