@@ -8,7 +8,7 @@ import { columnsOfBoard, firstOf, type StoredColumn } from '../repositories/colu
 import { keyBetween } from './order-keys.ts';
 
 /**
- * Where a task goes when a write does not say (a create, the seed's `PATCH {status}`, a move to
+ * Where a task goes when a write does not say (a create, a `PATCH {status}` that names no column, a move to
  * another board): the top of the first column of its status's category; and `status` follows
  * the column. Moves that name a column and a spot are services/task-moves.ts.
  */

@@ -53,7 +53,7 @@ describe('a task’s place', () => {
     expect(outsider.status).toBe(404);
   });
 
-  it('the seed’s PATCH {status} moves the task to the top of the first column of that category, and back', async () => {
+  it('PATCH {status} moves the task to the top of the first column of that category, and back', async () => {
     const s = await boardWithTasks();
     const review = await addColumn(s.admin.cookie, s.board.id, { name: 'Review', category: 'done', afterId: null });
     const first = await t.request('PATCH', `/api/tasks/${s.a._id}`, { cookie: s.member.cookie, body: { status: 'done' } });
