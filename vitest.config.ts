@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -21,6 +22,10 @@ const apiProject = (name: string, databaseUrl: string) => ({
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on a two-core machine. The API
+    // tests spend most of their time waiting on the database and sockets (one worker kept a core
+    // about half busy), so as many workers as cores, and never fewer than two.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         extends: true,

@@ -67,6 +67,7 @@ const API_NAMES: Record<string, string> = {
   description: 'description',
   assignee_email: 'assignee',
   deadline: 'deadline',
+  start_at: 'startAt',
   priority: 'priority',
   status: 'status',
   created_at: 'createdAt',

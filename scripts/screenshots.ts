@@ -178,6 +178,111 @@ async function seedSharedBoard(browser: Browser, harness: Harness): Promise<stri
   }
 }
 
+/**
+ * A team's workflow board: "Tasks To Do", "In progress" (WIP limit 6) and "Completed", 30 cards
+ * made through the API in the order a team would, with labels, deadlines and priorities.
+ */
+async function seedWorkflowBoard(browser: Browser, harness: Harness): Promise<string> {
+  const context = await browser.newContext({ baseURL: harness.baseURL });
+  const call = async (method: 'post' | 'patch' | 'get', path: string, data?: object) => {
+    const res = await context.request[method](path, data === undefined ? {} : { data });
+    if (res.status() >= 300) throw new Error(`${method.toUpperCase()} ${path}: HTTP ${res.status()} ${await res.text()}`);
+    return (await res.json()) as { data: { board?: { _id: string }; columns?: { _id: string; name: string }[]; column?: { _id: string }; label?: { _id: string }; task?: { _id: string } } };
+  };
+  try {
+    const login = await context.request.post('/api/users/login', { data: { email: owner.email, password: owner.password } });
+    if (login.status() !== 200) throw new Error(`sign-in failed: HTTP ${login.status()}`);
+    const boardId = (await call('post', '/api/boards', { name: 'Product', description: 'The product team’s week.' })).data.board?._id ?? '';
+    const [todo, done] = (await call('get', `/api/boards/${boardId}/columns`)).data.columns ?? [];
+    const doing = (await call('post', `/api/boards/${boardId}/columns`, { name: 'In progress', category: 'todo', wipLimit: 6, afterId: todo?._id ?? null })).data.column?._id ?? '';
+    await call('post', `/api/boards/${boardId}/members`, { email: colleague.email, role: 'member' });
+    const label: Record<string, string> = {};
+    for (const [name, color] of [['Bug', 'red'], ['Design', 'purple'], ['API', 'blue'], ['Docs', 'teal']] as const) {
+      label[name] = (await call('post', `/api/boards/${boardId}/labels`, { name, color })).data.label?._id ?? '';
+    }
+    const work = [
+      'Fix the CSV export encoding', 'Design the onboarding checklist', 'Add rate limits to the API', 'Write the webhooks guide',
+      'Profile the board query', 'Redesign the empty states', 'Paginate the activity feed', 'Translate the sign-up mail',
+      'Audit the session cookies', 'Polish the dark theme', 'Retry failed webhook deliveries', 'Document the admin commands',
+      'Speed up the search index', 'Sketch the calendar view', 'Review the import mapping', 'Clean up old feature flags',
+      'Test the offline queue on iOS', 'Tighten the CSP', 'Ship compact cards', 'Measure the first paint',
+      'Update the screenshots', 'Answer the Trello import thread', 'Plan the next release', 'Check the backup restore',
+      'Move the docs to the new host', 'Review the WIP limits copy', 'Triage the inbox bugs', 'Draft the roadmap post',
+      'Record the demo video', 'Archive the old boards',
+    ];
+    const labelsOf = ['Bug', 'Design', 'API', 'Docs'];
+    const priorities = ['urgent', 'high', 'normal', 'normal', 'low'] as const;
+    for (const [i, taskTitle] of work.entries()) {
+      const columnId = i < 8 ? done?._id : i < 13 ? doing : todo?._id;
+      await call('post', '/api/tasks', {
+        taskTitle,
+        workTitle: i % 3 === 0 ? 'Spring release' : '',
+        assignee: [owner.email, colleague.email, colleagues[1], colleagues[2]][i % 4],
+        priority: priorities[i % priorities.length],
+        deadline: i % 4 === 3 ? undefined : hours(3 + i * 9).toISOString(),
+        // Every other dated task has a start three days before its deadline: bars on the timeline.
+        startAt: i % 4 === 3 || i % 2 === 1 ? undefined : hours(3 + i * 9 - 72).toISOString(),
+        labelIds: i % 3 === 2 ? [] : [label[labelsOf[i % labelsOf.length] ?? 'Bug'] ?? ''],
+        boardId,
+        columnId,
+      });
+    }
+    return boardId;
+  } finally {
+    await context.close();
+  }
+}
+
+/** The workflow board: detailed cards in the light theme, compact cards in the dark one. */
+async function shootWorkflowBoard(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], boardId: string): Promise<void> {
+  const shot = { animations: 'disabled', caret: 'hide' } as const;
+  const suffix = String(viewport.width);
+  const context = await newContext(browser, harness, viewport, true);
+  try {
+    const page = await context.newPage();
+    for (const [theme, compact] of [['light', false], ['dark', true]] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto(`/boards/${boardId}?view=board`);
+      await page.getByRole('article').first().waitFor();
+      // The card size is one "Compact" toggle: in the first row when wide, in the Filters panel on a phone.
+      const phone = viewport.width < 640;
+      if (phone) await page.getByRole('button', { name: /^Filters/ }).click();
+      const toggle = page.getByRole('group', { name: 'Card size' }).getByRole('button', { name: 'Compact' });
+      if ((await toggle.getAttribute('aria-pressed')) !== String(compact)) await toggle.click();
+      if (phone) await page.getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('article').first().waitFor();
+      // Closing the Filters panel may leave the page scrolled: the shot starts at the top.
+      await page.evaluate('window.scrollTo(0, 0)');
+      await page.screenshot({ ...shot, path: join(outDir, `workflow${theme === 'dark' ? '-dark' : ''}-${suffix}.png`) });
+    }
+  } finally {
+    await context.close();
+  }
+}
+
+/** The workflow board's table, calendar and timeline, in both themes. */
+async function shootViews(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], boardId: string): Promise<void> {
+  const shot = { animations: 'disabled', caret: 'hide' } as const;
+  const suffix = String(viewport.width);
+  const context = await newContext(browser, harness, viewport, true);
+  try {
+    const page = await context.newPage();
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const view of ['table', 'calendar', 'timeline'] as const) {
+        await page.goto(`/boards/${boardId}?view=${view}`);
+        const ready = { table: page.getByRole('table'), calendar: page.getByRole('group', { name: 'Calendar range' }), timeline: page.getByRole('group', { name: 'Zoom' }) }[view];
+        await ready.waitFor();
+        if (view === 'table') await page.getByRole('table').getByRole('row').nth(2).waitFor();
+        if (view === 'timeline') await page.locator('.timeline__lane').first().waitFor();
+        await page.screenshot({ ...shot, path: join(outDir, `view-${view}${theme === 'dark' ? '-dark' : ''}-${suffix}.png`) });
+      }
+    }
+  } finally {
+    await context.close();
+  }
+}
+
 /** The shared board with the switcher (sidebar when wide, its menu open when narrow) and its settings page. */
 async function shootSharedBoard(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], boardId: string): Promise<void> {
   const shot = { animations: 'disabled', caret: 'hide' } as const;
@@ -251,7 +356,10 @@ async function main(): Promise<void> {
     await seed(harness);
     const taskId = await seedTaskPage(browser, harness);
     const boardId = await seedSharedBoard(browser, harness);
+    const workflowId = await seedWorkflowBoard(browser, harness);
     for (const viewport of viewports) {
+      await shootWorkflowBoard(browser, harness, viewport, workflowId);
+      await shootViews(browser, harness, viewport, workflowId);
       await shootTaskPageAndDarkBoard(browser, harness, viewport, taskId);
       await shootSharedBoard(browser, harness, viewport, boardId);
       await shootInbox(browser, harness, viewport);
@@ -286,7 +394,7 @@ async function main(): Promise<void> {
       await out.getByLabel('One-time code', { exact: true }).waitFor();
       await out.screenshot({ ...shot, path: join(outDir, `sign-up-${suffix}.png`) });
       await signedOut.close();
-      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account, shared board with the switcher, board settings, the notifications panel (light and dark)`);
+      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account, shared board with the switcher, board settings, the notifications panel (light and dark), the workflow board (detailed and compact) and its table, calendar and timeline (light and dark)`);
     }
   } finally {
     await browser.close();

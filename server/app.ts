@@ -40,7 +40,7 @@ import otps from './routes/otps/index.ts';
 import pushRoute from './routes/push/index.ts';
 import taskChecklist from './routes/tasks/checklist.ts';
 import taskComments from './routes/tasks/comments.ts';
-import { buildValidator } from './validator-compiler.ts';
+import { buildSerializer, buildValidator } from './schema-compilers.ts';
 import tasks from './routes/tasks/index.ts';
 import tokensRoute from './routes/tokens/index.ts';
 import users from './routes/users/index.ts';
@@ -49,6 +49,7 @@ import labels from './services/labels.ts';
 import columns from './services/columns.ts';
 import taskMoves from './services/task-moves.ts';
 import taskMovesRoute from './routes/tasks/moves.ts';
+import taskBulkRoute from './routes/tasks/bulk.ts';
 import webhooks from './services/webhooks.ts';
 import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
@@ -132,7 +133,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
       void sendApiNotFound(reply.headers(headers));
     },
     // JSON bodies are validated without type coercion; query strings and parameters keep it.
-    schemaController: { compilersFactory: { buildValidator } },
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
     ajv: {
       // Report every invalid field at once (bodies are at most 16 KB, so this stays cheap).
       customOptions: { allErrors: true },
@@ -200,6 +201,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(labelsRoute);
         await api.register(columnsRoute);
         await api.register(taskMovesRoute);
+        await api.register(taskBulkRoute);
         await api.register(webhooksRoute);
         await api.register(trelloImportRoute);
         await api.register(pushRoute);

@@ -34,6 +34,8 @@ export const SERVER_MESSAGES = {
   loggedOut: 'Signed out successfully.',
   taskCreated: 'Task created successfully.',
   taskUpdated: 'Task updated successfully.',
+  bulkChangeKinds: 'Give exactly one kind of change.',
+  tasksChanged: (n: number) => (n === 1 ? '1 task changed.' : `${n} tasks changed.`),
   taskNotFound: 'Task not found.',
   taskBoardNotFound: 'Board not found.',
   viewerCannotChangeTasks: 'Viewers of a board cannot change its tasks; they can see them and comment.',

@@ -108,6 +108,25 @@ export function checkDeadline(raw: string | null | undefined, now: Date): Checke
   return ok(date);
 }
 
+/** A task's start as ISO 8601 (no offset = UTC), or none for `""`/`null`/absent; any instant, past ones included. */
+export function checkStartAt(raw: string | null | undefined): Checked<Date | null> {
+  if (raw === undefined || raw === null || raw.trim() === '') return ok(null);
+  const text = raw.trim();
+  const date = new Date(OFFSET_RE.test(text) ? text : `${text}Z`);
+  if (!ISO_RE.test(text) || Number.isNaN(date.getTime()) || !isRealCalendarDate(text)) return fail('Start must be an ISO 8601 date and time.');
+  return ok(date);
+}
+
+/**
+ * A start and a deadline (ISO 8601 UTC text, null when unset) agree: whenever both are set the
+ * start is not after the deadline. `set`: the field the change set (the start when it set both),
+ * whose message the failure carries.
+ */
+export function checkStartBeforeDeadline(startAt: string | null, deadline: string | null, set: 'startAt' | 'deadline'): Checked<null> {
+  if (startAt === null || deadline === null || startAt <= deadline) return ok(null);
+  return fail(set === 'startAt' ? 'Start cannot be after the deadline.' : 'Deadline cannot be before the start.');
+}
+
 export function checkBoardName(raw: string): Checked<string> {
   const name = raw.trim();
   if (name.length < LIMITS.boardNameMin) return fail('Board name is required.');

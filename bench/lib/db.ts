@@ -14,6 +14,7 @@ import { hash } from '@node-rs/argon2';
 import pg from 'pg';
 import { SESSION_POLICY, type Priority, type TaskStatus } from '#shared/constants.ts';
 import type { TasksTable } from '#server/db/schema.ts';
+import { keysBetween } from '#server/services/order-keys.ts';
 import { repoRoot } from './env.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -99,7 +100,7 @@ export interface UserSeed {
 }
 
 /** A task row as the bench writes it (`version` takes its column default, 1). */
-export type TaskSeed = Omit<TasksTable, 'version' | 'checklistDone' | 'checklistTotal' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position'>;
+export type TaskSeed = Omit<TasksTable, 'version' | 'checklistDone' | 'checklistTotal' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position' | 'startAt'>;
 
 /** Every benchmark user signs in with this password. */
 export const BENCH_PASSWORD = 'bench-password-1234';
@@ -213,8 +214,35 @@ export interface Seeder {
   insertSessions(users: readonly UserSeed[]): Promise<string[]>;
   /** Gives every task of each board `details.labels` labels of its board (created here) and a checklist of these counts; the labels' ids. */
   addTaskDetails(boardIds: readonly string[], details: TaskDetailsSeed): Promise<string[]>;
+  /**
+   * Adds `columns` after the board's two columns and deals each category's tasks out over all
+   * the board's columns of that category, in turn, in key order (keys stay unique: every seeded
+   * key is). The board's columns in order, each with its tasks' count.
+   */
+  spreadOverColumns(boardId: string, columns: readonly { name: string; category: TaskStatus }[]): Promise<{ id: string; category: TaskStatus; tasks: number }[]>;
   close(): Promise<void>;
 }
+
+/** What spreadOverColumns writes, planned from the board's columns and tasks (each in key order). */
+function spreadPlan(
+  boardId: string,
+  existing: readonly { id: string; category: string; position: string }[],
+  tasks: readonly { id: string; status: string }[],
+  added: readonly { name: string; category: TaskStatus }[],
+) {
+  const keys = keysBetween(existing.at(-1)?.position ?? null, null, added.length);
+  const newColumns = added.map((column, i) => [newId(), boardId, column.name, column.category, keys[i]!]);
+  const columns = [...existing.map((c) => ({ id: c.id, category: c.category })), ...newColumns.map((c) => ({ id: c[0]!, category: c[3]! }))];
+  const moves = new Map<string, string[]>(columns.map((c) => [c.id, []]));
+  for (const category of ['todo', 'done']) {
+    const of = columns.filter((c) => c.category === category);
+    tasks.filter((t) => t.status === category).forEach((t, i) => moves.get(of[i % of.length]!.id)!.push(t.id));
+  }
+  return { newColumns, moves, columns: columns.map((c) => ({ id: c.id, category: c.category as TaskStatus, tasks: moves.get(c.id)!.length })) };
+}
+const COLUMN_SQL = (p: (i: number) => string) => `insert into board_columns (id, board_id, name, category, position) values (${[1, 2, 3, 4, 5].map(p).join(', ')})`;
+const COLUMNS_OF_SQL = (p: string) => `select id, category, position from board_columns where board_id = ${p} order by position`;
+const TASKS_OF_SQL = (p: string) => `select id, status from tasks where board_id = ${p} order by position`;
 
 /** Labels and checklist counts that `addTaskDetails` puts on every task of a board. */
 export interface TaskDetailsSeed {
@@ -402,6 +430,17 @@ function sqliteSeeder(file: string): Seeder {
       })();
       return Promise.resolve(labels.map((row) => row[0]!));
     },
+    spreadOverColumns(boardId, added) {
+      const existing = db.prepare(COLUMNS_OF_SQL('?')).all(boardId) as unknown as { id: string; category: string; position: string }[];
+      const tasks = db.prepare(TASKS_OF_SQL('?')).all(boardId) as unknown as { id: string; status: string }[];
+      const plan = spreadPlan(boardId, existing, tasks, added);
+      transaction(() => {
+        for (const row of plan.newColumns) db.prepare(COLUMN_SQL(() => '?')).run(...row);
+        const move = db.prepare('update tasks set column_id = ? where id in (select value from json_each(?))');
+        for (const [column, ids] of plan.moves) move.run(column, JSON.stringify(ids));
+      })();
+      return Promise.resolve(plan.columns);
+    },
     close() {
       db.close();
       return Promise.resolve();
@@ -486,6 +525,16 @@ async function postgresSeeder(url: string): Promise<Seeder> {
       await client.query(TASK_LABELS_SQL(boards), [...boardIds]);
       await client.query(CHECKLIST_SQL(boards, details.checklist.done, details.checklist.total), [...boardIds]);
       return labels.map((row) => row[0]!);
+    },
+    async spreadOverColumns(boardId, added) {
+      const existing = (await client.query<{ id: string; category: string; position: string }>(COLUMNS_OF_SQL('$1'), [boardId])).rows;
+      const tasks = (await client.query<{ id: string; status: string }>(TASKS_OF_SQL('$1'), [boardId])).rows;
+      const plan = spreadPlan(boardId, existing, tasks, added);
+      await client.query('begin');
+      for (const row of plan.newColumns) await client.query(COLUMN_SQL((i) => `$${i}`), row);
+      for (const [column, ids] of plan.moves) await client.query('update tasks set column_id = $1 where id = any($2::text[])', [column, ids]);
+      await client.query('commit');
+      return plan.columns;
     },
     close: () => client.end(),
   };

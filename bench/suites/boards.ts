@@ -12,7 +12,8 @@ import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../su
 import { LABELS_PER_TASK, seedBoards, seedOthers, type BoardsDataset, type BoardsShape } from '../lib/boards-dataset.ts';
 import { BENCH_PASSWORD, dbLabel, makeTarget, migrate, openSeeder, TaskFactory, type DbKind } from '../lib/db.ts';
 import { int, loadAverage, ms, table } from '../lib/env.ts';
-import { signIn, timeSequential } from '../lib/load.ts';
+import { signIn } from '../lib/load.ts';
+import { pageLatency, pageTargets, type Point } from '../lib/page-latency.ts';
 import { startTaskwise, type RunningServer } from '../lib/servers.ts';
 
 /** p50 of a page of 50 (ms), at the largest table. */
@@ -61,11 +62,6 @@ const CALLS: Call[] = [
   { key: 'many-counts', who: 'many', label: 'all my tasks: /api/tasks/counts', path: () => '/api/tasks/counts', target: true },
 ];
 
-interface Point {
-  p50: number;
-  p99: number;
-}
-
 function settings(quick: boolean): { shape: BoardsShape; tableSize: number; count: number; seconds: number; warmup: number } {
   return quick
     ? { shape: { bigBoard: 2_000, boards: 10, perBoard: 200, assignedElsewhere: 50 }, tableSize: 20_000, count: 30, seconds: 0.5, warmup: 5 }
@@ -91,11 +87,7 @@ async function measure(server: RunningServer, data: BoardsDataset, s: ReturnType
     const cookie = cookies[call.who];
     let path = call.path(data);
     if (call.second === true) path = await secondPage(server.baseUrl, path, cookie);
-    const base = { baseUrl: server.baseUrl, path, headers: { cookie } };
-    await timeSequential({ ...base, count: s.warmup, seconds: s.seconds });
-    const r = await timeSequential({ ...base, count: s.count, seconds: s.seconds });
-    if (r.errors > 0) throw new Error(`GET ${path} answered ${r.errors} errors`);
-    out.set(call.key, { p50: r.p50, p99: r.p99 });
+    out.set(call.key, await pageLatency(server.baseUrl, path, cookie, s));
   }
   return out;
 }
@@ -152,20 +144,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<BenchSecti
     ].join('\n');
     const targets: TargetResult[] = [];
     for (const call of CALLS.filter((c) => c.target)) {
-      const small = at(smallest, call.key).p50;
-      const big = at(biggest, call.key).p50;
-      targets.push({
-        name: `${label}: ${call.label}, p50 at ${int(biggest)} rows`,
-        target: `<= ${PAGE_TARGET_MS} ms`,
-        figure: `${ms(big)} ms`,
-        met: big <= PAGE_TARGET_MS,
-      });
-      targets.push({
-        name: `${label}: ${call.label} stays flat as the table grows ${int(smallest)} → ${int(biggest)} rows`,
-        target: '<= 1.5× (+0.5 ms)',
-        figure: `${(big / small).toFixed(2)}× (${ms(small)} → ${ms(big)} ms)`,
-        met: big <= 1.5 * small + 0.5,
-      });
+      targets.push(...pageTargets(`${label}: ${call.label}`, PAGE_TARGET_MS, { rows: smallest, p50: at(smallest, call.key).p50 }, { rows: biggest, p50: at(biggest, call.key).p50 }));
     }
     const plain = at(biggest, 'big').p50;
     const labelled = at(biggest, 'labelled').p50;

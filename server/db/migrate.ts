@@ -11,6 +11,19 @@ export async function migrateToLatest(
   db: Kysely<unknown>,
   dialect: 'sqlite' | 'postgres',
 ): Promise<MigrationResultSet> {
+  const result = await (await migratorFor(db, dialect)).migrateToLatest();
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed`, { cause: result.error });
+  }
+  return result;
+}
+
+/**
+ * The migrator over the one history of migrations (also for tests that stop at one of them,
+ * server/test/migration-support.ts).
+ */
+export async function migratorFor(db: Kysely<unknown>, dialect: 'sqlite' | 'postgres'): Promise<Migrator> {
   // Migrations are frozen in time: they run without the app's plugins (no CamelCasePlugin).
   const plain = db.withoutPlugins();
   // On PostgreSQL, keep the migration tables in the schema the app uses (search_path): the
@@ -20,7 +33,7 @@ export async function migrateToLatest(
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(plain)).rows[0]?.schema
       : undefined;
-  const migrator = new Migrator({
+  return new Migrator({
     db: schema === undefined ? plain : withIntrospectionOf(plain, schema),
     provider: { getMigrations: () => Promise.resolve(migrations) },
     // Numbers are reserved per feature and land in any order (0006 may ship before 0005): a
@@ -28,12 +41,6 @@ export async function migrateToLatest(
     allowUnorderedMigrations: true,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
   });
-  const result = await migrator.migrateToLatest();
-  if (result.error !== undefined) {
-    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`Migration ${failed} failed`, { cause: result.error });
-  }
-  return result;
 }
 
 /**

@@ -67,6 +67,8 @@ export interface TasksTable {
   columnId: string;
   /** The task's order key in its column, ascending byte-wise (top first), unique per column. */
   position: string;
+  /** When the work starts (ISO 8601 UTC), null when unset; never after `deadline` when both are set (migration 0023). */
+  startAt: string | null;
 }
 
 /** A board's label; `nameKey` is the name lower-cased (unique per board). */

@@ -9,7 +9,7 @@ import type { WriteParts } from '../repositories/task-write-statements.ts';
 import type { Actor } from '../services/actor.ts';
 import type { TaskChange } from '../services/task-change.ts';
 import type { OutboxMail } from '../outbox/outbox-mail.ts';
-import { assignedMail, mentionedMail, reminderMail } from './templates.ts';
+import { assignedMail, assignedManyMail, mentionedMail, reminderMail } from './templates.ts';
 import { nextReminderFor, REMINDER_POLICY } from './reminder-schedule.ts';
 import { unsubscribeFor, type MailKind } from './unsubscribe-tokens.ts';
 
@@ -21,6 +21,11 @@ export interface TaskMail {
    * schedule when the deadline changed.
    */
   plan(change: Pick<TaskChange, 'before' | 'after' | 'actor'>, parts: WriteParts): void;
+  /**
+   * The one assignment mail of a change that assigned several tasks to `to` at once (kind
+   * `assigned`, left out like the single one for an address that turned it off).
+   */
+  assignedMany(input: { actor: Actor; to: string; taskTitles: readonly string[] }): PlannedMail;
   /** The mail telling `to` that `author` mentioned them in `comment` on `task` (kind `mentioned`). */
   mentioned(input: { author: Actor; task: { _id: string; taskTitle: string }; comment: string; to: string; hasAccount: boolean }): PlannedMail;
   /**
@@ -151,6 +156,20 @@ export default fp(
         if (before === undefined ? after.deadline !== null : before.deadline !== after.deadline) {
           parts.nextReminderAt = nextReminderFor(after.deadline);
         }
+      },
+
+      assignedMany({ actor, to, taskTitles }) {
+        const off = unsubscribe(to, 'assigned');
+        const content = (hasAccount: boolean) =>
+          assignedManyMail({
+            appOrigin: origin,
+            assignorName: actor.fullName,
+            taskTitles,
+            link: hasAccount ? `${origin}/` : `${origin}/sign-up?email=${encodeURIComponent(to)}`,
+            hasAccount,
+            unsubscribeUrl: off.url,
+          });
+        return { id: newId(), kind: 'assigned', to, headers: off.headers, withAccount: content(true), withoutAccount: content(false), honoursAssignedOptOut: true };
       },
 
       mentioned({ author, task, comment, to, hasAccount }) {

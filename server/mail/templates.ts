@@ -212,6 +212,38 @@ export function assignedMail(m: AssignedMailInput): MailContent {
   });
 }
 
+export interface AssignedManyMailInput {
+  appOrigin: string;
+  assignorName: string;
+  /** The tasks' titles, in the order of the change (listed up to 20, then how many more). */
+  taskTitles: readonly string[];
+  /** The page listing the tasks (with an account) or the sign-up page. */
+  link: string;
+  hasAccount: boolean;
+  unsubscribeUrl: string;
+}
+
+/** Listed by name in a mail about many tasks; the rest are counted. */
+const LISTED_TITLES = 20;
+
+/** One mail for a change that assigned many tasks to the same address at once. */
+export function assignedManyMail(m: AssignedManyMailInput): MailContent {
+  const n = m.taskTitles.length;
+  const details: [string, string][] = m.taskTitles.slice(0, LISTED_TITLES).map((title) => ['Task', title]);
+  if (n > LISTED_TITLES) details.push(['And', `${n - LISTED_TITLES} more`]);
+  details.push(['Assigned by', m.assignorName]);
+  return render({
+    appOrigin: m.appOrigin,
+    subject: `${m.assignorName} assigned you ${n} tasks`,
+    lead: `${m.assignorName} assigned you ${n} tasks on ${PRODUCT}.`,
+    details,
+    ...(m.hasAccount ? {} : { paragraphs: [`Create a ${PRODUCT} account with this address to see and complete them.`] }),
+    action: m.hasAccount ? { label: 'Open your tasks', url: m.link } : { label: 'Create your account', url: m.link },
+    reason: 'You got this mail because tasks were assigned to this address.',
+    unsubscribeUrl: m.unsubscribeUrl,
+  });
+}
+
 export interface ReminderMailInput {
   appOrigin: string;
   kind: 'due-soon' | 'overdue';

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { BoardRole } from '#shared/constants.ts';
-import type { Board, Member } from '#shared/schemas/boards.ts';
+import type { Board, BoardNames, Member } from '#shared/schemas/boards.ts';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Dialect } from '../db/connect.ts';
 import type { Executor } from '../db/prepared.ts';
@@ -126,6 +126,28 @@ export function createBoardsRepository(db: Kysely<DB>, dialect: Dialect) {
         .execute();
       const columns = await columnsByBoard(ex, rows.map((row) => row.id));
       return rows.map((row) => ({ ...toFacts(row, columns.get(row.id) ?? []), role: row.role }));
+    },
+
+    /**
+     * The board's name and its columns' names, for a viewer who sees a task on it: an active
+     * member, or the assignee of one of its tasks (the rule of task-visibility.ts); undefined for
+     * anyone else, as for a board that does not exist.
+     */
+    async namesFor(viewer: { userId: string; email: string }, boardId: string, ex: Executor = db): Promise<BoardNames | undefined> {
+      const row = await ex
+        .selectFrom('boards as b')
+        .select(['b.id', 'b.name'])
+        .where('b.id', '=', boardId)
+        .where((eb) =>
+          eb.or([
+            eb.exists(eb.selectFrom('boardMembers as m').select('m.boardId').whereRef('m.boardId', '=', 'b.id').where('m.userId', '=', viewer.userId)),
+            eb.exists(eb.selectFrom('tasks as t').select('t.id').whereRef('t.boardId', '=', 'b.id').where('t.assigneeEmail', '=', viewer.email)),
+          ]),
+        )
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const columns = (await columnsByBoard(ex, [boardId])).get(boardId) ?? [];
+      return { _id: row.id, name: row.name, columns: columns.map(({ _id, name, category }) => ({ _id, name, category })) };
     },
 
     /** One board as everyone on it sees it (no role), or undefined when it does not exist. */

@@ -20,12 +20,18 @@ export interface Place {
   position: string;
 }
 
-/** A board's columns in order, each with its top task's key (one index seek per column). */
-export function columnsOfBoard(ex: Executor, boardId: string): Promise<StoredColumn[]> {
+/**
+ * A board's columns in order, each with its top task's key (one index seek per column); with
+ * `userId`, also that person's role on the board (null: not a member), in the same statement.
+ */
+export function columnsOfBoard(ex: Executor, boardId: string, userId?: string): Promise<(StoredColumn & { role?: string | null })[]> {
   return ex
     .selectFrom('boardColumns as c')
     .select(['c.id', 'c.boardId', 'c.name', 'c.category', 'c.wipLimit', 'c.position'])
     .select((eb) => eb.selectFrom('tasks as t').whereRef('t.columnId', '=', 'c.id').select((e) => e.fn.min('t.position').as('m')).as('top'))
+    .$if(userId !== undefined, (q) =>
+      q.select((eb) => eb.selectFrom('boardMembers as m').whereRef('m.boardId', '=', 'c.boardId').where('m.userId', '=', userId ?? '').select('m.role').as('role')),
+    )
     .where('c.boardId', '=', boardId)
     .orderBy('c.position')
     .orderBy('c.id')

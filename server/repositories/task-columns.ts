@@ -24,6 +24,7 @@ export const TASK_COLUMNS = [
   'repeatUnit',
   'columnId',
   'position',
+  'startAt',
 ] as const;
 
 type TaskColumns = typeof TASK_COLUMNS;

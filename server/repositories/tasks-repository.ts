@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { TaskStatus } from '#shared/constants.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
@@ -26,11 +27,32 @@ export interface TaskForWrite {
   boardName: string;
   /** The board `target` of the read, when one was given: the writer's role there (null: not a member or no such board) and its name. */
   target: { role: string | null; name: string | null };
+  /** With a read for a move (`findForWrite`'s `spot`): the spot it goes to, read with the task. */
+  spot?: Spot | undefined;
+}
+
+/** Where a move goes, read with the moved task (services/task-moves.ts): the target column and the keys around the spot. */
+export interface Spot {
+  /** The column's board, category, name and WIP limit; undefined when there is no such column. */
+  column: { boardId: string; category: TaskStatus; name: string; wipLimit: number | null } | undefined;
+  /** The key of `afterId` in that column; null when afterId is null or is not (any longer) there. */
+  afterKey: string | null;
+  /** The first key below the spot (the moved task's own left out); null: the spot is the bottom. */
+  nextKey: string | null;
+  /** The tasks in the column now (only read when it has a WIP limit). */
+  count: number;
+  /** The name of the moved task's column (for the activity entry). */
+  fromName: string | null;
 }
 
 interface WriteFindArgs extends FindArgs {
   target: string;
 }
+interface MoveFindArgs extends WriteFindArgs {
+  column: string;
+  afterId: string;
+}
+type SpotValues = [string | null, TaskStatus | null, string | null, number | null, string | null, string | null, number | string, string | null];
 
 /** The creator of a task, who is shown as its assignor. */
 export interface Creator {
@@ -45,7 +67,7 @@ export interface Creator {
  */
 export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
   // taskSelect's order; each value typed by the query (the creator's id is not shown).
-  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, columnId, position, assignor, assignorEmail] = row;
+  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, columnId, position, startAt, assignor, assignorEmail] = row;
   return {
     _id,
     workTitle,
@@ -54,6 +76,7 @@ export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
     assignor,
     assignorEmail,
     deadline,
+    startAt,
     priority,
     status,
     description,
@@ -77,7 +100,7 @@ export type NewTask = Omit<Insertable<TasksTable>, 'version'>;
 
 /** The values of every task column for an insert of `task` at version 1. */
 export function newTaskRow(task: NewTask): Record<(typeof TASK_COLUMNS)[number], unknown> {
-  return { deadline: null, checklistDone: 0, checklistTotal: 0, repeatEvery: null, repeatUnit: null, ...task, version: 1 };
+  return { deadline: null, startAt: null, checklistDone: 0, checklistTotal: 0, repeatEvery: null, repeatUnit: null, ...task, version: 1 };
 }
 
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
@@ -112,6 +135,26 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   const findForWrite = prepare<WriteFindArgs, [...TaskRowValues, string | null, string, string | null, string | null]>(forWrite(), { rowsAsArrays: true });
   const findForWriteLocked =
     dialect === 'postgres' ? prepare<WriteFindArgs, [...TaskRowValues, string | null, string, string | null, string | null]>(forWrite().forUpdate('t'), { rowsAsArrays: true }) : findForWrite;
+  // A move reads its spot with the task (one statement, as a PATCH reads the task): the target
+  // column, the key of the task it goes below (only when that task is in that column) and the next
+  // key below the spot, the moved task's own left out.
+  const forMove = () =>
+    forWrite()
+      .leftJoin('boardColumns as sc', (join) => join.on('sc.id', '=', slot('column')))
+      .leftJoin('tasks as sa', (join) => join.on('sa.id', '=', slot('afterId')).onRef('sa.columnId', '=', 'sc.id'))
+      .select([
+        'sc.boardId as spotBoardId',
+        'sc.category as spotCategory',
+        'sc.name as spotName',
+        'sc.wipLimit as spotWipLimit',
+        'sa.position as afterKey',
+        sql<string | null>`(select min(n.position) from tasks n where n.column_id = sc.id and n.id <> t.id and (sa.position is null or n.position > sa.position))`.as('nextKey'),
+        sql<number | string>`case when sc.wip_limit is null then 0 else (select count(*) from tasks n where n.column_id = sc.id) end`.as('spotCount'),
+        sql<string | null>`(select f.name from board_columns f where f.id = t.column_id)`.as('fromName'),
+      ]);
+  const findForMove = prepare<MoveFindArgs, [...TaskRowValues, string | null, string, string | null, string | null, ...SpotValues]>(forMove(), { rowsAsArrays: true });
+  const findForMoveLocked =
+    dialect === 'postgres' ? prepare<MoveFindArgs, [...TaskRowValues, string | null, string, string | null, string | null, ...SpotValues]>(forMove().forUpdate('t'), { rowsAsArrays: true }) : findForMove;
   const boardRole = prepare<{ board: string; userId: string }, { role: string }>(
     db.selectFrom('boardMembers').select('role').where('boardId', '=', slot('board')).where('userId', '=', slot('userId')),
   );
@@ -160,15 +203,38 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
      * write may move the task to. `locked`: inside a write transaction, also locks the row until
      * it ends (PostgreSQL).
      */
-    async findForWrite(id: string, viewer: Viewer, target: string | undefined, locked: boolean, ex: Executor): Promise<TaskForWrite | undefined> {
-      const statement = locked ? findForWriteLocked : findForWrite;
-      const { rows } = await statement.execute(ex, { id, userId: viewer.userId, email: viewer.email, target: target ?? '' });
-      const row = rows[0];
+    async findForWrite(
+      id: string,
+      viewer: Viewer,
+      target: string | undefined,
+      locked: boolean,
+      ex: Executor,
+      spot?: { columnId: string; afterId: string | null },
+    ): Promise<TaskForWrite | undefined> {
+      const args = { id, userId: viewer.userId, email: viewer.email, target: target ?? '' };
+      let row: [...TaskRowValues, string | null, string, string | null, string | null] | undefined;
+      let found: Spot | undefined;
+      if (spot === undefined) {
+        row = (await (locked ? findForWriteLocked : findForWrite).execute(ex, args)).rows[0];
+      } else {
+        const full = (await (locked ? findForMoveLocked : findForMove).execute(ex, { ...args, column: spot.columnId, afterId: spot.afterId ?? '' })).rows[0];
+        if (full !== undefined) {
+          const [boardId, category, name, wipLimit, afterKey, nextKey, count, fromName] = full.slice(-8) as SpotValues;
+          found = {
+            column: boardId === null || category === null || name === null ? undefined : { boardId, category, name, wipLimit },
+            afterKey,
+            nextKey,
+            count: Number(count),
+            fromName,
+          };
+          row = full.slice(0, -8) as unknown as typeof row;
+        }
+      }
       if (row === undefined) return undefined;
       const [role, boardName, targetRole, targetName] = row.slice(-4) as [string | null, string, string | null, string | null];
       const [task] = await fromRows([row.slice(0, -4) as unknown as TaskRowValues], ex);
       if (task === undefined) return undefined;
-      return { task, role, boardName, target: { role: targetRole, name: targetName } };
+      return { task, role, boardName, target: { role: targetRole, name: targetName }, ...(found === undefined ? {} : { spot: found }) };
     },
 
     /** The viewer's role on a board, or undefined when they are not an active member of it (or it does not exist). */

@@ -95,7 +95,7 @@ const TASK_COLUMNS_SQL = TASK_COLUMNS.map(snake).join(', ');
 /** The task columns an update may set, in the order its SET lists them. */
 export const CHANGEABLE = [
   'workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'boardId', 'updatedAt',
-  'checklistDone', 'checklistTotal', 'repeatEvery', 'repeatUnit', 'columnId', 'position',
+  'checklistDone', 'checklistTotal', 'repeatEvery', 'repeatUnit', 'columnId', 'position', 'startAt',
 ] as const satisfies readonly (keyof Updateable<DB['tasks']>)[];
 export type Changeable = (typeof CHANGEABLE)[number];
 

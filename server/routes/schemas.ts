@@ -39,8 +39,16 @@ function simplify(node: unknown): unknown {
  * precise in the OpenAPI document. Static types are unchanged.
  */
 export function serializable<T extends TSchema>(schema: T): T {
-  return simplify(schema) as T;
+  // The same object for the same schema, so compiled serializers can be kept per schema object
+  // (server/schema-compilers.ts) across builds of the app.
+  let simplified = simplifiedOf.get(schema);
+  if (simplified === undefined) {
+    simplified = simplify(schema) as TSchema;
+    simplifiedOf.set(schema, simplified);
+  }
+  return simplified as T;
 }
+const simplifiedOf = new WeakMap<TSchema, TSchema>();
 
 /** Every route's error answers, for serialization and the OpenAPI document. */
 export const errorResponses = {

@@ -3,7 +3,7 @@ import { BOARD_MESSAGES } from '#shared/board-messages.ts';
 import { BOARD_POLICY, type BoardRole } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { ADMIN_ROLE, boardChangeRefusal, canManageBoard, memberRemovalRefusal, type Refusal } from '#shared/rights.ts';
-import type { Board, Member } from '#shared/schemas/boards.ts';
+import type { Board, BoardNames, Member } from '#shared/schemas/boards.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
@@ -38,6 +38,8 @@ export interface BoardsService {
   list(actor: Actor): Promise<Board[]>;
   create(actor: Actor, fields: { name: string; description: string }): Promise<Board>;
   get(actor: Actor, boardId: string): Promise<{ board: Board; members: Member[] }>;
+  /** The board's name and its columns' names, for anyone who sees a task on it (404 for everyone else). */
+  names(actor: Actor, boardId: string): Promise<BoardNames>;
   update(actor: Actor, boardId: string, changes: { name?: string; description?: string }): Promise<Board>;
   delete(actor: Actor, boardId: string): Promise<void>;
   addMember(actor: Actor, boardId: string, email: string, role: BoardRole): Promise<Added>;
@@ -142,6 +144,12 @@ export default fp(
         const facts = await repo.facts(boardId, nowIso());
         if (facts === undefined) throw boardNotFound();
         return { board: { ...facts, role: found.role }, members: await repo.members(boardId) };
+      },
+
+      async names(actor, boardId) {
+        const names = await repo.namesFor(actor, existingId(boardId, boardNotFound));
+        if (names === undefined) throw boardNotFound();
+        return names;
       },
 
       update: (actor, boardId, changes) =>

@@ -11,9 +11,10 @@ import type { EventTransaction } from '../repositories/events-repository.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import { eventsFor } from './task-change.ts';
 import { boardNotFound } from './boards.ts';
-import { keyBetween, keysBetween } from './order-keys.ts';
+import { keyBetween, keysBetween, respacedKeys, UnusableKeys } from './order-keys.ts';
 import type { Actor } from './actor.ts';
 import { existingId } from './not-found.ts';
+import { withDistinctKeys } from './task-places.ts';
 
 const columnNotFound = () => new AppError(404, 'NOT_FOUND', COLUMN_MESSAGES.columnNotFound);
 const columnExists = () => new AppError(409, 'COLUMN_EXISTS', COLUMN_MESSAGES.columnExists);
@@ -90,6 +91,23 @@ export default fp(
     };
     const nameTaken = (columns: readonly StoredColumn[], name: string, except?: string) =>
       columns.some((c) => c.id !== except && c.name.toLowerCase() === name.toLowerCase());
+    /**
+     * The key for a column placed after `afterId` among `columns` (in order) but `moving`. Stored
+     * data is never a reason to refuse: when the key library cannot read a neighbour's key (one
+     * written by hand or by an old import), the board's columns (at most 20) get fresh keys in
+     * their order, in the same transaction, and the key is made among those.
+     */
+    const placed = async (columns: StoredColumn[], afterId: string | null | undefined, trx: EventTransaction, moving?: string): Promise<string> => {
+      try {
+        return keyAfter(columns.filter((c) => c.id !== moving), afterId);
+      } catch (error) {
+        if (!(error instanceof UnusableKeys)) throw error;
+      }
+      const keys = respacedKeys(columns.length, new Set(columns.map((c) => c.position)));
+      const respaced = columns.map((c, i) => ({ ...c, position: keys[i] ?? c.position }));
+      for (const c of respaced) await repo.update(c.id, { position: c.position }, trx);
+      return keyAfter(respaced.filter((c) => c.id !== moving), afterId);
+    };
     /** Whether `column` is the board's only one of its category. */
     const onlyOfCategory = (columns: readonly StoredColumn[], column: StoredColumn) => !columns.some((c) => c.id !== column.id && c.category === column.category);
 
@@ -104,7 +122,7 @@ export default fp(
         change(actor, boardId, async (columns, trx) => {
           if (columns.length >= COLUMN_POLICY.maxPerBoard) throw new AppError(409, 'LIMIT_REACHED', COLUMN_MESSAGES.tooManyColumns);
           if (nameTaken(columns, fields.name)) throw columnExists();
-          const row = { id: newId(), boardId, name: fields.name, category: fields.category, wipLimit: fields.wipLimit ?? null, position: keyAfter(columns, fields.afterId) };
+          const row = { id: newId(), boardId, name: fields.name, category: fields.category, wipLimit: fields.wipLimit ?? null, position: await placed(columns, fields.afterId, trx) };
           await repo.insert(row, trx);
           return { value: toColumnJson(row), changed: true };
         }),
@@ -131,15 +149,16 @@ export default fp(
             // Already there: its neighbours are the same ones.
             const now = columns.findIndex((c) => c.id === before.id);
             const alreadyThere = (changes.afterId === null ? now === 0 : columns[now - 1]?.id === changes.afterId);
-            if (!alreadyThere) set.position = keyAfter(others, changes.afterId);
+            if (!alreadyThere) set.position = await placed(columns, changes.afterId, trx, before.id);
           }
           if (Object.keys(set).length === 0) return { value: toColumnJson(before), changed: false };
           await repo.update(before.id, set, trx);
           return { value: toColumnJson({ ...before, ...set }), changed: true };
         }),
 
+      // A target column whose last key the key library cannot read is re-spaced first (decision 130).
       delete: (actor, boardId, columnId, moveTo) =>
-        change(actor, boardId, async (columns, trx, at) => {
+        withDistinctKeys(() => change(actor, boardId, async (columns, trx, at) => {
           const column = found(columns, columnId);
           if (onlyOfCategory(columns, column)) throw lastColumn();
           if (column.top !== null) {
@@ -152,7 +171,7 @@ export default fp(
             // Its tasks keep their order, after the target's last one; their versions go up, and
             // each sends `task.updated` to who sees it.
             const tasks = await repo.tasksOf(column.id, trx);
-            const keys = keysBetween(await repo.lastKey(target.id, trx), null, tasks.length);
+            const keys = keysBetween(await repo.lastKey(target.id, trx), null, tasks.length, target.id);
             await repo.setPlaces(
               tasks.map((task, i) => ({ id: task.id, columnId: target.id, position: keys[i] ?? '', status: target.category })),
               at,
@@ -166,10 +185,10 @@ export default fp(
           }
           await repo.delete(column.id, trx);
           return { value: undefined, changed: true };
-        }),
+        }), (id) => fastify.taskWrites.respace(actor, id)),
     };
     fastify.decorate('columns', service);
     done();
   },
-  { name: 'columns', dependencies: ['repositories', 'events'] },
+  { name: 'columns', dependencies: ['repositories', 'events', 'task-writes'] },
 );

@@ -3,7 +3,7 @@ import { LIMITS, PRIORITIES, STATUSES, type Priority, type TaskStatus } from '#s
 import { CSV_MESSAGES } from '#shared/csv-messages.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
 import { CSV_COLUMNS, type CsvColumn } from '#shared/schemas/integrations.ts';
-import { checkColumnName, checkDeadline, checkDescription, checkEmail, checkLabelName, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
+import { checkColumnName, checkDeadline, checkDescription, checkEmail, checkLabelName, checkStartAt, checkStartBeforeDeadline, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import type { FastifyInstance } from 'fastify';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { canImportTasks } from '#shared/rights.ts';
@@ -34,6 +34,7 @@ export interface ImportRow {
   workTitle: string;
   assignee: string;
   deadline: string | null;
+  startAt: string | null;
   priority: Priority;
   status: TaskStatus;
   description: string;
@@ -112,6 +113,7 @@ export function parseImport(text: string, now: Date): ImportRow[] {
       workTitle: checkWorkTitle(cell('workTitle')),
       assignee: checkEmail(cell('assignee')),
       deadline: checkDeadline(cell('deadline'), now),
+      startAt: checkStartAt(cell('startAt')),
       description: checkDescription(cell('description')),
       labels: labelsOf(cell('labels')),
       column: cell('column').trim() === '' ? ({ ok: true, value: null } as const) : checkColumnName(cell('column')),
@@ -127,13 +129,20 @@ export function parseImport(text: string, now: Date): ImportRow[] {
     }
     if (priority === undefined) errors.push(rowError(row, 'priority', CSV_MESSAGES.priority));
     if (status === undefined) errors.push(rowError(row, 'status', CSV_MESSAGES.status));
-    const { taskTitle, workTitle, assignee, deadline, description, labels, column } = checks;
-    if (bad || priority === undefined || status === undefined || !taskTitle.ok || !workTitle.ok || !assignee.ok || !deadline.ok || !description.ok || !labels.ok || !column.ok) return;
+    const { taskTitle, workTitle, assignee, deadline, startAt, description, labels, column } = checks;
+    if (bad || priority === undefined || status === undefined || !taskTitle.ok || !workTitle.ok || !assignee.ok || !deadline.ok || !startAt.ok || !description.ok || !labels.ok || !column.ok) return;
+    const start = startAt.value?.toISOString() ?? null;
+    const order = checkStartBeforeDeadline(start, deadline.value?.toISOString() ?? null, 'startAt');
+    if (!order.ok) {
+      errors.push(rowError(row, 'startAt', order.message));
+      return;
+    }
     rows.push({
       taskTitle: taskTitle.value,
       workTitle: workTitle.value,
       assignee: assignee.value,
       deadline: deadline.value?.toISOString() ?? null,
+      startAt: start,
       priority,
       status,
       description: description.value,
@@ -205,7 +214,7 @@ export async function importRows(deps: ImportDeps, actor: Actor, boardId: string
     // Each column's rows at its top, in the file's order (its first row topmost).
     const wanted = new Map<StoredColumn, number>();
     for (const column of columnOf) wanted.set(column, (wanted.get(column) ?? 0) + 1);
-    const keys = new Map([...wanted].map(([column, n]) => [column, keysBetween(null, column.top, n)]));
+    const keys = new Map([...wanted].map(([column, n]) => [column, keysBetween(null, column.top, n, column.id)]));
 
     const tasks: PlacedImportedTask[] = [];
     const links: { taskId: string; labelId: string }[] = [];
@@ -223,6 +232,7 @@ export async function importRows(deps: ImportDeps, actor: Actor, boardId: string
         assigneeEmail: row.assignee,
         createdBy: actor.userId,
         deadline: row.deadline,
+        startAt: row.startAt,
         priority: row.priority,
         status,
         description: row.description,

@@ -11,15 +11,38 @@ import { generateJitteredKeyBetween, generateNJitteredKeysBetween } from 'fracti
 /** A key longer than this is not stored: the column is re-spaced instead. */
 export const KEY_MAX = 64;
 
-/** A key strictly between `before` and `after` (null: the start or the end). */
-export function keyBetween(before: string | null, after: string | null): string {
-  return generateJitteredKeyBetween(before, after);
+/**
+ * No key can be made next to a stored key: the library cannot read it (a key written by hand or
+ * by an old import) or the two are out of order. Stored data is never a reason to refuse a write:
+ * the writer re-spaces `columnId` (every task of it gets a fresh key, in its order) and tries again.
+ */
+export class UnusableKeys extends Error {
+  readonly columnId: string | undefined;
+  constructor(columnId: string | undefined, cause: unknown) {
+    super(`No order key fits next to a stored key of column ${columnId ?? '?'}`, { cause });
+    this.name = 'UnusableKeys';
+    this.columnId = columnId;
+  }
 }
 
-/** `n` ascending keys strictly between `before` and `after`. */
-export function keysBetween(before: string | null, after: string | null, n: number): string[] {
+/** Runs the key library on stored neighbour keys: its refusal becomes UnusableKeys for `columnId`. */
+function fromStored<T>(columnId: string | undefined, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    throw new UnusableKeys(columnId, error);
+  }
+}
+
+/** A key strictly between `before` and `after` (null: the start or the end), stored keys of `columnId`. */
+export function keyBetween(before: string | null, after: string | null, columnId?: string): string {
+  return fromStored(columnId, () => generateJitteredKeyBetween(before, after));
+}
+
+/** `n` ascending keys strictly between `before` and `after`, stored keys of `columnId`. */
+export function keysBetween(before: string | null, after: string | null, n: number, columnId?: string): string[] {
   if (n === 0) return [];
-  return generateNJitteredKeysBetween(before, after, n);
+  return fromStored(columnId, () => generateNJitteredKeysBetween(before, after, n));
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Executor } from '../db/prepared.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { validationFailed } from '../errors.ts';
 import { columnsOfBoard, firstOf, type StoredColumn } from '../repositories/columns-repository.ts';
-import { keyBetween } from './order-keys.ts';
+import { keyBetween, UnusableKeys } from './order-keys.ts';
 
 /**
  * Where a task goes when a write does not say (a create, a `PATCH {status}` that names no column, a move to
@@ -39,7 +39,9 @@ export interface PlaceChange {
 /**
  * A new task's place on `boardId`: `columnId` (400 when it is not a column of the board) or the
  * first column of `status`. The column decides the status. Undefined when the board has no
- * columns: there is no such board (the insert then answers 404).
+ * columns: there is no such board (the insert then answers 404). `mayCreate`: the creator's role
+ * on the board is read with the columns (one statement) and checked before anything is told of
+ * the named column.
  */
 export async function placeNewTask(
   ex: Executor,
@@ -47,13 +49,15 @@ export async function placeNewTask(
   status: TaskStatus,
   columnId: string | undefined,
   placed: Placed = {},
+  mayCreate?: { userId: string; check: (role: string | null | undefined) => void },
 ): Promise<Required<PlaceChange> | undefined> {
-  const columns = await columnsOfBoard(ex, boardId);
+  const columns = await columnsOfBoard(ex, boardId, mayCreate?.userId);
   if (columns.length === 0) return undefined;
+  mayCreate?.check(columns[0]?.role);
   const column = columnId === undefined ? firstOf(columns, status) : columns.find((c) => c.id === columnId);
   if (column === undefined) throw validationFailed([{ field: 'columnId', message: COLUMN_MESSAGES.columnNotFound }]);
   placed.column = column;
-  return { columnId: column.id, position: keyBetween(null, column.top), status: column.category };
+  return { columnId: column.id, position: keyBetween(null, column.top, column.id), status: column.category };
 }
 
 /**
@@ -75,7 +79,7 @@ export async function placeChangedTask(
   if (columns.length === 0) return {};
   const column = firstOf(columns, status);
   placed.column = column;
-  return { columnId: column.id, position: keyBetween(null, column.top) };
+  return { columnId: column.id, position: keyBetween(null, column.top, column.id) };
 }
 
 /** The names of columns `ids` by id: those in `known` as they are, the others read. */
@@ -97,13 +101,21 @@ export function isKeyTie(error: unknown): boolean {
 
 /**
  * Runs a write that places a task again when its key tied with one another write stored first
- * (decision 123): each attempt reads the column afresh and draws a new jittered key.
+ * (decision 123): each attempt reads the column afresh and draws a new jittered key. When no key
+ * fits next to a stored one (UnusableKeys), `respace` gives that column fresh keys first, once
+ * per column: a write is never refused for what is stored.
  */
-export async function withDistinctKeys<T>(write: () => Promise<T>): Promise<T> {
+export async function withDistinctKeys<T>(write: () => Promise<T>, respace: (columnId: string) => Promise<unknown>): Promise<T> {
+  const respaced = new Set<string>();
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await write();
     } catch (error) {
+      if (error instanceof UnusableKeys && error.columnId !== undefined && !respaced.has(error.columnId)) {
+        respaced.add(error.columnId);
+        await respace(error.columnId);
+        continue;
+      }
       if (attempt >= 5 || !isKeyTie(error)) throw error;
     }
   }

@@ -42,6 +42,8 @@ export function createOccurrences(repos: { tasks: TasksRepository; checklist: Ch
       const nowIso = now.toISOString();
       const items = await repos.checklist.list(completed._id, ex);
       const deadline = nextDeadline(completed.deadline, completed.repeat, now);
+      // A start keeps its distance before the deadline.
+      const startAt = completed.startAt === null ? null : new Date(Date.parse(deadline) - (Date.parse(completed.deadline) - Date.parse(completed.startAt))).toISOString();
       // The next occurrence goes to the top of the board's first todo column.
       const [place] = await placeAtTop(ex, [{ boardId: completed.boardId, status: 'todo' }]);
       if (place === undefined) throw new Error('No place for the next occurrence');
@@ -58,6 +60,7 @@ export function createOccurrences(repos: { tasks: TasksRepository; checklist: Ch
           priority: completed.priority,
           status: 'todo',
           deadline,
+          startAt,
           checklistDone: 0,
           checklistTotal: items.length,
           repeatEvery: completed.repeat.every,

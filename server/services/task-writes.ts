@@ -12,7 +12,7 @@ import type { OnceOnly } from './idempotency.ts';
 import type { NewActivity } from '../repositories/activity-repository.ts';
 import type { EventTransaction } from '../repositories/events-repository.ts';
 import { createTaskWriteStatements, type WriteParts, type WriteResult, type WriteTarget } from '../repositories/task-write-statements.ts';
-import type { NewTask, TaskForWrite } from '../repositories/tasks-repository.ts';
+import type { NewTask, Spot, TaskForWrite } from '../repositories/tasks-repository.ts';
 import type { TasksTable } from '../db/schema.ts';
 import type { Actor } from './actor.ts';
 import { senderMailCap } from './mail-cap.ts';
@@ -22,6 +22,7 @@ import { activityFor } from './task-activity.ts';
 import { eventsFor, type TaskChange, type TaskWriteHook } from './task-change.ts';
 import { columnNamesOf, overLimitWarning, placeChangedTask, placeNewTask, withDistinctKeys, type Placed } from './task-places.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
+import { respacedKeys } from './order-keys.ts';
 
 const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
 
@@ -30,6 +31,15 @@ function needEditingRole(role: string | null | undefined): void {
   if (role === null || role === undefined) throw boardNotFound();
   if (!canEditTasks(role)) throw viewerCannotChange();
 }
+/**
+ * A refusal of one task of a change of many: the same answer naming the task (by title when the
+ * actor sees it, else by id) in its message and its id in `data.taskId`.
+ */
+export function aboutTask(error: AppError, taskId: string, title: string | undefined): AppError {
+  const named = new AppError(error.status, error.code, `${title === undefined ? `Task ${taskId}` : `Task “${title}”`}: ${error.message}`, error.errors, error.headers);
+  named.data = { ...error.data, taskId };
+  return named;
+}
 const taskConflict = (current: Task) => conflict(SERVER_MESSAGES.taskConflict, { task: current });
 const labelIdsInvalid = () => validationFailed([{ field: 'labelIds', message: BOARD_MESSAGES.labelsNotOnBoard }]);
 
@@ -37,7 +47,7 @@ const labelIdsInvalid = () => validationFailed([{ field: 'labelIds', message: BO
 const sameLabels = (a: readonly Label[], b: readonly Label[]) => a.length === b.length && a.every((label) => b.some((other) => other._id === label._id));
 
 export type EditableFields = Partial<
-  Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'priority' | 'status' | 'description' | 'boardId' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position'>
+  Pick<TasksTable, 'taskTitle' | 'assigneeEmail' | 'workTitle' | 'deadline' | 'startAt' | 'priority' | 'status' | 'description' | 'boardId' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position'>
 >;
 
 /** A write's answer: the task, and how many of the mails it caused were held back by the sender's cap. */
@@ -94,18 +104,44 @@ export interface TaskWrites {
    * A change that completes a repeating task (status to done, `repeat` set) also writes its next
    * occurrence (services/task-repeat.ts) and sets its own `repeat` to null, in the same transaction.
    * A change of `columnId` within the category and the board writes a `column` activity change
-   * with the two columns' names: those in `columnNames` (by id) are not read again.
+   * with the two columns' names. `spot` (a move to a spot of a column, services/task-moves.ts):
+   * the spot is read with the task, in the same statement, and handed to `changesFor`; the
+   * activity's column names come from it.
    */
   update(
     actor: Actor,
     id: string,
     expectedVersion: number | undefined,
-    changesFor: (current: Task) => EditableFields,
+    changesFor: (current: Task, spot: Spot | undefined) => EditableFields,
     moveTo?: string,
     labelIds?: readonly string[],
-    columnNames?: ReadonlyMap<string, string>,
+    spot?: { columnId: string; afterId: string | null },
   ): Promise<Written>;
   remove(actor: Actor, id: string, expectedVersion: number | undefined): Promise<void>;
+  /**
+   * Gives every task of column `columnId` a new, evenly spread key in its order (a key would pass
+   * KEY_MAX otherwise, or a stored key is not one the key library can read); their versions go
+   * up and each gets `task.updated`. A task that left the column or the actor's reach meanwhile
+   * keeps its key. Answers the ids of the tasks re-spaced.
+   */
+  respace(actor: Actor, columnId: string): Promise<Set<string>>;
+  /**
+   * The same change of many tasks, all or nothing, in ONE transaction: each task is read with
+   * its row locked and planned as `update` plans it (`each(current)`: its changes and, undefined
+   * for none, its whole set of labels after the write), in the order of `ids`; any refusal
+   * (404 not seen, 403 not editable, a 4xx of the plan) names the task (`data.taskId`, and the
+   * task in `message`) and writes nothing. `mails(parts)` may rewrite the mails of the planned
+   * writes (in `ids`' order) before anything is written (one mail for many tasks). Each task
+   * gets its version, activity, events, notifications and webhook deliveries as if changed alone.
+   */
+  updateMany(
+    actor: Actor,
+    ids: readonly string[],
+    each: (current: Task, ex: Executor) => Promise<{ changes: EditableFields; labelIds?: readonly string[] | undefined }>,
+    options?: { moveTo?: string | undefined; mails?: (parts: readonly WriteParts[]) => void },
+  ): Promise<Task[]>;
+  /** Deletes many tasks as `remove` does, all or nothing in one transaction (refusals as `updateMany`); how many. */
+  removeMany(actor: Actor, ids: readonly string[]): Promise<number>;
   /**
    * Any other write of task `taskId` (its comments, its checklist: services/comment-writes.ts,
    * checklist-writes.ts), the way `update` and `remove` write: the task is read with the actor's
@@ -215,13 +251,13 @@ export default fp(
     async function change<T>(
       actor: Actor,
       id: string,
-      { rights, lockFirst = false, once, moveTo }: ChangeOptions<T> & { moveTo?: string | undefined },
+      { rights, lockFirst = false, once, moveTo, spot }: ChangeOptions<T> & { moveTo?: string | undefined; spot?: { columnId: string; afterId: string | null } | undefined },
       plan: (found: TaskForWrite, ex: Executor, locked: boolean) => Promise<TaskWriteStep<T>> | TaskWriteStep<T>,
     ): Promise<T> {
       const attempt = async (ex: EventTransaction, locked: boolean): Promise<{ value: T; written?: [WriteParts, WriteResult] } | typeof MISSED> => {
         await once?.claim(ex);
         // The task and the actor's rights on it come from one read (task-visibility.ts).
-        const found = await repo.findForWrite(id, actor, moveTo, locked, ex);
+        const found = await repo.findForWrite(id, actor, moveTo, locked, ex, spot);
         if (found === undefined) throw taskNotFound();
         if (rights === 'edit' && !canChangeTask(found.role, found.task.assignee === actor.email)) throw viewerCannotChange();
         const step = await plan(found, ex, locked);
@@ -252,17 +288,15 @@ export default fp(
     }
 
     const createOnce: TaskWrites['create'] = async (actor, fields, labelIds, once) => {
-        let labels: Label[] = [];
-        if (labelIds !== undefined && labelIds.length > 0) {
-          // Whether the labels are the board's is told only to someone who may create on it.
-          needEditingRole(await repo.boardRole(fields.boardId, actor));
-          labels = await labelsOf(fields.boardId, labelIds, fastify.db);
-        }
-        // A named column is told apart from a missing one only to someone who may create on the board.
-        if (fields.columnId !== undefined) needEditingRole(await repo.boardRole(fields.boardId, actor));
+        const withLabels = labelIds !== undefined && labelIds.length > 0;
+        // Whether the labels are the board's, and a named column told apart from a missing one,
+        // only to someone who may create on the board: the role is read once, with the columns.
+        // (Without either, the write statement itself refuses a non-member.)
         const placed: Placed = {};
-        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId, placed);
+        const mayCreate = withLabels || fields.columnId !== undefined ? { userId: actor.userId, check: needEditingRole } : undefined;
+        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId, placed, mayCreate);
         if (place === undefined) throw boardNotFound();
+        const labels: Label[] = withLabels ? await labelsOf(fields.boardId, labelIds, fastify.db) : [];
         const now = clock.now();
         const nowIso = now.toISOString();
         const task = { ...fields, ...place, id: newId(), createdBy: actor.userId, createdAt: nowIso, updatedAt: nowIso };
@@ -275,6 +309,7 @@ export default fp(
           assignor: actor.fullName,
           assignorEmail: actor.email,
           deadline: task.deadline ?? null,
+          startAt: task.startAt ?? null,
           priority: task.priority,
           status: task.status,
           description: task.description,
@@ -316,13 +351,23 @@ export default fp(
         return warning === undefined ? written : { ...written, warning };
       };
 
-    const updateOnce: TaskWrites['update'] = async (actor, id, expectedVersion, changesFor, moveTo, labelIds, columnNames) => {
-        // The column the write placed the task in (a status change, a move to another board), for the WIP warning.
-        let placed: Placed = {};
-        const written = await labelsKept(labelIds !== undefined, () => change<Written>(actor, id, { rights: 'edit', moveTo }, async ({ task: before, boardName, target }, ex, locked) => {
-          placed = {};
+    /**
+     * The plan of a change of one task (`update`, and each task of `updateMany`): `changesFor`
+     * and `labelIdsFor` as `update` takes them, read from the task as found; `placed` learns
+     * the column the write placed it in. `spotAt`: the spot of a move, read with the task.
+     */
+    const planUpdate = (
+      actor: Actor,
+      expectedVersion: number | undefined,
+      changesFor: (current: Task, spot: Spot | undefined) => EditableFields,
+      moveTo: string | undefined,
+      labelIdsFor: (current: Task) => readonly string[] | undefined,
+      spotAt: { columnId: string; afterId: string | null } | undefined,
+      placed: Placed,
+    ) => async ({ task: before, boardName, target, spot }: TaskForWrite, ex: Executor, locked: boolean): Promise<TaskWriteStep<Written>> => {
+          delete placed.column;
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
-          const changes: EditableFields = changesFor(before);
+          const changes: EditableFields = changesFor(before, spot);
           let boards: TaskChange['boards'];
           if (moveTo !== undefined && moveTo !== before.boardId) {
             needEditingRole(target.role);
@@ -334,11 +379,16 @@ export default fp(
           let columns: TaskChange['columns'];
           const toColumn = changes.columnId;
           if (toColumn !== undefined && toColumn !== before.columnId && changes.boardId === undefined && (changes.status ?? before.status) === before.status) {
-            const names = await columnNamesOf(ex, [before.columnId, toColumn], columnNames);
+            // A move read both names with its spot.
+            const known = new Map<string, string>();
+            if (spotAt !== undefined && spot?.column !== undefined) known.set(spotAt.columnId, spot.column.name);
+            if (spot?.fromName != null) known.set(before.columnId, spot.fromName);
+            const names = await columnNamesOf(ex, [before.columnId, toColumn], known);
             columns = { from: names.get(before.columnId) ?? '', to: names.get(toColumn) ?? '' };
           }
           // The labels after the write: those given, of the board the task is on then; a move
           // without them leaves the old board's labels behind.
+          const labelIds = labelIdsFor(before);
           let labels = labelIds === undefined ? undefined : await labelsOf(changes.boardId ?? before.boardId, labelIds, ex);
           if (labels === undefined && changes.boardId !== undefined) labels = [];
           if (labels !== undefined && sameLabels(labels, before.labels)) labels = undefined;
@@ -351,6 +401,7 @@ export default fp(
             ...(changes.assigneeEmail === undefined ? {} : { assignee: changes.assigneeEmail }),
             ...(changes.workTitle === undefined ? {} : { workTitle: changes.workTitle }),
             ...(changes.deadline === undefined ? {} : { deadline: changes.deadline }),
+            ...(changes.startAt === undefined ? {} : { startAt: changes.startAt }),
             ...(changes.priority === undefined ? {} : { priority: changes.priority }),
             ...(changes.status === undefined ? {} : { status: changes.status }),
             ...(changes.description === undefined ? {} : { description: changes.description }),
@@ -383,11 +434,89 @@ export default fp(
             parts,
             answer: (result) => ({ task: result.task ?? after, mailsHeld: result.mailsHeld }),
           };
-        }));
+        };
+
+    /**
+     * Writes of many tasks in one transaction (updateMany, removeMany): each task read locked
+     * with the actor's rights and planned in `ids`' order, then `gather` sees every planned
+     * write's parts, then each is written. A refusal names its task and rolls everything back.
+     */
+    async function many<T>(
+      actor: Actor,
+      ids: readonly string[],
+      moveTo: string | undefined,
+      plan: (found: TaskForWrite, ex: Executor) => Promise<TaskWriteStep<T>> | TaskWriteStep<T>,
+      gather: (parts: readonly WriteParts[]) => void = () => undefined,
+    ): Promise<T[]> {
+      const done = await fastify.events.transaction(async (trx) => {
+        const steps: Exclude<TaskWriteStep<T>, { needsLock: true }>[] = [];
+        for (const id of ids) {
+          let title: string | undefined;
+          try {
+            const found = await repo.findForWrite(id, actor, moveTo, true, trx);
+            if (found === undefined) throw taskNotFound();
+            title = found.task.taskTitle;
+            if (!canChangeTask(found.role, found.task.assignee === actor.email)) throw viewerCannotChange();
+            const step = await plan(found, trx);
+            if ('needsLock' in step) throw new Error('A write planned under the row lock asked for it again');
+            steps.push(step);
+          } catch (error) {
+            throw error instanceof AppError ? aboutTask(error, id, title) : error;
+          }
+        }
+        const writes = steps.flatMap((step) => ('target' in step ? [step] : []));
+        gather(writes.map((step) => step.parts));
+        const cap = senderMailCap(actor.userId, clock.now());
+        const values: T[] = [];
+        const written: [WriteParts, WriteResult][] = [];
+        for (const step of steps) {
+          if (!('target' in step)) {
+            values.push(step.answer);
+            continue;
+          }
+          const result = await statements.write(step.target, step.parts, cap, trx);
+          if (result.task === undefined) throw new Error('A locked task row changed under its lock');
+          values.push(step.answer(result));
+          written.push([step.parts, result]);
+        }
+        return { values, written };
+      });
+      for (const [parts, result] of done.written) committed(parts, result);
+      return done.values;
+    }
+
+    const updateOnce: TaskWrites['update'] = async (actor, id, expectedVersion, changesFor, moveTo, labelIds, spotAt) => {
+        // The column the write placed the task in (a status change, a move to another board), for the WIP warning.
+        const placed: Placed = {};
+        const plan = planUpdate(actor, expectedVersion, changesFor, moveTo, () => labelIds, spotAt, placed);
+        const written = await labelsKept(labelIds !== undefined, () => change<Written>(actor, id, { rights: 'edit', moveTo, spot: spotAt }, plan));
         const column = placed.column;
         const warning = written.task.columnId === column?.id ? await overLimitWarning(fastify.db, column) : undefined;
         return warning === undefined ? written : { ...written, warning };
       };
+
+    const respace = async (actor: Actor, columnId: string): Promise<Set<string>> => {
+      const tasks = await fastify.columnsRepository.tasksOf(columnId);
+      const respaced = new Set<string>();
+      const keys = respacedKeys(tasks.length, new Set(tasks.map((t) => t.position)));
+      for (const [i, task] of tasks.entries()) {
+        const position = keys[i] ?? '';
+        try {
+          const { task: after } = await updateOnce(actor, task.id, undefined, (current) => (current.columnId === columnId ? { position } : {}));
+          if (after.position === position) respaced.add(task.id);
+        } catch (error) {
+          // A task that left the column or the actor's sight meanwhile keeps its key.
+          if (!(error instanceof AppError && error.status < 500)) throw error;
+        }
+      }
+      return respaced;
+    };
+
+    const planRemove = (actor: Actor, before: Task): TaskWriteStep<undefined> => ({
+      target: { kind: 'delete', before },
+      parts: partsFor({ kind: 'deleted', before, after: undefined, actor, now: clock.now() }),
+      answer: () => undefined,
+    });
 
     fastify.decorate('taskWrites', {
       addHook(hook, afterCommit) {
@@ -399,22 +528,38 @@ export default fp(
       change,
 
       create(actor, fields, labelIds, once) {
-        return withDistinctKeys(() => createOnce(actor, fields, labelIds, once));
+        return withDistinctKeys(() => createOnce(actor, fields, labelIds, once), (columnId) => respace(actor, columnId));
       },
 
-      update(actor, id, expectedVersion, changesFor, moveTo, labelIds, columnNames) {
-        return withDistinctKeys(() => updateOnce(actor, id, expectedVersion, changesFor, moveTo, labelIds, columnNames));
+      update(actor, id, expectedVersion, changesFor, moveTo, labelIds, spot) {
+        return withDistinctKeys(() => updateOnce(actor, id, expectedVersion, changesFor, moveTo, labelIds, spot), (columnId) => respace(actor, columnId));
       },
+
+      respace,
 
       remove(actor, id, expectedVersion) {
         return change<undefined>(actor, id, { rights: 'edit' }, ({ task: before }) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
-          return {
-            target: { kind: 'delete', before },
-            parts: partsFor({ kind: 'deleted', before, after: undefined, actor, now: clock.now() }),
-            answer: () => undefined,
-          };
+          return planRemove(actor, before);
         });
+      },
+
+      updateMany(actor, ids, each, { moveTo, mails } = {}) {
+        // Each task's changes, read by the one plan `update` uses.
+        const planned = new Map<string, { changes: EditableFields; labelIds?: readonly string[] | undefined }>();
+        const plan = planUpdate(actor, undefined, (current) => planned.get(current._id)?.changes ?? {}, moveTo, (current) => planned.get(current._id)?.labelIds, undefined, {});
+        const planEach = async (found: TaskForWrite, ex: Executor) => {
+          planned.set(found.task._id, await each(found.task, ex));
+          return plan(found, ex, true);
+        };
+        return withDistinctKeys(
+          () => labelsKept(true, async () => (await many<Written>(actor, ids, moveTo, planEach, mails)).map((w) => w.task)),
+          (columnId) => respace(actor, columnId),
+        );
+      },
+
+      async removeMany(actor, ids) {
+        return (await many<undefined>(actor, ids, undefined, ({ task }) => planRemove(actor, task))).length;
       },
     } satisfies TaskWrites);
 

@@ -1,12 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../db/migrations/index.ts';
-import { openPostgres } from '../db/postgres-driver.ts';
-import { openSqlite } from '../db/sqlite-driver.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { signIn } from './factories.ts';
-import { isPostgres, useTestApp } from './helpers.ts';
+import { useTestApp } from './helpers.ts';
+import { migratorOf, openUnmigrated } from './migration-support.ts';
 
 /**
  * A database filled by the version before boards (migrations up to 0010), then opened by the
@@ -40,14 +37,9 @@ const sawBefore = (p: (typeof people)[number]) =>
     .sort();
 
 async function fillOldVersion(url: string): Promise<void> {
-  const db: Kysely<unknown> = (isPostgres ? openPostgres(url, () => undefined).db : openSqlite(url.replace(/^file:/, ''))).withoutPlugins() as Kysely<unknown>;
+  const db = openUnmigrated(url);
   try {
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-      allowUnorderedMigrations: true,
-      ...(isPostgres ? { migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s } : {}),
-    });
+    const migrator = await migratorOf(db);
     const result = await migrator.migrateTo('0010-board-deadline-indexes');
     if (result.error !== undefined) throw result.error as Error;
     const hash = await hashPassword(PASSWORD);

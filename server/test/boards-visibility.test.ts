@@ -99,6 +99,33 @@ describe('who sees a board’s tasks', () => {
     expect((await t.request('GET', `/api/tasks?board=${board.id}`, { cookie: stranger.cookie })).status).toBe(404);
   });
 
+  it('the assignee of a task on a board they are not on may read its name and its columns’ names, nothing more; others get 404', async () => {
+    const { admin, member, stranger, board } = await team();
+    const path = `/api/boards/${board.id}/names`;
+    expect((await t.request('GET', path, { cookie: stranger.cookie })).status).toBe(404);
+    const theirs = await createTask(t, admin.cookie, { boardId: board.id, assignee: stranger.user.email });
+
+    const res = await t.request('GET', path, { cookie: stranger.cookie });
+    expect(res.status, res.body).toBe(200);
+    const names = (res.json as unknown as { data: { board: { _id: string; name: string; columns: { _id: string; name: string; category: string }[] } } }).data.board;
+    expect(Object.keys(names).toSorted()).toEqual(['_id', 'columns', 'name']);
+    expect(names).toMatchObject({ _id: board.id, name: board.name });
+    expect(names.columns).toEqual([
+      { _id: theirs.columnId, name: 'Tasks To Do', category: 'todo' },
+      { _id: expect.any(String) as string, name: 'Completed', category: 'done' },
+    ]);
+    // A member reads the same; the board itself stays closed to the assignee.
+    expect((await t.request('GET', path, { cookie: member.cookie })).json).toEqual(res.json);
+    expect((await t.request('GET', `/api/boards/${board.id}`, { cookie: stranger.cookie })).status).toBe(404);
+    // Once the task is someone else's, the names close again; so do missing and malformed ids.
+    await t.request('PATCH', `/api/tasks/${theirs._id}`, { cookie: admin.cookie, body: { assignee: member.user.email } });
+    for (const closed of [path, '/api/boards/AAAAAAAAAAAAAAAAAAAAAA/names', '/api/boards/not%20an%20id/names']) {
+      const answer = await t.request('GET', closed, { cookie: stranger.cookie });
+      expect(answer.status, closed).toBe(404);
+      expect(answer.json.code).toBe('NOT_FOUND');
+    }
+  });
+
   it('a task on my board assigned to me is listed once, and pages of "all my tasks" walk every visible task once', async () => {
     const { admin, member, board } = await team();
     const other = await insertBoard(t, admin.user, [{ who: member.user, role: 'viewer' }]);

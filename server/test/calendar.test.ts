@@ -98,6 +98,19 @@ describe('POST /api/users/me/calendar/rotate', () => {
 });
 
 describe('GET /api/calendar/<secret>.ics', () => {
+  it('starts the event at the task\'s start when it has one (DTSTART), ending at the deadline; without one, at the deadline', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    const deadline = inDays(3);
+    const startAt = inDays(1);
+    await createTask(t, cookie, { taskTitle: 'With a start', assignee: user.email, deadline, startAt });
+    await createTask(t, cookie, { taskTitle: 'Start at the deadline', assignee: user.email, deadline, startAt: deadline });
+    const events = eventsOf(await feed(await feedPath(t, cookie))).toSorted((a, b) => a.summary.localeCompare(b.summary));
+    expect(events.map((e) => [e.summary, e.start, e.end])).toEqual([
+      ['Start at the deadline', new Date(deadline), new Date(Date.parse(deadline) + 30 * 60_000)],
+      ['With a start', new Date(startAt), new Date(deadline)],
+    ]);
+  });
+
   it('writes one VEVENT per open task with a deadline, every field from the task', async () => {
     const { user, cookie } = await createSignedInUser(t);
     const deadline = inDays(3);

@@ -96,6 +96,25 @@ describe('a board’s columns', () => {
     expect(done).toBeDefined();
   });
 
+  it('a column key the key library cannot read (written by hand) re-spaces the board’s columns in their order, and the add or reorder succeeds', async () => {
+    const { admin, board } = await labelsTeam(t);
+    const [todo, done] = await listed(admin.cookie, board.id);
+    const keyOf = async (id: string) => (await t.app.db.selectFrom('boardColumns').select('position').where('id', '=', id).executeTakeFirstOrThrow()).position;
+    await t.app.db.updateTable('boardColumns').set({ position: '0 by hand' }).where('id', '=', todo!._id).execute();
+
+    const first = await api.create(admin.cookie, board.id, { name: 'Backlog', category: 'todo', afterId: null });
+    expect(first.status, first.body).toBe(201);
+    const after = await api.create(admin.cookie, board.id, { name: 'Doing', category: 'todo', afterId: todo!._id });
+    expect(after.status, after.body).toBe(201);
+    expect(names(await listed(admin.cookie, board.id))).toEqual(['Backlog', 'Tasks To Do', 'Doing', 'Completed']);
+    expect(await keyOf(todo!._id)).not.toBe('0 by hand');
+
+    await t.app.db.updateTable('boardColumns').set({ position: '~ imported' }).where('id', '=', done!._id).execute();
+    const moved = await api.update(admin.cookie, board.id, columnOf(first)._id, { afterId: done!._id });
+    expect(moved.status, moved.body).toBe(200);
+    expect(names(await listed(admin.cookie, board.id))).toEqual(['Tasks To Do', 'Doing', 'Completed', 'Backlog']);
+  });
+
   it('renames, sets the WIP limit, reorders; the category changes only while empty, and a board keeps a todo and a done column', async () => {
     const { admin, board } = await labelsTeam(t);
     const [todo, done] = await listed(admin.cookie, board.id);

@@ -79,6 +79,7 @@ export interface TaskInput {
   assignee?: string;
   workTitle?: string | null;
   deadline?: string | null;
+  startAt?: string | null;
   priority?: Priority;
   description?: string;
   /** The board to create it on (default: the creator's personal board). */

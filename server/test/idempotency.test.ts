@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
-import { startDelayProxy } from '../../bench/lib/delay-proxy.ts';
 import { newId } from '../db/ids.ts';
 import { sweep } from '../plugins/housekeeping.ts';
 import { IDEMPOTENCY_SWEEP_BATCH } from '../repositories/idempotency-repository.ts';
 import { createSignedInUser, createTask, insertBoard, uniqueEmail } from './factories.ts';
 import { insertLabels } from './labels-support.ts';
 import { DAY, HOUR, isPostgres, MINUTE, untilWaitingOnLock, useTestApp, type Response } from './helpers.ts';
+import { withRoundTrips } from './round-trips.ts';
 import { createToken, withToken } from './tokens-support.ts';
 import { addWebhook } from './webhooks-support.ts';
 
@@ -388,14 +388,7 @@ describe('Idempotency-Key in the API document and CORS, housekeeping, cost', () 
 
   // Round trips to PostgreSQL counted by a proxy in front of it (bench/lib/delay-proxy.ts, no delay).
   it.runIf(isPostgres)('adds no query to a create without the header; one with it costs five more round trips', async () => {
-    const { database } = t.config;
-    if (database.kind !== 'postgres') throw new Error('PostgreSQL only');
-    const url = new URL(database.url);
-    const proxy = await startDelayProxy({ host: url.hostname, port: Number(url.port || 5432) }, 0);
-    try {
-      url.hostname = '127.0.0.1';
-      url.port = String(proxy.port);
-      await t.rebuild({ DATABASE_URL: url.toString() });
+    await withRoundTrips(t, async (trips) => {
       const { user, cookie } = await createSignedInUser(t);
       /**
        * The trips of one create (assigned to oneself: no mail) and of what its commit wakes (the
@@ -405,7 +398,7 @@ describe('Idempotency-Key in the API document and CORS, housekeeping, cost', () 
       const tripsOf = async (key: () => string | undefined) => {
         const runs: number[] = [];
         for (let i = 0; i < 4; i++) {
-          const before = proxy.trips();
+          const before = trips();
           const res = await createWith(cookie, key(), { taskTitle: 'Counted', assignee: user.email });
           expect(res.status, res.body).toBe(201);
           // The one wait for a time left in the API tests, on purpose: the trips counted include
@@ -413,7 +406,7 @@ describe('Idempotency-Key in the API document and CORS, housekeeping, cost', () 
           // new and changes nothing that could be observed, and asking the app would add trips.
           // A read that comes late only adds to the next run, and the least of the runs is kept.
           await new Promise((resolve) => setTimeout(resolve, 100));
-          runs.push(proxy.trips() - before);
+          runs.push(trips() - before);
         }
         return Math.min(...runs);
       };
@@ -429,9 +422,6 @@ describe('Idempotency-Key in the API document and CORS, housekeeping, cost', () 
       const keyed = await tripsOf(() => `counted-${++n}`);
       expect(keyed).toBeGreaterThanOrEqual(plain + 4);
       expect(keyed).toBeLessThanOrEqual(plain + 5);
-    } finally {
-      await t.rebuild();
-      await proxy.close();
-    }
+    });
   });
 });

@@ -1,6 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
-import { migrations } from '../db/migrations/index.ts';
+import type { Kysely } from 'kysely';
+import { migratorFor } from '../db/migrate.ts';
 import { openPostgres } from '../db/postgres-driver.ts';
 import { openSqlite } from '../db/sqlite-driver.ts';
 import { isPostgres } from './helpers.ts';
@@ -13,10 +12,6 @@ export function openUnmigrated(url: string): Kysely<unknown> {
   return (isPostgres ? openPostgres(url, () => undefined).db : openSqlite(url.replace(/^file:/, ''))).withoutPlugins() as Kysely<unknown>;
 }
 
-export const migratorOf = async (db: Kysely<unknown>) =>
-  new Migrator({
-    db,
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-    allowUnorderedMigrations: true,
-    ...(isPostgres ? { migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s } : {}),
-  });
+// The app's own migrator: on PostgreSQL it reads only this file's schema, so another test
+// file dropping its schema meanwhile cannot fail it.
+export const migratorOf = (db: Kysely<unknown>) => migratorFor(db, isPostgres ? 'postgres' : 'sqlite');

@@ -1,4 +1,5 @@
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
 import type { TestApp } from './helpers.ts';
 
 /**
@@ -22,4 +23,25 @@ export async function planOf(t: TestApp, query: CompiledQuery): Promise<string> 
   }
   const { rows } = await t.app.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${query.sql}`, [...query.parameters]));
   return rows.map((row) => row.detail).join('\n');
+}
+
+/** The last statement `run` sent to the database through `spy` (the app's database, watched), as it was sent. */
+export async function lastStatement(t: TestApp, run: (spy: Kysely<DB>) => Promise<unknown>): Promise<CompiledQuery> {
+  let last: CompiledQuery | undefined;
+  const db = t.app.db;
+  const spy: Kysely<DB> = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'withoutPlugins') return () => spy;
+      if (prop === 'executeQuery') {
+        return (query: CompiledQuery) => {
+          last = query;
+          return target.executeQuery(query);
+        };
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+  await run(spy);
+  if (last === undefined) throw new Error('no statement ran');
+  return last;
 }

@@ -141,6 +141,7 @@ describe('completing a repeating task', () => {
       assignor: s.alice.user.fullName,
       assignorEmail: s.alice.user.email,
       deadline: nextDeadline(task.deadline!, weekly, t.clock.now()),
+      startAt: null,
       priority: 'high',
       status: 'todo',
       description: 'Both floors',

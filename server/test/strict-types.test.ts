@@ -63,6 +63,7 @@ const TASK_FIELDS: WriteRoute['fields'] = {
   taskTitle: ['string'],
   assignee: ['string'],
   deadline: ['string', 'null'],
+  startAt: ['string', 'null'],
   priority: ['string'],
   workTitle: ['string', 'null'],
   description: ['string'],
@@ -255,6 +256,14 @@ const ROUTES: WriteRoute[] = [
       return { method: 'POST', url: `/api/tasks/${task._id}/move`, cookie, body: { columnId: task.columnId, afterId: null, version: task.version } };
     },
     fields: { columnId: ['string'], afterId: ['string', 'null'], version: ['number'] },
+  },
+  {
+    name: 'POST /api/tasks/bulk',
+    setup: async () => {
+      const { cookie, task } = await signedInWithTask();
+      return { method: 'POST', url: '/api/tasks/bulk', cookie, body: { taskIds: [task._id], change: { priority: 'low' } } };
+    },
+    fields: { taskIds: ['array'], change: ['object'] },
   },
   {
     name: 'POST /api/password-resets',

@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.ts';
 import { createTaskListQueries } from '../repositories/task-list-queries.ts';
 import { createUser, insertBoard } from './factories.ts';
 import { useTestApp } from './helpers.ts';
-import { planOf } from './query-plans.ts';
+import { lastStatement, planOf } from './query-plans.ts';
 
 /**
  * "All my tasks" for a person on many boards (server/repositories/task-list-queries.ts): a page
@@ -17,25 +17,8 @@ import { planOf } from './query-plans.ts';
 const t = useTestApp();
 
 /** The last statement `run` sent to the database, as it was sent. */
-async function statementOf(run: (queries: ReturnType<typeof createTaskListQueries>, spy: Kysely<DB>) => Promise<unknown>): Promise<CompiledQuery> {
-  let last: CompiledQuery | undefined;
-  const db = t.app.db;
-  const spy: Kysely<DB> = new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop === 'withoutPlugins') return () => spy;
-      if (prop === 'executeQuery') {
-        return (query: CompiledQuery) => {
-          last = query;
-          return target.executeQuery(query);
-        };
-      }
-      return Reflect.get(target, prop, receiver) as unknown;
-    },
-  });
-  await run(createTaskListQueries(db, t.app.dbDialect), spy);
-  if (last === undefined) throw new Error('no statement ran');
-  return last;
-}
+const statementOf = (run: (queries: ReturnType<typeof createTaskListQueries>, spy: Kysely<DB>) => Promise<unknown>): Promise<CompiledQuery> =>
+  lastStatement(t, (spy) => run(createTaskListQueries(t.app.db, t.app.dbDialect), spy));
 
 async function viewerOnBoards() {
   const me = await createUser(t);

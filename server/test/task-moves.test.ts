@@ -4,6 +4,8 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import { createTask } from './factories.ts';
 import { useTestApp, type Response } from './helpers.ts';
 import { labelsTeam } from './labels-support.ts';
+import { keyBetween } from '../services/order-keys.ts';
+import { moveRace, outOfOrder, type Mover } from '../../bench/lib/move-race.ts';
 
 const t = useTestApp();
 
@@ -222,6 +224,42 @@ describe('POST /api/tasks/:id/move', () => {
     }
   });
 
+  it('60 moves by two people into the same column at once: every move answers 200 (a CONFLICT sent again), no two tasks share a key, one order', async () => {
+    const s = await boardWithTasks();
+    const mine = async (cookie: string) => {
+      const tasks: Task[] = [];
+      for (let i = 0; i < 6; i += 1) tasks.push(await createTask(t, cookie, { boardId: s.board.id }));
+      return tasks;
+    };
+    const mover = (cookie: string): Mover => async (taskId, columnId, afterId, version) => {
+      const res = await t.request('POST', `/api/tasks/${taskId}/move`, { cookie, body: { columnId, afterId, version } });
+      const data = res.json.data as unknown as { task?: Task } | undefined;
+      return { status: res.status, task: data?.task, code: res.json.code };
+    };
+    // The anchor nobody moves: half the moves go directly below it.
+    const anchor = await createTask(t, s.admin.cookie, { boardId: s.board.id, columnId: s.doing._id });
+    const people = [
+      { move: mover(s.admin.cookie), tasks: await mine(s.admin.cookie) },
+      { move: mover(s.member.cookie), tasks: await mine(s.member.cookie) },
+    ];
+    const race = await moveRace({ people, columnId: s.doing._id, anchorId: anchor._id, perPerson: 30 });
+    expect([race.ok, race.failed]).toEqual([60, []]);
+    const rows = await order(s.doing._id);
+    expect(rows).toHaveLength(13);
+    expect(new Set(rows.map((row) => row.position)).size).toBe(13);
+    expect(outOfOrder(rows.map((row) => row.position))).toEqual([]);
+    // The API lists the column in the same order, page by page.
+    const listed: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await t.request('GET', `/api/tasks?column=${s.doing._id}&sort=position&limit=5${cursor === null ? '' : `&cursor=${cursor}`}`, { cookie: s.member.cookie });
+      const data = res.json.data as unknown as { tasks: Task[]; nextCursor: string | null };
+      listed.push(...data.tasks.map((task) => task._id));
+      cursor = data.nextCursor;
+    } while (cursor !== null);
+    expect(listed).toEqual(ids(rows));
+  });
+
   it('re-spaces the column in order when a key would pass 64 characters', async () => {
     const s = await boardWithTasks();
     // Two neighbours whose keys leave no short key between them.
@@ -235,5 +273,78 @@ describe('POST /api/tasks/:id/move', () => {
     for (const row of rows) expect(row.position.length).toBeLessThanOrEqual(64);
     // The re-spaced neighbours got new keys and versions.
     expect(rows.filter((row) => row.id !== s.a._id).map((row) => row.version)).toEqual([2, 2]);
+  });
+});
+
+describe('stored keys the key library cannot read', () => {
+  /** Every key of the column is one the library reads (it can make a key after each). */
+  const readable = (rows: readonly { position: string }[]) => rows.every((row) => keyBetween(row.position, null).length > 0);
+  const distinct = (rows: readonly { position: string }[]) => new Set(rows.map((row) => row.position)).size === rows.length;
+
+  it('a create, a move, a PATCH {status}, a column’s delete and a CSV import next to one re-space the column and succeed, in its order', async () => {
+    const s = await boardWithTasks();
+    // Written by hand: sorts before every key the library makes, and it cannot read it.
+    await t.app.db.updateTable('tasks').set({ position: '0 by hand' }).where('id', '=', s.b._id).execute();
+    expect(ids(await order(s.todo._id))).toEqual([s.b._id, s.c._id, s.a._id]);
+
+    const created = await t.request('POST', '/api/tasks', { cookie: s.member.cookie, body: { taskTitle: 'On top', assignee: s.member.user.email, boardId: s.board.id } });
+    expect(created.status, created.body).toBe(201);
+    let rows = await order(s.todo._id);
+    expect(ids(rows)).toEqual([taskOf(created)._id, s.b._id, s.c._id, s.a._id]);
+    expect([readable(rows), distinct(rows)]).toEqual([true, true]);
+    // The re-spaced tasks' versions went up (task.updated each).
+    expect(rows.find((row) => row.id === s.b._id)?.version).toBe(2);
+
+    // Sorts after every key the library makes: a move below it, and one into the spot above it.
+    await t.app.db.updateTable('tasks').set({ position: '~ imported' }).where('id', '=', s.c._id).execute();
+    const a = taskOf(await t.request('GET', `/api/tasks/${s.a._id}`, { cookie: s.member.cookie }));
+    const below = await move(s.member.cookie, a, s.todo._id, s.c._id);
+    expect(below.status, below.body).toBe(200);
+    rows = await order(s.todo._id);
+    expect(ids(rows)).toEqual([taskOf(created)._id, s.b._id, s.c._id, s.a._id]);
+    expect([readable(rows), distinct(rows)]).toEqual([true, true]);
+    await t.app.db.updateTable('tasks').set({ position: '~ again' }).where('id', '=', s.a._id).execute();
+    const x = await createTask(t, s.member.cookie, { boardId: s.board.id, columnId: s.doing._id });
+    const above = await move(s.member.cookie, x, s.todo._id, s.c._id);
+    expect(above.status, above.body).toBe(200);
+    rows = await order(s.todo._id);
+    expect(ids(rows)).toEqual([taskOf(created)._id, s.b._id, s.c._id, x._id, s.a._id]);
+    expect([readable(rows), distinct(rows)]).toEqual([true, true]);
+
+    // The done column: a completed task with a hand-written key, then a PATCH {status} to done.
+    const done = taskOf(await t.request('PATCH', `/api/tasks/${s.a._id}`, { cookie: s.member.cookie, body: { status: 'done' } }));
+    await t.app.db.updateTable('tasks').set({ position: '' }).where('id', '=', done._id).execute();
+    const completed = await t.request('PATCH', `/api/tasks/${s.b._id}`, { cookie: s.member.cookie, body: { status: 'done' } });
+    expect(completed.status, completed.body).toBe(200);
+    rows = await order(s.done._id);
+    expect(ids(rows)).toEqual([s.b._id, s.a._id]);
+    expect([readable(rows), distinct(rows)]).toEqual([true, true]);
+
+    // Deleting a column into one whose last key is unreadable: the target is re-spaced, the tasks go after its last.
+    await t.app.db.updateTable('tasks').set({ position: '~ last' }).where('id', '=', s.c._id).execute();
+    const y = await createTask(t, s.admin.cookie, { boardId: s.board.id, columnId: s.doing._id });
+    const deleted = await t.request('DELETE', `/api/boards/${s.board.id}/columns/${s.doing._id}?moveTo=${s.todo._id}`, { cookie: s.admin.cookie });
+    expect(deleted.status, deleted.body).toBe(204);
+    rows = await order(s.todo._id);
+    expect(ids(rows)).toEqual([taskOf(created)._id, x._id, s.c._id, y._id]);
+    expect([readable(rows), distinct(rows)]).toEqual([true, true]);
+
+    // A CSV import onto a column whose top key is unreadable: re-spaced, the imported task on top.
+    await t.app.db.updateTable('tasks').set({ position: '0 first' }).where('id', '=', y._id).execute();
+    const imported = await t.request('POST', `/api/boards/${s.board.id}/import.csv`, {
+      cookie: s.member.cookie,
+      body: `taskTitle,assignee\nImported,${s.member.user.email}\n`,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(imported.status, imported.body).toBe(201);
+    rows = await order(s.todo._id);
+    expect(ids(rows).slice(1)).toEqual([y._id, taskOf(created)._id, x._id, s.c._id]);
+    expect([readable(rows), distinct(rows)]).toEqual([true, true]);
+
+    // The API lists each column in the database's order.
+    for (const column of [s.todo, s.done]) {
+      const res = await t.request('GET', `/api/tasks?board=${s.board.id}&column=${column._id}&sort=position`, { cookie: s.member.cookie });
+      expect((res.json.data as unknown as { tasks: Task[] }).tasks.map((task) => task._id)).toEqual(ids(await order(column._id)));
+    }
   });
 });

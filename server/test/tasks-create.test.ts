@@ -27,6 +27,7 @@ describe('POST /api/tasks', () => {
           assignor: user.fullName,
           assignorEmail: user.email,
           deadline: null,
+          startAt: null,
           priority: 'normal',
           status: 'todo',
           description: '',

@@ -26,6 +26,22 @@ export const BoardSchema = Type.Object({
 });
 export type Board = Static<typeof BoardSchema>;
 
+/**
+ * What the assignee of a task on a board they are not on may know of that board: its name and
+ * its columns' names (a card in "All my tasks" names its board and column), nothing else.
+ */
+export const BoardNamesSchema = Type.Object({
+  _id: Type.String(),
+  name: Type.String(),
+  columns: Type.Array(Type.Object({ _id: Type.String(), name: Type.String(), category: ColumnSchema.properties.category }), {
+    description: "The board's columns, left to right.",
+  }),
+});
+export type BoardNames = Static<typeof BoardNamesSchema>;
+
+export const BoardNamesEnvelope = Type.Object({ status: Type.Literal('success'), data: Type.Object({ board: BoardNamesSchema }) });
+export type BoardNamesEnvelope = Static<typeof BoardNamesEnvelope>;
+
 export const MemberSchema = Type.Object({
   email: Type.String({ description: 'Lower-cased.' }),
   fullName: Type.Union([Type.String(), Type.Null()], { description: 'null while no account has the address.' }),

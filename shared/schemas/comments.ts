@@ -54,7 +54,7 @@ export type PeopleEnvelope = Static<typeof PeopleEnvelope>;
 export const ACTIVITY_TYPES = ['created', 'updated', 'completed', 'reopened', 'commented', 'checklist'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 /** The fields an `updated` entry reports, in this order. */
-export const TRACKED_FIELDS = ['taskTitle', 'workTitle', 'description', 'assignee', 'priority', 'deadline'] as const;
+export const TRACKED_FIELDS = ['taskTitle', 'workTitle', 'description', 'assignee', 'priority', 'deadline', 'startAt'] as const;
 export type TrackedField = (typeof TRACKED_FIELDS)[number];
 /**
  * The keys of an `updated` entry's `changes`: the tracked fields, then `board` for a move (from

@@ -16,5 +16,5 @@ export const CsvImportEnvelope = Type.Object({
 export type CsvImportEnvelope = Static<typeof CsvImportEnvelope>;
 
 /** The columns of a board's CSV export and import, in the export's order. */
-export const CSV_COLUMNS = ['taskTitle', 'workTitle', 'assignee', 'deadline', 'priority', 'status', 'description', 'labels', 'column'] as const;
+export const CSV_COLUMNS = ['taskTitle', 'workTitle', 'assignee', 'deadline', 'startAt', 'priority', 'status', 'description', 'labels', 'column'] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS, PRIORITIES, REPEAT_UNITS, STATUSES, TASK_SORTS, TASK_VIEWS } from '../constants.ts';
-import { EmailInput, literalUnion } from './common.ts';
+import { EmailInput, FailEnvelope, literalUnion } from './common.ts';
 import { LabelSchema } from './labels.ts';
 
 export const PriorityField = literalUnion(PRIORITIES);
@@ -20,6 +20,11 @@ const LabelIdsInput = Type.Array(Type.String({ maxLength: 64 }), {
 /** `""` or `null` mean "no deadline"; otherwise ISO 8601 (no offset = UTC). */
 const DeadlineInput = Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
   description: 'ISO 8601 date-time; without an offset it is read as UTC. "" or null: no deadline.',
+});
+
+/** `""` or `null` mean "no start"; otherwise ISO 8601 (no offset = UTC). */
+const StartAtInput = Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+  description: 'When the work starts: ISO 8601 date-time (without an offset, UTC); "" or null: none. Not after the deadline when both are set (400 on `startAt`, or on `deadline` when only the deadline changes).',
 });
 
 /**
@@ -50,6 +55,7 @@ export const TaskSchema = Type.Object({
   assignor: Type.String({ description: "The creator's full name." }),
   assignorEmail: Type.String(),
   deadline: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  startAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the work starts; null when unset. Never after `deadline` when both are set.' }),
   priority: PriorityField,
   status: StatusField,
   description: Type.String({ description: 'Plain text (never HTML); "" when none.' }),
@@ -72,6 +78,7 @@ export const CreateTaskBody = Type.Object({
   }),
   assignee: EmailInput,
   deadline: Type.Optional(DeadlineInput),
+  startAt: Type.Optional(StartAtInput),
   priority: Type.Optional(PriorityField),
   workTitle: Type.Optional(
     Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], {
@@ -96,6 +103,7 @@ export const UpdateTaskBody = Type.Object({
   taskTitle: Type.Optional(Type.String({ maxLength: 2000 })),
   assignee: Type.Optional(EmailInput),
   deadline: Type.Optional(DeadlineInput),
+  startAt: Type.Optional(StartAtInput),
   priority: Type.Optional(PriorityField),
   status: Type.Optional(StatusField),
   workTitle: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
@@ -106,6 +114,61 @@ export const UpdateTaskBody = Type.Object({
   repeat: Type.Optional(RepeatInput),
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
+
+/** The most tasks one bulk change takes. */
+export const BULK_TASKS_MAX = 500;
+
+/**
+ * Exactly one kind of change, applied to every task of a bulk change: one object whose
+ * properties are all optional, exactly one of them given (checked by the route: a union of
+ * one-property objects would not survive the validator's removal of unknown properties).
+ */
+const BulkChangeSchema = Type.Object(
+  {
+    columnId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "To the top of this column (of every task's board), in the order of `taskIds`." })),
+    /** To the top of the first column of this status on each task's board. */
+    status: Type.Optional(StatusField),
+    assignee: Type.Optional(EmailInput),
+    priority: Type.Optional(PriorityField),
+    deadline: Type.Optional(DeadlineInput),
+    addLabelIds: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, description: "Labels (of each task's board) added to those it has (at most 10 a task)." })),
+    removeLabelIds: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, description: 'Labels taken off (those a task lacks are ignored).' })),
+    boardId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Moves every task to this board (the top of its first column of the task's status); their labels are dropped." })),
+    delete: Type.Optional(Type.Literal(true)),
+  },
+  { description: 'Exactly one of these properties (400 on `change` otherwise).' },
+);
+/** A bulk change as the service takes it: exactly one kind. */
+export type BulkChange =
+  | { columnId: string }
+  | { status: Static<typeof StatusField> }
+  | { assignee: string }
+  | { priority: Static<typeof PriorityField> }
+  | { deadline: string | null }
+  | { addLabelIds: string[] }
+  | { removeLabelIds: string[] }
+  | { boardId: string }
+  | { delete: true };
+
+
+export const BulkTasksBody = Type.Object({
+  taskIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: BULK_TASKS_MAX, description: `1 to ${BULK_TASKS_MAX} task ids (repeats ignored).` }),
+  change: BulkChangeSchema,
+});
+export type BulkTasksBody = Static<typeof BulkTasksBody>;
+
+export const BulkTasksEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  message: Type.String(),
+  data: Type.Union([Type.Object({ tasks: Type.Array(TaskSchema) }), Type.Object({ deleted: Type.Integer({ minimum: 0 }) })]),
+});
+export type BulkTasksEnvelope = Static<typeof BulkTasksEnvelope>;
+
+/** A refused bulk change: `data.taskId` is the task it was refused for (absent when the request itself is invalid). */
+export const BulkFailEnvelope = Type.Object({
+  ...FailEnvelope.properties,
+  data: Type.Optional(Type.Object({ taskId: Type.String() })),
+});
 
 export const DeleteTaskQuery = Type.Object({ version: Type.Optional(TaskVersion) });
 export type DeleteTaskQuery = Static<typeof DeleteTaskQuery>;

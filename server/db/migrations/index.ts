@@ -19,6 +19,7 @@ import * as m0017 from './0017-outbox-lanes.ts';
 import * as m0018 from './0018-event-subject-id.ts';
 import * as m0019 from './0019-list-read-indexes.ts';
 import * as m0021 from './0021-board-columns.ts';
+import * as m0023 from './0023-task-start.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0018-event-subject-id': m0018,
   '0019-list-read-indexes': m0019,
   '0021-board-columns': m0021,
+  '0023-task-start': m0023,
 };

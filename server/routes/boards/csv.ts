@@ -15,6 +15,7 @@ import { boardNotFound } from '../../services/boards.ts';
 import { importRows, parseImport } from '../../services/csv-import.ts';
 import { actorOf } from '../../services/actor.ts';
 import { existingId } from '../../services/not-found.ts';
+import { withDistinctKeys } from '../../services/task-places.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
 /** Tasks read per page while an export streams. */
@@ -28,6 +29,7 @@ const recordOf = (task: Task, columnName: string) => [
   task.workTitle,
   task.assignee,
   task.deadline ?? '',
+  task.startAt ?? '',
   task.priority,
   task.status,
   task.description,
@@ -67,7 +69,7 @@ const csv: FastifyPluginAsyncTypebox = (fastify) => {
         tags: ['boards'],
         summary: "A board's tasks as CSV (any member)",
         description:
-          `text/csv with a header row \`${CSV_COLUMNS.join(',')}\`, RFC 4180 quoting, labels joined by \`;\`, deadlines as ISO 8601 UTC, column by its name, ` +
+          `text/csv with a header row \`${CSV_COLUMNS.join(',')}\`, RFC 4180 quoting, labels joined by \`;\`, deadlines and starts (\`startAt\`) as ISO 8601 UTC, column by its name, ` +
           'newest task first. Anyone who is not an active member of the board gets 404, as for a board that does not exist.',
         security: sessionSecurity,
         params: BoardParams,
@@ -132,12 +134,11 @@ const csv: FastifyPluginAsyncTypebox = (fastify) => {
       if (!canImportTasks(role)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
       const now = clock.now();
       const rows = parseImport(request.body, now);
-      const counts = await importRows(
-        { events: fastify.events, boards, labels: fastify.labelsRepository, activity: fastify.activityRepository, imports: fastify.taskImportRepository },
-        actor,
-        boardId,
-        rows,
-        now,
+      const deps = { events: fastify.events, boards, labels: fastify.labelsRepository, activity: fastify.activityRepository, imports: fastify.taskImportRepository };
+      // A column whose top key the key library cannot read is re-spaced first (decision 130).
+      const counts = await withDistinctKeys(
+        () => importRows(deps, actor, boardId, rows, now),
+        (columnId) => fastify.taskWrites.respace(actor, columnId),
       );
       return reply.code(201).send({ status: 'success', message: CSV_MESSAGES.imported(counts.tasks), data: { counts } });
     },

@@ -5,6 +5,7 @@ import { normalizeEmail } from '#shared/email.ts';
 import {
   AddMemberBody,
   BoardDetailEnvelope,
+  BoardNamesEnvelope,
   BoardEnvelope,
   BoardListEnvelope,
   BoardParams,
@@ -84,6 +85,22 @@ const boards: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request) => ({ status: 'success', data: await service.get(actorOf(request), request.params.id) }) as const,
+  );
+
+  fastify.get(
+    '/boards/:id/names',
+    {
+      schema: {
+        tags: ['boards'],
+        summary: "A board's name and its columns' names, for anyone who sees a task on it",
+        description:
+          'For an active member, and for the assignee of one of its tasks who is not on the board (their cards in "All my tasks" name the board and column); nothing else of the board. Anyone else gets 404, as for a board that does not exist.',
+        security: sessionSecurity,
+        params: BoardParams,
+        response: { 200: serializable(BoardNamesEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => ({ status: 'success', data: { board: await service.names(actorOf(request), request.params.id) } }) as const,
   );
 
   fastify.patch(

@@ -177,7 +177,10 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
       const names = await feeds.boardNames([...new Set(list.map((task) => task.boardId))]);
       const feed = ical({ name: 'Taskwise', prodId: { company: 'Taskwise', product: 'Taskwise', language: 'EN' } });
       for (const task of list) {
-        const start = new Date(task.deadline ?? 0);
+        // A task with a start earlier than its deadline lasts from the one to the other.
+        const deadline = new Date(task.deadline ?? 0);
+        const startAt = task.startAt === null ? undefined : new Date(task.startAt);
+        const start = startAt !== undefined && startAt < deadline ? startAt : deadline;
         const boardName = names.get(task.boardId) ?? '';
         const lines = [`Board: ${boardName}`, `Assignee: ${task.assignee}`, `Priority: ${task.priority}`];
         if (task.workTitle !== '') lines.push(`Work: ${task.workTitle}`);
@@ -185,7 +188,7 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
         feed.createEvent({
           id: `${task._id}@${host}`,
           start,
-          end: new Date(start.getTime() + EVENT_MINUTES * 60_000),
+          end: start < deadline ? deadline : new Date(start.getTime() + EVENT_MINUTES * 60_000),
           summary: task.taskTitle,
           description: lines.join('\n'),
           url: `${config.appOrigin}/tasks/${task._id}`,

@@ -15,7 +15,18 @@ import {
   UpdateTaskBody,
 } from '#shared/schemas/tasks.ts';
 import { sameRepeat } from '#shared/repeat.ts';
-import { checkDeadline, checkDescription, checkEmail, checkLabelIds, checkRepeat, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
+import {
+  checkDeadline,
+  checkDescription,
+  checkEmail,
+  checkLabelIds,
+  checkRepeat,
+  checkStartAt,
+  checkStartBeforeDeadline,
+  checkTaskTitle,
+  checkWorkTitle,
+  type Checked,
+} from '#shared/validation.ts';
 import { validationFailed } from '../../errors.ts';
 import type { TaskFilter } from '../../repositories/task-list-queries.ts';
 import type { Viewer } from '../../repositories/task-visibility.ts';
@@ -97,6 +108,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
           "`boardId` (default: my personal board) needs the admin or member role there: 403 FORBIDDEN for a viewer, 404 NOT_FOUND for a board I am not on. " +
           '`labelIds`: labels of that board (400 on `labelIds` otherwise, or past 10). ' +
           '`repeat` {every, unit} needs a deadline (400 on `repeat` otherwise). ' +
+          '`startAt` (ISO 8601, may be past) is not after the deadline when both are set (400 on `startAt`). ' +
           'With `Idempotency-Key`, a repeat of the same create answers the first answer again and creates nothing (see the header).',
         security: sessionSecurity,
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ description: IDEMPOTENCY_KEY_DOC })) }),
@@ -114,15 +126,20 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         assignee: checkEmail(body.assignee),
         workTitle: checkWorkTitle(body.workTitle),
         deadline: checkDeadline(body.deadline, now),
+        startAt: checkStartAt(body.startAt),
         description: checkDescription(body.description ?? ''),
         labelIds: checkLabelIds(body.labelIds ?? []),
         repeat: checkRepeat(body.repeat, body.deadline != null && body.deadline.trim() !== ''),
       });
+      const deadline = fields.deadline?.toISOString() ?? null;
+      const startAt = fields.startAt?.toISOString() ?? null;
+      checkFields({ startAt: checkStartBeforeDeadline(startAt, deadline, 'startAt') });
       return writes.create(viewer, {
         workTitle: fields.workTitle,
         taskTitle: fields.taskTitle,
         assigneeEmail: fields.assignee,
-        deadline: fields.deadline?.toISOString() ?? null,
+        deadline,
+        startAt,
         priority: body.priority ?? DEFAULT_PRIORITY,
         status: body.status ?? DEFAULT_STATUS,
         description: fields.description,
@@ -237,6 +254,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
           'its labels are dropped unless `labelIds` of that board come along. `labelIds` is the whole set (at most 10, labels of the task\'s board after the change; 400 on `labelIds` otherwise); ' +
           'the same set is no change. `labels` (as read) is ignored. ' +
           '`repeat` needs a deadline (400 on `repeat` otherwise, also when the change removes the deadline of a repeating task). ' +
+          '`startAt` (ISO 8601, "" or null: none) is not after the deadline when both are set: 400 on `startAt`, or on `deadline` when only the deadline changes. ' +
           'Completing a repeating task (status todo → done) creates its next occurrence in the same write (a `task.created` event) and sets its own `repeat` to null.',
         security: sessionSecurity,
         params: TaskParams,
@@ -252,6 +270,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       if (body.assignee !== undefined) checks.assignee = checkEmail(body.assignee);
       if (body.workTitle !== undefined) checks.workTitle = checkWorkTitle(body.workTitle);
       if (body.deadline !== undefined) checks.deadline = checkDeadline(body.deadline, BEGINNING_OF_TIME);
+      if (body.startAt !== undefined) checks.startAt = checkStartAt(body.startAt);
       if (body.description !== undefined) checks.description = checkDescription(body.description);
       if (body.labelIds !== undefined) checks.labelIds = checkLabelIds(body.labelIds);
       const fields = checkFields(checks) as {
@@ -259,6 +278,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         assignee?: string;
         workTitle?: string;
         deadline?: Date | null;
+        startAt?: Date | null;
         description?: string;
         labelIds?: string[];
       };
@@ -296,6 +316,14 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         // of a repeating task (unless the same change stops the repeat), is refused.
         const deadline = changes.deadline === undefined ? current.deadline : changes.deadline;
         checkFields({ repeat: checkRepeat(repeat, deadline !== null) });
+        if (fields.startAt !== undefined) {
+          const startAt = fields.startAt?.toISOString() ?? null;
+          if (startAt !== current.startAt) changes.startAt = startAt;
+        }
+        if (changes.startAt !== undefined || changes.deadline !== undefined) {
+          const set = changes.startAt === undefined ? 'deadline' : 'startAt';
+          checkFields({ [set]: checkStartBeforeDeadline(changes.startAt === undefined ? current.startAt : changes.startAt, deadline, set) });
+        }
         return changes;
       }, moveTo, fields.labelIds);
       return { status: 'success', message: withMailNote(warning ?? SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;

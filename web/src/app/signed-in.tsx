@@ -23,10 +23,11 @@ export function SignedInOutlet({ viewer }: { viewer: PublicUser }) {
   // main.tsx already; a second call does nothing).
   registerQueuedWrites(useQueryClient());
   return (
-    <LiveBoardProvider key={viewer.email} viewer={viewer} handlers={LIVE_EVENT_HANDLERS}>
-      <BoardScopeProvider>
+    // The board scope is outside the live board: its conflict dialog names a board's columns.
+    <BoardScopeProvider>
+      <LiveBoardProvider key={viewer.email} viewer={viewer} handlers={LIVE_EVENT_HANDLERS}>
         <Outlet />
-      </BoardScopeProvider>
-    </LiveBoardProvider>
+      </LiveBoardProvider>
+    </BoardScopeProvider>
   );
 }

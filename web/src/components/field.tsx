@@ -80,6 +80,15 @@ export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectEl
   ref?: Ref<HTMLSelectElement>;
 }
 
+/** The chevron of a native select inside `.select-wrap`. */
+export function SelectChevron() {
+  return (
+    <svg className="select-wrap__chevron" viewBox="0 0 16 16" aria-hidden="true" width="16" height="16">
+      <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="m4 6 4 4 4-4" />
+    </svg>
+  );
+}
+
 export function SelectField({ label, hint, error, fieldClassName, className, children, ref, ...select }: SelectFieldProps) {
   const id = useId();
   return (
@@ -95,9 +104,7 @@ export function SelectField({ label, hint, error, fieldClassName, className, chi
         >
           {children}
         </select>
-        <svg className="select-wrap__chevron" viewBox="0 0 16 16" aria-hidden="true" width="16" height="16">
-          <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="m4 6 4 4 4-4" />
-        </svg>
+        <SelectChevron />
       </div>
     </FieldFrame>
   );

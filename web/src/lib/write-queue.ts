@@ -150,4 +150,4 @@ export function createOutlet<T>() {
 }
 
 /** Messages about queued changes ("Couldn’t save …"), shown by the notices. */
-export const queueNotices = createOutlet<{ tone: 'success' | 'error'; text: string }>();
+export const queueNotices = createOutlet<{ tone: 'success' | 'error' | 'info'; text: string }>();

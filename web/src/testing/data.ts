@@ -17,6 +17,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     assignor: 'Ada Lovelace',
     assignorEmail: 'ada@example.com',
     deadline: null,
+    startAt: null,
     priority: 'normal',
     status: 'todo',
     description: '',

@@ -1,11 +1,13 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { Link, Outlet, useNavigate, useParams } from 'react-router';
-import { canManageBoard } from '#shared/rights.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { canChangeColumns, canManageBoard } from '#shared/rights.ts';
 import { ButtonLink } from '#web/components/button.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { useBoard } from '#web/features/boards/api/get-board.ts';
+import { boardKeys } from '#web/features/boards/api/query-keys.ts';
 import { useBoards } from '#web/features/boards/api/get-boards.ts';
 import { BoardMembersStrip } from '#web/features/boards/components/board-members-strip.tsx';
 import { TaskBoard } from '#web/features/tasks/components/task-board.tsx';
@@ -60,8 +62,8 @@ export function useLeaveWhenRemoved(boardId: string, handled?: RefObject<boolean
 }
 
 /**
- * /boards/:boardId — the board's tasks in the same two columns as "All my tasks", headed by
- * its name, its members and the way to its settings. /boards/:boardId/tasks/:id opens a task
+ * /boards/:boardId — the board's tasks in its own columns, headed by its name, its members and
+ * the way to its settings. /boards/:boardId/tasks/:id opens a task
  * over it (on a narrow screen the task page alone: see app/routes.tsx).
  */
 export function BoardPage() {
@@ -70,6 +72,7 @@ export function BoardPage() {
   const boards = useBoards();
   const listed = boards.data?.find((b) => b._id === boardId);
   const board = detail.data?.board ?? listed;
+  const queryClient = useQueryClient();
   useLeaveWhenRemoved(boardId);
   useDocumentTitle(board?.name ?? 'Board');
 
@@ -109,7 +112,17 @@ export function BoardPage() {
   return (
     <BoardScopeProvider boardId={board._id}>
       <div className="page page--board">
-        <TaskBoard key={board._id} boardId={board._id} title={board.name} headingExtra={<NarrowBoardSwitcher />} subtitle={subtitle} />
+        <TaskBoard
+          key={board._id}
+          boardId={board._id}
+          title={board.name}
+          headingExtra={<NarrowBoardSwitcher />}
+          subtitle={subtitle}
+          columns={board.columns}
+          canChangeColumns={canChangeColumns(board.role)}
+          // The board's columns come with the board (and live, with its `board.updated` event).
+          onColumnsChanged={() => queryClient.invalidateQueries({ queryKey: boardKeys.all })}
+        />
         <Outlet />
       </div>
     </BoardScopeProvider>

@@ -5,7 +5,7 @@ import type { Comment, CommentEnvelope, Person } from '#shared/schemas/comments.
 import { apiRequest, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { markMadeHere, newStandInId, QUEUED_WRITE_OPTIONS, queueNotices, sendDelete, THIS_PAGE_LOAD } from '#web/lib/write-queue.ts';
-import { withComment } from './comment-events.ts';
+import { STAND_IN_PREFIX, withComment } from './comment-events.ts';
 import { commentKeys, commentsPath } from './get-comments.ts';
 
 /*
@@ -63,7 +63,6 @@ interface CommentContext {
   madeIn: string;
 }
 
-const STAND_IN_PREFIX = 'pending-';
 export const isPendingComment = (comment: Comment): boolean => comment._id.startsWith(STAND_IN_PREFIX);
 
 async function send(variables: CommentVariables): Promise<Written | null> {

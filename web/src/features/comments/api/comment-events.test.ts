@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '#shared/schemas/comments.ts';
-import { applyCommentEvent } from './comment-events.ts';
+import { applyCommentEvent, withComment } from './comment-events.ts';
 import { commentKeys } from './get-comments.ts';
 
 const ADA = { fullName: 'Ada Lovelace', email: 'ada@example.com' };
@@ -36,6 +36,23 @@ describe('applying comment events to a task’s cached comments', () => {
 
     applyCommentEvent(client, 'comment.deleted', { taskId: 't1', comment: { _id: 'c1' }, by: ADA });
     expect(bodies()).toEqual([]);
+  });
+
+  it('puts the event of a comment this page is still posting in its stand-in’s place, never beside it', () => {
+    const client = new QueryClient();
+    const key = commentKeys.list('t1');
+    const standIn = { ...comment('pending-1', '  Mine  '), author: ADA };
+    const other = { ...comment('pending-2', 'Mine'), author: { fullName: 'Grace Hopper', email: 'grace@example.com' } };
+    client.setQueryData<Comment[]>(key, [comment('c0', 'Before'), standIn, other]);
+
+    applyCommentEvent(client, 'comment.created', { taskId: 't1', comment: comment('c1', 'Mine'), by: ADA });
+    expect(client.getQueryData<Comment[]>(key)?.map((c) => c._id)).toEqual(['c0', 'c1', 'pending-2']);
+    // The answer to the post then finds its comment already there.
+    expect(withComment(client.getQueryData<Comment[]>(key)!.filter((c) => c._id !== 'pending-1'), comment('c1', 'Mine')).map((c) => c._id)).toEqual([
+      'c0',
+      'c1',
+      'pending-2',
+    ]);
   });
 
   it('leaves tasks whose comments are not loaded, and ignores what is not a comment event', () => {

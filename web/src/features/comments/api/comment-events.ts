@@ -26,10 +26,24 @@ function isCommentEventData(type: CommentEventType, value: unknown): value is Co
   return type === 'comment.deleted' || (typeof comment.body === 'string' && typeof comment.updatedAt === 'string');
 }
 
-/** A comment from the server (an answer or an event) into its task's cached list; an older copy never replaces a newer one. */
+/** The stand-in ids of comments this page is still posting (change-comments.ts makes them). */
+export const STAND_IN_PREFIX = 'pending-';
+
+/**
+ * A comment from the server (an answer or an event) into its task's cached list; an older copy
+ * never replaces a newer one. The live event of a comment this page posted often arrives before
+ * the answer to the post: it takes the place of the first stand-in with the same author and text,
+ * so the comment never shows twice, not even for a moment.
+ */
 export function withComment(list: readonly Comment[], comment: Comment): Comment[] {
   const cached = list.find((c) => c._id === comment._id);
-  if (!cached) return [...list, comment];
+  if (!cached) {
+    const standIn = list.findIndex(
+      (c) => c._id.startsWith(STAND_IN_PREFIX) && c.author.email === comment.author.email && c.body.trim() === comment.body.trim(),
+    );
+    if (standIn < 0) return [...list, comment];
+    return list.map((c, i) => (i === standIn ? comment : c));
+  }
   if (cached.updatedAt > comment.updatedAt) return [...list];
   return list.map((c) => (c._id === comment._id ? comment : c));
 }

@@ -1,5 +1,12 @@
 import { DEFAULT_SORT, DEFAULT_VIEW, LIMITS, PRIORITIES, TASK_SORTS, TASK_VIEWS, type Priority, type TaskSort, type TaskView } from '#shared/constants.ts';
 
+/** A list's order: the API's sorts, and a board column's own order (Manual). */
+export type BoardSort = TaskSort | 'position';
+
+/** Manual on a board (its columns' own order, the order cards are dragged into); newest on "All my tasks". */
+export const defaultSort = (board: string): BoardSort => (board ? 'position' : DEFAULT_SORT);
+const BOARD_SORTS: readonly BoardSort[] = [...TASK_SORTS, 'position'];
+
 /** "" is "All Tasks". */
 export type PriorityFilter = Priority | '';
 
@@ -16,7 +23,8 @@ export interface BoardFilter {
   view: TaskView;
   /** Trimmed search text; "" is no search. */
   q: string;
-  sort: TaskSort;
+  /** `position` (Manual: the column's own order) exists only on a board, and is its default. */
+  sort: BoardSort;
   /** The board on screen (from the address's path, `/boards/:id`); "" is every board ("All my tasks"). */
   board: string;
   /** One of the board's labels (its id); "" is every task. Labels are a board's: none on "All my tasks". */
@@ -84,19 +92,23 @@ export function parseBoardFilter(params: URLSearchParams, board = ''): BoardFilt
     priority: parsePriorityFilter(params.get('priority')),
     view: whoseTasks(params),
     q: normalizeSearch(params.get('q')),
-    sort: pick(TASK_SORTS, params.get('sort'), DEFAULT_SORT),
+    sort: board ? pick(BOARD_SORTS, params.get('sort'), defaultSort(board)) : pick<BoardSort>(TASK_SORTS, params.get('sort'), DEFAULT_SORT),
     label: board === '' ? '' : (params.get('label') ?? '').trim().slice(0, LABEL_ID_MAX_LENGTH),
   };
 }
 
-/** `params` with the given parts of the filter written in (defaults removed), other keys kept. */
-export function withFilter(params: URLSearchParams, change: Partial<BoardFilter>): URLSearchParams {
+/**
+ * `params` with the given parts of the filter written in (defaults removed), other keys kept.
+ * `board`: the board on screen, whose default sort (Manual) differs from "All my tasks'" one.
+ */
+export function withFilter(params: URLSearchParams, change: Partial<BoardFilter>, board = ''): URLSearchParams {
   const next = new URLSearchParams(params);
   for (const [key, value] of Object.entries(change)) {
     // The board is the path's, never a query parameter.
     if (key === 'board') continue;
     const param = PARAM_OF[key as keyof typeof PARAM_OF];
-    if (value === '' || value === DEFAULT_FILTER[key as keyof BoardFilter]) next.delete(param);
+    const fallback = key === 'sort' ? defaultSort(board) : DEFAULT_FILTER[key as keyof BoardFilter];
+    if (value === '' || value === fallback) next.delete(param);
     else next.set(param, value);
   }
   return next;
@@ -108,7 +120,8 @@ export function filterQuery(filter: BoardFilter): Record<string, string | undefi
     priority: filter.priority || undefined,
     view: filter.view === DEFAULT_VIEW ? undefined : filter.view,
     q: filter.q || undefined,
-    sort: filter.sort === DEFAULT_SORT ? undefined : filter.sort,
+    // Manual order is a column's (`column=&sort=position`): the column's fetcher sends it.
+    sort: filter.sort === DEFAULT_SORT || filter.sort === 'position' ? undefined : filter.sort,
     board: filter.board || undefined,
     label: filter.label || undefined,
   };

@@ -48,6 +48,18 @@ export function useCanChangeTask(task: Pick<Task, 'boardId' | 'assignee'>): bool
   return board === undefined || canChangeTask(board.role, task.assignee === viewer.email);
 }
 
+/**
+ * Where completing (`done`) or reopening (`todo`) puts a task: the first column of that status on
+ * its board, as the server does, unless it is in such a column already; undefined when the board
+ * is not known here. Only for showing the card there before the answer.
+ */
+export function useStatusColumn(task: Pick<Task, 'boardId' | 'columnId'>, status: Task['status']): string | undefined {
+  const { boards } = useBoardScope();
+  const columns = boards?.find((b) => b._id === task.boardId)?.columns;
+  if (!columns || columns.some((column) => column._id === task.columnId && column.category === status)) return undefined;
+  return columns.find((column) => column.category === status)?._id;
+}
+
 /** Whether the viewer may create tasks on the board on screen ("All my tasks": on their own boards). */
 export function useCanCreateHere(): boolean {
   const { boards, boardId } = useBoardScope();

@@ -4,6 +4,7 @@ import { writeCounts } from './count-writes.ts';
 import { ANY_FIELD, changedFields, mayChange, scheduleRefresh, type ChangedFields } from './list-refresh.ts';
 import { isPendingTask } from './pending-tasks.ts';
 import { filterOfKey, membershipOf, taskKeys, type KeyFilter, type TaskPages } from './query-keys.ts';
+import { findViewTask, writeViewLists } from './view-tasks.ts';
 
 /*
  * The one writer of a task's copies in the cache after a fetch: the task page's copy, and the
@@ -32,10 +33,35 @@ function withFirst(data: TaskPages, task: Task): TaskPages {
   return first ? { ...data, pages: [{ ...first, tasks: [task, ...first.tasks] }, ...rest] } : data;
 }
 
-function nextList(data: TaskPages, filter: KeyFilter, id: string, before: Task | null, after: Task | null, heldBy: ReadonlySet<string>): TaskPages {
-  // A board's list holds only that board's tasks: a task on another board (moved, or a stand-in
-  // created there) is certainly not in it.
-  const belongs = after !== null && after.status === filter.status && (!filter.board || after.boardId === filter.board);
+/**
+ * `task` directly below the card `afterId` (null: at the top), taken from wherever it was; null
+ * when `afterId` is not among the loaded cards (the server's answer will place it).
+ */
+function placedAfter(data: TaskPages, task: Task, afterId: string | null): TaskPages | null {
+  const rest = without(data, task._id);
+  if (afterId === null) return withFirst(rest, task);
+  if (!holds(rest, afterId)) return null;
+  return { ...rest, pages: rest.pages.map((page) => ({ ...page, tasks: page.tasks.flatMap((t) => (t._id === afterId ? [t, task] : [t])) })) };
+}
+
+/** Where a move (this tab's own, before the answer) puts the task: directly below `afterId`. */
+export interface Placement {
+  afterId: string | null;
+}
+
+function nextList(data: TaskPages, filter: KeyFilter, id: string, before: Task | null, after: Task | null, heldBy: ReadonlySet<string>, place?: Placement): TaskPages {
+  // A board's list holds only that board's tasks (a column's list only that column's): a task
+  // on another board (moved, or a stand-in created there) is certainly not in it.
+  const belongs =
+    after !== null &&
+    after.status === filter.status &&
+    (!filter.board || after.boardId === filter.board) &&
+    (!filter.column || after.columnId === filter.column);
+  // A move shows at once where it was dropped, in a list in the column's own order.
+  if (after && belongs && place && filter.sort === 'position') {
+    const placed = placedAfter(data, after, place.afterId);
+    if (placed) return placed;
+  }
   if (after && belongs) {
     const inPlace = replacedInPlace(data, before?._id ?? after._id, after);
     if (inPlace) return inPlace;
@@ -43,7 +69,7 @@ function nextList(data: TaskPages, filter: KeyFilter, id: string, before: Task |
     // A task that changed status offline (completed, reopened): no refresh can place it until
     // the network returns, so it goes first in the other column of the same filter, which held
     // it, rather than vanish from both.
-    const twinHeldIt = before !== null && before.status !== after.status && heldBy.has(membershipOf(filter));
+    const twinHeldIt = before !== null && (before.status !== after.status || before.columnId !== after.columnId) && heldBy.has(membershipOf(filter));
     return twinHeldIt && !onlineManager.isOnline() ? withFirst(data, after) : data;
   }
   const next = without(data, id);
@@ -54,9 +80,9 @@ function nextList(data: TaskPages, filter: KeyFilter, id: string, before: Task |
  * Writes a change of one task into the cache: `before` is the copy the cache held (`null`: none,
  * the task is new here or its previous state unknown), `after` the new copy (`null`: it is gone).
  */
-export function writeTask(queryClient: QueryClient, before: Task | null, after: Task | null): void {
+export function writeTask(queryClient: QueryClient, before: Task | null, after: Task | null, place?: Placement): void {
   const id = (after ?? before)?._id;
-  if (id !== undefined) write(queryClient, id, before, after);
+  if (id !== undefined) write(queryClient, id, before, after, place);
 }
 
 /** Task `id` is gone; `before` is the copy the cache held, if any. */
@@ -64,7 +90,7 @@ export function writeRemoval(queryClient: QueryClient, id: string, before: Task 
   write(queryClient, id, before, null);
 }
 
-function write(queryClient: QueryClient, id: string, before: Task | null, after: Task | null): void {
+function write(queryClient: QueryClient, id: string, before: Task | null, after: Task | null, place?: Placement): void {
   // The task page's copy: replaced; once gone, asked again (it then says "Task not found").
   if (queryClient.getQueryData(taskKeys.detail(id)) !== undefined) {
     if (after) queryClient.setQueryData<Task>(taskKeys.detail(id), after);
@@ -89,11 +115,12 @@ function write(queryClient: QueryClient, id: string, before: Task | null, after:
       if (serverChanged && query.state.fetchStatus === 'fetching') scheduleRefresh(queryClient, query.queryKey);
       continue;
     }
-    const next = nextList(data, filter, id, before, after, heldBy);
+    const next = nextList(data, filter, id, before, after, heldBy, place);
     if (next !== data) queryClient.setQueryData<TaskPages>(query.queryKey, next);
     if (serverChanged && after?.status === filter.status && mayChange(filter, changed)) scheduleRefresh(queryClient, query.queryKey);
   }
   if (serverChanged) writeCounts(queryClient, before, after, changed, heldBy);
+  writeViewLists(queryClient, id, before, after, changed, serverChanged);
 }
 
 /** The newest copy of a task in any cached list or on its task page, if one holds it. */
@@ -104,7 +131,8 @@ export function findCachedTask(queryClient: QueryClient, id: string): Task | und
       for (const task of page.tasks) if (task._id === id && (!found || task.version > found.version)) found = task;
     }
   }
-  return found;
+  const inView = findViewTask(queryClient, id);
+  return inView && (!found || inView.version > found.version) ? inView : found;
 }
 
 /**

@@ -6,7 +6,7 @@ import { filterOfKey, membershipOf, taskKeys } from './query-keys.ts';
 /*
  * The column badges after a change of one task. Where the result is certain without the
  * server, it is written at once: a task its filter's lists held (so the server counted it) that
- * only moved to the other column, or is gone. Anything else is asked again (list-refresh.ts),
+ * only moved to another column, or is gone. Anything else is asked again (list-refresh.ts),
  * and so is "overdue" whenever the task has a deadline: the server decides what is overdue.
  */
 
@@ -14,6 +14,13 @@ import { filterOfKey, membershipOf, taskKeys } from './query-keys.ts';
 function shifted(data: TaskCounts, before: Task, after: Task | null): TaskCounts {
   const next = { ...data, [before.status]: Math.max(0, data[before.status] - 1) };
   if (after) next[after.status] += 1;
+  // A board's counts also hold each column's.
+  if (data.columns) {
+    const columns = { ...data.columns };
+    if (columns[before.columnId] !== undefined) columns[before.columnId] = Math.max(0, (columns[before.columnId] ?? 0) - 1);
+    if (after && columns[after.columnId] !== undefined) columns[after.columnId] = (columns[after.columnId] ?? 0) + 1;
+    next.columns = columns;
+  }
   return next;
 }
 

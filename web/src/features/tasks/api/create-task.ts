@@ -24,6 +24,8 @@ export interface CreateVariables {
   creator: Viewer;
   /** Where the server puts it without a board chosen: the creator's personal board. */
   personalBoardId: string;
+  /** The column the server will put it in (the board's first "to do" one), when known: where the stand-in shows. */
+  columnId?: string;
 }
 interface CreateAnswer {
   task: Task;
@@ -39,7 +41,7 @@ export async function createTask(body: CreateTaskBody, idempotencyKey?: string):
   return { task: envelope.data.task, message: envelope.message };
 }
 
-function standIn({ body, pendingId, creator, personalBoardId }: CreateVariables): Task {
+function standIn({ body, pendingId, creator, personalBoardId, columnId }: CreateVariables): Task {
   const now = new Date().toISOString();
   return {
     _id: pendingId,
@@ -51,6 +53,7 @@ function standIn({ body, pendingId, creator, personalBoardId }: CreateVariables)
     assignor: creator.fullName,
     assignorEmail: creator.email,
     deadline: body.deadline === '' ? null : (body.deadline ?? null),
+    startAt: body.startAt === '' ? null : (body.startAt ?? null),
     priority: body.priority ?? DEFAULT_PRIORITY,
     status: DEFAULT_STATUS,
     createdAt: now,
@@ -59,8 +62,9 @@ function standIn({ body, pendingId, creator, personalBoardId }: CreateVariables)
     labels: [],
     checklist: { done: 0, total: 0 },
     repeat: null,
-    // Its place is the server's to give; a stand-in shows at the top until the answer comes.
-    columnId: '',
+    // Its place is the server's to give; a stand-in shows at the top of the column the server
+    // puts a new task in until the answer comes.
+    columnId: body.columnId ?? columnId ?? '',
     position: '',
   };
 }
@@ -102,14 +106,17 @@ export function registerCreateTask(queryClient: QueryClient): void {
  */
 export function useCreateTask() {
   const live = useLiveBoard();
-  const personalBoardId = personalBoardOf(useBoardScope().boards)?._id ?? '';
+  const { boards } = useBoardScope();
+  const personalBoardId = personalBoardOf(boards)?._id ?? '';
   const mutation = useMutation<CreateAnswer, Error, CreateVariables, CreateContext>({ mutationKey: CREATE_TASK_KEY });
   const { mutate: send } = mutation;
   const mutate = useCallback(
     (body: CreateTaskBody, options?: MutateOptions<CreateAnswer, Error, CreateVariables, CreateContext>) => {
-      send({ body, idempotencyKey: crypto.randomUUID(), pendingId: newPendingId(), creator: live.viewer, personalBoardId }, options);
+      const board = boards?.find((b) => b._id === (body.boardId ?? personalBoardId));
+      const columnId = board?.columns.find((column) => column.category === DEFAULT_STATUS)?._id;
+      send({ body, idempotencyKey: crypto.randomUUID(), pendingId: newPendingId(), creator: live.viewer, personalBoardId, columnId }, options);
     },
-    [send, live.viewer, personalBoardId],
+    [send, live.viewer, personalBoardId, boards],
   );
   return useMemo(() => ({ ...mutation, mutate }), [mutation, mutate]);
 }

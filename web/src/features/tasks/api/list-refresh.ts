@@ -39,6 +39,8 @@ function fieldsRead(filter: KeyFilter): Set<Field> {
   const fields = new Set<Field>(['status']);
   if (filter.priority) fields.add('priority');
   if (filter.board) fields.add('boardId');
+  if (filter.column) fields.add('columnId');
+  if (filter.sort === 'position') fields.add('position');
   if (filter.label) fields.add('labels');
   if (filter.view === 'assigned-to-me') fields.add('assignee');
   if (filter.view === 'created-by-me') fields.add('assignorEmail');
@@ -52,16 +54,21 @@ function fieldsRead(filter: KeyFilter): Set<Field> {
 export function mayChange(filter: KeyFilter, changed: ChangedFields, { counts = false } = {}): boolean {
   if (changed === ANY_FIELD) return true;
   const read = fieldsRead(filter);
-  // "Overdue" counts open tasks by their deadline.
-  if (counts) read.add('deadline');
+  // "Overdue" counts open tasks by their deadline; a board's counts are per column, in no order.
+  if (counts) {
+    read.add('deadline');
+    if (filter.board) read.add('columnId');
+    read.delete('position');
+  }
   for (const field of changed) if (read.has(field)) return true;
   return false;
 }
 
-/** Whether, of the fields this filter reads, the change touches none but the status. */
+/** Whether, of the fields this filter's counts read, the change touches none but the status and column. */
 export function onlyStatusRead(filter: KeyFilter, changed: ReadonlySet<Field>): boolean {
   const read = fieldsRead(filter);
   read.delete('status');
+  read.delete('position');
   for (const field of changed) if (read.has(field)) return false;
   return true;
 }

@@ -18,13 +18,22 @@ export const HIGHLIGHT_MS = 2_500;
 
 /** A save the server refused with 409: the task changed since the client last saw it. */
 export interface Conflict {
-  kind: 'update' | 'delete';
+  kind: 'update' | 'delete' | 'move';
   /** The copy the change was based on. */
   base: Task;
   /** The task as it is now on the server. */
   theirs: Task;
   /** What this person tried (empty for a delete). */
   mine: UpdateTaskBody;
+  /** For a move: where this person put the card ("Apply mine on top" moves it there again). */
+  move?: TaskPlace;
+}
+
+/** A spot on a board: the column, its category (the status a task has there), and the task it follows (null: the top). */
+export interface TaskPlace {
+  columnId: string;
+  category: Task['status'];
+  afterId: string | null;
 }
 
 /**

@@ -14,7 +14,8 @@ export type TaskPages = InfiniteData<TaskPage, string | null>;
 export const taskKeys = {
   all: ['tasks'] as const,
   lists: () => [...taskKeys.all, 'list'] as const,
-  list: (status: TaskStatus, filter: BoardFilter) => [...taskKeys.lists(), { status, ...filter }] as const,
+  /** A list of one status (`column`: of one column of the board, whose category is `status`). */
+  list: (status: TaskStatus, filter: BoardFilter, column?: string) => [...taskKeys.lists(), column ? { status, ...filter, column } : { status, ...filter }] as const,
   allCounts: () => [...taskKeys.all, 'counts'] as const,
   counts: (filter: BoardFilter) => [...taskKeys.allCounts(), { ...filter }] as const,
   /** One task and its activity (the task page). */
@@ -32,8 +33,8 @@ export function refreshTaskDetails(queryClient: QueryClient, id: string): void {
   void queryClient.invalidateQueries({ queryKey: key, predicate: (query) => query.queryKey.length > key.length });
 }
 
-/** The filter part of a list's key (`status` set) or a count's key (no `status`). */
-export type KeyFilter = Partial<BoardFilter> & { status?: TaskStatus };
+/** The filter part of a list's key (`status` set, `column` for a board's column) or a count's key (no `status`). */
+export type KeyFilter = Partial<BoardFilter> & { status?: TaskStatus; column?: string };
 
 /** What decides which tasks a list holds, order and status aside: lists and counts alike. */
 export const membershipOf = (filter: KeyFilter): string => JSON.stringify([filter.priority ?? '', filter.view ?? '', filter.q ?? '', filter.board ?? '', filter.label ?? '']);

@@ -13,11 +13,24 @@ import { taskKeys, type TaskPage } from './query-keys.ts';
 /** Cards per request: a screenful or two, small enough to answer fast on a 20,000-task board. */
 export const TASK_PAGE_SIZE = 50;
 
-async function getTasksPage(params: { status: TaskStatus; filter: BoardFilter; cursor: string | null; signal?: AbortSignal }): Promise<TaskPage> {
+interface PageParams {
+  status: TaskStatus;
+  filter: BoardFilter;
+  /** One column of the board (its category is `status`); none: the status's tasks on every board. */
+  column: string | undefined;
+  cursor: string | null;
+  signal?: AbortSignal;
+}
+
+async function getTasksPage(params: PageParams): Promise<TaskPage> {
+  const { column, filter } = params;
   const envelope = await apiRequest<TaskListEnvelope>('/tasks', {
     query: {
+      // A column holds one status (its category): sent all the same, so the server checks both.
       status: params.status,
-      ...filterQuery(params.filter),
+      ...filterQuery(filter),
+      column,
+      sort: column && filter.sort === 'position' ? 'position' : filterQuery(filter).sort,
       limit: TASK_PAGE_SIZE,
       cursor: params.cursor,
     },
@@ -26,10 +39,10 @@ async function getTasksPage(params: { status: TaskStatus; filter: BoardFilter; c
   return { tasks: envelope.data.tasks, nextCursor: envelope.data.nextCursor ?? null };
 }
 
-export function taskColumnQueryOptions(status: TaskStatus, filter: BoardFilter, staleTime: number) {
+export function taskColumnQueryOptions(status: TaskStatus, filter: BoardFilter, staleTime: number, column?: string) {
   return infiniteQueryOptions({
-    queryKey: taskKeys.list(status, filter),
-    queryFn: ({ pageParam, signal }) => getTasksPage({ status, filter, cursor: pageParam, signal }),
+    queryKey: taskKeys.list(status, filter, column),
+    queryFn: ({ pageParam, signal }) => getTasksPage({ status, filter, column, cursor: pageParam, signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     staleTime,

@@ -4,7 +4,7 @@ import type { Task, TaskEnvelope, UpdateTaskBody } from '#shared/schemas/tasks.t
 import { apiRequest, isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { QUEUED_WRITE_OPTIONS, queueNotices, THIS_PAGE_LOAD } from '#web/lib/write-queue.ts';
-import { taskConflicts } from './live-board-context.ts';
+import { taskConflicts, type Conflict } from './live-board-context.ts';
 import { cancelListFetches, findCachedTask, writeTask } from './cache-writes.ts';
 import { recordOwnChange, versionToSend } from './own-versions.ts';
 import { receiveRemoval, receiveTask } from './task-receipts.ts';
@@ -22,6 +22,11 @@ export interface UpdateVariables {
   changes: UpdateTaskBody;
   /** The new labels to show meanwhile (`changes.labelIds` are what is sent). */
   labels?: Task['labels'];
+  /**
+   * A completion or reopening: the column the server will put the task in (the first of the
+   * new status on its board), to show it there meanwhile; the answer says where it is.
+   */
+  columnId?: string;
 }
 interface UpdateAnswer {
   updated: Task;
@@ -55,9 +60,10 @@ export function conflictingTask(error: unknown): Task | null {
 const sameInstant = (a: string | null, b: string | null) => a === b || (a !== null && b !== null && Date.parse(a) === Date.parse(b));
 
 /** Whether `task` holds every field of `changes` as sent. */
-export function holdsChanges(task: Task, { version: _version, labelIds, deadline, workTitle, repeat, ...rest }: UpdateTaskBody): boolean {
+export function holdsChanges(task: Task, { version: _version, labelIds, deadline, startAt, workTitle, repeat, ...rest }: UpdateTaskBody): boolean {
   if (labelIds !== undefined && [...labelIds].sort().join() !== task.labels.map((l) => l._id).sort().join()) return false;
   if (deadline !== undefined && !sameInstant(deadline === '' ? null : deadline, task.deadline)) return false;
+  if (startAt !== undefined && !sameInstant(startAt === '' ? null : startAt, task.startAt)) return false;
   if (workTitle !== undefined && (workTitle ?? '') !== task.workTitle) return false;
   if (repeat !== undefined && JSON.stringify(repeat) !== JSON.stringify(task.repeat)) return false;
   const fields: Record<string, unknown> = rest;
@@ -97,6 +103,7 @@ function withChanges(task: Task, { labelIds: _ids, ...changes }: UpdateTaskBody,
     ...changes,
     workTitle: changes.workTitle === undefined ? task.workTitle : (changes.workTitle ?? ''),
     deadline: changes.deadline === undefined ? task.deadline : changes.deadline === '' ? null : changes.deadline,
+    startAt: changes.startAt === undefined ? task.startAt : changes.startAt === '' ? null : changes.startAt,
     labels: labels ?? task.labels,
   };
 }
@@ -112,7 +119,7 @@ export function settleFailedWrite(
   queryClient: QueryClient,
   notify: ((text: string) => void) | null,
   error: unknown,
-  conflict: { kind: 'update' | 'delete'; base: Task; mine: UpdateTaskBody },
+  conflict: Omit<Conflict, 'theirs'>,
   rollback: () => void,
 ): void {
   const theirs = conflictingTask(error);
@@ -139,10 +146,10 @@ export function registerUpdateTask(queryClient: QueryClient): void {
   queryClient.setMutationDefaults<UpdateAnswer, Error, UpdateVariables, UpdateContext>(UPDATE_TASK_KEY, {
     ...QUEUED_WRITE_OPTIONS,
     mutationFn: (variables) => sendUpdate(queryClient, variables),
-    onMutate: async ({ task, changes, labels }) => {
+    onMutate: async ({ task, changes, labels, columnId }) => {
       await cancelListFetches(queryClient);
       const shown = findCachedTask(queryClient, task._id) ?? task;
-      const optimistic = withChanges(shown, changes, labels);
+      const optimistic = { ...withChanges(shown, changes, labels), ...(columnId ? { columnId } : {}) };
       writeTask(queryClient, shown, optimistic);
       return { shown, optimistic, madeIn: THIS_PAGE_LOAD };
     },

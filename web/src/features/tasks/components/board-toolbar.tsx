@@ -5,8 +5,8 @@ import { cx } from '#web/lib/cx.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
 import { ActiveLabelFilter, LabelFilterSelect } from '#web/features/labels/components/label-filter.tsx';
-import type { TaskSort, TaskView } from '#shared/constants.ts';
-import { DEFAULT_FILTER, normalizeSearch, SEARCH_MAX_LENGTH, type BoardFilter } from '../api/board-filter.ts';
+import type { TaskView } from '#shared/constants.ts';
+import { DEFAULT_FILTER, defaultSort, normalizeSearch, SEARCH_MAX_LENGTH, type BoardFilter, type BoardSort } from '../api/board-filter.ts';
 import { PriorityFilter } from './priority-filter.tsx';
 import './board-toolbar.css';
 
@@ -19,34 +19,41 @@ const VIEWS: readonly { value: TaskView; label: string }[] = [
   { value: 'created-by-me', label: 'Created by me' },
 ];
 
-const SORTS: readonly { value: TaskSort; label: string }[] = [
+const SORTS: readonly { value: BoardSort; label: string }[] = [
+  { value: 'position', label: 'Manual' },
   { value: 'newest', label: 'Newest' },
   { value: 'deadline', label: 'Deadline' },
   { value: 'priority', label: 'Priority' },
 ];
 
-/** Toggle buttons (`aria-pressed`), like the priority filter: whose tasks the board shows. */
-export function ViewSwitch({ value, onChange }: { value: TaskView; onChange: (view: TaskView) => void }) {
+/** A row of toggle buttons (`aria-pressed`), one pressed: the look of the priority filter. */
+export function PressedGroup<T extends string>({ label, options, value, onChange, className }: { label: string; options: readonly { value: T; label: string }[]; value: T; onChange: (value: T) => void; className?: string }) {
   return (
-    <div className="priority-filter" role="group" aria-label="Show tasks">
-      {VIEWS.map((view) => (
+    <div className={cx('priority-filter', className)} role="group" aria-label={label}>
+      {options.map((option) => (
         <button
-          key={view.value}
+          key={option.value}
           type="button"
           className="priority-filter__option"
-          aria-pressed={value === view.value}
+          aria-pressed={value === option.value}
           onClick={() => {
-            onChange(view.value);
+            onChange(option.value);
           }}
         >
-          {view.label}
+          {option.label}
         </button>
       ))}
     </div>
   );
 }
 
-export function SortSelect({ value, onChange }: { value: TaskSort; onChange: (sort: TaskSort) => void }) {
+/** Whose tasks the board shows. */
+export function ViewSwitch({ value, onChange }: { value: TaskView; onChange: (view: TaskView) => void }) {
+  return <PressedGroup label="Show tasks" options={VIEWS} value={value} onChange={onChange} />;
+}
+
+/** `onBoard`: Manual (a column's own order) is offered, first; "All my tasks" spans boards and has none. */
+export function SortSelect({ value, onChange, onBoard = false }: { value: BoardSort; onChange: (sort: BoardSort) => void; onBoard?: boolean }) {
   return (
     <SelectField
       label="Sort by"
@@ -54,10 +61,10 @@ export function SortSelect({ value, onChange }: { value: TaskSort; onChange: (so
       className="toolbar-field__control"
       value={value}
       onChange={(event) => {
-        onChange(event.target.value as TaskSort);
+        onChange(event.target.value as BoardSort);
       }}
     >
-      {SORTS.map((sort) => (
+      {SORTS.filter((sort) => onBoard || sort.value !== 'position').map((sort) => (
         <option key={sort.value} value={sort.value}>
           {sort.label}
         </option>
@@ -184,13 +191,18 @@ export function SearchBox({ value, onSearch, ref, onCollapse }: SearchBoxProps) 
 
 /** How many of the choices behind the phone's Filters button differ from the defaults. */
 export function activeFilterCount(filter: BoardFilter): number {
-  return (['priority', 'view', 'sort', 'label'] as const).filter((key) => filter[key] !== DEFAULT_FILTER[key]).length;
+  const defaults = { ...DEFAULT_FILTER, sort: defaultSort(filter.board) };
+  return (['priority', 'view', 'sort', 'label'] as const).filter((key) => filter[key] !== defaults[key]).length;
 }
 
 interface BoardControlsProps {
   filter: BoardFilter;
   onChange: (change: Partial<BoardFilter>) => void;
   searchRef?: Ref<SearchHandle>;
+  /** How the tasks are seen (board, table, calendar, timeline): beside the priority filter on wide screens, in the one row of a phone. */
+  views?: ReactNode;
+  /** Another control of how the board is seen (the card size): at the end of the first row on wide screens, in the Filters panel on a phone. */
+  extra?: ReactNode;
 }
 
 /**
@@ -201,7 +213,7 @@ interface BoardControlsProps {
  * as a chip that clears it, and a search icon that opens the box.
  * Every choice still lives in the URL; these are only two ways of showing the same controls.
  */
-export function BoardControls({ filter, onChange, searchRef }: BoardControlsProps) {
+export function BoardControls({ filter, onChange, searchRef, views, extra }: BoardControlsProps) {
   const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
   const inputRef = useRef<HTMLInputElement>(null);
   const [searchOpen, setSearchOpen] = useState(false);
@@ -235,6 +247,7 @@ export function BoardControls({ filter, onChange, searchRef }: BoardControlsProp
   );
   const sort = (
     <SortSelect
+      onBoard={filter.board !== ''}
       value={filter.sort}
       onChange={(next) => {
         onChange({ sort: next });
@@ -253,7 +266,11 @@ export function BoardControls({ filter, onChange, searchRef }: BoardControlsProp
   if (!narrow) {
     return (
       <>
-        <div className="board__toolbar">{priority}</div>
+        <div className="board__toolbar">
+          {priority}
+          {views}
+          {extra}
+        </div>
         <div className="board__controls">
           {view}
           <SearchBox ref={inputRef} value={filter.q} onSearch={onSearch} />
@@ -266,8 +283,9 @@ export function BoardControls({ filter, onChange, searchRef }: BoardControlsProp
 
   return (
     <div className="board__controls board__controls--compact">
-      <FiltersPopover filter={filter} onChange={onChange} priority={priority} view={view} sort={sort} label={label} />
+      <FiltersPopover filter={filter} onChange={onChange} priority={priority} view={view} sort={sort} label={label} extra={extra} />
       {filter.board ? <ActiveLabelFilter boardId={filter.board} value={filter.label} onChange={onLabel} /> : null}
+      {views}
       <CompactSearch inputRef={inputRef} value={filter.q} onSearch={onSearch} open={searchOpen} setOpen={setSearchOpen} />
     </div>
   );
@@ -281,9 +299,11 @@ interface FiltersPopoverProps {
   view: ReactNode;
   sort: ReactNode;
   label: ReactNode;
+  /** The card size, when the board's columns are on screen. */
+  extra: ReactNode;
 }
 
-function FiltersPopover({ filter, onChange, priority, view, sort, label }: FiltersPopoverProps) {
+function FiltersPopover({ filter, onChange, priority, view, sort, label, extra }: FiltersPopoverProps) {
   const { close, buttonProps, panelProps } = usePopover();
   const titleId = useId();
   const count = activeFilterCount(filter);
@@ -325,6 +345,14 @@ function FiltersPopover({ filter, onChange, priority, view, sort, label }: Filte
         </div>
         {sort}
         {label}
+        {extra ? (
+          <div className="board-filters__section">
+            <p className="board-filters__caption" aria-hidden="true">
+              Card size
+            </p>
+            {extra}
+          </div>
+        ) : null}
         <div className="board-filters__footer">
           {count > 0 ? (
             <button

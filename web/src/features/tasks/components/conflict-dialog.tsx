@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CONFLICT_MESSAGES } from '#shared/messages.ts';
+import type { Column } from '#shared/schemas/columns.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
@@ -12,6 +13,8 @@ import { errorText } from '#web/lib/error-text.ts';
 import { useDeleteTask } from '../api/delete-task.ts';
 import { useCurrentConflict, useLiveBoard, type Conflict } from '../api/live-board-context.ts';
 import { useUpdateTask } from '../api/update-task.ts';
+import { useMoveTask } from '../api/move-task.ts';
+import { useBoardScope } from '../api/board-scope.ts';
 import { formatDeadlineFull } from '../utils/deadline.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
 import './conflict-dialog.css';
@@ -24,31 +27,32 @@ const FIELDS = [
   ['assignee', 'Assignee'],
   ['priority', 'Priority'],
   ['status', 'Status'],
+  ['startAt', 'Start'],
   ['deadline', 'Deadline'],
 ] as const;
 
-type Field = (typeof FIELDS)[number][0] | 'labels';
+type Field = (typeof FIELDS)[number][0] | 'labels' | 'column';
 
 /** A set of labels as one value: the names in the order tasks list them, or null for none. */
 const namesOf = (labels: readonly Label[]): string | null => (labels.length > 0 ? sortLabels(labels).map((label) => label.name).join(', ') : null);
 
-function valueOf(task: Task, field: Exclude<Field, 'labels'>): string | null {
+function valueOf(task: Task, field: Exclude<Field, 'labels' | 'column'>): string | null {
   const value = task[field];
   return value === '' ? null : value;
 }
 
 /** What `mine` sets `field` to, as the server would store it (`undefined`: not touched). */
-function mineOf(mine: UpdateTaskBody, field: Exclude<Field, 'labels'>): string | null | undefined {
+function mineOf(mine: UpdateTaskBody, field: Exclude<Field, 'labels' | 'column'>): string | null | undefined {
   const value = mine[field];
   if (value === undefined) return undefined;
   return value === '' ? null : value;
 }
 
 function shown(field: Field, value: string | null): string {
-  if (value === null) return field === 'deadline' ? 'No deadline' : field === 'labels' ? 'None' : 'Empty';
+  if (value === null) return field === 'deadline' ? 'No deadline' : field === 'startAt' ? 'No start' : field === 'labels' ? 'None' : field === 'column' ? 'A column no longer there' : 'Empty';
   if (field === 'priority') return PRIORITY_LABELS[value as Task['priority']];
   if (field === 'status') return value === 'done' ? 'Completed' : 'To do';
-  if (field === 'deadline') {
+  if (field === 'deadline' || field === 'startAt') {
     const date = new Date(value);
     return Number.isNaN(date.getTime()) ? value : formatDeadlineFull(date);
   }
@@ -67,10 +71,18 @@ interface Row {
 
 /**
  * Every field the other person changed, and every field this person tried to change. Labels
- * are sent as ids: `known` are the board's labels, to name them (with those of both copies).
+ * are sent as ids: `known` are the board's labels, to name them (with those of both copies);
+ * `columns` the board's columns, to name where the card is and where a move put it.
  */
-export function conflictRows(conflict: Conflict, known: readonly Label[] = []): Row[] {
+export function conflictRows(conflict: Conflict, known: readonly Label[] = [], columns: readonly Pick<Column, '_id' | 'name'>[] = []): Row[] {
   const rows: Row[] = [];
+  const columnName = (id: string) => columns.find((column) => column._id === id)?.name ?? null;
+  const [baseColumn, theirColumn] = [columnName(conflict.base.columnId), columnName(conflict.theirs.columnId)];
+  const myColumn = conflict.move ? columnName(conflict.move.columnId) : undefined;
+  const movedByMe = conflict.move !== undefined && conflict.move.columnId !== conflict.base.columnId;
+  if (conflict.base.columnId !== conflict.theirs.columnId || movedByMe) {
+    rows.push({ field: 'column', label: 'Column', theirs: theirColumn, was: conflict.base.columnId !== conflict.theirs.columnId ? baseColumn : undefined, mine: movedByMe ? myColumn : undefined });
+  }
   for (const [field, label] of FIELDS) {
     const base = valueOf(conflict.base, field);
     const theirs = valueOf(conflict.theirs, field);
@@ -99,6 +111,8 @@ export function ConflictDialog() {
   const conflict = useCurrentConflict();
   const live = useLiveBoard();
   const update = useUpdateTask();
+  const move = useMoveTask();
+  const { boards } = useBoardScope();
   const remove = useDeleteTask();
   const { notify } = useNotices();
   const queryClient = useQueryClient();
@@ -114,11 +128,13 @@ export function ConflictDialog() {
   const applyMine = () => {
     live.conflicts.resolve(conflict);
     if (conflict.kind === 'delete') remove.mutate(conflict.theirs, { onError: onFailure });
+    else if (conflict.move) move.mutate({ task: conflict.theirs, ...conflict.move });
     else update.mutate({ task: conflict.theirs, changes: conflict.mine }, { onError: onFailure });
   };
   const editor = live.editors.get(conflict.base._id);
   // The board's labels as this tab knows them (the picker read them), to name the ones sent.
-  const rows = conflictRows(conflict, queryClient.getQueryData<Label[]>(labelKeys.board(conflict.base.boardId)) ?? []);
+  const columns = boards?.find((board) => board._id === conflict.base.boardId)?.columns;
+  const rows = conflictRows(conflict, queryClient.getQueryData<Label[]>(labelKeys.board(conflict.base.boardId)) ?? [], columns);
 
   return (
     <Dialog

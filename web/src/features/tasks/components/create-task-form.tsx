@@ -3,7 +3,7 @@ import { DEFAULT_PRIORITY, LIMITS, type Priority } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { CreateTaskBody } from '#shared/schemas/tasks.ts';
-import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle } from '#shared/validation.ts';
+import { checkDeadline, checkEmail, checkStartBeforeDeadline, checkTaskTitle, checkWorkTitle } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
@@ -23,6 +23,8 @@ interface Values {
   taskTitle: string;
   assignee: string;
   deadline: string;
+  /** When the work starts (`datetime-local`); "": none. */
+  startAt: string;
   priority: Priority;
   /** "" until the boards are known: the board on screen, else Personal. */
   boardId: string;
@@ -31,10 +33,10 @@ interface Values {
 
 type FieldErrors = Partial<Record<keyof Values, string>>;
 
-const EMPTY: Values = { workTitle: '', taskTitle: '', assignee: '', deadline: '', priority: DEFAULT_PRIORITY, boardId: '', repeat: NO_REPEAT };
+const EMPTY: Values = { workTitle: '', taskTitle: '', assignee: '', deadline: '', startAt: '', priority: DEFAULT_PRIORITY, boardId: '', repeat: NO_REPEAT };
 
 /** Server field names that map onto this form's fields. */
-const FIELD_NAMES = new Set<string>(['workTitle', 'taskTitle', 'assignee', 'deadline', 'priority', 'boardId', 'repeat']);
+const FIELD_NAMES = new Set<string>(['workTitle', 'taskTitle', 'assignee', 'deadline', 'startAt', 'priority', 'boardId', 'repeat']);
 
 /**
  * The new-task form of the side panel. Success resets it (the panel stays open for the next
@@ -60,6 +62,7 @@ export function CreateTaskForm() {
   const taskTitleRef = useRef<HTMLInputElement>(null);
   const assigneeRef = useRef<HTMLInputElement>(null);
   const deadlineRef = useRef<HTMLInputElement>(null);
+  const startRef = useRef<HTMLInputElement>(null);
 
   const set = <K extends keyof Values>(key: K, value: Values[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
@@ -94,11 +97,15 @@ export function CreateTaskForm() {
     if (!assignee.ok) errors.assignee = assignee.message;
     if (deadline === null) errors.deadline = 'Enter a complete date and time.';
     else if (!deadline.ok) errors.deadline = deadline.message;
+    const startIso = values.startAt ? dateTimeLocalToIso(values.startAt) : null;
+    const start = values.startAt && !startIso ? null : checkStartBeforeDeadline(startIso, deadlineIso, 'startAt');
+    if (start === null) errors.startAt = 'Enter a complete date and time.';
+    else if (!start.ok) errors.startAt = start.message;
     const repeat = readRepeat(values.repeat);
     if (!repeat.ok) errors.repeat = repeat.message;
     setFieldErrors(errors);
-    if (!title.ok || !work.ok || !assignee.ok || !deadline?.ok || !repeat.ok) {
-      const invalid = errors.taskTitle ? taskTitleRef : errors.assignee ? assigneeRef : errors.deadline ? deadlineRef : firstFieldRef;
+    if (!title.ok || !work.ok || !assignee.ok || !deadline?.ok || !start?.ok || !repeat.ok) {
+      const invalid = errors.taskTitle ? taskTitleRef : errors.assignee ? assigneeRef : errors.startAt ? startRef : errors.deadline ? deadlineRef : firstFieldRef;
       invalid.current?.focus();
       return;
     }
@@ -110,6 +117,7 @@ export function CreateTaskForm() {
       ...(boardId ? { boardId } : {}),
       ...(work.value ? { workTitle: work.value } : {}),
       ...(deadlineIso ? { deadline: deadlineIso } : {}),
+      ...(startIso ? { startAt: startIso } : {}),
       ...(labels.length > 0 ? { labelIds: labels.map((label) => label._id) } : {}),
       ...(repeat.value ? { repeat: repeat.value } : {}),
     };
@@ -218,6 +226,19 @@ export function CreateTaskForm() {
           }}
         />
       ) : null}
+      <TextField
+        ref={startRef}
+        label="Start"
+        optional
+        type="datetime-local"
+        name="startAt"
+        value={values.startAt}
+        error={fieldErrors.startAt}
+        hint="When the work starts, in your time zone; not after the deadline."
+        onChange={(event) => {
+          set('startAt', event.target.value);
+        }}
+      />
       <div className="create-task__row">
         <TextField
           ref={deadlineRef}

@@ -194,4 +194,27 @@ describe('the new-task form', () => {
     expect(within(dialog).getByLabelText('Assignee')).toHaveValue('bob@example.com');
     expect(within(dialog).getByLabelText('Priority')).toHaveValue('high');
   });
+
+  it('sends a start with the deadline, refuses one after it, and shows the server’s word on the Start field', async () => {
+    const { api } = board();
+    const { user, dialog } = await openPanel();
+    const deadline = new Date(Date.now() + 3 * 24 * 3600_000);
+    deadline.setSeconds(0, 0);
+    const start = new Date(deadline.getTime() - 24 * 3600_000);
+    await user.type(within(dialog).getByLabelText('Task title'), 'Paint the fence');
+    await user.type(within(dialog).getByLabelText('Assignee'), 'bob@example.com');
+    fireEvent.change(within(dialog).getByLabelText(/Deadline/), { target: { value: toDateTimeLocal(deadline) } });
+    fireEvent.change(within(dialog).getByLabelText(/Start/), { target: { value: toDateTimeLocal(new Date(deadline.getTime() + 3600_000)) } });
+    await user.click(within(dialog).getByRole('button', { name: 'Create Task' }));
+    expect(within(dialog).getByText('Start cannot be after the deadline.')).toBeInTheDocument();
+    expect(within(dialog).getByLabelText(/Start/)).toHaveFocus();
+    expect(api.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText(/Start/), { target: { value: toDateTimeLocal(start) } });
+    api.on('POST', '/tasks', json(400, { status: 'fail', code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.validationFailed, errors: [{ field: 'startAt', message: 'Start cannot be after the deadline.' }] }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create Task' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(SERVER_MESSAGES.validationFailed);
+    expect(api.callsTo('POST', '/tasks')[0]?.body).toMatchObject({ deadline: deadline.toISOString(), startAt: start.toISOString() });
+    expect(within(dialog).getByLabelText(/Start/)).toHaveAccessibleDescription(/Start cannot be after the deadline\./);
+  });
 });

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { LIMITS, REPEAT_UNITS, type RepeatUnit } from '#shared/constants.ts';
 import { describeRepeat } from '#shared/repeat.ts';
 import type { Repeat } from '#shared/schemas/tasks.ts';
+import { SelectChevron } from '#web/components/field.tsx';
 import './repeat-field.css';
 
 /** The control's own state: what is typed, checked only when the form is sent. */
@@ -98,9 +99,7 @@ export function RepeatField({
               </option>
             ))}
           </select>
-          <svg className="select-wrap__chevron" viewBox="0 0 16 16" aria-hidden="true" width="16" height="16">
-            <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="m4 6 4 4 4-4" />
-          </svg>
+          <SelectChevron />
         </div>
       </div>
       {hint ? (

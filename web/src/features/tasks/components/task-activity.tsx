@@ -19,6 +19,7 @@ const FIELD_LABELS: Record<ActivityChangeField, string> = {
   assignee: 'assignee',
   priority: 'priority',
   deadline: 'deadline',
+  startAt: 'start',
   // A move: from and to are the boards' names.
   board: 'board',
   // A move to another column of the same category: from and to are the columns' names.

@@ -1,22 +1,34 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import type { Column } from '#shared/schemas/columns.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
+import { cx } from '#web/lib/cx.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useNow } from '#web/lib/use-now.ts';
+import { NARROW_SCREEN_QUERY } from '#web/lib/use-popover.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { useCanCreateHere } from '../api/board-scope.ts';
 import { fromOldAddress, parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
 import { useBoardStaleTime } from '../api/live-board-context.ts';
 import { taskColumnQueryOptions, taskCountsQueryOptions } from '../api/task-queries.ts';
+import { useChangeColumns, type ColumnChange } from '../api/change-columns.ts';
 import { BoardControls, OverdueCount, type SearchHandle } from './board-toolbar.tsx';
+import { CardSizeToggle, ColumnSwitcher, useCardSize } from './board-view.tsx';
+import { AddColumnButton, ColumnMenu } from './column-menu.tsx';
+import { useCardMoves } from './card-moves.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
 import type { EditDraft } from './task-edit-form.tsx';
-import { TaskColumn } from './task-column.tsx';
+import { TaskColumn, type BoardColumn } from './task-column.tsx';
+import { ViewSwitcher } from './view-switcher.tsx';
+import { BulkBar } from './bulk-bar.tsx';
+import { useBoardView, type BoardView } from '../api/board-view-choice.ts';
+import type { ViewProps } from './view-props.ts';
 import './task-board.css';
 
 export interface TaskBoardProps {
@@ -28,17 +40,53 @@ export interface TaskBoardProps {
   headingExtra?: ReactNode;
   /** Under the heading: a line about the board (its members, its settings). */
   subtitle?: ReactNode;
+  /** The board's columns, left to right; none: "All my tasks", in two columns by category. */
+  columns?: readonly Column[] | undefined;
+  /** Whether the viewer may change the board's columns (the server decides; this offers the menu). */
+  canChangeColumns?: boolean;
+  /** After a change of the board's columns: asks for the board (its columns) again. */
+  onColumnsChanged?: () => Promise<unknown>;
+}
+
+/** "All my tasks" spans boards whose columns differ: its two columns are the categories. */
+const CATEGORY_COLUMNS: readonly BoardColumn[] = [
+  { _id: null, name: 'Tasks To Do', category: 'todo', wipLimit: null },
+  { _id: null, name: 'Completed', category: 'done', wipLimit: null },
+];
+
+const columnKey = (column: BoardColumn) => column._id ?? column.category;
+
+/** The views other than the board's columns, each loaded when first chosen. */
+const OTHER_VIEWS: Record<Exclude<BoardView, 'board'>, React.LazyExoticComponent<(props: ViewProps) => ReactNode>> = {
+  table: lazy(() => import('./table-view.tsx')),
+  calendar: lazy(() => import('./calendar-view.tsx')),
+  timeline: lazy(() => import('./timeline-view.tsx')),
+};
+const noRefresh = () => Promise.resolve();
+
+/** A view other than the columns, loaded on first use; "Loading…" meanwhile. */
+function OtherView({ view, ...props }: ViewProps & { view: Exclude<BoardView, 'board'> }) {
+  const View = OTHER_VIEWS[view];
+  return (
+    <Suspense fallback={<p className="board__view-loading">Loading…</p>}>
+      <View {...props} />
+    </Suspense>
+  );
 }
 
 /**
- * The board: a header with "Create Task", the priority filter (kept in the URL, so a reload
- * or a shared link shows the same view), and the two status columns.
+ * The board: a header with "Create Task", the filters (kept in the URL, so a reload or a shared
+ * link shows the same view), the card size (kept on the device), and the board's columns left
+ * to right ("All my tasks": its two categories). A phone shows one column at a time.
  */
 export function TaskBoard({
   boardId = '',
   title = 'Tasks',
   headingExtra,
   subtitle = <p className="board__subtitle">Everything you assigned, and everything assigned to you.</p>,
+  columns: boardColumns,
+  canChangeColumns = false,
+  onColumnsChanged = noRefresh,
 }: TaskBoardProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const { priority, view, q, sort, label } = parseBoardFilter(searchParams, boardId);
@@ -50,6 +98,7 @@ export function TaskBoard({
   // One object per distinct filter, so effects and memoized cards see a change only when there is one.
   const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort, board: boardId, label }), [priority, view, q, sort, boardId, label]);
   const canCreate = useCanCreateHere();
+  const [boardView, setBoardView] = useBoardView(boardId);
   const searchRef = useRef<SearchHandle>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const [editing, setEditing] = useState<EditDraft | null>(null);
@@ -57,23 +106,37 @@ export function TaskBoard({
   const headingRef = useRef<HTMLHeadingElement>(null);
   const counts = useTaskCounts(filter);
   const now = useNow(30_000);
+  const columns: readonly BoardColumn[] = boardColumns ?? CATEGORY_COLUMNS;
+  const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
+  const [cardSize, setCardSize] = useCardSize();
+  const compact = cardSize === 'compact';
+  const [shownColumn, setShownColumn] = useState<string | null>(null);
+  const changeColumns = useChangeColumns(boardId, onColumnsChanged);
+  const { mutateAsync: sendColumnChange } = changeColumns;
+  const changeColumn = useCallback((change: ColumnChange) => sendColumnChange(change), [sendColumnChange]);
+  const { onMoveKey, wrapCard, columnsRef, announcement } = useCardMoves({ columns: boardColumns, filter, counts: counts.data, canChangeColumns, changeColumns: changeColumn });
+  const countOf = (column: BoardColumn): number | undefined =>
+    column._id === null ? counts.data?.[column.category] : (counts.data?.columns?.[column._id] ?? undefined);
+  // A phone shows one column: the one chosen in the switcher, else the first.
+  const shown = narrow ? [columns.find((column) => columnKey(column) === shownColumn) ?? columns[0]].filter((c) => c !== undefined) : columns;
 
   const queryClient = useQueryClient();
   const staleTime = useBoardStaleTime();
   const changeFilter = useCallback(
     (change: Partial<BoardFilter>) => {
-      const next = withFilter(searchParams, change);
+      const next = withFilter(searchParams, change, boardId);
       // The new filter's lists and counts are asked for at once, before the board re-renders
       // with the new address (the hooks then find them under way): about 20 ms sooner.
       const nextFilter = parseBoardFilter(next, boardId);
       // A failure is the hooks' to show (they ask again); here it is only swallowed.
       const ignore = () => undefined;
-      queryClient.infiniteQuery(taskColumnQueryOptions('todo', nextFilter, staleTime)).catch(ignore);
-      queryClient.infiniteQuery(taskColumnQueryOptions('done', nextFilter, staleTime)).catch(ignore);
+      for (const column of columns) {
+        queryClient.infiniteQuery(taskColumnQueryOptions(column.category, nextFilter, staleTime, column._id ?? undefined)).catch(ignore);
+      }
       queryClient.query(taskCountsQueryOptions(nextFilter, staleTime)).catch(ignore);
       setSearchParams(next, { replace: true });
     },
-    [queryClient, searchParams, setSearchParams, staleTime, boardId],
+    [queryClient, searchParams, setSearchParams, staleTime, boardId, columns],
   );
 
   useShortcuts({
@@ -96,7 +159,8 @@ export function TaskBoard({
   }, []);
   const fallbackFocus = useCallback(() => headingRef.current, []);
 
-  const columnProps = { filter, now, editing, onEdit, onDraftChange: setEditing, onEditEnd, onDelete };
+  const columnProps = { filter, now, editing, onEdit, onDraftChange: setEditing, onEditEnd, onDelete, compact, onMoveKey, wrapCard };
+  const boardOnly = boardColumns ?? [];
 
   return (
     <div className="board">
@@ -131,12 +195,51 @@ export function TaskBoard({
         {subtitle}
       </header>
 
-      <BoardControls filter={filter} onChange={changeFilter} searchRef={searchRef} />
+      <BoardControls
+        filter={filter}
+        onChange={changeFilter}
+        searchRef={searchRef}
+        views={<ViewSwitcher value={boardView} onChange={setBoardView} single={narrow} />}
+        extra={boardView === 'board' ? <CardSizeToggle value={cardSize} onChange={setCardSize} /> : undefined}
+      />
 
-      <div className="board__columns">
-        <TaskColumn status="todo" title="Tasks To Do" count={counts.data?.todo} {...columnProps} />
-        <TaskColumn status="done" title="Completed" count={counts.data?.done} {...columnProps} />
+      {boardView === 'board' ? (
+      <div
+        className={cx('board__columns', boardColumns && 'board__columns--workflow')}
+        ref={columnsRef}
+        style={boardColumns ? ({ '--columns': shown.length } as CSSProperties) : undefined}
+      >
+        {shown.map((column) => (
+          <TaskColumn
+            key={columnKey(column)}
+            column={column}
+            count={countOf(column)}
+            switcher={
+              narrow && columns.length > 1 ? (
+                <ColumnSwitcher
+                  columns={columns.map((c) => ({ key: columnKey(c), name: c.name, count: countOf(c) }))}
+                  value={columnKey(column)}
+                  onChange={setShownColumn}
+                />
+              ) : undefined
+            }
+            menu={
+              canChangeColumns && column._id !== null ? (
+                <ColumnMenu column={column as Column} columns={boardOnly} count={countOf(column)} onChange={changeColumn} />
+              ) : undefined
+            }
+            {...columnProps}
+          />
+        ))}
+        {canChangeColumns && boardColumns && !narrow ? <AddColumnButton lastId={boardColumns.at(-1)?._id} onChange={changeColumn} /> : null}
       </div>
+      ) : (
+        <OtherView view={boardView} filter={filter} boardId={boardId} columns={boardColumns} />
+      )}
+      {boardView === 'board' || boardView === 'table' ? <BulkBar boardId={boardId} columns={boardColumns} filter={filter} /> : null}
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="move-announcer">
+        {announcement}
+      </p>
 
       <Dialog
         open={panelOpen}

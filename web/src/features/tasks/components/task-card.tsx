@@ -1,13 +1,14 @@
 import { memo, useEffect, useId, useRef } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
 import { cx } from '#web/lib/cx.ts';
-import { boardPath, useBoardScope, useCanChangeTask } from '../api/board-scope.ts';
+import { useCanChangeTask, useStatusColumn } from '../api/board-scope.ts';
 import { useTaskHighlight } from '../api/live-board-context.ts';
 import { isPendingTask } from '../api/pending-tasks.ts';
 import { useUpdateTask } from '../api/update-task.ts';
+import { useCardKeys, useCardPlace, useTaskPath, type MoveDirection } from './card-behaviour.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PriorityBadge } from './priority.tsx';
 import { CheckIcon, PencilIcon, ReopenIcon, TrashIcon } from './task-card-icons.tsx';
@@ -24,6 +25,8 @@ export interface TaskCardProps {
   onDraftChange: (draft: EditDraft) => void;
   onEditEnd: () => void;
   onDelete: (task: Task) => void;
+  /** Alt+arrows on the focused card: the board moves it (none where cards are not moved). */
+  onMoveKey?: ((task: Task, direction: MoveDirection) => void) | undefined;
   'aria-posinset'?: number;
   'aria-setsize'?: number;
 }
@@ -32,14 +35,30 @@ export interface TaskCardProps {
 const CARD_LABELS_SHOWN = 3;
 
 /** The card's title opens the task page; the board's filters stay in the address behind it. */
-function TaskLink({ task, boardId }: { task: Task; boardId: string | null }) {
-  const { search } = useLocation();
-  // On a board the task opens over that board (its address keeps the board).
-  const pathname = boardId ? `${boardPath(boardId)}/tasks/${encodeURIComponent(task._id)}` : `/tasks/${encodeURIComponent(task._id)}`;
+export function TaskLink({ task, className = 'task-card__link' }: { task: Task; className?: string }) {
   return (
-    <Link className="task-card__link" to={{ pathname, search }} state={{ fromBoard: true }}>
+    <Link className={className} to={useTaskPath(task)} state={{ fromBoard: true }}>
       {task.taskTitle}
     </Link>
+  );
+}
+
+/** In "All my tasks": the board a card is on, and its column there. */
+export function CardPlace({ task }: { task: Task }) {
+  const place = useCardPlace(task);
+  if (!place) return null;
+  return (
+    <p className="task-card__board">
+      <span className="visually-hidden">Board: </span>
+      {place.boardName}
+      {place.columnName === undefined ? null : (
+        <>
+          <span aria-hidden="true"> · </span>
+          <span className="visually-hidden">, column: </span>
+          {place.columnName}
+        </>
+      )}
+    </p>
   );
 }
 
@@ -52,6 +71,7 @@ export const TaskCard = memo(function TaskCard({
   onDraftChange,
   onEditEnd,
   onDelete,
+  onMoveKey,
   ...position
 }: TaskCardProps) {
   const titleId = useId();
@@ -62,10 +82,9 @@ export const TaskCard = memo(function TaskCard({
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocusToEdit = useRef(false);
   const editing = draft !== null;
-  const { boards, boardId } = useBoardScope();
   const canChange = useCanChangeTask(task);
-  // "All my tasks" mixes boards: each card says which one it is on.
-  const boardName = boardId === null ? boards?.find((board) => board._id === task.boardId)?.name : undefined;
+  const statusColumn = useStatusColumn(task, done ? 'todo' : 'done');
+  const keys = useCardKeys(task, canChange && !pending ? onMoveKey : undefined);
 
   useEffect(() => {
     if (!editing && returnFocusToEdit.current) {
@@ -75,7 +94,7 @@ export const TaskCard = memo(function TaskCard({
   }, [editing]);
 
   const onStatus = () => {
-    complete.mutate({ task, changes: { status: done ? 'todo' : 'done' } });
+    complete.mutate({ task, changes: { status: done ? 'todo' : 'done' }, columnId: statusColumn });
   };
 
   return (
@@ -89,16 +108,15 @@ export const TaskCard = memo(function TaskCard({
       )}
       aria-labelledby={titleId}
       aria-busy={pending || undefined}
+      {...keys.cardProps}
       {...position}
     >
+      {/* Picked by Shift+click for the bulk bar: said as well as shown (the ring). */}
+      {keys.selected ? <span className="visually-hidden">Selected.</span> : null}
       <div className="task-card__top">
         {task.workTitle ? <p className="task-card__work">{task.workTitle}</p> : null}
-        {boardName === undefined ? null : (
-          <p className="task-card__board">
-            <span className="visually-hidden">Board: </span>
-            {boardName}
-          </p>
-        )}
+        {/* "All my tasks" mixes boards: each card says which one it is on, and in which column. */}
+        <CardPlace task={task} />
         <TaskCardMarks task={task} />
         <PriorityBadge priority={task.priority} />
       </div>
@@ -108,7 +126,7 @@ export const TaskCard = memo(function TaskCard({
             <CheckIcon />
           </span>
         ) : null}
-        <TaskLink task={task} boardId={boardId} />
+        <TaskLink task={task} />
       </h3>
       <LabelChips labels={task.labels} max={CARD_LABELS_SHOWN} />
       <dl className="task-card__meta">

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
@@ -10,19 +10,43 @@ import { errorText } from '#web/lib/error-text.ts';
 import { cx } from '#web/lib/cx.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
+import type { MoveDirection } from './card-behaviour.ts';
+import { CompactTaskCard } from './compact-task-card.tsx';
 import { PRIORITY_LABELS } from './priority.tsx';
 import { TaskCard } from './task-card.tsx';
 import type { EditDraft } from './task-edit-form.tsx';
 
 /** Card height before it is measured, and the gap between cards (kept in step with the CSS). */
 const CARD_ESTIMATE_PX = 188;
+const COMPACT_ESTIMATE_PX = 56;
 const CARD_GAP_PX = 12;
+const COMPACT_GAP_PX = 6;
+
+/** A column as the board shows it: one of the board's, or (`_id` null) a category of "All my tasks". */
+export interface BoardColumn {
+  _id: string | null;
+  name: string;
+  category: TaskStatus;
+  wipLimit: number | null;
+}
+
+/** The names of the columns a new board has, whose empty states speak of the status itself. */
+const DEFAULT_COLUMN_NAMES = new Set(['Tasks To Do', 'Completed']);
 
 export interface TaskColumnProps {
-  status: TaskStatus;
-  title: string;
+  column: BoardColumn;
   filter: BoardFilter;
   count: number | undefined;
+  /** The card size the board shows. */
+  compact: boolean;
+  /** The column's menu (for who may change the board's columns). */
+  menu?: ReactNode;
+  /** A phone's column switcher: shown in the header in place of the name and count (still read out). */
+  switcher?: ReactNode;
+  /** Alt+arrows on a focused card (none where cards are not moved). */
+  onMoveKey?: ((task: Task, direction: MoveDirection) => void) | undefined;
+  /** Wraps each card (drag and drop); the card itself when not given. */
+  wrapCard?: ((task: Task, card: ReactNode) => ReactNode) | undefined;
   now: Date;
   editing: EditDraft | null;
   onEdit: (task: Task) => void;
@@ -48,9 +72,18 @@ function SkeletonCards() {
   );
 }
 
-function EmptyState({ status, filter }: { status: TaskStatus; filter: BoardFilter }) {
+function EmptyState({ column, filter }: { column: BoardColumn; filter: BoardFilter }) {
+  const status = column.category;
   const { priority } = filter;
   const filtered = priority ? `${PRIORITY_LABELS[priority].toLowerCase()}-priority ` : '';
+  // A column the board's admins added speaks of itself.
+  if (!DEFAULT_COLUMN_NAMES.has(column.name) && column._id !== null) {
+    return (
+      <div className="column__empty column__empty--short">
+        <p className="column__empty-title">{filter.q ? `No ${filtered}tasks in ${column.name} match “${filter.q}”` : `No ${filtered}tasks in ${column.name}`}</p>
+      </div>
+    );
+  }
   return (
     <div className="column__empty">
       <svg viewBox="0 0 48 48" width="48" height="48" aria-hidden="true">
@@ -81,15 +114,33 @@ function EmptyState({ status, filter }: { status: TaskStatus; filter: BoardFilte
   );
 }
 
+/** "6 / 5": the count against the WIP limit, in the warning colour when over it. */
+function WipState({ count, limit }: { count: number | undefined; limit: number }) {
+  const over = count !== undefined && count > limit;
+  return (
+    <span className={cx('column__wip', over && 'column__wip--over')}>
+      <span aria-hidden="true">
+        {count ?? '–'} / {limit}
+      </span>
+      <span className="visually-hidden">
+        {count ?? 'Unknown number of'} tasks, WIP limit {limit}
+        {over ? ', over the limit' : ''}
+      </span>
+    </span>
+  );
+}
+
 /**
- * One status column: a paged query that loads the next page as the end comes into view,
- * rendered as a windowed feed so 20,000 completed tasks cost no more DOM than 20.
+ * One column: a paged query (the board's column in its own order, or a status of "All my
+ * tasks") that loads the next page as the end comes into view, rendered as a windowed feed so
+ * 20,000 completed tasks cost no more DOM than 20.
  */
-export function TaskColumn({ status, title, filter, count, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
+export function TaskColumn({ column, filter, count, compact, menu, switcher, onMoveKey, wrapCard, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
+  const status = column.category;
   const headingId = useId();
   const scrollRef = useRef<HTMLDivElement>(null);
   const sentinelRef = useRef<HTMLDivElement>(null);
-  const query = useTaskColumn(status, filter);
+  const query = useTaskColumn(status, filter, column._id ?? undefined);
   const { data, error, isPending, isError, isFetching, isFetchingNextPage, isPlaceholderData, hasNextPage, fetchNextPage, refetch } = query;
   const tasks = useMemo(() => data?.pages.flatMap((page) => page.tasks) ?? [], [data]);
   const updating = isFetching && !isPending && !isFetchingNextPage;
@@ -122,12 +173,18 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
   return (
     // Busy while its cards are not yet those of the current filter; a quiet refresh of cards
     // already shown is not (a spinner in the header says so).
-    <section className={cx('column', `column--${status}`)} aria-labelledby={headingId} aria-busy={(isPending || isPlaceholderData) && !offline}>
-      <header className="column__header">
-        <h2 className="column__title" id={headingId} tabIndex={-1}>
-          {title}
+    <section
+      className={cx('column', `column--${status}`, compact && 'column--compact')}
+      aria-labelledby={headingId}
+      aria-busy={(isPending || isPlaceholderData) && !offline}
+      data-column-id={column._id ?? undefined}
+    >
+      <header className={cx('column__header', switcher !== undefined && 'column__header--switcher')}>
+        <h2 className={switcher === undefined ? 'column__title' : 'visually-hidden'} id={headingId} tabIndex={-1}>
+          {column.name}
         </h2>
-        <span className="column__count">
+        {switcher}
+        {column.wipLimit !== null ? <WipState count={countLabel} limit={column.wipLimit} /> : <span className={cx('column__count', switcher !== undefined && 'visually-hidden')}>
           {countLabel === undefined ? (
             <>
               <span aria-hidden="true">–</span>
@@ -139,13 +196,14 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
               <span className="visually-hidden">{countLabel === 1 ? ' task' : ' tasks'}</span>
             </>
           )}
-        </span>
+        </span>}
         {updating ? (
           <span className="column__updating">
             <Spinner size={14} />
             <span className="visually-hidden">Updating</span>
           </span>
         ) : null}
+        {menu}
       </header>
 
       <div className={cx('column__scroll', isPlaceholderData && 'column__scroll--stale')} ref={scrollRef}>
@@ -163,7 +221,7 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
             <strong>Couldn’t load these tasks.</strong> {loadError}
           </RetryAlert>
         ) : tasks.length === 0 ? (
-          <EmptyState status={status} filter={filter} />
+          <EmptyState column={column} filter={filter} />
         ) : (
           <>
             {isError && !isFetchingNextPage ? (
@@ -175,24 +233,30 @@ export function TaskColumn({ status, title, filter, count, now, editing, onEdit,
               items={tasks}
               getKey={getKey}
               scrollRef={scrollRef}
-              estimateSize={CARD_ESTIMATE_PX}
-              gap={CARD_GAP_PX}
+              estimateSize={compact ? COMPACT_ESTIMATE_PX : CARD_ESTIMATE_PX}
+              gap={compact ? COMPACT_GAP_PX : CARD_GAP_PX}
               setSize={count ?? -1}
               busy={isFetchingNextPage}
               labelledBy={headingId}
               className="column__feed"
-              renderItem={(task, itemProps) => (
-                <TaskCard
-                  task={task}
-                  now={now}
-                  draft={editing?.id === task._id ? editing : null}
-                  onEdit={onEdit}
-                  onDraftChange={onDraftChange}
-                  onEditEnd={onEditEnd}
-                  onDelete={onDelete}
-                  {...itemProps}
-                />
-              )}
+              renderItem={(task, itemProps) => {
+                const card = compact ? (
+                  <CompactTaskCard task={task} now={now} onMoveKey={onMoveKey} {...itemProps} />
+                ) : (
+                  <TaskCard
+                    task={task}
+                    now={now}
+                    draft={editing?.id === task._id ? editing : null}
+                    onEdit={onEdit}
+                    onDraftChange={onDraftChange}
+                    onEditEnd={onEditEnd}
+                    onDelete={onDelete}
+                    onMoveKey={onMoveKey}
+                    {...itemProps}
+                  />
+                );
+                return wrapCard ? wrapCard(task, card) : card;
+              }}
             />
             {hasNextPage ? (
               <div ref={sentinelRef} className="column__more">

@@ -10,9 +10,9 @@ import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
-import { useBoardScope, useCanChangeTask, writableBoards } from '../api/board-scope.ts';
+import { useBoardScope, useCanChangeTask, useStatusColumn, writableBoards } from '../api/board-scope.ts';
 import { useUpdateTask } from '../api/update-task.ts';
-import { formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
+import { formatDeadline, formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PriorityBadge } from './priority.tsx';
 import { TaskLabelsField } from './task-labels.tsx';
@@ -27,6 +27,17 @@ export function Timestamp({ iso, now }: { iso: string; now: Date }) {
   return (
     <time dateTime={iso} title={formatDeadlineFull(date)}>
       {formatRelative(date, now)}
+    </time>
+  );
+}
+
+/** When the work starts, in the viewer's locale and time zone; "None" when unset. */
+function StartText({ startAt, now }: { startAt: string | null; now: Date }) {
+  if (startAt === null) return <span className="task-details__none">None</span>;
+  const date = new Date(startAt);
+  return (
+    <time dateTime={startAt} title={formatDeadlineFull(date)}>
+      {formatDeadline(date, now)}
     </time>
   );
 }
@@ -162,11 +173,12 @@ export function TaskDetails({ task }: { task: Task }) {
   const done = task.status === 'done';
   const description = task.description;
   const canChange = useCanChangeTask(task);
+  const statusColumn = useStatusColumn(task, done ? 'todo' : 'done');
 
   const onStatus = () => {
     setStatusError(null);
     status.mutate(
-      { task, changes: { status: done ? 'todo' : 'done' } },
+      { task, changes: { status: done ? 'todo' : 'done' }, columnId: statusColumn },
       {
         onError: (failure) => {
           if (!isUnauthorized(failure)) setStatusError(errorText(failure));
@@ -211,6 +223,12 @@ export function TaskDetails({ task }: { task: Task }) {
           <dt>Assignor</dt>
           <dd>
             {task.assignor} <span className="task-details__email">({task.assignorEmail})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Start</dt>
+          <dd>
+            <StartText startAt={task.startAt} now={now} />
           </dd>
         </div>
         <div>

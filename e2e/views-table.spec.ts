@@ -1,0 +1,86 @@
+/**
+ * The table view of a board and changes to many tasks at once: sorting, a deadline edited in
+ * place, three rows picked with Shift+click, their priority set from the bulk bar and put back
+ * with Undo; and the table and its bar checked by axe on a phone and a desktop, light and dark.
+ */
+import type { Page } from '@playwright/test';
+import { apiCreateTask, expect, expectAccessible, test } from './fixtures.ts';
+import { apiCreateBoard } from './support/boards-api.ts';
+import { randomSuffix } from './support/db.ts';
+
+test.use({ signedIn: true });
+
+const table = (page: Page) => page.getByRole('table', { name: 'Tasks' });
+const row = (page: Page, title: string) => table(page).getByRole('row').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+
+/** A board with four tasks of different priorities, opened as a table (a phone chooses the view in a select). */
+async function openTable(page: Page, assignee: string) {
+  const board = await apiCreateBoard(page.request, `Table ${randomSuffix()}`);
+  const tasks = [
+    { taskTitle: 'Delta report', priority: 'low' },
+    { taskTitle: 'Alpha launch', priority: 'high' },
+    { taskTitle: 'Charlie budget', priority: 'normal' },
+    { taskTitle: 'Bravo hiring', priority: 'urgent' },
+  ] as const;
+  const ids: Record<string, string> = {};
+  for (const task of tasks) ids[task.taskTitle] = await apiCreateTask(page.request, { ...task, assignee, boardId: board._id });
+  await page.goto(`/boards/${board._id}`);
+  if ((page.viewportSize()?.width ?? 1280) < 640) await page.getByRole('combobox', { name: 'View' }).selectOption('Table');
+  else await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Table' }).click();
+  await expect(table(page)).toBeVisible();
+  await expect(table(page)).toHaveAttribute('aria-rowcount', '5');
+  return { board, ids };
+}
+
+test('sorts, edits a deadline in place, sets the priority of three rows at once and undoes it', async ({ page, user }) => {
+  const { ids } = await openTable(page, user.email);
+
+  const title = table(page).getByRole('columnheader', { name: /Title/ });
+  await title.getByRole('button', { name: 'Title' }).click();
+  await expect(title).toHaveAttribute('aria-sort', 'ascending');
+  await expect(table(page).getByRole('link')).toHaveText(['Alpha launch', 'Bravo hiring', 'Charlie budget', 'Delta report']);
+
+  // A deadline edited in place: Enter saves it through the task's own update.
+  await row(page, 'Charlie budget').getByRole('button', { name: /edit deadline of “Charlie budget”/ }).click();
+  await row(page, 'Charlie budget').getByLabel('Deadline of “Charlie budget”').fill('2027-01-15T09:30');
+  await page.keyboard.press('Enter');
+  await expect(row(page, 'Charlie budget').getByRole('button', { name: /edit deadline/ })).not.toContainText('None');
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/tasks/${ids['Charlie budget'] ?? ''}`)).json()) as { data: { task: { deadline: string | null } } }).data.task.deadline)
+    // The value typed is wall-clock time in the browser's time zone.
+    .toBe(await page.evaluate(() => new Date(2027, 0, 15, 9, 30).toISOString()));
+
+  // Three rows by Shift+click, then one change from the bar.
+  await row(page, 'Alpha launch').getByRole('checkbox').click();
+  await row(page, 'Charlie budget').getByRole('checkbox').click({ modifiers: ['Shift'] });
+  const bar = page.getByRole('region', { name: 'Change the selected tasks' });
+  await expect(bar.getByText('3 selected')).toBeVisible();
+  await bar.getByRole('combobox', { name: 'Priority' }).selectOption('low');
+  await expect(page.getByText('3 tasks changed — Undo')).toBeVisible();
+  for (const name of ['Alpha launch', 'Bravo hiring', 'Charlie budget']) await expect(row(page, name).getByRole('button', { name: /edit priority/ })).toContainText('Low');
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByText('3 tasks put back')).toBeVisible();
+  await expect(row(page, 'Alpha launch').getByRole('button', { name: /edit priority/ })).toContainText('High');
+  await expect(row(page, 'Bravo hiring').getByRole('button', { name: /edit priority/ })).toContainText('Urgent');
+  await expect(row(page, 'Charlie budget').getByRole('button', { name: /edit priority/ })).toContainText('Normal');
+  await expect(row(page, 'Delta report').getByRole('button', { name: /edit priority/ })).toContainText('Low');
+});
+
+test('the table and its bar pass axe on a phone and a desktop, and in the dark theme', async ({ page, user }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openTable(page, user.email);
+  await row(page, 'Alpha launch').getByRole('checkbox').click();
+  await expect(page.getByRole('region', { name: 'Change the selected tasks' })).toBeVisible();
+  // The title column stays in view while the table scrolls sideways.
+  await table(page).hover();
+  await page.mouse.wheel(400, 0);
+  await expect(table(page).getByRole('columnheader', { name: /Title/ })).toBeInViewport();
+  await expect(row(page, 'Alpha launch').getByRole('link')).toBeInViewport();
+  await expectAccessible(page, 'the table with a row selected at 360 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expectAccessible(page, 'the table with a row selected at 1280 px');
+  await page.getByRole('button', { name: 'Dark mode' }).click();
+  await expect(page.getByRole('button', { name: 'Dark mode' })).toHaveAttribute('aria-pressed', 'true');
+  await expectAccessible(page, 'the table with a row selected at 1280 px, dark');
+});

@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { lastEventId } from './boards-support.ts';
+import { createSignedInUser, createTask, createUser, insertBoard } from './factories.ts';
+import { insertLabels, labelsTeam } from './labels-support.ts';
+import { DAY, useTestApp } from './helpers.ts';
+import { addWebhook, deliveryRows } from './webhooks-support.ts';
+
+/**
+ * POST /api/tasks/bulk: one kind of change to many tasks, all or nothing; each task changed as
+ * if alone (version, activity, event, webhooks); one assignment mail per assignee.
+ */
+const t = useTestApp();
+
+const bulk = (cookie: string, taskIds: string[], change: unknown) => t.request('POST', '/api/tasks/bulk', { cookie, body: { taskIds, change } });
+const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY).toISOString();
+
+/** A team board with `n` tasks created by its admin (the first created is the first id). */
+async function teamWithTasks(n: number) {
+  const team = await labelsTeam(t);
+  const tasks: Task[] = [];
+  for (let i = 0; i < n; i += 1) tasks.push(await createTask(t, team.admin.cookie, { boardId: team.board.id, taskTitle: `Bulk task ${i}` }));
+  return { ...team, tasks, ids: tasks.map((task) => task._id) };
+}
+
+/** Everything a bulk change could touch, to compare before and after a refusal. */
+async function snapshot() {
+  const tasks = await t.app.db.selectFrom('tasks').selectAll().orderBy('id').execute();
+  const labels = await t.app.db.selectFrom('taskLabels').selectAll().orderBy('taskId').orderBy('labelId').execute();
+  const activity = await t.app.db.selectFrom('taskActivity').select('id').orderBy('id').execute();
+  const outbox = await t.app.db.selectFrom('outbox').select('id').orderBy('id').execute();
+  return { tasks, labels, activity, outbox, lastEvent: await lastEventId(t) };
+}
+
+/** The task events written after event `after`, by task id. */
+async function taskEventsAfter(after: number) {
+  const rows = await t.app.db.selectFrom('events').select(['type', 'subjectId']).where('id', '>', after).where('type', 'like', 'task.%').orderBy('id').execute();
+  return rows;
+}
+
+const tasksOf = (res: { json: { data: { tasks: Task[] } } }) => res.json.data.tasks;
+
+describe('POST /api/tasks/bulk: each kind of change', () => {
+  it('status: every task completed, at the top of the done column in the order of taskIds, each with its version, activity and event', async () => {
+    const { admin, ids, board } = await teamWithTasks(3);
+    const after = await lastEventId(t);
+    const res = await bulk(admin.cookie, ids, { status: 'done' });
+    expect(res.status, res.body).toBe(200);
+    const tasks = tasksOf(res);
+    expect(tasks.map((task) => [task._id, task.status, task.version])).toEqual(ids.map((id) => [id, 'done', 2]));
+    const done = await t.app.db.selectFrom('boardColumns').select('id').where('boardId', '=', board.id).where('category', '=', 'done').executeTakeFirstOrThrow();
+    const column = await t.app.db.selectFrom('tasks').select('id').where('columnId', '=', done.id).orderBy('position').execute();
+    expect(column.map((row) => row.id)).toEqual(ids);
+    const events = await taskEventsAfter(after);
+    expect(events).toEqual(ids.map((id) => ({ type: 'task.updated', subjectId: id })));
+    const completed = await t.app.db.selectFrom('taskActivity').select('taskId').where('type', '=', 'completed').where('taskId', 'in', ids).execute();
+    expect(completed).toHaveLength(3);
+  });
+
+  it('columnId: to the top of that column, keeping the order of taskIds; tasks already there move up too', async () => {
+    const { admin, ids, board } = await teamWithTasks(3);
+    const done = await t.app.db.selectFrom('boardColumns').select('id').where('boardId', '=', board.id).where('category', '=', 'done').executeTakeFirstOrThrow();
+    const first = await bulk(admin.cookie, [ids[2]!], { columnId: done.id });
+    expect(first.status, first.body).toBe(200);
+    const res = await bulk(admin.cookie, [ids[0]!, ids[1]!, ids[2]!], { columnId: done.id });
+    expect(res.status, res.body).toBe(200);
+    expect(tasksOf(res).map((task) => [task.columnId, task.status])).toEqual(ids.map(() => [done.id, 'done']));
+    // The one already in the column is not moved again.
+    expect(tasksOf(res)[2]?.version).toBe(2);
+    const column = await t.app.db.selectFrom('tasks').select('id').where('columnId', '=', done.id).orderBy('position').execute();
+    expect(column.map((row) => row.id)).toEqual([ids[0], ids[1], ids[2]]);
+  });
+
+  it('assignee: one mail for the whole change, counted once against the sender; each task its own event', async () => {
+    const ada = await createSignedInUser(t, { fullName: 'Ada Lovelace' });
+    const bob = await createUser(t);
+    const board = await insertBoard(t, ada.user);
+    const tasks: Task[] = [];
+    for (let i = 0; i < 12; i += 1) tasks.push(await createTask(t, ada.cookie, { boardId: board.id, assignee: ada.user.email, taskTitle: `Invoice ${i}` }));
+    const ids = tasks.map((task) => task._id);
+    const after = await lastEventId(t);
+    const res = await bulk(ada.cookie, ids, { assignee: bob.email.toUpperCase() });
+    expect(res.status, res.body).toBe(200);
+    expect(tasksOf(res).every((task) => task.assignee === bob.email && task.version === 2)).toBe(true);
+    expect(await taskEventsAfter(after)).toHaveLength(12);
+    const rows = await t.app.db.selectFrom('outbox').select(['toEmail', 'subject']).where('causedBy', '=', ada.user.id).where('kind', '=', 'assigned').execute();
+    expect(rows).toEqual([{ toEmail: bob.email, subject: 'Ada Lovelace assigned you 12 tasks' }]);
+    await t.app.outbox.drain();
+    const mails = t.mail.to(bob.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain('Task: Invoice 0');
+    expect(mails[0]?.text).toContain('Task: Invoice 11');
+  });
+
+  it('assignee of one task: the usual single assignment mail', async () => {
+    const ada = await createSignedInUser(t, { fullName: 'Ada Lovelace' });
+    const bob = await createUser(t);
+    const task = await createTask(t, ada.cookie, { assignee: ada.user.email, taskTitle: 'Only one' });
+    const res = await bulk(ada.cookie, [task._id], { assignee: bob.email });
+    expect(res.status, res.body).toBe(200);
+    await t.app.outbox.drain();
+    expect(t.mail.to(bob.email).map((m) => m.subject)).toEqual(['Ada Lovelace assigned you: Only one']);
+  });
+
+  it('priority: each task changed, with a webhook delivery per task', async () => {
+    const { admin, ids, board } = await teamWithTasks(3);
+    const { webhook } = await addWebhook(t, admin.cookie, board.id, 'https://hooks.example.invalid/bulk', ['task.updated']);
+    const res = await bulk(admin.cookie, ids, { priority: 'urgent' });
+    expect(res.status, res.body).toBe(200);
+    expect(tasksOf(res).map((task) => task.priority)).toEqual(['urgent', 'urgent', 'urgent']);
+    const deliveries = await deliveryRows(t, webhook._id);
+    expect(deliveries.map((row) => (JSON.parse(row.textBody) as { data: { task: { _id: string } } }).data.task._id).toSorted()).toEqual([...ids].toSorted());
+  });
+
+  it('deadline: set and cleared; activity says from and to', async () => {
+    const { admin, ids } = await teamWithTasks(2);
+    const deadline = inDays(3);
+    const res = await bulk(admin.cookie, ids, { deadline });
+    expect(res.status, res.body).toBe(200);
+    expect(tasksOf(res).map((task) => task.deadline)).toEqual([deadline, deadline]);
+    const entries = await t.app.db.selectFrom('taskActivity').select('changes').where('type', '=', 'updated').where('taskId', 'in', ids).execute();
+    expect(entries.map((e) => JSON.parse(e.changes ?? '{}') as unknown)).toEqual([{ deadline: { from: null, to: deadline } }, { deadline: { from: null, to: deadline } }]);
+    const cleared = await bulk(admin.cookie, ids, { deadline: null });
+    expect(tasksOf(cleared).map((task) => [task.deadline, task.version])).toEqual([[null, 3], [null, 3]]);
+  });
+
+  it('addLabelIds and removeLabelIds: added to and taken from what each task has', async () => {
+    const { admin, ids, board } = await teamWithTasks(2);
+    const [red, blue] = await insertLabels(t, board.id, 'Red', 'Blue');
+    const add = await bulk(admin.cookie, ids, { addLabelIds: [red!._id, blue!._id] });
+    expect(add.status, add.body).toBe(200);
+    expect(tasksOf(add).map((task) => task.labels.map((l) => l.name))).toEqual([['Blue', 'Red'], ['Blue', 'Red']]);
+    const remove = await bulk(admin.cookie, ids, { removeLabelIds: [red!._id] });
+    expect(remove.status, remove.body).toBe(200);
+    expect(tasksOf(remove).map((task) => [task.labels.map((l) => l.name), task.version])).toEqual([[['Blue'], 3], [['Blue'], 3]]);
+  });
+
+  it('boardId: moved to the top of the first column of their status on that board, labels dropped', async () => {
+    const { admin, ids, board } = await teamWithTasks(2);
+    const [red] = await insertLabels(t, board.id, 'Red');
+    expect((await bulk(admin.cookie, ids, { addLabelIds: [red!._id] })).status).toBe(200);
+    const other = await insertBoard(t, admin.user);
+    const res = await bulk(admin.cookie, ids, { boardId: other.id });
+    expect(res.status, res.body).toBe(200);
+    expect(tasksOf(res).map((task) => [task.boardId, task.labels])).toEqual([[other.id, []], [other.id, []]]);
+    const todo = await t.app.db.selectFrom('boardColumns').select('id').where('boardId', '=', other.id).where('category', '=', 'todo').executeTakeFirstOrThrow();
+    const column = await t.app.db.selectFrom('tasks').select('id').where('columnId', '=', todo.id).orderBy('position').execute();
+    expect(column.map((row) => row.id)).toEqual(ids);
+  });
+
+  it('delete: every task deleted, a task.deleted event each; repeated ids count once', async () => {
+    const { admin, ids } = await teamWithTasks(3);
+    const after = await lastEventId(t);
+    const res = await bulk(admin.cookie, [...ids, ids[0]!], { delete: true });
+    expect(res.status, res.body).toBe(200);
+    expect(res.json.data).toEqual({ deleted: 3 });
+    expect(await t.app.db.selectFrom('tasks').select('id').where('id', 'in', ids).execute()).toEqual([]);
+    expect((await taskEventsAfter(after)).map((e) => e.type)).toEqual(['task.deleted', 'task.deleted', 'task.deleted']);
+  });
+});
+
+describe('POST /api/tasks/bulk: refusals change nothing', () => {
+  it('more than 500 ids: 400 before anything is looked up', async () => {
+    const { admin, ids } = await teamWithTasks(1);
+    const before = await snapshot();
+    const res = await bulk(admin.cookie, [...ids, ...Array.from({ length: 500 }, (_, i) => `missing${i}`)], { priority: 'low' });
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe('VALIDATION_FAILED');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('more than one kind of change, or none: 400', async () => {
+    const { admin, ids } = await teamWithTasks(1);
+    const before = await snapshot();
+    expect((await bulk(admin.cookie, ids, { priority: 'low', status: 'done' })).status).toBe(400);
+    expect((await bulk(admin.cookie, ids, {})).status).toBe(400);
+    expect((await bulk(admin.cookie, ids, { delete: false })).status).toBe(400);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a missing task: 404 naming it, and the tasks before it are not changed', async () => {
+    const { admin, ids } = await teamWithTasks(2);
+    const before = await snapshot();
+    const missing = 'AAAAAAAAAAAAAAAAAAAAAA';
+    const res = await bulk(admin.cookie, [...ids, missing], { priority: 'urgent' });
+    expect(res.status, res.body).toBe(404);
+    expect(res.json.data).toEqual({ taskId: missing });
+    expect(res.json.message).toContain(missing);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("a task the caller cannot see: 404 naming it by id (its title is not told)", async () => {
+    const { admin, ids } = await teamWithTasks(1);
+    const stranger = await createSignedInUser(t);
+    const hidden = await createTask(t, stranger.cookie, { taskTitle: 'Secret plan' });
+    const before = await snapshot();
+    const res = await bulk(admin.cookie, [...ids, hidden._id], { delete: true });
+    expect(res.status).toBe(404);
+    expect(res.json.data).toEqual({ taskId: hidden._id });
+    expect(res.json.message).not.toContain('Secret plan');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a task the caller may not edit (a viewer): 403 naming it', async () => {
+    const { viewer, ids, tasks } = await teamWithTasks(2);
+    const before = await snapshot();
+    const res = await bulk(viewer.cookie, ids, { status: 'done' });
+    expect(res.status).toBe(403);
+    expect(res.json.data).toEqual({ taskId: ids[0] });
+    expect(res.json.message).toContain(tasks[0]!.taskTitle);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('a change not valid for one task: 400 naming it (a column of another board, a deadline before its start, a label of another board, too many labels)', async () => {
+    const { admin, ids, tasks, board } = await teamWithTasks(2);
+    const start = inDays(5);
+    const late = await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Starts late', startAt: start, deadline: inDays(6) });
+    const elsewhere = await createTask(t, admin.cookie, { taskTitle: 'On my own board' });
+    const done = await t.app.db.selectFrom('boardColumns').select('id').where('boardId', '=', board.id).where('category', '=', 'done').executeTakeFirstOrThrow();
+    const labels = await insertLabels(t, board.id, ...Array.from({ length: 11 }, (_, i) => `L${i}`));
+    const before = await snapshot();
+
+    const column = await bulk(admin.cookie, [...ids, elsewhere._id], { columnId: done.id });
+    expect([column.status, column.json.data, column.json.errors[0]?.field]).toEqual([400, { taskId: elsewhere._id }, 'columnId']);
+    expect(column.json.message).toContain('On my own board');
+
+    const deadline = await bulk(admin.cookie, [...ids, late._id], { deadline: inDays(2) });
+    expect([deadline.status, deadline.json.data, deadline.json.errors[0]?.field]).toEqual([400, { taskId: late._id }, 'deadline']);
+
+    const label = await bulk(admin.cookie, [ids[0]!, elsewhere._id], { addLabelIds: [labels[0]!._id] });
+    expect([label.status, label.json.data, label.json.errors[0]?.field]).toEqual([400, { taskId: elsewhere._id }, 'labelIds']);
+
+    expect((await bulk(admin.cookie, [ids[0]!], { addLabelIds: labels.slice(0, 10).map((l) => l._id) })).status).toBe(200);
+    const before2 = await snapshot();
+    const tooMany = await bulk(admin.cookie, [ids[1]!, ids[0]!], { addLabelIds: [labels[10]!._id] });
+    expect([tooMany.status, tooMany.json.data]).toEqual([400, { taskId: ids[0] }]);
+    expect(tooMany.json.message).toContain(tasks[0]!.taskTitle);
+    expect(await snapshot()).toEqual(before2);
+    expect(before2.tasks.filter((row) => row.id !== ids[0])).toEqual(before.tasks.filter((row) => row.id !== ids[0]));
+  });
+
+  it('a change invalid in itself (a past deadline, a bad address): 400 before any task is read; 401 without a session', async () => {
+    const { admin, ids } = await teamWithTasks(1);
+    const before = await snapshot();
+    const past = await bulk(admin.cookie, ids, { deadline: new Date(t.clock.now().getTime() - DAY).toISOString() });
+    expect([past.status, past.json.errors[0]?.field]).toEqual([400, 'deadline']);
+    const address = await bulk(admin.cookie, ids, { assignee: 'not-an-address' });
+    expect(address.status).toBe(400);
+    expect((await t.request('POST', '/api/tasks/bulk', { body: { taskIds: ids, change: { priority: 'low' } } })).status).toBe(401);
+    expect(await snapshot()).toEqual(before);
+  });
+});

@@ -1,0 +1,176 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { BULK_TASKS_MAX, type BulkChange, type BulkTasksEnvelope, type Task } from '#shared/schemas/tasks.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { findCachedTask } from './cache-writes.ts';
+import { receiveRemoval, receiveTask } from './task-receipts.ts';
+
+/*
+ * A change of many tasks at once (POST /api/tasks/bulk): one request, all or nothing on the
+ * server. Nothing is shown before the answer (the server decides what each task becomes, and
+ * a refusal must leave the screen as it was); the answer's tasks are then written into the
+ * caches as any answer of this tab's is. Not queued: it needs a connection.
+ */
+
+/** One request's worth: the ids and the one change they all get. */
+export interface BulkRequest {
+  taskIds: string[];
+  change: BulkChange;
+}
+
+/** "3 tasks changed", "1 task changed". */
+export function changedText(n: number): string {
+  return `${String(n)} ${n === 1 ? 'task' : 'tasks'} changed`;
+}
+
+function chunks(ids: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let i = 0; i < ids.length; i += BULK_TASKS_MAX) out.push(ids.slice(i, i + BULK_TASKS_MAX));
+  return out;
+}
+
+/** `key` → the ids that had it, in the order given (Map keeps first-seen order). */
+function groupBy<K>(tasks: readonly Task[], key: (task: Task) => K): Map<K, string[]> {
+  const groups = new Map<K, string[]>();
+  for (const task of tasks) {
+    const k = key(task);
+    groups.set(k, [...(groups.get(k) ?? []), task._id]);
+  }
+  return groups;
+}
+
+function requests<K>(groups: Map<K, string[]>, change: (key: K) => BulkChange | null): BulkRequest[] {
+  const out: BulkRequest[] = [];
+  for (const [key, ids] of groups) {
+    const inverse = change(key);
+    if (inverse) for (const taskIds of chunks(ids)) out.push({ taskIds, change: inverse });
+  }
+  return out;
+}
+
+const labelIdsOf = (task: Task) => new Set(task.labels.map((label) => label._id));
+const sameDeadline = (a: string | null, b: string | null) => a === b || (a !== null && b !== null && Date.parse(a) === Date.parse(b));
+
+/**
+ * The bulk changes that put back what `change` changed: each task's own previous value, one
+ * request per distinct previous value (the tasks that were 'high' in one, 'low' in another),
+ * split at the API's 500 ids. `before`: the tasks as they were just before the change. Tasks
+ * the change left as they were are left out. Values only, not places: a task goes back to its
+ * column (at its top), not to its old place in it. A deletion cannot be undone: none.
+ */
+export function planUndo(before: readonly Task[], change: BulkChange): BulkRequest[] {
+  if ('priority' in change) {
+    return requests(
+      groupBy(before.filter((t) => t.priority !== change.priority), (t) => t.priority),
+      (priority) => ({ priority }),
+    );
+  }
+  if ('assignee' in change) {
+    const to = change.assignee.trim().toLowerCase();
+    return requests(
+      groupBy(before.filter((t) => t.assignee !== to), (t) => t.assignee),
+      (assignee) => ({ assignee }),
+    );
+  }
+  if ('deadline' in change) {
+    const to = change.deadline === '' ? null : change.deadline;
+    return requests(
+      groupBy(before.filter((t) => !sameDeadline(t.deadline, to)), (t) => t.deadline),
+      (deadline) => ({ deadline }),
+    );
+  }
+  if ('columnId' in change) {
+    return requests(
+      groupBy(before.filter((t) => t.columnId !== change.columnId), (t) => t.columnId),
+      (columnId) => ({ columnId }),
+    );
+  }
+  if ('status' in change) {
+    // Back to the column each was in (a status change puts a task in the first column of that status).
+    return requests(
+      groupBy(before.filter((t) => t.status !== change.status), (t) => t.columnId),
+      (columnId) => ({ columnId }),
+    );
+  }
+  if ('addLabelIds' in change) {
+    // Off again: only the labels a task did not have before.
+    const added = (t: Task) => change.addLabelIds.filter((id) => !labelIdsOf(t).has(id)).sort().join(',');
+    return requests(groupBy(before, added), (ids) => (ids ? { removeLabelIds: ids.split(',') } : null));
+  }
+  if ('removeLabelIds' in change) {
+    const removed = (t: Task) => change.removeLabelIds.filter((id) => labelIdsOf(t).has(id)).sort().join(',');
+    return requests(groupBy(before, removed), (ids) => (ids ? { addLabelIds: ids.split(',') } : null));
+  }
+  if ('boardId' in change) {
+    // Labels are a board's: a task moved back comes back without them.
+    return requests(
+      groupBy(before.filter((t) => t.boardId !== change.boardId), (t) => t.boardId),
+      (boardId) => ({ boardId }),
+    );
+  }
+  return [];
+}
+
+/** What a whole change came to: the changed tasks, or how many were deleted. */
+export interface BulkResult {
+  tasks: Task[];
+  deleted: number;
+}
+
+/**
+ * Sends `change` for every id, in chunks of at most 500 (the API's limit), one after another.
+ * Each chunk is its own transaction: when a later chunk is refused, the earlier ones stay done
+ * (their tasks are written into the caches before the error is thrown). `onChunk` receives each
+ * chunk's answer.
+ */
+export async function sendBulkChange(taskIds: readonly string[], change: BulkChange, onChunk: (answer: BulkResult, ids: readonly string[]) => void): Promise<BulkResult> {
+  const result: BulkResult = { tasks: [], deleted: 0 };
+  for (const ids of chunks(taskIds)) {
+    const envelope = await apiRequest<BulkTasksEnvelope>('/tasks/bulk', { method: 'POST', body: { taskIds: ids, change } });
+    const answer: BulkResult = 'tasks' in envelope.data ? { tasks: envelope.data.tasks, deleted: 0 } : { tasks: [], deleted: envelope.data.deleted };
+    onChunk(answer, ids);
+    result.tasks.push(...answer.tasks);
+    result.deleted += answer.deleted;
+  }
+  return result;
+}
+
+/** The answer of a chunk written into the caches, as the answer to a single change is. */
+function receiveChunk(queryClient: QueryClient, { tasks }: BulkResult, ids: readonly string[], deleting: boolean): void {
+  if (deleting) {
+    for (const id of ids) receiveRemoval(queryClient, id, Number.MAX_SAFE_INTEGER);
+    return;
+  }
+  for (const task of tasks) receiveTask(queryClient, task, { isNew: false, answer: true });
+}
+
+/**
+ * Sends a bulk change and writes its answers into the caches. Resolves with the result and the
+ * requests that would undo it (planned from the copies the cache held just before); rejects
+ * with the server's refusal (its message names the task).
+ */
+export function useBulkChange() {
+  const queryClient = useQueryClient();
+  return async (taskIds: readonly string[], change: BulkChange): Promise<BulkResult & { undo: BulkRequest[] }> => {
+    const before = taskIds.map((id) => findCachedTask(queryClient, id)).filter((task) => task !== undefined);
+    const deleting = 'delete' in change;
+    const result = await sendBulkChange(taskIds, change, (answer, ids) => {
+      receiveChunk(queryClient, answer, ids, deleting);
+    });
+    return { ...result, undo: planUndo(before, change) };
+  };
+}
+
+/** Sends the requests `planUndo` made, one after another; resolves with how many tasks changed back. */
+export function useUndoBulkChange() {
+  const queryClient = useQueryClient();
+  return async (plan: readonly BulkRequest[]): Promise<number> => {
+    let n = 0;
+    for (const { taskIds, change } of plan) {
+      const result = await sendBulkChange(taskIds, change, (answer, ids) => {
+        receiveChunk(queryClient, answer, ids, false);
+      });
+      n += result.tasks.length;
+    }
+    return n;
+  };
+}

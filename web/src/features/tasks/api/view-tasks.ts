@@ -1,0 +1,93 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import type { Task, TaskListEnvelope } from '#shared/schemas/tasks.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { filterQuery, type BoardFilter } from './board-filter.ts';
+import { useBoardStaleTime } from './live-board-context.ts';
+import { mayChange, scheduleRefresh, type ChangedFields } from './list-refresh.ts';
+import { isPendingTask } from './pending-tasks.ts';
+import { taskKeys, type KeyFilter } from './query-keys.ts';
+
+/*
+ * Every task of a filter, both statuses, in one list: what the table, calendar and timeline
+ * views show (the board reads a column at a time instead). Read in pages of VIEW_PAGE_SIZE up to
+ * VIEW_TASKS_MAX; past that the view says it shows the first ones of the filter's order.
+ * The cache writer (cache-writes.ts) keeps these lists current: a changed task is replaced in
+ * place, a removed one taken out, and a list a new or changed task may join is asked again.
+ */
+
+/** Tasks per request of a view's list (the API's largest page). */
+export const VIEW_PAGE_SIZE = 500;
+/** The most tasks a view reads. */
+export const VIEW_TASKS_MAX = 5_000;
+
+export interface ViewTasks {
+  tasks: Task[];
+  /** More tasks match the filter than VIEW_TASKS_MAX: the view shows the first ones. */
+  truncated: boolean;
+}
+
+export const viewKeys = {
+  all: () => [...taskKeys.all, 'view'] as const,
+  list: (filter: BoardFilter) => [...viewKeys.all(), { ...filter }] as const,
+};
+
+async function getViewTasks(filter: BoardFilter, signal: AbortSignal): Promise<ViewTasks> {
+  const tasks: Task[] = [];
+  const query = filterQuery(filter);
+  // Manual order is a column's; a view spanning columns reads the filter in its newest order.
+  const sort = filter.sort === 'position' ? undefined : query.sort;
+  let cursor: string | null = null;
+  for (;;) {
+    const envelope: TaskListEnvelope = await apiRequest<TaskListEnvelope>('/tasks', { query: { ...query, sort, limit: VIEW_PAGE_SIZE, cursor }, signal });
+    tasks.push(...envelope.data.tasks);
+    cursor = envelope.data.nextCursor ?? null;
+    if (cursor === null) return { tasks, truncated: false };
+    if (tasks.length >= VIEW_TASKS_MAX) return { tasks: tasks.slice(0, VIEW_TASKS_MAX), truncated: true };
+  }
+}
+
+export const viewTasksQueryOptions = (filter: BoardFilter, staleTime: number) =>
+  queryOptions({ queryKey: viewKeys.list(filter), queryFn: ({ signal }) => getViewTasks(filter, signal), staleTime });
+
+/** Every task of `filter` (both statuses), kept current by live events and this tab's own changes. */
+export function useViewTasks(filter: BoardFilter) {
+  return useQuery(viewTasksQueryOptions(filter, useBoardStaleTime()));
+}
+
+/**
+ * Writes a task's new copy (`after`; null: gone) into every cached view list: replaced where it
+ * is, removed when gone. A list that did not hold it (a new task may belong), or whose filter may
+ * hold other tasks after the change (`changed`: the fields that changed, as list-refresh.ts reads
+ * them), is asked again: the server decides what a filter holds. `serverChanged`: false for a
+ * stand-in, which only this tab knows.
+ */
+export function writeViewLists(queryClient: QueryClient, id: string, before: Task | null, after: Task | null, changed: ChangedFields, serverChanged: boolean): void {
+  // The saved form of a stand-in has another id: the stand-in goes where the saved task comes.
+  const replacing = before !== null && after !== null && before._id !== after._id ? before._id : null;
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: viewKeys.all() })) {
+    const data = query.state.data as ViewTasks | undefined;
+    if (data === undefined) {
+      if (serverChanged && query.state.fetchStatus === 'fetching') scheduleRefresh(queryClient, query.queryKey);
+      continue;
+    }
+    const standIn = replacing === null ? -1 : data.tasks.findIndex((task) => task._id === replacing);
+    const i = standIn >= 0 ? standIn : data.tasks.findIndex((task) => task._id === id);
+    if (after === null) {
+      if (i >= 0) queryClient.setQueryData<ViewTasks>(query.queryKey, { ...data, tasks: data.tasks.toSpliced(i, 1) });
+      continue;
+    }
+    if (i >= 0) queryClient.setQueryData<ViewTasks>(query.queryKey, { ...data, tasks: data.tasks.with(i, after) });
+    else if (isPendingTask(after)) queryClient.setQueryData<ViewTasks>(query.queryKey, { ...data, tasks: [after, ...data.tasks] });
+    const filter = (query.queryKey[3] ?? {}) as KeyFilter;
+    if (serverChanged && (i < 0 || mayChange(filter, changed))) scheduleRefresh(queryClient, query.queryKey);
+  }
+}
+
+/** The newest copy of a task in a cached view list, if one holds it. */
+export function findViewTask(queryClient: QueryClient, id: string): Task | undefined {
+  let found: Task | undefined;
+  for (const [, data] of queryClient.getQueriesData<ViewTasks>({ queryKey: viewKeys.all() })) {
+    for (const task of data?.tasks ?? []) if (task._id === id && (!found || task.version > found.version)) found = task;
+  }
+  return found;
+}

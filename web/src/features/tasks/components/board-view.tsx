@@ -1,0 +1,85 @@
+import { useCallback, useState } from 'react';
+
+/** How big the board's cards are: the full card with its actions, or a short one. */
+export type CardSize = 'detailed' | 'compact';
+
+/** The device's choice of card size (every board alike), kept across reloads. */
+export const CARD_SIZE_KEY = 'taskwise-card-size';
+
+function storedCardSize(): CardSize {
+  try {
+    return localStorage.getItem(CARD_SIZE_KEY) === 'compact' ? 'compact' : 'detailed';
+  } catch {
+    // Storage refused (a private window's quota, a policy): the default.
+    return 'detailed';
+  }
+}
+
+/** The card size this device chose (Detailed by default); setting it remembers it. */
+export function useCardSize(): [CardSize, (size: CardSize) => void] {
+  const [size, setSize] = useState<CardSize>(storedCardSize);
+  const change = useCallback((next: CardSize) => {
+    setSize(next);
+    try {
+      localStorage.setItem(CARD_SIZE_KEY, next);
+    } catch {
+      // Not remembered; still shown.
+    }
+  }, []);
+  return [size, change];
+}
+
+
+/**
+ * The size of the board's cards: one toggle button (`aria-pressed`), "Compact", in a group named
+ * "Card size" — one button keeps the first row of controls (priority, view, size) on one line at
+ * 1280 px beside the sidebar.
+ */
+export function CardSizeToggle({ value, onChange }: { value: CardSize; onChange: (size: CardSize) => void }) {
+  return (
+    <div className="card-size priority-filter" role="group" aria-label="Card size">
+      <button
+        type="button"
+        className="priority-filter__option"
+        aria-pressed={value === 'compact'}
+        onClick={() => {
+          onChange(value === 'compact' ? 'detailed' : 'compact');
+        }}
+      >
+        Compact
+      </button>
+    </div>
+  );
+}
+
+export interface SwitcherColumn {
+  key: string;
+  name: string;
+  count: number | undefined;
+}
+
+/**
+ * A phone's way between columns (one fills the width): a row of toggle buttons, one per
+ * column with its count, scrolling sideways when the board has many. It stands in the shown
+ * column's header, in place of its name.
+ */
+export function ColumnSwitcher({ columns, value, onChange }: { columns: readonly SwitcherColumn[]; value: string; onChange: (key: string) => void }) {
+  return (
+    <div className="column-switcher" role="group" aria-label="Column shown">
+      {columns.map((column) => (
+        <button
+          key={column.key}
+          type="button"
+          className="priority-filter__option column-switcher__option"
+          aria-pressed={column.key === value}
+          onClick={() => {
+            onChange(column.key);
+          }}
+        >
+          {column.name}
+          {column.count === undefined ? null : <span className="column-switcher__count">{column.count}</span>}
+        </button>
+      ))}
+    </div>
+  );
+}

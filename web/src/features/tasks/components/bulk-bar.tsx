@@ -1,0 +1,344 @@
+import { onlineManager } from '@tanstack/react-query';
+import { useCallback, useEffect, useState, useSyncExternalStore, type SubmitEvent } from 'react';
+import { PRIORITY_ORDER, type Priority } from '#shared/constants.ts';
+import type { Column } from '#shared/schemas/columns.ts';
+import type { BulkChange } from '#shared/schemas/tasks.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button } from '#web/components/button.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { useLabels } from '#web/features/labels/api/get-labels.ts';
+import { isUnauthorized } from '#web/lib/api-client.ts';
+import { errorText } from '#web/lib/error-text.ts';
+import type { BoardFilter } from '../api/board-filter.ts';
+import { changedText, useBulkChange, useUndoBulkChange, type BulkRequest } from '../api/bulk-change.ts';
+import { taskSelection, useTaskSelection } from '../api/task-selection.ts';
+import { dateTimeLocalToIso } from '../utils/deadline.ts';
+import { PRIORITY_LABELS } from './priority.tsx';
+import './bulk-bar.css';
+
+/** How long "N tasks changed — Undo" stays (while the pointer or focus is not on it). */
+export const UNDO_MS = 10_000;
+export const OFFLINE_TEXT = 'Changes to many tasks need a connection';
+
+/** Online or not, as TanStack Query sees it (the app feeds it the browser's online events). */
+function useOnline(): boolean {
+  return useSyncExternalStore(
+    useCallback((onChange: () => void) => onlineManager.subscribe(onChange), []),
+    () => onlineManager.isOnline(),
+  );
+}
+
+const tasksText = (n: number) => `${String(n)} ${n === 1 ? 'task' : 'tasks'}`;
+
+interface Done {
+  text: string;
+  undo: BulkRequest[];
+}
+
+export interface BulkBarProps {
+  /** The board on screen; "" on "All my tasks". */
+  boardId: string;
+  /** The board's columns; undefined on "All my tasks" (Complete and Reopen instead). */
+  columns: readonly Column[] | undefined;
+  /** The page's filter: a selection is of what it shows, so a new filter clears it. */
+  filter: BoardFilter;
+}
+
+/**
+ * The bar of changes to the selected tasks (table rows, or cards picked with Shift+click):
+ * "N selected", then move, assign, priority, deadline, labels, delete and clear. Each action is
+ * one bulk change (all or nothing on the server); afterwards "N tasks changed — Undo" stays for
+ * ten seconds. A refusal is the server's message (it names the task) and changes nothing.
+ */
+export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
+  const selection = useTaskSelection();
+  const online = useOnline();
+  const send = useBulkChange();
+  const sendUndo = useUndoBulkChange();
+  const labels = useLabels(boardId === '' ? null : boardId);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<Done | null>(null);
+  /** How many the delete being confirmed takes (fixed when asked: the selection clears on success). */
+  const [confirmDelete, setConfirmDelete] = useState<number | null>(null);
+  const [assignee, setAssignee] = useState('');
+  const [deadline, setDeadline] = useState('');
+  const [paused, setPaused] = useState(false);
+  const ids = [...selection.ids];
+  const n = ids.length;
+
+  // A selection is of the board and filter on screen: another one starts with none.
+  useEffect(
+    () => () => {
+      taskSelection.clear();
+    },
+    [boardId, filter],
+  );
+
+  useEffect(() => {
+    if (done === null || paused) return;
+    const timer = window.setTimeout(() => {
+      setDone(null);
+    }, UNDO_MS);
+    return () => {
+      window.clearTimeout(timer);
+    };
+  }, [done, paused]);
+
+  const run = async (change: BulkChange): Promise<void> => {
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const result = await send(ids, change);
+      taskSelection.clear();
+      setAssignee('');
+      setDeadline('');
+      setDone(
+        'delete' in change
+          ? { text: `${tasksText(result.deleted)} deleted`, undo: [] }
+          : { text: changedText(result.tasks.length), undo: result.undo },
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+  const act = (change: BulkChange) => {
+    run(change).catch((failure: unknown) => {
+      if (!isUnauthorized(failure)) setError(errorText(failure));
+    });
+  };
+  const undo = (plan: BulkRequest[]) => {
+    setDone(null);
+    setBusy(true);
+    sendUndo(plan)
+      .then((count) => {
+        setDone({ text: `${tasksText(count)} put back`, undo: [] });
+      })
+      .catch((failure: unknown) => {
+        if (!isUnauthorized(failure)) setError(errorText(failure));
+      })
+      .finally(() => {
+        setBusy(false);
+      });
+  };
+
+  const disabled = busy || !online;
+  const boardLabels = labels.data ?? [];
+
+  const notice =
+    done !== null ? (
+      <div
+        className="bulk-bar__done"
+        onPointerEnter={() => {
+          setPaused(true);
+        }}
+        onPointerLeave={() => {
+          setPaused(false);
+        }}
+        onFocus={() => {
+          setPaused(true);
+        }}
+        onBlur={() => {
+          setPaused(false);
+        }}
+      >
+        <p role="status">
+          {done.text}
+          {done.undo.length > 0 ? (
+            <>
+              {' — '}
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={!online}
+                onClick={() => {
+                  undo(done.undo);
+                }}
+              >
+                Undo
+              </Button>
+            </>
+          ) : null}
+        </p>
+      </div>
+    ) : null;
+
+  return (
+    <div className="bulk-bar__anchor">
+      {error !== null ? (
+        <Alert tone="error" className="bulk-bar__error">
+          {error}
+        </Alert>
+      ) : null}
+      {n === 0 ? (
+        notice
+      ) : (
+        <section className="bulk-bar" aria-label="Change the selected tasks">
+          <p className="bulk-bar__count" role="status">
+            {n} selected
+          </p>
+          {online ? null : <p className="bulk-bar__offline">{OFFLINE_TEXT}</p>}
+          <div className="bulk-bar__actions">
+            {columns ? (
+              <ChoiceSelect
+                label="Move to column"
+                disabled={disabled}
+                options={columns.map((column) => ({ value: column._id, text: column.name }))}
+                onChoose={(columnId) => {
+                  act({ columnId });
+                }}
+              />
+            ) : (
+              <>
+                <Button
+                  size="sm"
+                  disabled={disabled}
+                  onClick={() => {
+                    act({ status: 'done' });
+                  }}
+                >
+                  Complete
+                </Button>
+                <Button
+                  size="sm"
+                  disabled={disabled}
+                  onClick={() => {
+                    act({ status: 'todo' });
+                  }}
+                >
+                  Reopen
+                </Button>
+              </>
+            )}
+            <ChoiceSelect
+              label="Priority"
+              disabled={disabled}
+              options={PRIORITY_ORDER.map((priority) => ({ value: priority, text: PRIORITY_LABELS[priority] }))}
+              onChoose={(priority) => {
+                act({ priority: priority as Priority });
+              }}
+            />
+            <form
+              className="bulk-bar__field"
+              onSubmit={(event: SubmitEvent<HTMLFormElement>) => {
+                event.preventDefault();
+                if (assignee.trim() !== '') act({ assignee: assignee.trim() });
+              }}
+            >
+              <input
+                className="input bulk-bar__input"
+                type="email"
+                aria-label="Assign to (e-mail)"
+                placeholder="Assign to…"
+                value={assignee}
+                disabled={disabled}
+                onChange={(event) => {
+                  setAssignee(event.target.value);
+                }}
+              />
+              <Button size="sm" type="submit" disabled={disabled || assignee.trim() === ''}>
+                Assign
+              </Button>
+            </form>
+            <form
+              className="bulk-bar__field"
+              onSubmit={(event: SubmitEvent<HTMLFormElement>) => {
+                event.preventDefault();
+                const iso = deadline === '' ? null : dateTimeLocalToIso(deadline);
+                if (deadline === '' || iso !== null) act({ deadline: iso });
+              }}
+            >
+              <input
+                className="input bulk-bar__input"
+                type="datetime-local"
+                aria-label="Deadline"
+                value={deadline}
+                disabled={disabled}
+                onChange={(event) => {
+                  setDeadline(event.target.value);
+                }}
+              />
+              <Button size="sm" type="submit" disabled={disabled}>
+                {deadline === '' ? 'Clear deadline' : 'Set deadline'}
+              </Button>
+            </form>
+            {boardLabels.length > 0 ? (
+              <>
+                <ChoiceSelect
+                  label="Add label"
+                  disabled={disabled}
+                  options={boardLabels.map((label) => ({ value: label._id, text: label.name }))}
+                  onChoose={(id) => {
+                    act({ addLabelIds: [id] });
+                  }}
+                />
+                <ChoiceSelect
+                  label="Remove label"
+                  disabled={disabled}
+                  options={boardLabels.map((label) => ({ value: label._id, text: label.name }))}
+                  onChoose={(id) => {
+                    act({ removeLabelIds: [id] });
+                  }}
+                />
+              </>
+            ) : null}
+            <Button
+              size="sm"
+              variant="danger"
+              disabled={disabled}
+              onClick={() => {
+                setConfirmDelete(n);
+              }}
+            >
+              Delete
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => {
+                taskSelection.clear();
+                setError(null);
+              }}
+            >
+              Clear selection
+            </Button>
+          </div>
+        </section>
+      )}
+      <ConfirmDialog
+        open={confirmDelete !== null}
+        title={`Delete ${tasksText(confirmDelete ?? 0)}?`}
+        body="They are deleted for everyone who sees them, with their comments and checklists. This cannot be undone."
+        confirmLabel={`Delete ${tasksText(confirmDelete ?? 0)}`}
+        busyLabel="Deleting…"
+        onConfirm={() => run({ delete: true })}
+        onClose={() => {
+          setConfirmDelete(null);
+        }}
+      />
+    </div>
+  );
+}
+
+/** A select whose choice is the action: choosing sends it, and the select goes back to its prompt. */
+function ChoiceSelect({ label, options, disabled, onChoose }: { label: string; options: readonly { value: string; text: string }[]; disabled: boolean; onChoose: (value: string) => void }) {
+  return (
+    <select
+      className="input select bulk-bar__select"
+      aria-label={label}
+      value=""
+      disabled={disabled}
+      onChange={(event) => {
+        if (event.target.value !== '') onChoose(event.target.value);
+      }}
+    >
+      <option value="">{label}…</option>
+      {options.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.text}
+        </option>
+      ))}
+    </select>
+  );
+}

@@ -1,0 +1,362 @@
+import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { addDays, addMonths, dayKeyOf, defaultDueOn, monthGrid, moveToDay, shiftByDays, weekDays, type DayKey } from '#shared/calendar-dates.ts';
+import type { Task } from '#shared/schemas/tasks.ts';
+import { Button } from '#web/components/button.tsx';
+import { cx } from '#web/lib/cx.ts';
+import { useMediaQuery } from '#web/lib/use-media-query.ts';
+import { useNow } from '#web/lib/use-now.ts';
+import { useCanChangeTask } from '../api/board-scope.ts';
+import { isPendingTask } from '../api/pending-tasks.ts';
+import { useViewTasks } from '../api/view-tasks.ts';
+import { useTaskPath } from './card-behaviour.ts';
+import { arrowSteps, formatDay, formatTimeOfDay, useDateMoves, useViewerCalendar, type DateSave } from './date-moves.ts';
+import type { ViewProps } from './view-props.ts';
+import { ViewNotices } from './view-notices.tsx';
+import './calendar-view.css';
+
+/*
+ * Tasks by deadline on a month or week grid, in the viewer's time zone and week start (a phone
+ * gets the same days as an agenda, one under the other). A task moves to another day by drag
+ * and drop, or by Alt+arrow keys on its chip (a day left or right, a week up or down); either
+ * way it keeps its time of day. Tasks without a deadline wait in a list beside the grid.
+ */
+
+type CalendarMode = 'month' | 'week';
+const CALENDAR_DRAG = 'taskwise-calendar-task';
+interface FocusRequest {
+  taskId: string;
+  day: DayKey;
+}
+/** The most undated tasks listed beside the grid (a filter may hold thousands). */
+const UNDATED_SHOWN = 200;
+/** Narrower than a phone's landscape width: the agenda instead of the grid. */
+const PHONE_QUERY = '(max-width: 599px)';
+
+const monthTitle = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const weekTitle = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const weekdayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
+const utcDate = (key: DayKey) => new Date(`${key}T00:00:00Z`);
+
+/** A task's chip: its title and time, a link to its page, dragged (or moved by Alt+arrows) to another day. */
+function TaskChip({
+  task,
+  timeZone,
+  now,
+  hintId,
+  focusRequest,
+  onKeyMove,
+  onFocused,
+}: {
+  task: Task;
+  timeZone: string;
+  now: number;
+  hintId: string;
+  /** A chip moved by keyboard, and the day it moved to. */
+  focusRequest: FocusRequest | null;
+  onKeyMove: (task: Task, days: number) => void;
+  /** The chip took the focus it was asked to: asked no more (a later redraw must not take it again). */
+  onFocused: () => void;
+}) {
+  const ref = useRef<HTMLAnchorElement>(null);
+  const to = useTaskPath(task);
+  const canChange = useCanChangeTask(task) && !isPendingTask(task);
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || !canChange) return;
+    return draggable({
+      element,
+      getInitialData: () => ({ [CALENDAR_DRAG]: true, taskId: task._id }),
+      onDragStart: () => {
+        setDragging(true);
+      },
+      onDrop: () => {
+        setDragging(false);
+      },
+    });
+  }, [task._id, canChange]);
+  // A chip moved by keyboard is drawn again in its new day: the focus follows it there.
+  // Only once the chip is drawn in that day (the change shows a moment after the key).
+  const day = task.deadline === null ? null : dayKeyOf(task.deadline, timeZone);
+  useEffect(() => {
+    if (focusRequest?.taskId !== task._id || focusRequest.day !== day) return;
+    ref.current?.focus();
+    onFocused();
+  }, [focusRequest, task._id, day, onFocused]);
+
+  const done = task.status === 'done';
+  const overdue = !done && task.deadline !== null && Date.parse(task.deadline) < now;
+  const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>) => {
+    const steps = event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey ? arrowSteps(event.key) : null;
+    if (!steps || !canChange) return;
+    event.preventDefault();
+    onKeyMove(task, steps.days + 7 * steps.weeks);
+  };
+  return (
+    <Link
+      ref={ref}
+      to={to}
+      state={{ fromBoard: true }}
+      className={cx('calendar-chip', done && 'calendar-chip--done', overdue && 'calendar-chip--overdue', dragging && 'calendar-chip--dragging')}
+      aria-describedby={canChange ? hintId : undefined}
+      onKeyDown={onKeyDown}
+    >
+      {overdue ? (
+        <span className="calendar-chip__flag" aria-hidden="true">
+          !
+        </span>
+      ) : null}
+      {done ? (
+        <svg className="calendar-chip__check" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+          <path fill="currentColor" d="M13.3 4.3a1 1 0 0 1 0 1.4l-6 6a1 1 0 0 1-1.4 0l-3-3a1 1 0 1 1 1.4-1.4L6.6 9.6l5.3-5.3a1 1 0 0 1 1.4 0Z" />
+        </svg>
+      ) : null}
+      {task.deadline ? <span className="calendar-chip__time">{formatTimeOfDay(task.deadline, timeZone)}</span> : null}
+      <span className="calendar-chip__title">{task.taskTitle}</span>
+      {done ? <span className="visually-hidden">, completed</span> : overdue ? <span className="visually-hidden">, overdue</span> : null}
+    </Link>
+  );
+}
+
+/** Gives `task` a deadline on `day`: its own time of day, or 17:00 when it had none (nothing when it is due that day already). */
+function moveTo(task: Task, day: DayKey, timeZone: string, save: DateSave): void {
+  if (task.deadline !== null && dayKeyOf(task.deadline, timeZone) === day) return;
+  const deadline = task.deadline === null ? defaultDueOn(day, timeZone) : moveToDay(task.deadline, day, timeZone);
+  save(task, { deadline }, `“${task.taskTitle}” is now due ${formatDay(day)}, ${formatTimeOfDay(deadline, timeZone)}.`);
+}
+
+/** A day that takes dropped chips; `children` are its chips. */
+function DropDay({ day, className, label, children }: { day: DayKey; className: string; label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    return dropTargetForElements({
+      element,
+      canDrop: ({ source }) => source.data[CALENDAR_DRAG] === true,
+      getData: () => ({ day }),
+      onDragEnter: () => {
+        setOver(true);
+      },
+      onDragLeave: () => {
+        setOver(false);
+      },
+      onDrop: () => {
+        setOver(false);
+      },
+    });
+  }, [day]);
+  return (
+    <div ref={ref} role="group" aria-label={label} className={cx(className, over && 'calendar-drop--over')} data-day={day}>
+      {children}
+    </div>
+  );
+}
+
+export default function CalendarView({ filter }: ViewProps) {
+  const { data, error, isPending, refetch } = useViewTasks(filter);
+  const { timeZone, weekStart } = useViewerCalendar();
+  const nowDate = useNow(60_000);
+  const now = nowDate.getTime();
+  const today = dayKeyOf(now, timeZone);
+  const [mode, setMode] = useState<CalendarMode>('month');
+  const [anchor, setAnchor] = useState<DayKey>(today);
+  const [focusRequest, setFocusRequest] = useState<FocusRequest | null>(null);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const moves = useDateMoves();
+  const hintId = useId();
+  const titleId = useId();
+  const undatedId = useId();
+
+  const weeks = useMemo(() => (mode === 'month' ? monthGrid(anchor, weekStart) : [weekDays(anchor, weekStart)]), [mode, anchor, weekStart]);
+  const monthPrefix = anchor.slice(0, 7);
+  // The days a phone lists: the month's own days, or the week's.
+  const agendaDays = useMemo(() => weeks.flat().filter((day) => mode === 'week' || day.startsWith(monthPrefix)), [weeks, mode, monthPrefix]);
+  const visible = useMemo(() => new Set(weeks.flat()), [weeks]);
+
+  const tasks = data?.tasks;
+  const { byDay, undated } = useMemo(() => {
+    const days = new Map<DayKey, Task[]>();
+    const none: Task[] = [];
+    for (const task of tasks ?? []) {
+      if (task.deadline === null) {
+        none.push(task);
+        continue;
+      }
+      const day = dayKeyOf(task.deadline, timeZone);
+      const list = days.get(day);
+      if (list) list.push(task);
+      else days.set(day, [task]);
+    }
+    for (const list of days.values()) list.sort((a, b) => Date.parse(a.deadline ?? '') - Date.parse(b.deadline ?? ''));
+    return { byDay: days, undated: none };
+  }, [tasks, timeZone]);
+
+  const { save } = moves;
+  // Set up again when the tasks change: a drop reads the newest copy of the task.
+  useEffect(
+    () =>
+      monitorForElements({
+        canMonitor: ({ source }) => source.data[CALENDAR_DRAG] === true,
+        onDrop: ({ source, location }) => {
+          const day = location.current.dropTargets[0]?.data.day;
+          const task = tasks?.find((t) => t._id === source.data.taskId);
+          if (typeof day === 'string' && task) moveTo(task, day, timeZone, save);
+        },
+      }),
+    [tasks, timeZone, save],
+  );
+
+  const onKeyMove = (task: Task, days: number) => {
+    // A task without a deadline is given one counted from today.
+    const deadline = task.deadline === null ? defaultDueOn(addDays(today, days), timeZone) : shiftByDays(task.deadline, days, timeZone);
+    const day = dayKeyOf(deadline, timeZone);
+    moveTo(task, day, timeZone, save);
+    if (!visible.has(day)) setAnchor(day);
+    // The chip is drawn again in its new day, and takes the focus there.
+    setFocusRequest({ taskId: task._id, day });
+  };
+
+  const onFocused = useCallback(() => {
+    setFocusRequest(null);
+  }, []);
+
+  const step = (direction: -1 | 1) => {
+    setAnchor(mode === 'month' ? addMonths(anchor, direction) : addDays(anchor, 7 * direction));
+  };
+  const title =
+    mode === 'month'
+      ? monthTitle.format(utcDate(anchor))
+      : weekTitle.formatRange(utcDate(weeks[0]?.[0] ?? anchor), utcDate(weeks[0]?.[6] ?? anchor));
+
+  const chips = (list: readonly Task[] | undefined) =>
+    list && list.length > 0 ? (
+      <ul className="calendar__chips">
+        {list.map((task) => (
+          <li key={task._id}>
+            <TaskChip task={task} timeZone={timeZone} now={now} hintId={hintId} focusRequest={focusRequest} onKeyMove={onKeyMove} onFocused={onFocused} />
+          </li>
+        ))}
+      </ul>
+    ) : null;
+
+  return (
+    <section className="calendar" aria-labelledby={titleId}>
+      <div className="calendar__toolbar">
+        <h2 id={titleId} className="calendar__title" aria-live="polite">
+          {title}
+        </h2>
+        <div className="calendar__modes" role="group" aria-label="Calendar range">
+          {(['month', 'week'] as const).map((value) => (
+            <Button
+              key={value}
+              size="sm"
+              variant={mode === value ? 'primary' : 'secondary'}
+              aria-pressed={mode === value}
+              onClick={() => {
+                setMode(value);
+              }}
+            >
+              {value === 'month' ? 'Month' : 'Week'}
+            </Button>
+          ))}
+        </div>
+        <div className="calendar__steps" role="group" aria-label="Move through the calendar">
+          <Button
+            size="sm"
+            onClick={() => {
+              step(-1);
+            }}
+          >
+            Previous <span className="visually-hidden">{mode}</span>
+          </Button>
+          <Button
+            size="sm"
+            onClick={() => {
+              setAnchor(today);
+            }}
+          >
+            Today
+          </Button>
+          <Button
+            size="sm"
+            onClick={() => {
+              step(1);
+            }}
+          >
+            Next <span className="visually-hidden">{mode}</span>
+          </Button>
+        </div>
+      </div>
+      <p id={hintId} className="visually-hidden">
+        Alt+Left or Alt+Right moves the deadline a day, Alt+Up or Alt+Down a week, keeping its time. A task without a deadline gets one counted from today, at 17:00.
+      </p>
+      <ViewNotices
+        said={moves.said}
+        moveError={moves.error}
+        onDismiss={moves.dismiss}
+        error={error}
+        onRetry={() => {
+          void refetch();
+        }}
+        truncated={data?.truncated ?? false}
+        noteClassName="calendar__note"
+      />
+      <div className="calendar__body" aria-busy={isPending}>
+        {phone ? (
+          <div className="calendar__agenda">
+            {agendaDays.map((day) => (
+              <DropDay key={day} day={day} label={formatDay(day)} className={cx('calendar__agenda-day', day === today && 'calendar__day--today')}>
+                <h3 className="calendar__agenda-heading">
+                  {formatDay(day)}
+                  {day === today ? <span className="calendar__today-tag"> (today)</span> : null}
+                </h3>
+                {chips(byDay.get(day)) ?? <p className="calendar__empty">Nothing due</p>}
+              </DropDay>
+            ))}
+          </div>
+        ) : (
+          <div className={cx('calendar__grid', mode === 'week' && 'calendar__grid--week')}>
+            <div className="calendar__weekdays" aria-hidden="true">
+              {(weeks[0] ?? []).map((day) => (
+                <span key={day}>{weekdayName.format(utcDate(day))}</span>
+              ))}
+            </div>
+            {weeks.map((week) => (
+              <div key={week[0]} className="calendar__week">
+                {week.map((day) => (
+                  <DropDay
+                    key={day}
+                    day={day}
+                    label={`${formatDay(day)}${day === today ? ' (today)' : ''}`}
+                    className={cx('calendar__day', day === today && 'calendar__day--today', mode === 'month' && !day.startsWith(monthPrefix) && 'calendar__day--outside')}
+                  >
+                    <span className="calendar__date" aria-hidden="true">
+                      {Number(day.slice(8))}
+                    </span>
+                    {chips(byDay.get(day))}
+                  </DropDay>
+                ))}
+              </div>
+            ))}
+          </div>
+        )}
+        <aside className="calendar__undated" aria-labelledby={undatedId}>
+          <h3 id={undatedId} className="calendar__undated-title">
+            No deadline
+          </h3>
+          <p className="calendar__undated-hint">Drop a task on a day to give it that day at 17:00.</p>
+          {chips(undated.slice(0, UNDATED_SHOWN)) ?? (isPending ? null : <p className="calendar__empty">Every task has a deadline.</p>)}
+          {undated.length > UNDATED_SHOWN ? (
+            <p className="calendar__empty">
+              And {(undated.length - UNDATED_SHOWN).toLocaleString()} more: search or filter to find them.
+            </p>
+          ) : null}
+        </aside>
+      </div>
+    </section>
+  );
+}

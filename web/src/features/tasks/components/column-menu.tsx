@@ -1,0 +1,268 @@
+import { useId, useState, type SubmitEvent } from 'react';
+import { COLUMN_POLICY } from '#shared/column-messages.ts';
+import type { TaskStatus } from '#shared/constants.ts';
+import type { Column } from '#shared/schemas/columns.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { Button, buttonClass } from '#web/components/button.tsx';
+import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
+import { Dialog } from '#web/components/dialog.tsx';
+import { SelectField, TextField } from '#web/components/field.tsx';
+import { errorText } from '#web/lib/error-text.ts';
+import { usePopover } from '#web/lib/use-popover.ts';
+import type { ColumnChange } from '../api/change-columns.ts';
+
+/** The words of a category, as the menu and the delete dialog say them. */
+export const CATEGORY_LABELS: Record<TaskStatus, string> = { todo: 'To do', done: 'Done' };
+
+/** Sends one change of the board's columns; rejects with the server's refusal. */
+export type ChangeColumns = (change: ColumnChange) => Promise<unknown>;
+
+interface ColumnFormValues {
+  name: string;
+  wipLimit: string;
+  category: TaskStatus;
+}
+
+/** The WIP limit as sent: empty is none; the server checks the range and says so. */
+const wipOf = (text: string): number | null => (text.trim() === '' ? null : Number(text.trim()));
+
+/**
+ * The form of a column's name, WIP limit and category: "Add column" and "Edit column" alike.
+ * A refusal is shown above the fields, which keep what was typed.
+ */
+function ColumnForm({ initial, submitLabel, onSubmit, onDone }: { initial: ColumnFormValues; submitLabel: string; onSubmit: (values: ColumnFormValues) => Promise<unknown>; onDone: () => void }) {
+  const [values, setValues] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    onSubmit(values).then(
+      () => {
+        setBusy(false);
+        onDone();
+      },
+      (failure: unknown) => {
+        setBusy(false);
+        setError(errorText(failure));
+      },
+    );
+  };
+  return (
+    <form className="column-form" onSubmit={submit} noValidate>
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <TextField
+        label="Name"
+        value={values.name}
+        maxLength={COLUMN_POLICY.nameMax}
+        required
+        onChange={(event) => {
+          setValues({ ...values, name: event.target.value });
+        }}
+      />
+      <TextField
+        label="WIP limit"
+        hint="Empty: no limit. More tasks than this show as a warning, never a refusal."
+        inputMode="numeric"
+        value={values.wipLimit}
+        onChange={(event) => {
+          setValues({ ...values, wipLimit: event.target.value });
+        }}
+      />
+      <SelectField
+        label="Category"
+        hint="Tasks in a Done column are completed. It changes only while the column is empty."
+        value={values.category}
+        onChange={(event) => {
+          setValues({ ...values, category: event.target.value as TaskStatus });
+        }}
+      >
+        <option value="todo">{CATEGORY_LABELS.todo}</option>
+        <option value="done">{CATEGORY_LABELS.done}</option>
+      </SelectField>
+      <Button type="submit" variant="primary" busy={busy}>
+        {submitLabel}
+      </Button>
+    </form>
+  );
+}
+
+/** "Add column" at the end of the board: a new To do column goes last. */
+export function AddColumnButton({ lastId, onChange }: { lastId: string | undefined; onChange: ChangeColumns }) {
+  const [open, setOpen] = useState(false);
+  const close = () => {
+    setOpen(false);
+  };
+  return (
+    <div className="add-column">
+      <Button
+        variant="secondary"
+        onClick={() => {
+          setOpen(true);
+        }}
+        aria-haspopup="dialog"
+      >
+        Add column
+      </Button>
+      <Dialog open={open} onClose={close} title="Add column" variant="center" closeLabel="Close">
+        <ColumnForm
+          initial={{ name: '', wipLimit: '', category: 'todo' }}
+          submitLabel="Add column"
+          onSubmit={({ name, wipLimit, category }) => onChange({ kind: 'create', body: { name, category, wipLimit: wipOf(wipLimit), afterId: lastId ?? null } })}
+          onDone={close}
+        />
+      </Dialog>
+    </div>
+  );
+}
+
+interface ColumnMenuProps {
+  column: Column;
+  /** The board's columns, left to right. */
+  columns: readonly Column[];
+  /** How many tasks it holds (the server's count), if known. */
+  count: number | undefined;
+  onChange: ChangeColumns;
+}
+
+/**
+ * A column's menu, for who may change the board's columns: edit (name, WIP limit, category),
+ * move left or right, delete. Deleting a column that holds tasks asks where they go, offering
+ * only the columns of the same category; an empty one is deleted after a confirm. A refusal
+ * is shown in the dialog (or, for a move, under the menu) in the server's words.
+ */
+export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps) {
+  const { close, buttonProps, panelProps } = usePopover();
+  const titleId = useId();
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const index = columns.findIndex((c) => c._id === column._id);
+  const targets = columns.filter((c) => c._id !== column._id && c.category === column.category);
+  const [moveTo, setMoveTo] = useState('');
+  const empty = count === 0;
+
+  const run = (change: ColumnChange) => {
+    close(true);
+    setError(null);
+    onChange(change).catch((failure: unknown) => {
+      setError(errorText(failure));
+    });
+  };
+  // The column it will follow: moving left, the one before its left neighbour (none: first).
+  const moveLeft = () => {
+    run({ kind: 'update', columnId: column._id, body: { afterId: index >= 2 ? (columns[index - 2]?._id ?? null) : null } });
+  };
+  const moveRight = () => {
+    const right = columns[index + 1];
+    if (right) run({ kind: 'update', columnId: column._id, body: { afterId: right._id } });
+  };
+
+  return (
+    <div className="column-menu">
+      <button type="button" className={buttonClass('ghost', 'sm', false, 'column-menu__button')} aria-label={`Column options: ${column.name}`} {...buttonProps}>
+        <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+          <circle cx="3.5" cy="8" r="1.4" fill="currentColor" />
+          <circle cx="8" cy="8" r="1.4" fill="currentColor" />
+          <circle cx="12.5" cy="8" r="1.4" fill="currentColor" />
+        </svg>
+      </button>
+      <div className="column-menu__panel" role="group" aria-labelledby={titleId} tabIndex={-1} {...panelProps}>
+        <p className="visually-hidden" id={titleId}>
+          Column options: {column.name}
+        </p>
+        <button
+          type="button"
+          className="column-menu__item"
+          onClick={() => {
+            close(false);
+            setEditing(true);
+          }}
+        >
+          Edit column…
+        </button>
+        <button type="button" className="column-menu__item" disabled={index <= 0} onClick={moveLeft}>
+          Move left
+        </button>
+        <button type="button" className="column-menu__item" disabled={index === -1 || index >= columns.length - 1} onClick={moveRight}>
+          Move right
+        </button>
+        <button
+          type="button"
+          className="column-menu__item column-menu__item--danger"
+          onClick={() => {
+            close(false);
+            setMoveTo(targets[0]?._id ?? '');
+            setDeleting(true);
+          }}
+        >
+          Delete column…
+        </button>
+      </div>
+      {error ? (
+        <div className="column-menu__error">
+          <Alert tone="error">{error}</Alert>
+        </div>
+      ) : null}
+      <Dialog
+        open={editing}
+        onClose={() => {
+          setEditing(false);
+        }}
+        title={`Edit column “${column.name}”`}
+        variant="center"
+        closeLabel="Close"
+      >
+        <ColumnForm
+          initial={{ name: column.name, wipLimit: column.wipLimit === null ? '' : String(column.wipLimit), category: column.category }}
+          submitLabel="Save column"
+          onSubmit={({ name, wipLimit, category }) =>
+            onChange({
+              kind: 'update',
+              columnId: column._id,
+              // Only what changed: a category sent unchanged would be refused for a column that holds tasks.
+              body: { name, wipLimit: wipOf(wipLimit), ...(category === column.category ? {} : { category }) },
+            })
+          }
+          onDone={() => {
+            setEditing(false);
+          }}
+        />
+      </Dialog>
+      <ConfirmDialog
+        open={deleting}
+        onClose={() => {
+          setDeleting(false);
+        }}
+        title={`Delete column “${column.name}”?`}
+        body={
+          empty
+            ? 'The column is empty. This cannot be undone.'
+            : targets.length === 0
+              ? `Its tasks have no other ${CATEGORY_LABELS[column.category]} column to go to: add one first, or move its tasks out.`
+              : 'Its tasks keep their order at the end of the column you choose. This cannot be undone.'
+        }
+        confirmDisabled={!empty && targets.length === 0}
+        confirmLabel="Delete column"
+        onConfirm={() => onChange({ kind: 'delete', columnId: column._id, moveTo: empty || moveTo === '' ? undefined : moveTo })}
+      >
+        {!empty && targets.length > 0 ? (
+          <SelectField
+            label="Move its tasks to"
+            value={moveTo}
+            onChange={(event) => {
+              setMoveTo(event.target.value);
+            }}
+          >
+            {targets.map((target) => (
+              <option key={target._id} value={target._id}>
+                {target.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,584 @@
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
+import { Link, useNavigate } from 'react-router';
+import { PRIORITY_ORDER, PRIORITY_RANK, type Priority } from '#shared/constants.ts';
+import type { Column } from '#shared/schemas/columns.ts';
+import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
+import { isUnauthorized } from '#web/lib/api-client.ts';
+import { cx } from '#web/lib/cx.ts';
+import { errorText } from '#web/lib/error-text.ts';
+import { useNow } from '#web/lib/use-now.ts';
+import { useCanChangeTask } from '../api/board-scope.ts';
+import { taskSelection, useIsSelected, useTaskSelection } from '../api/task-selection.ts';
+import { useUpdateTask } from '../api/update-task.ts';
+import { useViewTasks, VIEW_TASKS_MAX } from '../api/view-tasks.ts';
+import { dateTimeLocalToIso, formatDeadline, toDateTimeLocal } from '../utils/deadline.ts';
+import { useTaskPath } from './card-behaviour.ts';
+import { DeadlineText } from './deadline-text.tsx';
+import { PRIORITY_LABELS } from './priority.tsx';
+import type { ViewProps } from './view-props.ts';
+import './table-view.css';
+
+/*
+ * The table view: a row per task of the filter (the whole list useViewTasks reads), sorted
+ * here by any header, rows rendered only as they scroll into view (TanStack Virtual; spacer rows
+ * stand in for the rest, so a native table keeps its layout and a screen reader hears the real
+ * size through aria-rowcount / aria-rowindex). Rows are one tab stop: arrows move between them,
+ * Enter opens the task, Space selects it. Title, assignee, deadline and priority are edited in
+ * place through the same queued single-task update as the task page.
+ */
+
+/** Every row is one line high: sizes need no measuring, so scrolling never re-lays rows out. */
+const ROW_HEIGHT = 44;
+const OVERSCAN = 5;
+
+type SortKey = 'title' | 'assignee' | 'deadline' | 'priority' | 'column' | 'labels' | 'start';
+interface Sort {
+  key: SortKey;
+  dir: 'asc' | 'desc';
+}
+type EditField = 'title' | 'assignee' | 'deadline' | 'priority';
+interface Editing {
+  id: string;
+  field: EditField;
+}
+
+const HEADERS: readonly { key: SortKey; label: string }[] = [
+  { key: 'title', label: 'Title' },
+  { key: 'assignee', label: 'Assignee' },
+  { key: 'deadline', label: 'Deadline' },
+  { key: 'priority', label: 'Priority' },
+  { key: 'column', label: 'Column' },
+  { key: 'labels', label: 'Labels' },
+  { key: 'start', label: 'Start' },
+];
+
+/** Where a task's column stands in the sort: its place on the board, or its status on "All my tasks". */
+function columnRank(columns: readonly Column[] | undefined) {
+  const places = new Map(columns?.map((column, i) => [column._id, i]));
+  return (task: Task) => places.get(task.columnId) ?? (task.status === 'done' ? 1 : 0);
+}
+
+export function columnName(task: Task, columns: readonly Column[] | undefined): string {
+  return columns?.find((column) => column._id === task.columnId)?.name ?? (task.status === 'done' ? 'Completed' : 'To do');
+}
+
+const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' });
+/** Dates ascending; a missing one last whichever way the column is sorted. */
+const time = (value: string | null) => (value === null ? null : Date.parse(value));
+
+function sortTasks(tasks: readonly Task[], sort: Sort | null, columns: readonly Column[] | undefined): readonly Task[] {
+  if (sort === null) return tasks;
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  const rank = columnRank(columns);
+  const compare: (a: Task, b: Task) => number = {
+    title: (a: Task, b: Task) => byText(a.taskTitle, b.taskTitle),
+    assignee: (a: Task, b: Task) => byText(a.assignee, b.assignee),
+    // The most pressing first when ascending.
+    priority: (a: Task, b: Task) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority],
+    column: (a: Task, b: Task) => rank(a) - rank(b),
+    labels: (a: Task, b: Task) => byText(a.labels.map((l) => l.name).join(','), b.labels.map((l) => l.name).join(',')),
+    deadline: (a: Task, b: Task) => byTime(a.deadline, b.deadline, sign),
+    start: (a: Task, b: Task) => byTime(a.startAt, b.startAt, sign),
+  }[sort.key];
+  const dated = sort.key === 'deadline' || sort.key === 'start';
+  // Sorted once per change of the list or the order (5,000 tasks: a few milliseconds).
+  return tasks.toSorted((a, b) => (dated ? compare(a, b) : sign * compare(a, b)));
+}
+
+/** `sign` is applied here so that missing dates stay last in both directions. */
+function byTime(a: string | null, b: string | null, sign: number): number {
+  const x = time(a);
+  const y = time(b);
+  if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+  return sign * (x - y);
+}
+
+/**
+ * The virtualizer's size of the scroll box. An element not laid out (a test's DOM) measures
+ * 0 high: it then counts as the window's height, so the first rows still render.
+ */
+const observeRect: typeof observeElementRect = (instance, callback) =>
+  observeElementRect(instance, (rect) => {
+    callback(rect.height > 0 ? rect : { width: rect.width, height: window.innerHeight });
+  });
+
+export default function TableView({ filter, columns }: ViewProps) {
+  const list = useViewTasks(filter);
+  const [sort, setSort] = useState<Sort | null>(null);
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [active, setActive] = useState(0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const focusRow = useRef<number | null>(null);
+  const selection = useTaskSelection();
+  const now = useNow(30_000);
+
+  const tasks = list.data?.tasks;
+  const rows = useMemo(() => sortTasks(tasks ?? [], sort, columns), [tasks, sort, columns]);
+  const order = useMemo(() => rows.map((task) => task._id), [rows]);
+
+  // The compiler leaves this component unmemoized (the virtualizer's functions change under
+  // it); the rows are memoized by hand (TableRow), which is where the work is.
+  // eslint-disable-next-line react-hooks/incompatible-library -- see above
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+    observeElementRect: observeRect,
+    // The sticky header row sits above the first row.
+    scrollPaddingStart: ROW_HEIGHT,
+  });
+
+  // A row moved to by the keyboard gets focus once it is rendered.
+  useEffect(() => {
+    if (focusRow.current === null) return;
+    const row = scrollRef.current?.querySelector<HTMLElement>(`[data-row="${String(focusRow.current)}"]`);
+    if (row) {
+      row.focus();
+      focusRow.current = null;
+    }
+  });
+
+  const moveTo = useCallback(
+    (index: number) => {
+      const next = Math.max(0, Math.min(rows.length - 1, index));
+      focusRow.current = next;
+      setActive(next);
+      virtualizer.scrollToIndex(next);
+    },
+    [rows.length, virtualizer],
+  );
+
+  const pick = useCallback(
+    (id: string, event: { shiftKey: boolean }) => {
+      if (event.shiftKey) taskSelection.range(order, id);
+      else taskSelection.toggle(id);
+    },
+    [order],
+  );
+
+  const onSaveError = useCallback((task: Task, failure: unknown) => {
+    if (!isUnauthorized(failure)) setSaveError(`Couldn’t save “${task.taskTitle}”. ${errorText(failure)}`);
+  }, []);
+
+  if (list.isPending) return <p className="board__view-loading">Loading…</p>;
+  if (list.isError) {
+    return (
+      <Alert tone="error" className="table-view__alert">
+        {errorText(list.error)}
+      </Alert>
+    );
+  }
+
+  const allSelected = rows.length > 0 && rows.every((task) => selection.ids.has(task._id));
+  const someSelected = !allSelected && rows.some((task) => selection.ids.has(task._id));
+  const items = virtualizer.getVirtualItems();
+  const before = items[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+
+  return (
+    <section className="table-view" aria-label="Tasks as a table">
+      {list.data.truncated ? (
+        <p className="table-view__note" role="note">
+          Showing the first {VIEW_TASKS_MAX.toLocaleString('en-US')} tasks of this filter: narrow it (search, priority, labels) to see the rest.
+        </p>
+      ) : null}
+      {saveError !== null ? (
+        <Alert tone="error" className="table-view__alert">
+          {saveError}
+        </Alert>
+      ) : null}
+      {rows.length === 0 ? (
+        <p className="table-view__empty">No tasks match this filter.</p>
+      ) : (
+        <div className="table-view__scroll" ref={scrollRef}>
+          <table className="table-view__table" aria-rowcount={rows.length + 1} aria-label="Tasks">
+            <thead>
+              <tr aria-rowindex={1}>
+                {HEADERS.map(({ key, label }) => (
+                  <th
+                    key={key}
+                    scope="col"
+                    className={cx('table-view__head', `table-view__col--${key}`)}
+                    aria-sort={sort?.key === key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                  >
+                    <div className="table-view__cell-row">
+                      {key === 'title' ? (
+                        <input
+                          type="checkbox"
+                          className="table-view__check"
+                          aria-label={`Select all ${String(rows.length)}`}
+                          checked={allSelected}
+                          ref={(input) => {
+                            if (input) input.indeterminate = someSelected;
+                          }}
+                          onChange={() => {
+                            if (allSelected) taskSelection.clear();
+                            else taskSelection.only(order);
+                          }}
+                        />
+                      ) : null}
+                      <button
+                        type="button"
+                        className="table-view__sort"
+                        onClick={() => {
+                          setSort(sort?.key === key && sort.dir === 'asc' ? { key, dir: 'desc' } : { key, dir: 'asc' });
+                        }}
+                      >
+                        {label}
+                        <SortMark dir={sort?.key === key ? sort.dir : null} />
+                      </button>
+                    </div>
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {before > 0 ? <tr className="table-view__spacer" aria-hidden="true" style={{ height: before }} /> : null}
+              {items.map((item) => {
+                const task = rows[item.index];
+                if (!task) return null;
+                return (
+                  <TableRow
+                    key={task._id}
+                    task={task}
+                    index={item.index}
+                    focusable={item.index === Math.min(active, rows.length - 1)}
+                    columns={columns}
+                    now={now}
+                    editing={editing?.id === task._id ? editing.field : null}
+                    onEdit={setEditing}
+                    onSaveError={onSaveError}
+                    onClearError={setSaveError}
+                    onPick={pick}
+                    onMove={moveTo}
+                    onFocusRow={setActive}
+                  />
+                );
+              })}
+              {after > 0 ? <tr className="table-view__spacer" aria-hidden="true" style={{ height: after }} /> : null}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SortMark({ dir }: { dir: 'asc' | 'desc' | null }) {
+  return (
+    <svg className={cx('table-view__sort-mark', dir === null && 'table-view__sort-mark--none')} viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+      <path d={dir === 'desc' ? 'M4 6l4 4 4-4' : 'M4 10l4-4 4 4'} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+interface TableRowProps {
+  task: Task;
+  index: number;
+  /** The row the Tab key reaches (one tab stop for the whole table). */
+  focusable: boolean;
+  columns: readonly Column[] | undefined;
+  now: Date;
+  editing: EditField | null;
+  onEdit: (editing: Editing | null) => void;
+  onSaveError: (task: Task, failure: unknown) => void;
+  onClearError: (error: null) => void;
+  onPick: (id: string, event: { shiftKey: boolean }) => void;
+  onMove: (index: number) => void;
+  onFocusRow: (index: number) => void;
+}
+
+/** One task's row; memoized, so scrolling renders only the rows that come into view. */
+const TableRow = memo(function TableRow({ task, index, focusable, columns, now, editing, onEdit, onSaveError, onClearError, onPick, onMove, onFocusRow }: TableRowProps) {
+  const selected = useIsSelected(task._id);
+  const canChange = useCanChangeTask(task);
+  const to = useTaskPath(task);
+  const navigate = useNavigate();
+  const update = useUpdateTask({ quiet: true });
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  // A closed editor gives focus back to the cell it opened from.
+  const returnTo = useRef<EditField | null>(null);
+  useEffect(() => {
+    if (editing !== null || returnTo.current === null) return;
+    rowRef.current?.querySelector<HTMLElement>(`[data-edit="${returnTo.current}"]`)?.focus();
+    returnTo.current = null;
+  }, [editing]);
+
+  const save = (changes: UpdateTaskBody) => {
+    onEdit(null);
+    onClearError(null);
+    // Shown at once; a refusal puts the old value back and says why above the table.
+    update.mutate(
+      { task, changes },
+      {
+        onError: (failure) => {
+          onSaveError(task, failure);
+        },
+      },
+    );
+  };
+  const cancel = () => {
+    onEdit(null);
+  };
+  /** Saves only what differs; an unchanged value just closes the editor. */
+  const saveIf = (changed: boolean, changes: UpdateTaskBody) => {
+    if (changed) save(changes);
+    else cancel();
+  };
+  const edit = (field: EditField) => {
+    returnTo.current = field;
+    onEdit({ id: task._id, field });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>) => {
+    if (event.target !== event.currentTarget) return;
+    const moves: Partial<Record<string, number>> = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: Number.MAX_SAFE_INTEGER, PageDown: index + 10, PageUp: index - 10 };
+    const next = moves[event.key];
+    if (next !== undefined) {
+      event.preventDefault();
+      onMove(next);
+    } else if (event.key === 'Enter') {
+      event.preventDefault();
+      void navigate(to, { state: { fromBoard: true } });
+    } else if (event.key === ' ') {
+      event.preventDefault();
+      onPick(task._id, event);
+    }
+  };
+  // A click on the row but its controls selects it (Shift: the range from the last one picked).
+  const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
+    if (!(event.target instanceof Element) || event.target.closest('a, button, input, select, textarea, label, form')) return;
+    onPick(task._id, event);
+  };
+
+  const title = task.taskTitle;
+  // Only the row the keyboard is on puts its controls in the tab order.
+  const inner = focusable ? 0 : -1;
+  return (
+    <tr
+      ref={rowRef}
+      className={cx('table-view__row', selected && 'table-view__row--selected')}
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      data-row={index}
+      data-task-id={task._id}
+      tabIndex={focusable ? 0 : -1}
+      onKeyDown={onKeyDown}
+      onClick={onClick}
+      onFocus={(event) => {
+        if (event.target === event.currentTarget) onFocusRow(index);
+      }}
+    >
+      <td className="table-view__cell table-view__col--title">
+        <div className="table-view__cell-row">
+          <input
+            type="checkbox"
+            className="table-view__check"
+            aria-label={`Select “${title}”`}
+            checked={selected}
+            tabIndex={inner}
+            onClick={(event) => {
+              onPick(task._id, event);
+            }}
+            // The click above decides (it knows whether Shift was held).
+            onChange={noChange}
+          />
+          {editing === 'title' ? (
+            <TextEditor
+              label={`Title of “${title}”`}
+              type="text"
+              initial={title}
+              onSave={(value) => {
+                saveIf(value !== title, { taskTitle: value });
+              }}
+              onCancel={cancel}
+            />
+          ) : (
+            <>
+              <Link className="table-view__title" to={to} state={{ fromBoard: true }} tabIndex={inner}>
+                {title}
+              </Link>
+              {canChange ? (
+                <EditButton
+                  label={`Edit title of “${title}”`}
+                  onClick={() => {
+                    edit('title');
+                  }}
+                  tabIndex={inner}
+                  field="title"
+                />
+              ) : null}
+            </>
+          )}
+        </div>
+      </td>
+      <td className="table-view__cell table-view__col--assignee">
+        {editing === 'assignee' ? (
+          <TextEditor
+            label={`Assignee of “${title}”`}
+            type="email"
+            initial={task.assignee}
+            onSave={(value) => {
+              saveIf(value.toLowerCase() !== task.assignee, { assignee: value });
+            }}
+            onCancel={cancel}
+          />
+        ) : (
+          <Editable
+            can={canChange}
+            tabIndex={inner}
+            field="assignee"
+            label={`edit assignee of “${title}”`}
+            onClick={() => {
+              edit('assignee');
+            }}
+          >
+            {task.assignee}
+          </Editable>
+        )}
+      </td>
+      <td className="table-view__cell table-view__col--deadline">
+        {editing === 'deadline' ? (
+          <TextEditor
+            label={`Deadline of “${title}”`}
+            type="datetime-local"
+            initial={task.deadline ? toDateTimeLocal(new Date(task.deadline)) : ''}
+            onSave={(value) => {
+              const iso = value === '' ? null : dateTimeLocalToIso(value);
+              // A value the browser could not complete is no deadline to save.
+              if ((value !== '' && iso === null) || iso === task.deadline || (iso !== null && task.deadline !== null && Date.parse(iso) === Date.parse(task.deadline))) cancel();
+              else save({ deadline: iso ?? '' });
+            }}
+            onCancel={cancel}
+          />
+        ) : (
+          <Editable
+            can={canChange}
+            tabIndex={inner}
+            field="deadline"
+            label={`edit deadline of “${title}”`}
+            onClick={() => {
+              edit('deadline');
+            }}
+          >
+            {task.deadline ? <DeadlineText deadline={task.deadline} done={task.status === 'done'} now={now} /> : <span className="table-view__none">None</span>}
+          </Editable>
+        )}
+      </td>
+      <td className="table-view__cell table-view__col--priority">
+        {editing === 'priority' ? (
+          <PriorityEditor
+            label={`Priority of “${title}”`}
+            initial={task.priority}
+            onSave={(value) => {
+              saveIf(value !== task.priority, { priority: value });
+            }}
+            onCancel={cancel}
+          />
+        ) : (
+          <Editable
+            can={canChange}
+            tabIndex={inner}
+            field="priority"
+            label={`edit priority of “${title}”`}
+            onClick={() => {
+              edit('priority');
+            }}
+          >
+            {PRIORITY_LABELS[task.priority]}
+          </Editable>
+        )}
+      </td>
+      <td className="table-view__cell table-view__col--column">{columnName(task, columns)}</td>
+      <td className="table-view__cell table-view__col--labels">{task.labels.length > 0 ? <LabelChips labels={task.labels} max={3} /> : null}</td>
+      <td className="table-view__cell table-view__col--start">{task.startAt ? formatDeadline(new Date(task.startAt), now) : null}</td>
+    </tr>
+  );
+});
+
+const noChange = () => undefined;
+
+/** A cell's value, as a button that opens its editor when the viewer may change the task. */
+function Editable({ can, field, label, onClick, tabIndex, children }: { can: boolean; field: EditField; label: string; onClick: () => void; tabIndex: number; children: ReactNode }) {
+  if (!can) return <span className="table-view__value">{children}</span>;
+  return (
+    <button type="button" className="table-view__value table-view__edit" onClick={onClick} tabIndex={tabIndex} data-edit={field}>
+      {children}
+      <span className="visually-hidden"> — {label}</span>
+    </button>
+  );
+}
+
+function EditButton({ label, onClick, tabIndex, field }: { label: string; onClick: () => void; tabIndex: number; field: EditField }) {
+  return (
+    <button type="button" className="table-view__pencil" aria-label={label} onClick={onClick} tabIndex={tabIndex} data-edit={field}>
+      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+        <path d="M10.5 2.5l3 3-8 8H2.5v-3l8-8Z" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" />
+      </svg>
+    </button>
+  );
+}
+
+/** Enter saves, Esc (or leaving the field) cancels. */
+function editorKeys(onSave: () => void, onCancel: () => void) {
+  return (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      onSave();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onCancel();
+    }
+  };
+}
+
+function TextEditor({ label, type, initial, onSave, onCancel }: { label: string; type: 'text' | 'email' | 'datetime-local'; initial: string; onSave: (value: string) => void; onCancel: () => void }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <input
+      className="table-view__input"
+      type={type}
+      aria-label={label}
+      value={value}
+      autoFocus
+      onChange={(event) => {
+        setValue(event.target.value);
+      }}
+      onKeyDown={editorKeys(() => {
+        onSave(type === 'datetime-local' ? value : value.trim());
+      }, onCancel)}
+      onBlur={onCancel}
+    />
+  );
+}
+
+function PriorityEditor({ label, initial, onSave, onCancel }: { label: string; initial: Priority; onSave: (value: Priority) => void; onCancel: () => void }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <select
+      className="table-view__input"
+      aria-label={label}
+      value={value}
+      autoFocus
+      onChange={(event) => {
+        setValue(event.target.value as Priority);
+      }}
+      onKeyDown={editorKeys(() => {
+        onSave(value);
+      }, onCancel)}
+      onBlur={onCancel}
+    >
+      {PRIORITY_ORDER.map((priority) => (
+        <option key={priority} value={priority}>
+          {PRIORITY_LABELS[priority]}
+        </option>
+      ))}
+    </select>
+  );
+}

@@ -1,0 +1,433 @@
+import { useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { Link } from 'react-router';
+import { addDays, dayKeyOf, daysBetween, shiftByDays, shiftTimeline, timelineRange, type DayKey, type TimelineZoom } from '#shared/calendar-dates.ts';
+import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
+import { Button } from '#web/components/button.tsx';
+import { cx } from '#web/lib/cx.ts';
+import { useNow } from '#web/lib/use-now.ts';
+import { useCanChangeTask } from '../api/board-scope.ts';
+import { isPendingTask } from '../api/pending-tasks.ts';
+import { useViewTasks } from '../api/view-tasks.ts';
+import { useTaskPath } from './card-behaviour.ts';
+import { arrowSteps, formatDay, useDateMoves, useViewerCalendar, type DateSave } from './date-moves.ts';
+import type { ViewProps } from './view-props.ts';
+import { ViewNotices } from './view-notices.tsx';
+import './timeline-view.css';
+
+/*
+ * Each task a bar from its start to its deadline, by day, in the viewer's time zone (a task with
+ * only one of them: a one-day bar on that day; with neither: listed under "Not scheduled"),
+ * grouped by column (status on "All my tasks") or by assignee. A bar is dragged with the pointer
+ * (moving both dates by whole days) or by its ends (one date); Alt+arrows on a bar and the
+ * arrow keys on an end (a slider) do the same by keyboard. Every date keeps its time of day.
+ */
+
+type Grouping = 'column' | 'assignee';
+type Part = 'move' | 'start' | 'end';
+
+/** Pixels a day takes at each zoom. */
+const DAY_WIDTH: Record<TimelineZoom, number> = { day: 48, week: 20, month: 5 };
+const ZOOMS: { value: TimelineZoom; label: string }[] = [
+  { value: 'day', label: 'Day' },
+  { value: 'week', label: 'Week' },
+  { value: 'month', label: 'Month' },
+];
+/** The most unscheduled tasks listed (a filter may hold thousands). */
+const UNSCHEDULED_SHOWN = 200;
+/** A pointer that moves less than this is a click (it opens the task), not a drag. */
+const DRAG_THRESHOLD = 4;
+
+const unitDay = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', day: 'numeric', timeZone: 'UTC' });
+const unitWeek = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const unitMonth = new Intl.DateTimeFormat(undefined, { month: 'short', year: '2-digit', timeZone: 'UTC' });
+const rangeTitle = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+const utcDate = (key: DayKey) => new Date(`${key}T00:00:00Z`);
+/** Days since 1970-01-01: a slider's value. */
+const dayNumber = (key: DayKey) => daysBetween('1970-01-01', key);
+
+/** The days a task's bar covers; null for a task with neither date. */
+function span(task: Task, timeZone: string): { first: DayKey; last: DayKey } | null {
+  const from = task.startAt ?? task.deadline;
+  const to = task.deadline ?? task.startAt;
+  if (from === null || to === null) return null;
+  return { first: dayKeyOf(from, timeZone), last: dayKeyOf(to, timeZone) };
+}
+
+/**
+ * The change that moves `part` of `task` by `days`, each date keeping its time of day. A task
+ * with one date has no ends to pull: that date moves whatever part was dragged.
+ */
+function shifted(task: Task, part: Part, days: number, timeZone: string): Pick<UpdateTaskBody, 'deadline' | 'startAt'> {
+  const both = task.startAt !== null && task.deadline !== null;
+  const changes: Pick<UpdateTaskBody, 'deadline' | 'startAt'> = {};
+  if (task.startAt !== null && (part !== 'end' || !both)) changes.startAt = shiftByDays(task.startAt, days, timeZone);
+  if (task.deadline !== null && (part !== 'start' || !both)) changes.deadline = shiftByDays(task.deadline, days, timeZone);
+  return changes;
+}
+
+function sentence(task: Task, part: Part, changes: Pick<UpdateTaskBody, 'deadline' | 'startAt'>, timeZone: string): string {
+  const day = (iso: string | null | undefined) => (iso ? formatDay(dayKeyOf(iso, timeZone)) : '');
+  if (part === 'start' && changes.startAt) return `“${task.taskTitle}” now starts ${day(changes.startAt)}.`;
+  if (part === 'end' && changes.deadline) return `“${task.taskTitle}” is now due ${day(changes.deadline)}.`;
+  const start = changes.startAt ?? task.startAt;
+  const end = changes.deadline ?? task.deadline;
+  return start && end && start !== end ? `“${task.taskTitle}” now runs ${day(start)} to ${day(end)}.` : `“${task.taskTitle}” is now on ${day(end ?? start)}.`;
+}
+
+interface Drag {
+  taskId: string;
+  part: Part;
+  /** Days moved so far (whole days). */
+  days: number;
+}
+
+/** One task's row: its title (a link), and its bar placed over the range's days. */
+function TimelineRow({
+  task,
+  rangeStart,
+  rangeDays,
+  dayWidth,
+  timeZone,
+  hintId,
+  save,
+}: {
+  task: Task;
+  rangeStart: DayKey;
+  rangeDays: number;
+  dayWidth: number;
+  timeZone: string;
+  hintId: string;
+  save: DateSave;
+}) {
+  const to = useTaskPath(task);
+  const canChange = useCanChangeTask(task) && !isPendingTask(task);
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const pointer = useRef<{ x: number; part: Part; moved: boolean } | null>(null);
+  const suppressClick = useRef(false);
+  const days = span(task, timeZone);
+  if (!days) return null;
+  const both = task.startAt !== null && task.deadline !== null;
+  const done = task.status === 'done';
+
+  const commit = (part: Part, by: number) => {
+    if (by === 0) return;
+    const changes = shifted(task, part, by, timeZone);
+    save(task, changes, sentence(task, part, changes, timeZone));
+  };
+
+  // The bar while dragged: its ends moved by the days dragged so far.
+  const moveFirst = drag && (drag.part === 'move' || drag.part === 'start' || !both) ? drag.days : 0;
+  const moveLast = drag && (drag.part === 'move' || drag.part === 'end' || !both) ? drag.days : 0;
+  const first = daysBetween(rangeStart, days.first) + moveFirst;
+  const last = Math.max(first, daysBetween(rangeStart, days.last) + moveLast);
+  const inRange = last >= 0 && first < rangeDays;
+  const left = Math.max(0, first) * dayWidth;
+  const width = (Math.min(rangeDays - 1, last) - Math.max(0, first) + 1) * dayWidth;
+
+  // The part dragged is the element's `data-part`.
+  const onPointerDown = (event: ReactPointerEvent<HTMLElement>) => {
+    const part = event.currentTarget.dataset.part as Part | undefined;
+    if (!canChange || event.button !== 0 || !part) return;
+    event.stopPropagation();
+    pointer.current = { x: event.clientX, part, moved: false };
+    event.currentTarget.setPointerCapture(event.pointerId);
+  };
+  const onPointerMove = (event: ReactPointerEvent<HTMLElement>) => {
+    const start = pointer.current;
+    if (!start) return;
+    const dx = event.clientX - start.x;
+    if (!start.moved && Math.abs(dx) < DRAG_THRESHOLD) return;
+    start.moved = true;
+    setDrag({ taskId: task._id, part: start.part, days: Math.round(dx / dayWidth) });
+  };
+  const onPointerUp = (event: ReactPointerEvent<HTMLElement>) => {
+    const start = pointer.current;
+    pointer.current = null;
+    if (!start?.moved) return;
+    suppressClick.current = true;
+    const by = Math.round((event.clientX - start.x) / dayWidth);
+    setDrag(null);
+    commit(start.part, by);
+  };
+  const onPointerCancel = () => {
+    pointer.current = null;
+    setDrag(null);
+  };
+  const pointerHandlers = { onPointerMove, onPointerUp, onPointerCancel };
+
+  const onBarKey = (event: KeyboardEvent<HTMLAnchorElement>) => {
+    const steps = event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey ? arrowSteps(event.key) : null;
+    if (!steps || !canChange) return;
+    event.preventDefault();
+    commit('move', steps.days + 7 * steps.weeks);
+  };
+  const onEndKey = (part: 'start' | 'end') => (event: KeyboardEvent<HTMLSpanElement>) => {
+    const by = event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'PageDown' ? -7 : event.key === 'PageUp' ? 7 : 0;
+    if (by === 0 || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    commit(part, by);
+  };
+
+  const dates = both && days.first !== days.last ? `${formatDay(days.first)} to ${formatDay(days.last)}` : formatDay(days.first);
+  const what = task.deadline === null ? 'starts' : task.startAt === null ? 'due' : '';
+  const name = `${task.taskTitle}, ${what ? `${what} ` : ''}${dates}${done ? ', completed' : ''}`;
+
+  const endHandle = (part: 'start' | 'end') => {
+    const key = part === 'start' ? days.first : days.last;
+    return (
+      <span
+        role="slider"
+        tabIndex={0}
+        className={cx('timeline-bar__end', `timeline-bar__end--${part}`)}
+        aria-label={`${part === 'start' ? 'Start' : 'Deadline'} of “${task.taskTitle}”`}
+        aria-valuemin={0}
+        aria-valuemax={dayNumber('9999-12-31')}
+        aria-valuenow={dayNumber(key)}
+        aria-valuetext={formatDay(key)}
+        data-part={part}
+        onKeyDown={onEndKey(part)}
+        onPointerDown={onPointerDown}
+        {...pointerHandlers}
+      />
+    );
+  };
+
+  return (
+    <li className="timeline__row">
+      <span className={cx('timeline__label', done && 'timeline__label--done')}>{task.taskTitle}</span>
+      <div className="timeline__track">
+        {inRange ? (
+          <div className={cx('timeline-bar', done && 'timeline-bar--done', drag && 'timeline-bar--dragging', !both && 'timeline-bar--point')} style={{ left, width }}>
+            <Link
+              to={to}
+              state={{ fromBoard: true }}
+              className="timeline-bar__body"
+              aria-label={name}
+              aria-describedby={canChange ? hintId : undefined}
+              draggable={false}
+              data-part="move"
+              onKeyDown={onBarKey}
+              onPointerDown={onPointerDown}
+              {...pointerHandlers}
+              onClick={(event) => {
+                // The click that ends a drag does not open the task.
+                if (suppressClick.current) {
+                  suppressClick.current = false;
+                  event.preventDefault();
+                }
+              }}
+            >
+              <span className="timeline-bar__title" aria-hidden="true">
+                {task.taskTitle}
+              </span>
+            </Link>
+            {canChange && both ? (
+              <>
+                {endHandle('start')}
+                {endHandle('end')}
+              </>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+export default function TimelineView({ filter, columns }: ViewProps) {
+  const { data, error, isPending, refetch } = useViewTasks(filter);
+  const { timeZone, weekStart } = useViewerCalendar();
+  const now = useNow(60_000);
+  const today = dayKeyOf(now.getTime(), timeZone);
+  const [zoom, setZoom] = useState<TimelineZoom>('week');
+  const [grouping, setGrouping] = useState<Grouping>('column');
+  const [anchor, setAnchor] = useState<DayKey>(today);
+  const moves = useDateMoves();
+  const hintId = useId();
+  const titleId = useId();
+  const unscheduledId = useId();
+
+  const range = useMemo(() => timelineRange(anchor, zoom, weekStart), [anchor, zoom, weekStart]);
+  const dayWidth = DAY_WIDTH[zoom];
+  const lastDay = range.days - 1;
+  const todayAt = daysBetween(range.start, today);
+
+  const tasks = data?.tasks;
+  const { groups, unscheduled, outside } = useMemo(() => {
+    const byGroup = new Map<string, Task[]>();
+    const none: Task[] = [];
+    let away = 0;
+    for (const task of tasks ?? []) {
+      const days = span(task, timeZone);
+      if (!days) {
+        none.push(task);
+        continue;
+      }
+      if (daysBetween(range.start, days.last) < 0 || daysBetween(range.start, days.first) > lastDay) {
+        away++;
+        continue;
+      }
+      const key = grouping === 'assignee' ? task.assignee : columns ? task.columnId : task.status;
+      const list = byGroup.get(key);
+      if (list) list.push(task);
+      else byGroup.set(key, [task]);
+    }
+    const order: { key: string; name: string }[] =
+      grouping === 'assignee'
+        ? [...byGroup.keys()].sort().map((key) => ({ key, name: key }))
+        : columns
+          ? columns.map((column) => ({ key: column._id, name: column.name }))
+          : [
+              { key: 'todo', name: 'To do' },
+              { key: 'done', name: 'Completed' },
+            ];
+    // A column the page does not know (yet): its tasks still show, after the known ones.
+    for (const key of byGroup.keys()) if (!order.some((group) => group.key === key)) order.push({ key, name: 'Other column' });
+    const sorted = order
+      .map(({ key, name }) => ({
+        key,
+        name,
+        tasks: (byGroup.get(key) ?? []).toSorted((a, b) => Date.parse(a.startAt ?? a.deadline ?? '') - Date.parse(b.startAt ?? b.deadline ?? '')),
+      }))
+      .filter((group) => group.tasks.length > 0);
+    return { groups: sorted, unscheduled: none, outside: away };
+  }, [tasks, timeZone, range.start, lastDay, grouping, columns]);
+
+  const unitLabel = (key: DayKey) => (zoom === 'day' ? unitDay : zoom === 'week' ? unitWeek : unitMonth).format(utcDate(key));
+  const trackWidth = range.days * dayWidth;
+
+  return (
+    <section className="timeline" aria-labelledby={titleId} style={{ '--timeline-track': `${trackWidth}px`, '--timeline-day': `${dayWidth}px` } as CSSProperties}>
+      <div className="timeline__toolbar">
+        <h2 id={titleId} className="timeline__title" aria-live="polite">
+          {rangeTitle.formatRange(utcDate(range.start), utcDate(addDays(range.start, lastDay)))}
+        </h2>
+        <div className="timeline__group" role="group" aria-label="Group by">
+          {(['column', 'assignee'] as const).map((value) => (
+            <Button
+              key={value}
+              size="sm"
+              variant={grouping === value ? 'primary' : 'secondary'}
+              aria-pressed={grouping === value}
+              onClick={() => {
+                setGrouping(value);
+              }}
+            >
+              {value === 'assignee' ? 'Assignee' : columns ? 'Column' : 'Status'}
+            </Button>
+          ))}
+        </div>
+        <div className="timeline__group" role="group" aria-label="Zoom">
+          {ZOOMS.map(({ value, label }) => (
+            <Button
+              key={value}
+              size="sm"
+              variant={zoom === value ? 'primary' : 'secondary'}
+              aria-pressed={zoom === value}
+              onClick={() => {
+                setZoom(value);
+              }}
+            >
+              {label}
+            </Button>
+          ))}
+        </div>
+        <div className="timeline__group" role="group" aria-label="Move through the timeline">
+          <Button
+            size="sm"
+            onClick={() => {
+              setAnchor(shiftTimeline(anchor, zoom, -1));
+            }}
+          >
+            Previous
+          </Button>
+          <Button
+            size="sm"
+            onClick={() => {
+              setAnchor(today);
+            }}
+          >
+            Today
+          </Button>
+          <Button
+            size="sm"
+            onClick={() => {
+              setAnchor(shiftTimeline(anchor, zoom, 1));
+            }}
+          >
+            Next
+          </Button>
+        </div>
+      </div>
+      <p id={hintId} className="visually-hidden">
+        Alt+Left or Alt+Right moves both dates a day, Alt+Up or Alt+Down a week; on the start or deadline of a bar, the arrow keys move that date a day and Page Up or Page Down a week.
+      </p>
+      <ViewNotices
+        said={moves.said}
+        moveError={moves.error}
+        onDismiss={moves.dismiss}
+        error={error}
+        onRetry={() => {
+          void refetch();
+        }}
+        truncated={data?.truncated ?? false}
+        noteClassName="timeline__note"
+      />
+      <div className="timeline__scroll" aria-busy={isPending}>
+        <div className="timeline__grid">
+          <div className="timeline__head" aria-hidden="true">
+            <span className="timeline__label" />
+            <div className="timeline__units">
+              {range.units.map((unit) => (
+                <span key={unit.start} className="timeline__unit" style={{ width: unit.days * dayWidth }}>
+                  {unitLabel(unit.start)}
+                </span>
+              ))}
+              {todayAt >= 0 && todayAt < range.days ? <span className="timeline__today" style={{ left: todayAt * dayWidth + dayWidth / 2 }} /> : null}
+            </div>
+          </div>
+          {groups.map((group) => (
+            <section key={group.key} className="timeline__lane" aria-label={group.name}>
+              <h3 className="timeline__lane-title">
+                {group.name} <span className="timeline__count">({group.tasks.length})</span>
+              </h3>
+              <ul className="timeline__rows">
+                {group.tasks.map((task) => (
+                  <TimelineRow key={task._id} task={task} rangeStart={range.start} rangeDays={range.days} dayWidth={dayWidth} timeZone={timeZone} hintId={hintId} save={moves.save} />
+                ))}
+              </ul>
+            </section>
+          ))}
+          {!isPending && groups.length === 0 ? <p className="timeline__note timeline__empty">No scheduled tasks in this range.</p> : null}
+        </div>
+      </div>
+      {outside > 0 ? <p className="timeline__note">{outside === 1 ? '1 scheduled task is outside this range.' : `${outside.toLocaleString()} scheduled tasks are outside this range.`}</p> : null}
+      {unscheduled.length > 0 ? (
+        <section className="timeline__unscheduled" aria-labelledby={unscheduledId}>
+          <h3 id={unscheduledId} className="timeline__lane-title">
+            Not scheduled <span className="timeline__count">({unscheduled.length})</span>
+          </h3>
+          <ul className="timeline__unscheduled-list">
+            {unscheduled.slice(0, UNSCHEDULED_SHOWN).map((task) => (
+              <li key={task._id}>
+                <UnscheduledLink task={task} />
+              </li>
+            ))}
+          </ul>
+          {unscheduled.length > UNSCHEDULED_SHOWN ? (
+            <p className="timeline__note">And {(unscheduled.length - UNSCHEDULED_SHOWN).toLocaleString()} more: search or filter to find them.</p>
+          ) : null}
+        </section>
+      ) : null}
+    </section>
+  );
+}
+
+function UnscheduledLink({ task }: { task: Task }) {
+  return (
+    <Link to={useTaskPath(task)} state={{ fromBoard: true }} className={cx('timeline__unscheduled-link', task.status === 'done' && 'timeline__label--done')}>
+      {task.taskTitle}
+      {task.status === 'done' ? <span className="visually-hidden">, completed</span> : null}
+    </Link>
+  );
+}
