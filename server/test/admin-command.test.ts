@@ -11,7 +11,9 @@ const env = () => ({
 const admin = (args: string[], stdin?: string) => runCommand('admin', args, { env: env(), cwd: process.cwd(), ...(stdin === undefined ? {} : { stdin }) });
 const me = (cookie: string) => t.request('GET', '/api/users/me', { cookie });
 
-describe('npm run admin', () => {
+// Each test runs the command as a process of its own (up to six, one after another): a hang guard
+// that a busy two-core machine stays well inside, as for the other suites that start processes.
+describe('npm run admin', { timeout: 60_000 }, () => {
   it('users:create prints a one-time password that signs in, or takes one from standard input', async () => {
     const generated = uniqueEmail('admin');
     const created = await admin(['users:create', '--email', generated.toUpperCase(), '--name', ' Ada Admin ']);

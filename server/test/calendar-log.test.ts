@@ -11,7 +11,8 @@ afterEach(async () => {
   database = undefined;
 });
 
-describe('the calendar feed in the server log', () => {
+// Starts and stops a server process: the hang guard of the other suites that start processes.
+describe('the calendar feed in the server log', { timeout: 60_000 }, () => {
   it('never holds the secret of a feed URL, answered or refused', async () => {
     database = await scratchDatabase();
     const user = { email: 'calendar-log@example.com', password: 'a long enough password', fullName: 'Cal Endar' };

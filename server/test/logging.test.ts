@@ -21,7 +21,8 @@ async function printMail(logFormat: 'json' | 'pretty'): Promise<string> {
   return server.output();
 }
 
-describe('the server log', () => {
+// Starts server processes: the hang guard of the other suites that start processes.
+describe('the server log', { timeout: 60_000 }, () => {
   it('is one JSON object a line, the printed mail included, with LOG_FORMAT=json', async () => {
     const lines = (await printMail('json')).trimEnd().split('\n');
     const records = lines.map((line) => JSON.parse(line) as { msg?: string; mail?: { to: string; subject: string; text: string } });
