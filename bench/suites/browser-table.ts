@@ -20,24 +20,27 @@ import { chromeArgs, int, loadAverage, median, ms, table } from '../lib/env.ts';
 import { signIn } from '../lib/load.ts';
 import { startTaskwise, type RunningServer } from '../lib/servers.ts';
 
-const TARGETS = { longTaskMs: 50 };
+const TARGETS = { longTaskMs: 50, firstScreenMs: 1_000 };
 
 const settings = (quick: boolean) => (quick ? { board: 1_000, runs: 1 } : { board: 5_000, runs: 3 });
 
 /** In the page from its start: every long task's start and duration. */
-const LONG_TASKS = String.raw`
+export const LONG_TASKS = String.raw`
 window.__longTasks = [];
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
 }).observe({ type: 'longtask', buffered: true });
 `;
 
-/** In the page: performance.now() at the first frame in which the table holds `n` rows and draws the first. */
-const shownScript = (n: number) => String.raw`new Promise((resolve, reject) => {
+/**
+ * In the page: performance.now() at the first frame in which the table draws its first row
+ * (`n` undefined: whatever it holds so far, its first screen) or holds `n` rows and draws the first.
+ */
+const shownScript = (n?: number) => String.raw`new Promise((resolve, reject) => {
   const limit = performance.now() + 60000;
   const tick = () => {
     const grid = document.querySelector('table[aria-label="Tasks"]');
-    if (grid && grid.getAttribute('aria-rowcount') === '${String(n + 1)}' && grid.querySelector('tbody tr[aria-rowindex="2"]')) resolve(performance.now());
+    if (grid && (${n === undefined ? 'true' : `grid.getAttribute('aria-rowcount') === '${String(n + 1)}'`}) && grid.querySelector('tbody tr[aria-rowindex="2"]')) resolve(performance.now());
     else if (performance.now() > limit) reject(new Error('the table never showed'));
     else requestAnimationFrame(tick);
   };
@@ -88,7 +91,7 @@ interface Scroll {
   rows: number;
 }
 
-async function newContext(browser: Browser, server: RunningServer, cookie: string): Promise<BrowserContext> {
+export async function newContext(browser: Browser, server: RunningServer, cookie: string): Promise<BrowserContext> {
   const [name, value] = cookie.split('=') as [string, string];
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
@@ -117,6 +120,7 @@ const SETTLE = String.raw`new Promise((resolve) => {
 })`;
 
 interface Run {
+  first: number;
   shown: number;
   settle: number;
   fling: Scroll;
@@ -125,11 +129,12 @@ interface Run {
 
 async function run(page: Page, url: string, n: number): Promise<Run> {
   await page.goto(url, { waitUntil: 'commit' });
+  const first = await page.evaluate<number>(shownScript());
   const shown = await page.evaluate<number>(shownScript(n));
   const settle = await page.evaluate<number>(SETTLE);
   const fling = await page.evaluate<Scroll>(scrollScript('fling'));
   const jump = await page.evaluate<Scroll>(scrollScript('jump'));
-  return { shown, settle, fling, jump };
+  return { first, shown, settle, fling, jump };
 }
 
 export const suite: BenchSuite = {
@@ -166,11 +171,18 @@ export const suite: BenchSuite = {
         runs.push(await run(await context.newPage(), url, s.board));
         await context.close();
       }
-      opts.log(`browser-table: shown ${runs.map((r) => ms(r.shown)).join(', ')} ms; longest task: fling ${runs.map((r) => ms(r.fling.longest)).join(', ')} ms, jump ${runs.map((r) => ms(r.jump.longest)).join(', ')} ms`);
+      opts.log(`browser-table: first screen ${runs.map((r) => ms(r.first)).join(', ')} ms; shown ${runs.map((r) => ms(r.shown)).join(', ')} ms; longest task: fling ${runs.map((r) => ms(r.fling.longest)).join(', ')} ms, jump ${runs.map((r) => ms(r.jump.longest)).join(', ')} ms`);
 
       const longest = (kind: 'fling' | 'jump') => Math.max(...runs.map((r) => r[kind].longest));
       const figure = (value: number) => (value === 0 ? 'no task over 50 ms' : `${ms(value)} ms`);
+      const firstScreen = median(runs.map((r) => r.first));
       const targets: TargetResult[] = [
+        {
+          name: `Chromium: the table view of ${int(s.board)} tasks, navigation start → its first screen of rows drawn (median of ${String(s.runs)})`,
+          target: `<= ${int(TARGETS.firstScreenMs)} ms`,
+          figure: `${ms(firstScreen)} ms`,
+          met: firstScreen <= TARGETS.firstScreenMs,
+        },
         {
           name: `Chromium: the table view of ${int(s.board)} tasks scrolled 300 px a frame for 120 frames: the longest main-thread task (worst of ${s.runs})`,
           target: `<= ${TARGETS.longTaskMs} ms`,
@@ -191,6 +203,7 @@ export const suite: BenchSuite = {
         table(
           ['measure', 'figure'],
           [
+            ['first screen (navigation start → the first page of rows drawn; the rest still coming)', `${runs.map((r) => ms(r.first)).join(', ')} ms (median ${ms(firstScreen)} ms)`],
             ['shown (navigation start → the table holds every task and draws its first row)', `${runs.map((r) => ms(r.shown)).join(', ')} ms (median ${ms(median(runs.map((r) => r.shown)))} ms)`],
             ['the longest main-thread task after it shows, until a second passes with none (the load finishing)', `${runs.map((r) => ms(r.settle)).join(', ')} ms`],
             ['fling: 120 frames of 300 px (time; longest task, and tasks over 50 ms)', runs.map((r) => `${ms(r.fling.ms)} ms; ${ms(r.fling.longest)} ms (${r.fling.count})`).join(', ')],

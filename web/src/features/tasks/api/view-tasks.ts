@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { experimental_streamedQuery as streamedQuery, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { Task, TaskListEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { filterQuery, type BoardFilter } from './board-filter.ts';
@@ -9,14 +9,19 @@ import { taskKeys, type KeyFilter } from './query-keys.ts';
 
 /*
  * Every task of a filter, both statuses, in one list: what the table, calendar and timeline
- * views show (the board reads a column at a time instead). Read in pages of VIEW_PAGE_SIZE up to
- * VIEW_TASKS_MAX; past that the view says it shows the first ones of the filter's order.
+ * views show (the board reads a column at a time instead). Read in pages, a small first one and
+ * then VIEW_PAGE_SIZE, up to VIEW_TASKS_MAX; past that the view says it shows the first ones of
+ * the filter's order. The first page shows as soon as it arrives and the others join it as they
+ * come (`complete` says when the last has); asked again, a list keeps showing what it held until
+ * the new one is whole.
  * The cache writer (cache-writes.ts) keeps these lists current: a changed task is replaced in
  * place, a removed one taken out, and a list a new or changed task may join is asked again.
  */
 
 /** Tasks per request of a view's list (the API's largest page). */
 export const VIEW_PAGE_SIZE = 500;
+/** Tasks in the first request: a screen's worth and more, so the view shows before the rest is read. */
+export const VIEW_FIRST_PAGE_SIZE = 100;
 /** The most tasks a view reads. */
 export const VIEW_TASKS_MAX = 5_000;
 
@@ -24,30 +29,47 @@ export interface ViewTasks {
   tasks: Task[];
   /** More tasks match the filter than VIEW_TASKS_MAX: the view shows the first ones. */
   truncated: boolean;
+  /** Every page is in: false while the later pages of a first read are still coming. */
+  complete: boolean;
 }
+
+const NO_TASKS: ViewTasks = { tasks: [], truncated: false, complete: false };
 
 export const viewKeys = {
   all: () => [...taskKeys.all, 'view'] as const,
   list: (filter: BoardFilter) => [...viewKeys.all(), { ...filter }] as const,
 };
 
-async function getViewTasks(filter: BoardFilter, signal: AbortSignal): Promise<ViewTasks> {
-  const tasks: Task[] = [];
+/** The filter's tasks a page at a time, each page with whether it is the last. */
+async function* viewPages(filter: BoardFilter, signal: AbortSignal): AsyncGenerator<ViewTasks> {
   const query = filterQuery(filter);
   // Manual order is a column's; a view spanning columns reads the filter in its newest order.
   const sort = filter.sort === 'position' ? undefined : query.sort;
   let cursor: string | null = null;
+  let read = 0;
   for (;;) {
-    const envelope: TaskListEnvelope = await apiRequest<TaskListEnvelope>('/tasks', { query: { ...query, sort, limit: VIEW_PAGE_SIZE, cursor }, signal });
-    tasks.push(...envelope.data.tasks);
+    const envelope: TaskListEnvelope = await apiRequest<TaskListEnvelope>('/tasks', { query: { ...query, sort, limit: read === 0 ? VIEW_FIRST_PAGE_SIZE : VIEW_PAGE_SIZE, cursor }, signal });
+    const page = envelope.data.tasks.slice(0, VIEW_TASKS_MAX - read);
+    read += page.length;
     cursor = envelope.data.nextCursor ?? null;
-    if (cursor === null) return { tasks, truncated: false };
-    if (tasks.length >= VIEW_TASKS_MAX) return { tasks: tasks.slice(0, VIEW_TASKS_MAX), truncated: true };
+    const truncated = cursor !== null && read >= VIEW_TASKS_MAX;
+    yield { tasks: page, truncated, complete: cursor === null || truncated };
+    if (cursor === null || truncated) return;
   }
 }
 
 export const viewTasksQueryOptions = (filter: BoardFilter, staleTime: number) =>
-  queryOptions({ queryKey: viewKeys.list(filter), queryFn: ({ signal }) => getViewTasks(filter, signal), staleTime });
+  queryOptions({
+    queryKey: viewKeys.list(filter),
+    queryFn: streamedQuery<ViewTasks, ViewTasks, ReturnType<typeof viewKeys.list>>({
+      streamFn: ({ signal }) => viewPages(filter, signal),
+      reducer: (list, page) => ({ tasks: [...list.tasks, ...page.tasks], truncated: page.truncated, complete: page.complete }),
+      initialValue: NO_TASKS,
+      // Asked again (a live change, a refocus), the list on screen stays until the new one is whole.
+      refetchMode: 'replace',
+    }),
+    staleTime,
+  });
 
 /** Every task of `filter` (both statuses), kept current by live events and this tab's own changes. */
 export function useViewTasks(filter: BoardFilter) {

@@ -39,6 +39,23 @@ describe('calendar view', () => {
     expect(screen.getByRole('button', { name: 'Month' })).toHaveAttribute('aria-pressed', 'true');
   });
 
+  it('shows three of a day’s six tasks in the month and the rest behind “3 more”, and all six in the week', async () => {
+    calendar(['One', 'Two', 'Three', 'Four', 'Five', 'Six'].map((title, i) => makeTask({ taskTitle: title, deadline: todayAt(9 + i, 0) })));
+    const { user } = renderApp('/tasks?view=calendar', { signedIn: true });
+    await screen.findByRole('link', { name: /One/ });
+    const chips = () => within(day(today)).getAllByRole('link').map((link) => link.querySelector('.calendar-chip__title')?.textContent);
+    expect(chips()).toEqual(['One', 'Two', 'Three']);
+    const more = within(day(today)).getByRole('button', { name: `3 more due ${formatDay(today)}` });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+    await user.click(more);
+    expect(chips()).toEqual(['One', 'Two', 'Three', 'Four', 'Five', 'Six']);
+    await user.click(within(day(today)).getByRole('button', { name: `Show fewer due ${formatDay(today)}` }));
+    expect(chips()).toEqual(['One', 'Two', 'Three']);
+    await user.click(screen.getByRole('button', { name: 'Week' }));
+    expect(chips()).toEqual(['One', 'Two', 'Three', 'Four', 'Five', 'Six']);
+    expect(within(day(today)).queryByRole('button', { name: /more/ })).not.toBeInTheDocument();
+  });
+
   it('moves a task a day on with Alt+Right, keeping its time of day, and says so', async () => {
     const task = makeTask({ taskTitle: 'Call the plumber', deadline: todayAt(10, 30) });
     const api = calendar([task]);

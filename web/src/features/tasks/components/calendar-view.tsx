@@ -156,6 +156,14 @@ function DropDay({ day, className, label, children }: { day: DayKey; className: 
   );
 }
 
+/**
+ * A day of the month grid shows at most this many chips: past that, the first MONTH_DAY_SHOWN and
+ * a button for the rest, so the month keeps its shape and draws as fast with 60 tasks a day as
+ * with 2. The week and the phone's agenda show every chip.
+ */
+const MONTH_DAY_CHIPS = 4;
+const MONTH_DAY_SHOWN = 3;
+
 export default function CalendarView({ filter }: ViewProps) {
   const { data, error, isPending, refetch } = useViewTasks(filter);
   const { timeZone, weekStart } = useViewerCalendar();
@@ -165,6 +173,16 @@ export default function CalendarView({ filter }: ViewProps) {
   const [mode, setMode] = useState<CalendarMode>('month');
   const [anchor, setAnchor] = useState<DayKey>(today);
   const [focusRequest, setFocusRequest] = useState<FocusRequest | null>(null);
+  // The days of the month grid opened to show all their chips.
+  const [openDays, setOpenDays] = useState<ReadonlySet<DayKey>>(() => new Set());
+  const openDay = (day: DayKey, open: boolean) => {
+    setOpenDays((days) => {
+      const next = new Set(days);
+      if (open) next.add(day);
+      else next.delete(day);
+      return next;
+    });
+  };
   const phone = useMediaQuery(PHONE_QUERY);
   const moves = useDateMoves();
   const hintId = useId();
@@ -216,6 +234,8 @@ export default function CalendarView({ filter }: ViewProps) {
     const day = dayKeyOf(deadline, timeZone);
     moveTo(task, day, timeZone, save);
     if (!visible.has(day)) setAnchor(day);
+    // Never into a folded day, where the chip could not take the focus.
+    openDay(day, true);
     // The chip is drawn again in its new day, and takes the focus there.
     setFocusRequest({ taskId: task._id, day });
   };
@@ -242,6 +262,31 @@ export default function CalendarView({ filter }: ViewProps) {
         ))}
       </ul>
     ) : null;
+
+  /** A day's chips in the grid: a month's day with many shows a few and a button for the rest. */
+  const monthDayChips = (day: DayKey) => {
+    const list = byDay.get(day);
+    if (mode !== 'month' || list === undefined || list.length <= MONTH_DAY_CHIPS) return chips(list);
+    const open = openDays.has(day);
+    const hidden = list.length - MONTH_DAY_SHOWN;
+    return (
+      <>
+        {chips(open ? list : list.slice(0, MONTH_DAY_SHOWN))}
+        <button
+          type="button"
+          className="calendar__more"
+          aria-expanded={open}
+          data-more={open ? 0 : hidden}
+          onClick={() => {
+            openDay(day, !open);
+          }}
+        >
+          {open ? 'Show fewer' : `${hidden.toLocaleString()} more`}{' '}
+          <span className="visually-hidden">due {formatDay(day)}</span>
+        </button>
+      </>
+    );
+  };
 
   return (
     <section className="calendar" aria-labelledby={titleId}>
@@ -305,7 +350,7 @@ export default function CalendarView({ filter }: ViewProps) {
         truncated={data?.truncated ?? false}
         noteClassName="calendar__note"
       />
-      <div className="calendar__body" aria-busy={isPending}>
+      <div className="calendar__body" aria-busy={isPending || data?.complete === false}>
         {phone ? (
           <div className="calendar__agenda">
             {agendaDays.map((day) => (
@@ -337,7 +382,7 @@ export default function CalendarView({ filter }: ViewProps) {
                     <span className="calendar__date" aria-hidden="true">
                       {Number(day.slice(8))}
                     </span>
-                    {chips(byDay.get(day))}
+                    {monthDayChips(day)}
                   </DropDay>
                 ))}
               </div>

@@ -42,6 +42,36 @@ afterEach(() => {
 });
 
 describe('the table view', () => {
+  it('shows the first page of tasks while the next is on its way, and offers "Select all" once all are in', async () => {
+    const first = [task({ taskTitle: 'Alpha' }), task({ taskTitle: 'Bravo' })];
+    const rest = [task({ taskTitle: 'Charlie' })];
+    const held = Promise.withResolvers<undefined>();
+    mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .always('GET', '/boards', json(200, boardsAnswer([PERSONAL_BOARD, TEAM])))
+      .always('GET', '/boards/team', json(200, boardAnswer(TEAM)))
+      .always('GET', '/boards/team/labels', json(200, { status: 'success', data: { labels: [] } }))
+      .always('GET', '/tasks', async (call) => {
+        if (call.query.get('cursor') !== 'page-2') return json(200, listAnswer(first, 'page-2'));
+        await held.promise;
+        return json(200, listAnswer(rest));
+      })
+      .always('GET', '/tasks/counts', json(200, countsAnswer(3, 0)));
+    renderApp('/boards/team?view=table', { signedIn: true });
+    const table = await screen.findByRole('table', { name: 'Tasks' }, { timeout: 10_000 });
+    expect(titles(table)).toEqual(['Alpha', 'Bravo']);
+    expect(screen.getByText('Loading more tasks… 2 so far.')).toHaveAttribute('role', 'status');
+    expect(within(table).getByRole('checkbox', { name: 'Select all 2' })).toBeDisabled();
+
+    held.resolve(undefined);
+    await waitFor(() => {
+      expect(titles(table)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+    });
+    expect(table).toHaveAttribute('aria-rowcount', '4');
+    expect(screen.queryByText(/Loading more tasks/)).not.toBeInTheDocument();
+    expect(within(table).getByRole('checkbox', { name: 'Select all 3' })).toBeEnabled();
+  });
+
   it('sorts by a header, ascending then descending, and says so with aria-sort', async () => {
     const { user, table } = await openTable([
       task({ taskTitle: 'Bravo', priority: 'low' }),

@@ -182,6 +182,11 @@ export default function TableView({ filter, columns }: ViewProps) {
 
   return (
     <section className="table-view" aria-label="Tasks as a table">
+      {list.data.complete ? null : (
+        <p className="table-view__note" role="status">
+          Loading more tasks… {rows.length.toLocaleString('en-US')} so far.
+        </p>
+      )}
       {list.data.truncated ? (
         <p className="table-view__note" role="note">
           Showing the first {VIEW_TASKS_MAX.toLocaleString('en-US')} tasks of this filter: narrow it (search, priority, labels) to see the rest.
@@ -213,6 +218,8 @@ export default function TableView({ filter, columns }: ViewProps) {
                           className="table-view__check"
                           aria-label={`Select all ${String(rows.length)}`}
                           checked={allSelected}
+                          // "All" is every task of the filter: offered once every page is in.
+                          disabled={!list.data.complete}
                           ref={(input) => {
                             if (input) input.indeterminate = someSelected;
                           }}

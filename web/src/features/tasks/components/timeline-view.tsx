@@ -373,7 +373,7 @@ export default function TimelineView({ filter, columns }: ViewProps) {
         truncated={data?.truncated ?? false}
         noteClassName="timeline__note"
       />
-      <div className="timeline__scroll" aria-busy={isPending}>
+      <div className="timeline__scroll" aria-busy={isPending || data?.complete === false}>
         <div className="timeline__grid">
           <div className="timeline__head" aria-hidden="true">
             <span className="timeline__label" />
