@@ -175,6 +175,7 @@ export function GroupedBoard(props: GroupedBoardProps) {
       </div>
       {groups.map((lane) => (
         <Lane
+          {...props}
           key={lane.key}
           lane={lane}
           collapsed={collapsed.has(lane.key)}
@@ -187,7 +188,6 @@ export function GroupedBoard(props: GroupedBoardProps) {
           }}
           onMoveKey={movable ? onMoveKey(lane) : undefined}
           style={style}
-          {...props}
         />
       ))}
     </div>
@@ -217,10 +217,10 @@ function Lane({ lane, group, collapsed, onToggle, onMoveKey, style, columns, mov
             <path d="M4 6l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
           </svg>
           <span className="lane__name">{lane.name}</span>
-          <span className="lane__count">
+          <span className="lane__count" aria-hidden="true">
             {count}
-            <span className="visually-hidden">{count === 1 ? ' task' : ' tasks'}</span>
           </span>
+          <span className="visually-hidden">{`, ${String(count)} ${count === 1 ? 'task' : 'tasks'}`}</span>
         </button>
       </h2>
       <div className="lane__cells" id={bodyId} style={style} hidden={collapsed}>

@@ -327,10 +327,10 @@ function GroupRow({ group, collapsed, rowIndex, onToggle }: { group: TaskGroup; 
             <path d="M4 6l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
           </svg>
           <span className="table-view__group-name">{group.name}</span>
-          <span className="table-view__group-count">
+          <span className="table-view__group-count" aria-hidden="true">
             {count}
-            <span className="visually-hidden">{count === 1 ? ' task' : ' tasks'}</span>
           </span>
+          <span className="visually-hidden">{`, ${String(count)} ${count === 1 ? 'task' : 'tasks'}`}</span>
         </button>
       </th>
     </tr>

@@ -223,7 +223,14 @@ export function TaskBoard({
             ) : undefined
           }
           onAnnounce={setLaneAnnouncement}
-          {...columnProps}
+          filter={filter}
+          compact={compact}
+          now={now}
+          editing={editing}
+          onEdit={onEdit}
+          onDraftChange={setEditing}
+          onEditEnd={onEditEnd}
+          onDelete={onDelete}
         />
       ) : boardView === 'board' ? (
       <div
