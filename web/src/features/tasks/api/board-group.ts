@@ -54,6 +54,9 @@ export interface TaskGroup {
 const PRIORITY_NAMES: Record<Priority, string> = { urgent: 'Urgent', high: 'High', normal: 'Normal', low: 'Low' };
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' }) || a.localeCompare(b);
 
+/** A group's header as read out: "Low, 2 tasks" (on screen, the name and a count badge). */
+export const groupName = (name: string, count: number): string => `${name}, ${String(count)} ${count === 1 ? 'task' : 'tasks'}`;
+
 /** The key of the group of `value` (null: the "No …" group). */
 export const groupKey = (group: BoardGroup, value: string | null): string => (value === null ? `${group}:none` : `${group}:${value}`);
 

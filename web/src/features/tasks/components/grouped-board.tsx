@@ -8,7 +8,7 @@ import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { cx } from '#web/lib/cx.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
-import { groupChange, groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
+import { groupChange, groupName, groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
 import { useMoveTask } from '../api/move-task.ts';
 import { isPendingTask } from '../api/pending-tasks.ts';
 import { useUpdateTask } from '../api/update-task.ts';
@@ -94,7 +94,8 @@ export function GroupedBoard(props: GroupedBoardProps) {
   useEffect(() => {
     latest.current = { groups, columns, place };
   });
-  const cellKeys = movable ? groups.map((g) => g.key).join(' ') + '|' + columns.map((c) => c._id).join(' ') + '|' + [...collapsed].join(' ') : '';
+  // The cells on screen: none until the list is here (the lanes are drawn only then).
+  const cellKeys = movable && list.data ? groups.map((g) => g.key).join(' ') + '|' + columns.map((c) => c._id).join(' ') + '|' + [...collapsed].join(' ') : '';
   useEffect(() => {
     const container = containerRef.current;
     if (!container || cellKeys === '') return;
@@ -212,7 +213,7 @@ function Lane({ lane, group, collapsed, onToggle, onMoveKey, style, columns, mov
   return (
     <section className={cx('lane', collapsed && 'lane--collapsed')} aria-labelledby={headingId} data-group-key={lane.key}>
       <h2 className="lane__heading" id={headingId}>
-        <button type="button" className="lane__toggle" aria-expanded={!collapsed} aria-controls={bodyId} onClick={onToggle}>
+        <button type="button" className="lane__toggle" aria-expanded={!collapsed} aria-controls={bodyId} aria-label={groupName(lane.name, count)} onClick={onToggle}>
           <svg className="lane__chevron" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
             <path d="M4 6l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
           </svg>
@@ -220,7 +221,6 @@ function Lane({ lane, group, collapsed, onToggle, onMoveKey, style, columns, mov
           <span className="lane__count" aria-hidden="true">
             {count}
           </span>
-          <span className="visually-hidden">{`, ${String(count)} ${count === 1 ? 'task' : 'tasks'}`}</span>
         </button>
       </h2>
       <div className="lane__cells" id={bodyId} style={style} hidden={collapsed}>

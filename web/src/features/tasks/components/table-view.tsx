@@ -15,7 +15,7 @@ import { useCanChangeTask } from '../api/board-scope.ts';
 import { taskSelection, useIsSelected, useTaskSelection } from '../api/task-selection.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { useViewTasks, VIEW_TASKS_MAX } from '../api/view-tasks.ts';
-import { groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
+import { groupName, groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
 import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { dateTimeLocalToIso, formatDeadline, toDateTimeLocal } from '../utils/deadline.ts';
 import { useTaskPath } from './card-behaviour.ts';
@@ -319,6 +319,7 @@ function GroupRow({ group, collapsed, rowIndex, onToggle }: { group: TaskGroup; 
           type="button"
           className="table-view__group-toggle"
           aria-expanded={!collapsed}
+          aria-label={groupName(group.name, count)}
           onClick={() => {
             onToggle(group.key);
           }}
@@ -330,7 +331,6 @@ function GroupRow({ group, collapsed, rowIndex, onToggle }: { group: TaskGroup; 
           <span className="table-view__group-count" aria-hidden="true">
             {count}
           </span>
-          <span className="visually-hidden">{`, ${String(count)} ${count === 1 ? 'task' : 'tasks'}`}</span>
         </button>
       </th>
     </tr>
