@@ -1,12 +1,13 @@
 /**
- * Group by: the board grouped by priority, a card dragged into another lane (its priority
- * changed, still so after a reload); the table grouped by assignee; `?group=` kept by a reload;
- * and the lanes on a phone, checked by axe in the light and the dark theme.
+ * Group by: the board grouped by priority, a card dragged into another lane and column (its
+ * priority and column changed, still so after a reload); the table grouped by assignee;
+ * `?group=` kept by a reload; and the lanes on a phone, checked by axe in both themes.
  */
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, test } from './fixtures.ts';
 import { apiCreateBoard } from './support/boards-api.ts';
 import { randomSuffix } from './support/db.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 test.use({ signedIn: true });
 
@@ -26,7 +27,7 @@ async function seed(page: Page, assignee: string) {
   return { board, other };
 }
 
-test('the board grouped by priority: a card dragged to another lane changes its priority', async ({ page, user }) => {
+test('the board grouped by priority: a card dragged to another lane and column changes its priority and column', async ({ page, user }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const { board } = await seed(page, user.email);
   await page.goto(`/boards/${board._id}`);
@@ -39,7 +40,8 @@ test('the board grouped by priority: a card dragged to another lane changes its 
   // Compact cards: every lane fits on the screen, so the mouse reaches from one to the other.
   await page.getByRole('group', { name: 'Card size' }).getByRole('button', { name: 'Compact' }).click();
   const source = lane(page, 'Low').getByRole('article', { name: 'Write the notes' });
-  const target = lane(page, 'High').getByRole('group', { name: 'High, Tasks To Do' });
+  // Another lane and another column: the priority and the column change together.
+  const target = lane(page, 'High').getByRole('group', { name: 'High, Completed' });
   await source.scrollIntoViewIfNeeded();
   await expect(source).toBeInViewport();
   await expect(target).toBeInViewport();
@@ -52,19 +54,20 @@ test('the board grouped by priority: a card dragged to another lane changes its 
   await page.mouse.move(from.x + from.width - 26, from.y + from.height / 2 - 10, { steps: 5 });
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 10 });
   await page.mouse.up();
-  await expect(lane(page, 'High').getByRole('article', { name: 'Write the notes' })).toBeVisible();
+  await expect(target.getByRole('article', { name: 'Write the notes' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Low, 1 task' })).toBeVisible();
 
   // Saved by the server: a reload keeps the grouping and shows the card in its new lane.
   await expect
     .poll(async () => {
       const res = await page.request.get(`/api/tasks?board=${board._id}&q=notes`);
-      return ((await res.json()) as { data: { tasks: { priority: string }[] } }).data.tasks[0]?.priority;
+      const saved = ((await res.json()) as { data: { tasks: { priority: string; status: string }[] } }).data.tasks[0];
+      return `${saved?.priority ?? ''} ${saved?.status ?? ''}`;
     })
-    .toBe('high');
+    .toBe('high done');
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Group' })).toHaveValue('priority');
-  await expect(lane(page, 'High').getByRole('article', { name: 'Write the notes' })).toBeVisible();
+  await expect(lane(page, 'High').getByRole('group', { name: 'High, Completed' }).getByRole('article', { name: 'Write the notes' })).toBeVisible();
 
   // A lane collapses and expands.
   await page.getByRole('button', { name: 'High, 1 task' }).click();
@@ -102,8 +105,7 @@ test('on a phone the lanes stack over the column shown, and pass axe in both the
   await page.getByRole('button', { name: /^Filters/ }).click();
   await expect(page.getByRole('dialog', { name: 'Filters' }).getByRole('combobox', { name: 'Group' })).toHaveValue('priority');
   await page.getByRole('button', { name: 'Done' }).click();
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(360);
+  await expectNoSidewaysScroll(page);
   await expectAccessible(page, 'the board grouped by priority at 360 px');
 
   await page.setViewportSize({ width: 1280, height: 900 });

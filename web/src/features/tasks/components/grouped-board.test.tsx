@@ -67,8 +67,12 @@ describe('the board grouped into lanes', () => {
 
   it('Alt+Down on a card moves it to the lane below: the priority is changed through the task update', async () => {
     const report = task({ taskTitle: 'Write the report', priority: 'urgent', assignee: 'ada@example.com' });
-    const fetch = api([report]);
-    fetch.on('PATCH', `/tasks/${report._id}`, (call) => json(200, { status: 'success', message: 'Saved.', data: { task: { ...report, ...(call.body as object), version: 2 } } }));
+    const server = [report];
+    const fetch = api(server);
+    fetch.on('PATCH', `/tasks/${report._id}`, (call) => {
+      server[0] = { ...report, ...(call.body as object), version: 2 };
+      return json(200, { status: 'success', message: 'Saved.', data: { task: server[0] } });
+    });
     const { user } = renderApp('/boards/team?group=priority', { signedIn: true });
     const card = await screen.findByRole('article', { name: 'Write the report' }, { timeout: 10_000 });
     card.focus();
@@ -77,6 +81,39 @@ describe('the board grouped into lanes', () => {
       expect(fetch.callsTo('PATCH', `/tasks/${report._id}`)[0]?.body).toEqual({ priority: 'high', version: 1 });
     });
     expect(await within(lane(/^High/)).findByRole('article', { name: 'Write the report' })).toBeInTheDocument();
+  });
+
+  it('a refused lane change shows the server’s message and puts the card back in its lane', async () => {
+    const report = task({ taskTitle: 'Write the report', priority: 'urgent', assignee: 'ada@example.com' });
+    const fetch = api([report]);
+    fetch.on('PATCH', `/tasks/${report._id}`, json(403, { status: 'fail', code: 'FORBIDDEN', message: 'You may not change this task.' }));
+    const { user } = renderApp('/boards/team?group=priority', { signedIn: true });
+    const card = await screen.findByRole('article', { name: 'Write the report' }, { timeout: 10_000 });
+    card.focus();
+    await user.keyboard('{Alt>}{ArrowDown}{/Alt}');
+    expect(await screen.findByText(/You may not change this task\./)).toBeInTheDocument();
+    expect(within(lane(/^Urgent/)).getByRole('article', { name: 'Write the report' })).toBeInTheDocument();
+    expect(within(lane(/^High/)).queryByRole('article', { name: 'Write the report' })).not.toBeInTheDocument();
+  });
+
+  it('Alt+Right moves a card to the next column in its lane through the move', async () => {
+    const report = task({ taskTitle: 'Write the report', priority: 'urgent', assignee: 'ada@example.com' });
+    const server = [report];
+    const fetch = api(server);
+    fetch.on('POST', `/tasks/${report._id}/move`, () => {
+      const moved = { ...report, columnId: DONE_COLUMN?._id ?? '', status: 'done' as const, version: 2 };
+      server[0] = moved;
+      return json(200, { status: 'success', message: 'The task was moved.', data: { task: moved } });
+    });
+    const { user } = renderApp('/boards/team?group=priority', { signedIn: true });
+    const card = await screen.findByRole('article', { name: 'Write the report' }, { timeout: 10_000 });
+    card.focus();
+    await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
+    expect(await within(within(lane(/^Urgent/)).getByRole('group', { name: 'Urgent, Completed' })).findByRole('article', { name: 'Write the report' })).toBeInTheDocument();
+    await waitFor(() => {
+      expect(fetch.callsTo('POST', `/tasks/${report._id}/move`)[0]?.body).toEqual({ columnId: DONE_COLUMN?._id, afterId: null, version: 1 });
+    });
+    expect(screen.getByTestId('move-announcer')).toHaveTextContent('Moved ‘Write the report’ to Urgent, Completed');
   });
 });
 
