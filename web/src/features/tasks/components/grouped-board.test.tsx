@@ -80,7 +80,11 @@ describe('the board grouped into lanes', () => {
     await waitFor(() => {
       expect(fetch.callsTo('PATCH', `/tasks/${report._id}`)[0]?.body).toEqual({ priority: 'high', version: 1 });
     });
-    expect(await within(lane(/^High/)).findByRole('article', { name: 'Write the report' })).toBeInTheDocument();
+    const moved = await within(lane(/^High/)).findByRole('article', { name: 'Write the report' });
+    // Still focused, so the next press goes on from there.
+    await waitFor(() => {
+      expect(moved).toHaveFocus();
+    });
   });
 
   it('a refused lane change shows the server’s message and puts the card back in its lane', async () => {

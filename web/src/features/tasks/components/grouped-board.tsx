@@ -38,6 +38,17 @@ const LANE_CARD_DRAG = 'taskwiseLaneCard';
 const byPosition = (a: Task, b: Task) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0);
 const inColumn = (task: Task, column: BoardColumn) => (column._id === null ? task.status === column.category : task.columnId === column._id);
 
+/** Puts focus back on a card moved by the keyboard once it is drawn in its new cell (a second at most). */
+function refocus(taskId: string, groupKey: string, columnId: string | null, tries = 60): void {
+  requestAnimationFrame(() => {
+    const cell = `[data-lane-cell][data-group-key="${CSS.escape(groupKey)}"]${columnId === null ? '' : `[data-column-id="${CSS.escape(columnId)}"]`}`;
+    const card = document.querySelector<HTMLElement>(`${cell} [data-task-id="${CSS.escape(taskId)}"]`);
+    if (card) {
+      if (document.activeElement !== card) card.focus();
+    } else if (tries > 0) refocus(taskId, groupKey, columnId, tries - 1);
+  });
+}
+
 export interface GroupedBoardProps {
   group: Exclude<BoardGroup, 'none'>;
   filter: BoardFilter;
@@ -139,12 +150,16 @@ export function GroupedBoard(props: GroupedBoardProps) {
       if (direction === 'left' || direction === 'right') {
         const at = shown.indexOf(column);
         const next = shown[direction === 'left' ? at - 1 : at + 1];
-        if (next) send(task, lane, lane, next);
+        if (!next) return;
+        send(task, lane, lane, next);
+        refocus(task._id, lane.key, next._id);
         return;
       }
       const at = all.findIndex((g) => g.key === lane.key);
       const next = all[direction === 'up' ? at - 1 : at + 1];
-      if (next && groupChange(task, group, lane, next, boardLabels)) send(task, lane, next, column);
+      if (!next || !groupChange(task, group, lane, next, boardLabels)) return;
+      send(task, lane, next, column);
+      refocus(task._id, next.key, column._id);
     },
     [group, boardLabels],
   );
