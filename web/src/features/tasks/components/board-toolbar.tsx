@@ -203,6 +203,8 @@ interface BoardControlsProps {
   views?: ReactNode;
   /** Another control of how the board is seen (the card size): at the end of the first row on wide screens, in the Filters panel on a phone. */
   extra?: ReactNode;
+  /** How the tasks are grouped (board and table): after the sort on wide screens, in the Filters panel on a phone. */
+  group?: ReactNode;
 }
 
 /**
@@ -213,7 +215,7 @@ interface BoardControlsProps {
  * as a chip that clears it, and a search icon that opens the box.
  * Every choice still lives in the URL; these are only two ways of showing the same controls.
  */
-export function BoardControls({ filter, onChange, searchRef, views, extra }: BoardControlsProps) {
+export function BoardControls({ filter, onChange, searchRef, views, extra, group }: BoardControlsProps) {
   const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
   const inputRef = useRef<HTMLInputElement>(null);
   const [searchOpen, setSearchOpen] = useState(false);
@@ -276,6 +278,7 @@ export function BoardControls({ filter, onChange, searchRef, views, extra }: Boa
           <SearchBox ref={inputRef} value={filter.q} onSearch={onSearch} />
           {sort}
           {label}
+          {group}
         </div>
       </>
     );
@@ -283,7 +286,7 @@ export function BoardControls({ filter, onChange, searchRef, views, extra }: Boa
 
   return (
     <div className="board__controls board__controls--compact">
-      <FiltersPopover filter={filter} onChange={onChange} priority={priority} view={view} sort={sort} label={label} extra={extra} />
+      <FiltersPopover filter={filter} onChange={onChange} priority={priority} view={view} sort={sort} label={label} extra={extra} group={group} />
       {filter.board ? <ActiveLabelFilter boardId={filter.board} value={filter.label} onChange={onLabel} /> : null}
       {views}
       <CompactSearch inputRef={inputRef} value={filter.q} onSearch={onSearch} open={searchOpen} setOpen={setSearchOpen} />
@@ -301,9 +304,11 @@ interface FiltersPopoverProps {
   label: ReactNode;
   /** The card size, when the board's columns are on screen. */
   extra: ReactNode;
+  /** The grouping, on the board and the table. */
+  group: ReactNode;
 }
 
-function FiltersPopover({ filter, onChange, priority, view, sort, label, extra }: FiltersPopoverProps) {
+function FiltersPopover({ filter, onChange, priority, view, sort, label, extra, group }: FiltersPopoverProps) {
   const { close, buttonProps, panelProps } = usePopover();
   const titleId = useId();
   const count = activeFilterCount(filter);
@@ -345,6 +350,7 @@ function FiltersPopover({ filter, onChange, priority, view, sort, label, extra }
         </div>
         {sort}
         {label}
+        {group}
         {extra ? (
           <div className="board-filters__section">
             <p className="board-filters__caption" aria-hidden="true">

@@ -1,4 +1,6 @@
 import { useCallback, useState } from 'react';
+import { SelectField } from '#web/components/field.tsx';
+import { BOARD_GROUPS, GROUP_LABELS, type BoardGroup } from '../api/board-group.ts';
 
 /** How big the board's cards are: the full card with its actions, or a short one. */
 export type CardSize = 'detailed' | 'compact';
@@ -81,5 +83,26 @@ export function ColumnSwitcher({ columns, value, onChange }: { columns: readonly
         </button>
       ))}
     </div>
+  );
+}
+
+/** How the board and the table are grouped (`?group=`): none, assignee, priority or label. */
+export function GroupSelect({ value, onChange }: { value: BoardGroup; onChange: (group: BoardGroup) => void }) {
+  return (
+    <SelectField
+      label="Group"
+      fieldClassName="toolbar-field"
+      className="toolbar-field__control"
+      value={value}
+      onChange={(event) => {
+        onChange(event.target.value as BoardGroup);
+      }}
+    >
+      {BOARD_GROUPS.map((group) => (
+        <option key={group} value={group}>
+          {GROUP_LABELS[group]}
+        </option>
+      ))}
+    </SelectField>
   );
 }

@@ -3,6 +3,7 @@ import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { Link, useNavigate } from 'react-router';
 import { PRIORITY_ORDER, PRIORITY_RANK, type Priority } from '#shared/constants.ts';
 import type { Column } from '#shared/schemas/columns.ts';
+import type { Label } from '#shared/schemas/labels.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
@@ -14,6 +15,8 @@ import { useCanChangeTask } from '../api/board-scope.ts';
 import { taskSelection, useIsSelected, useTaskSelection } from '../api/task-selection.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { useViewTasks, VIEW_TASKS_MAX } from '../api/view-tasks.ts';
+import { groupName, groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
+import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { dateTimeLocalToIso, formatDeadline, toDateTimeLocal } from '../utils/deadline.ts';
 import { useTaskPath } from './card-behaviour.ts';
 import { DeadlineText } from './deadline-text.tsx';
@@ -27,7 +30,9 @@ import './table-view.css';
  * stand in for the rest, so a native table keeps its layout and a screen reader hears the real
  * size through aria-rowcount / aria-rowindex). Rows are one tab stop: arrows move between them,
  * Enter opens the task, Space selects it. Title, assignee, deadline and priority are edited in
- * place through the same queued single-task update as the task page.
+ * place through the same queued single-task update as the task page. Grouped (`?group=`), each
+ * group is a header row (its name, its number of tasks, collapse/expand) over its rows, the
+ * sort applying within each group; a task with several labels has a row in each label's group.
  */
 
 /** Every row is one line high: sizes need no measuring, so scrolling never re-lays rows out. */
@@ -105,8 +110,26 @@ const observeRect: typeof observeElementRect = (instance, callback) =>
     callback(rect.height > 0 ? rect : { width: rect.width, height: window.innerHeight });
   });
 
-export default function TableView({ filter, columns }: ViewProps) {
+/** A line of the table's body: a group's header row, or a task's row (`row`: its place among the task rows). */
+export type Entry = { kind: 'group'; group: TaskGroup; collapsed: boolean } | { kind: 'task'; task: Task; row: number; key: string };
+
+/** The body's lines: the sorted tasks, or (grouped) each group's header followed by its sorted tasks unless collapsed. */
+export function tableEntries(sorted: readonly Task[], group: BoardGroup, labels: readonly Label[], collapsed: ReadonlySet<string>): Entry[] {
+  if (group === 'none') return sorted.map((task, row) => ({ kind: 'task', task, row, key: task._id }));
+  const entries: Entry[] = [];
+  let row = 0;
+  for (const g of groupTasks(sorted, group, labels)) {
+    const shut = collapsed.has(g.key);
+    entries.push({ kind: 'group', group: g, collapsed: shut });
+    if (!shut) for (const task of g.tasks) entries.push({ kind: 'task', task, row: row++, key: `${g.key}/${task._id}` });
+  }
+  return entries;
+}
+
+export default function TableView({ filter, columns, group = 'none' }: ViewProps) {
   const list = useViewTasks(filter);
+  const labelsQuery = useLabels(group === 'label' && filter.board ? filter.board : null);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const [sort, setSort] = useState<Sort | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -117,14 +140,26 @@ export default function TableView({ filter, columns }: ViewProps) {
   const now = useNow(30_000);
 
   const tasks = list.data?.tasks;
-  const rows = useMemo(() => sortTasks(tasks ?? [], sort, columns), [tasks, sort, columns]);
-  const order = useMemo(() => rows.map((task) => task._id), [rows]);
+  const sorted = useMemo(() => sortTasks(tasks ?? [], sort, columns), [tasks, sort, columns]);
+  const entries = useMemo(() => tableEntries(sorted, group, labelsQuery.data ?? [], collapsed), [sorted, group, labelsQuery.data, collapsed]);
+  // The task rows in the order shown (grouped by label, a task may have several), and where each one is among the entries.
+  const taskEntries = useMemo(() => entries.filter((entry) => entry.kind === 'task'), [entries]);
+  const rows = useMemo(() => taskEntries.map((entry) => entry.task), [taskEntries]);
+  const entryOfRow = useMemo(() => entries.flatMap((entry, i) => (entry.kind === 'task' ? [i] : [])), [entries]);
+  const order = useMemo(() => [...new Set(sorted.map((task) => task._id))], [sorted]);
+  const toggleGroup = useCallback((key: string) => {
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
+  }, []);
 
   // The compiler leaves this component unmemoized (the virtualizer's functions change under
   // it); the rows are memoized by hand (TableRow), which is where the work is.
   // eslint-disable-next-line react-hooks/incompatible-library -- see above
   const virtualizer = useVirtualizer({
-    count: rows.length,
+    count: entries.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
@@ -148,9 +183,9 @@ export default function TableView({ filter, columns }: ViewProps) {
       const next = Math.max(0, Math.min(rows.length - 1, index));
       focusRow.current = next;
       setActive(next);
-      virtualizer.scrollToIndex(next);
+      virtualizer.scrollToIndex(entryOfRow[next] ?? next);
     },
-    [rows.length, virtualizer],
+    [rows.length, virtualizer, entryOfRow],
   );
 
   const pick = useCallback(
@@ -197,11 +232,11 @@ export default function TableView({ filter, columns }: ViewProps) {
           {saveError}
         </Alert>
       ) : null}
-      {rows.length === 0 ? (
+      {sorted.length === 0 ? (
         <p className="table-view__empty">No tasks match this filter.</p>
       ) : (
         <div className="table-view__scroll" ref={scrollRef}>
-          <table className="table-view__table" aria-rowcount={rows.length + 1} aria-label="Tasks">
+          <table className="table-view__table" aria-rowcount={entries.length + 1} aria-label="Tasks">
             <thead>
               <tr aria-rowindex={1}>
                 {HEADERS.map(({ key, label }) => (
@@ -247,14 +282,19 @@ export default function TableView({ filter, columns }: ViewProps) {
             <tbody>
               {before > 0 ? <tr className="table-view__spacer" aria-hidden="true" style={{ height: before }} /> : null}
               {items.map((item) => {
-                const task = rows[item.index];
-                if (!task) return null;
+                const entry = entries[item.index];
+                if (!entry) return null;
+                if (entry.kind === 'group') {
+                  return <GroupRow key={entry.group.key} group={entry.group} collapsed={entry.collapsed} rowIndex={item.index + 2} onToggle={toggleGroup} />;
+                }
+                const task = entry.task;
                 return (
                   <TableRow
-                    key={task._id}
+                    key={entry.key}
                     task={task}
-                    index={item.index}
-                    focusable={item.index === Math.min(active, rows.length - 1)}
+                    index={entry.row}
+                    rowIndex={item.index + 2}
+                    focusable={entry.row === Math.min(active, rows.length - 1)}
                     columns={columns}
                     now={now}
                     editing={editing?.id === task._id ? editing.field : null}
@@ -276,6 +316,34 @@ export default function TableView({ filter, columns }: ViewProps) {
   );
 }
 
+/** A group's header row: a button with its name and number of tasks that collapses or expands it. */
+function GroupRow({ group, collapsed, rowIndex, onToggle }: { group: TaskGroup; collapsed: boolean; rowIndex: number; onToggle: (key: string) => void }) {
+  const count = group.tasks.length;
+  return (
+    <tr className="table-view__group" aria-rowindex={rowIndex} data-group-key={group.key}>
+      <th scope="colgroup" colSpan={HEADERS.length} className="table-view__group-cell">
+        <button
+          type="button"
+          className="table-view__group-toggle"
+          aria-expanded={!collapsed}
+          aria-label={groupName(group.name, count)}
+          onClick={() => {
+            onToggle(group.key);
+          }}
+        >
+          <svg className={cx('table-view__group-chevron', collapsed && 'table-view__group-chevron--shut')} viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+            <path d="M4 6l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+          </svg>
+          <span className="table-view__group-name">{group.name}</span>
+          <span className="table-view__group-count" aria-hidden="true">
+            {count}
+          </span>
+        </button>
+      </th>
+    </tr>
+  );
+}
+
 function SortMark({ dir }: { dir: 'asc' | 'desc' | null }) {
   return (
     <svg className={cx('table-view__sort-mark', dir === null && 'table-view__sort-mark--none')} viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
@@ -287,6 +355,8 @@ function SortMark({ dir }: { dir: 'asc' | 'desc' | null }) {
 interface TableRowProps {
   task: Task;
   index: number;
+  /** Its row number in the table (the header row is 1; group rows count). */
+  rowIndex: number;
   /** The row the Tab key reaches (one tab stop for the whole table). */
   focusable: boolean;
   columns: readonly Column[] | undefined;
@@ -301,7 +371,7 @@ interface TableRowProps {
 }
 
 /** One task's row; memoized, so scrolling renders only the rows that come into view. */
-const TableRow = memo(function TableRow({ task, index, focusable, columns, now, editing, onEdit, onSaveError, onClearError, onPick, onMove, onFocusRow }: TableRowProps) {
+const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, columns, now, editing, onEdit, onSaveError, onClearError, onPick, onMove, onFocusRow }: TableRowProps) {
   const selected = useIsSelected(task._id);
   const canChange = useCanChangeTask(task);
   const to = useTaskPath(task);
@@ -370,7 +440,7 @@ const TableRow = memo(function TableRow({ task, index, focusable, columns, now, 
     <tr
       ref={rowRef}
       className={cx('table-view__row', selected && 'table-view__row--selected')}
-      aria-rowindex={index + 2}
+      aria-rowindex={rowIndex}
       aria-selected={selected}
       data-row={index}
       data-task-id={task._id}

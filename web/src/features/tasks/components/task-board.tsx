@@ -18,7 +18,9 @@ import { useBoardStaleTime } from '../api/live-board-context.ts';
 import { taskColumnQueryOptions, taskCountsQueryOptions } from '../api/task-queries.ts';
 import { useChangeColumns, type ColumnChange } from '../api/change-columns.ts';
 import { BoardControls, OverdueCount, type SearchHandle } from './board-toolbar.tsx';
-import { CardSizeToggle, ColumnSwitcher, useCardSize } from './board-view.tsx';
+import { CardSizeToggle, ColumnSwitcher, GroupSelect, useCardSize } from './board-view.tsx';
+import { GroupedBoard } from './grouped-board.tsx';
+import { useBoardGroup } from '../api/board-group.ts';
 import { AddColumnButton, ColumnMenu } from './column-menu.tsx';
 import { useCardMoves } from './card-moves.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
@@ -99,6 +101,8 @@ export function TaskBoard({
   const filter = useMemo<BoardFilter>(() => ({ priority, view, q, sort, board: boardId, label }), [priority, view, q, sort, boardId, label]);
   const canCreate = useCanCreateHere();
   const [boardView, setBoardView] = useBoardView(boardId);
+  const [group, setGroup] = useBoardGroup();
+  const [laneAnnouncement, setLaneAnnouncement] = useState('');
   const searchRef = useRef<SearchHandle>(null);
   const [panelOpen, setPanelOpen] = useState(false);
   const [editing, setEditing] = useState<EditDraft | null>(null);
@@ -201,9 +205,34 @@ export function TaskBoard({
         searchRef={searchRef}
         views={<ViewSwitcher value={boardView} onChange={setBoardView} single={narrow} />}
         extra={boardView === 'board' ? <CardSizeToggle value={cardSize} onChange={setCardSize} /> : undefined}
+        group={boardView === 'board' || boardView === 'table' ? <GroupSelect value={group} onChange={setGroup} /> : undefined}
       />
 
-      {boardView === 'board' ? (
+      {boardView === 'board' && group !== 'none' ? (
+        <GroupedBoard
+          group={group}
+          columns={shown}
+          movable={boardColumns !== undefined}
+          switcher={
+            narrow && columns.length > 1 ? (
+              <ColumnSwitcher
+                columns={columns.map((c) => ({ key: columnKey(c), name: c.name, count: countOf(c) }))}
+                value={shown[0] ? columnKey(shown[0]) : ''}
+                onChange={setShownColumn}
+              />
+            ) : undefined
+          }
+          onAnnounce={setLaneAnnouncement}
+          filter={filter}
+          compact={compact}
+          now={now}
+          editing={editing}
+          onEdit={onEdit}
+          onDraftChange={setEditing}
+          onEditEnd={onEditEnd}
+          onDelete={onDelete}
+        />
+      ) : boardView === 'board' ? (
       <div
         className={cx('board__columns', boardColumns && 'board__columns--workflow')}
         ref={columnsRef}
@@ -234,11 +263,11 @@ export function TaskBoard({
         {canChangeColumns && boardColumns && !narrow ? <AddColumnButton lastId={boardColumns.at(-1)?._id} onChange={changeColumn} /> : null}
       </div>
       ) : (
-        <OtherView view={boardView} filter={filter} boardId={boardId} columns={boardColumns} />
+        <OtherView view={boardView} filter={filter} boardId={boardId} columns={boardColumns} group={group} />
       )}
       {boardView === 'board' || boardView === 'table' ? <BulkBar boardId={boardId} columns={boardColumns} filter={filter} /> : null}
       <p className="visually-hidden" role="status" aria-live="polite" data-testid="move-announcer">
-        {announcement}
+        {group !== 'none' && boardView === 'board' ? laneAnnouncement : announcement}
       </p>
 
       <Dialog

@@ -1,5 +1,6 @@
 import type { Column } from '#shared/schemas/columns.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
+import type { BoardGroup } from '../api/board-group.ts';
 
 /** What every view other than the board's columns is given by the board page (task-board.tsx). */
 export interface ViewProps {
@@ -9,4 +10,6 @@ export interface ViewProps {
   boardId: string;
   /** The board's columns, left to right; undefined on "All my tasks" (its two categories). */
   columns: readonly Column[] | undefined;
+  /** How the view groups its tasks (`?group=`; the table's only); none when not given. */
+  group?: BoardGroup;
 }
