@@ -183,12 +183,15 @@ describe('POST /api/tasks/bulk: WIP limits, repeating tasks, round trips', () =>
 
   it('status done: a repeating task gets its next occurrence and stops repeating, the others are completed alike', async () => {
     const { admin, ids, board } = await teamWithTasks(2);
-    const repeating = await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Weekly report', deadline: inDays(2), repeat: { every: 1, unit: 'week' } });
+    const created = await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Weekly report', deadline: inDays(2) });
+    const patched = await t.request('PATCH', `/api/tasks/${created._id}`, { cookie: admin.cookie, body: { repeat: { every: 1, unit: 'week' } } });
+    expect(patched.status, patched.body).toBe(200);
+    const repeating = (patched.json.data as unknown as { task: Task }).task;
     const all = [ids[0]!, repeating._id, ids[1]!];
     const after = await lastEventId(t);
     const res = await bulk(admin.cookie, all, { status: 'done' });
     expect(res.status, res.body).toBe(200);
-    expect(tasksOf(res).map((task) => [task._id, task.status, task.version, task.repeat])).toEqual(all.map((id) => [id, 'done', 2, null]));
+    expect(tasksOf(res).map((task) => [task._id, task.status, task.version, task.repeat])).toEqual(all.map((id) => [id, 'done', id === repeating._id ? 3 : 2, null]));
     const next = await t.app.db.selectFrom('tasks').select(['status', 'deadline', 'repeatEvery', 'repeatUnit']).where('taskTitle', '=', 'Weekly report').where('id', '<>', repeating._id).execute();
     expect(next).toEqual([{ status: 'todo', deadline: inDays(9), repeatEvery: 1, repeatUnit: 'week' }]);
     const events = await taskEventsAfter(after);
