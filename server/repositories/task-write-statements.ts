@@ -469,10 +469,13 @@ export function createTaskWriteStatements(dialect: Dialect) {
         }
         return { results, written };
       }
+      // The writes by shape of task row, each group in the writes' order, the groups in the order of their first write.
       const groups = new Map<string, number[]>();
       for (const [i, { target, parts }] of writes.entries()) {
         const key = rowKey(target, parts);
-        groups.set(key, [...(groups.get(key) ?? []), i]);
+        const group = groups.get(key);
+        if (group === undefined) groups.set(key, [i]);
+        else group.push(i);
       }
       const byWrite: WriteResult[] = [];
       for (const indexes of groups.values()) {
@@ -492,7 +495,8 @@ export function createTaskWriteStatements(dialect: Dialect) {
           events: group.flatMap((w) => w.parts.events),
           ...(first.parts.nextReminderAt === undefined ? {} : { nextReminderAt: first.parts.nextReminderAt }),
         };
-        const hooks = group.flatMap((w) => JSON.parse(webhookEventJson(w.parts.events, newId) ?? '[]') as unknown[]);
+        // The events webhooks may want: all of them, each with its own delivery key.
+        const hooks = webhookEventJson(parts.events, newId);
         const batch: NonNullable<WriteInput['batch']> = { rows: [], taskIds: [], labels: [] };
         for (const { target, parts: own } of group) {
           const row = rowInput(target, own);
@@ -500,7 +504,7 @@ export function createTaskWriteStatements(dialect: Dialect) {
           batch.taskIds.push(row.id);
           for (const label of labelsOf(target) ?? []) batch.labels.push({ taskId: row.id, labelId: label._id });
         }
-        const input: WriteInput = { target: first.target, parts, cap, row: rowInput(first.target, first.parts), hooks: hooks.length === 0 ? undefined : JSON.stringify(hooks), batch };
+        const input: WriteInput = { target: first.target, parts, cap, row: rowInput(first.target, first.parts), hooks, batch };
         const statement = shapeOf(input).postgres;
         if (statement === undefined) throw new Error('A write shape without SQL');
         const { rows } = await ex.executeQuery<Record<string, unknown>>(compiled(statement, input));

@@ -221,12 +221,6 @@ export default fp(
       for (const after of afterCommits) after(parts, result);
     };
 
-    /** The labels `ids` of the board, by name: 400 (field `labelIds`) when one is not the board's. */
-    const labelsOf = async (boardId: string, ids: readonly string[], ex: Executor): Promise<Label[]> => {
-      const labels = await labelsRepo.ofBoard(boardId, ids, ex);
-      if (labels.length !== ids.length) throw labelIdsInvalid();
-      return labels;
-    };
     /**
      * What the plans of a change of many tasks read once for all of them (instead of once per
      * task): the names of columns, and every label of a board (by name), by id.
@@ -235,14 +229,19 @@ export default fp(
       columnNames: Map<string, string>;
       boardLabels: Map<string, Label[]>;
     }
-    /** `labelsOf`, from the board's labels read once per change of many tasks. */
-    const memoLabelsOf = async (memo: PlanMemo, boardId: string, ids: readonly string[], ex: Executor): Promise<Label[]> => {
+    /** The board's labels of `ids`, by name: read, or (`memo`) taken from all the board's labels read once. */
+    const boardLabelsOf = async (boardId: string, ids: readonly string[], ex: Executor, memo: PlanMemo | undefined): Promise<Label[]> => {
+      if (memo === undefined) return labelsRepo.ofBoard(boardId, ids, ex);
       let all = memo.boardLabels.get(boardId);
       if (all === undefined) {
         all = await labelsRepo.list(boardId, ex);
         memo.boardLabels.set(boardId, all);
       }
-      const labels = all.filter((label) => ids.includes(label._id));
+      return all.filter((label) => ids.includes(label._id));
+    };
+    /** The labels `ids` of the board, by name: 400 (field `labelIds`) when one is not the board's. */
+    const labelsOf = async (boardId: string, ids: readonly string[], ex: Executor, memo?: PlanMemo): Promise<Label[]> => {
+      const labels = await boardLabelsOf(boardId, ids, ex, memo);
       if (labels.length !== ids.length) throw labelIdsInvalid();
       return labels;
     };
@@ -410,9 +409,7 @@ export default fp(
           // The labels after the write: those given, of the board the task is on then; a move
           // without them leaves the old board's labels behind.
           const labelIds = labelIdsFor(before);
-          const boardAfter = changes.boardId ?? before.boardId;
-          let labels =
-            labelIds === undefined ? undefined : memo === undefined ? await labelsOf(boardAfter, labelIds, ex) : await memoLabelsOf(memo, boardAfter, labelIds, ex);
+          let labels = labelIds === undefined ? undefined : await labelsOf(changes.boardId ?? before.boardId, labelIds, ex, memo);
           if (labels === undefined && changes.boardId !== undefined) labels = [];
           if (labels !== undefined && sameLabels(labels, before.labels)) labels = undefined;
           if (Object.keys(changes).length === 0 && labels === undefined) return { answer: { task: before, mailsHeld: 0 } };
