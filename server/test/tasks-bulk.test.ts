@@ -199,6 +199,45 @@ describe('POST /api/tasks/bulk: WIP limits, repeating tasks, round trips', () =>
     expect(events.filter((e) => e.type === 'task.created')).toHaveLength(1);
   });
 
+  it('each task gets what a change of it alone gets: the same activity, events, notifications and webhook deliveries as PATCHes one by one', async () => {
+    const { admin, member, board } = await labelsTeam(t);
+    await addWebhook(t, admin.cookie, board.id, 'https://hooks.example.invalid/same', ['task.updated']);
+    const make = async () => {
+      const tasks: Task[] = [];
+      for (let i = 0; i < 3; i += 1) tasks.push(await createTask(t, admin.cookie, { boardId: board.id, taskTitle: `Same ${i}`, assignee: admin.user.email }));
+      return tasks.map((task) => task._id);
+    };
+    const alone = await make();
+    const together = await make();
+    for (const id of alone) {
+      const res = await t.request('PATCH', `/api/tasks/${id}`, { cookie: admin.cookie, body: { assignee: member.user.email } });
+      expect(res.status, res.body).toBe(200);
+      const done = await t.request('PATCH', `/api/tasks/${id}`, { cookie: admin.cookie, body: { status: 'done' } });
+      expect(done.status, done.body).toBe(200);
+    }
+    expect((await bulk(admin.cookie, together, { assignee: member.user.email })).status).toBe(200);
+    expect((await bulk(admin.cookie, together, { status: 'done' })).status).toBe(200);
+    /** What the writes stored for each task, without ids and times. */
+    const stored = async (ids: string[]) =>
+      Promise.all(
+        ids.map(async (id) => {
+          const activity = await t.app.db.selectFrom('taskActivity').select(['type', 'changes', 'actorEmail']).where('taskId', '=', id).orderBy('seq').execute();
+          const notifications = await t.app.db.selectFrom('notifications').select(['userId', 'type', 'text', 'taskTitle']).where('taskId', '=', id).orderBy('createdAt').execute();
+          const events = await t.app.db.selectFrom('events').select(['type', 'audience', 'boardId']).where('subjectId', '=', id).orderBy('id').execute();
+          const hooks = await t.app.db.selectFrom('outbox').select(['subject', 'textBody']).where('kind', '=', 'webhook').execute();
+          const task = await t.app.db.selectFrom('tasks').select(['status', 'assigneeEmail', 'version', 'columnId']).where('id', '=', id).executeTakeFirstOrThrow();
+          return {
+            task,
+            activity: activity.map((a) => ({ ...a, changes: JSON.parse(a.changes ?? 'null') as unknown })),
+            notifications,
+            events,
+            hooks: hooks.filter((h) => h.textBody.includes(id)).map((h) => h.subject),
+          };
+        }),
+      );
+    expect(await stored(together)).toEqual(await stored(alone));
+  });
+
   it.runIf(isPostgres)('500 tasks on PostgreSQL: at most 10 round trips for a change, a move, labels and a delete', async () => {
     await withRoundTrips(t, async (trips) => {
       const ada = await createSignedInUser(t);
