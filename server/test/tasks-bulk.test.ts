@@ -183,20 +183,26 @@ describe('POST /api/tasks/bulk: WIP limits, repeating tasks, round trips', () =>
 
   it('status done: a repeating task gets its next occurrence and stops repeating, the others are completed alike', async () => {
     const { admin, ids, board } = await teamWithTasks(2);
-    const created = await createTask(t, admin.cookie, { boardId: board.id, taskTitle: 'Weekly report', deadline: inDays(2) });
-    const patched = await t.request('PATCH', `/api/tasks/${created._id}`, { cookie: admin.cookie, body: { repeat: { every: 1, unit: 'week' } } });
-    expect(patched.status, patched.body).toBe(200);
-    const repeating = (patched.json.data as unknown as { task: Task }).task;
-    const all = [ids[0]!, repeating._id, ids[1]!];
+    const repeatingTask = async (taskTitle: string) => {
+      const created = await createTask(t, admin.cookie, { boardId: board.id, taskTitle, deadline: inDays(2) });
+      const patched = await t.request('PATCH', `/api/tasks/${created._id}`, { cookie: admin.cookie, body: { repeat: { every: 1, unit: 'week' } } });
+      expect(patched.status, patched.body).toBe(200);
+      return (patched.json.data as unknown as { task: Task }).task;
+    };
+    const repeating = await repeatingTask('Weekly report');
+    const other = await repeatingTask('Weekly review');
+    const all = [ids[0]!, repeating._id, ids[1]!, other._id];
     const after = await lastEventId(t);
     const res = await bulk(admin.cookie, all, { status: 'done' });
     expect(res.status, res.body).toBe(200);
-    expect(tasksOf(res).map((task) => [task._id, task.status, task.version, task.repeat])).toEqual(all.map((id) => [id, 'done', id === repeating._id ? 3 : 2, null]));
+    expect(tasksOf(res).map((task) => [task._id, task.status, task.version, task.repeat])).toEqual(all.map((id) => [id, 'done', id === repeating._id || id === other._id ? 3 : 2, null]));
     const next = await t.app.db.selectFrom('tasks').select(['status', 'deadline', 'repeatEvery', 'repeatUnit']).where('taskTitle', '=', 'Weekly report').where('id', '<>', repeating._id).execute();
     expect(next).toEqual([{ status: 'todo', deadline: inDays(9), repeatEvery: 1, repeatUnit: 'week' }]);
+    const nextReview = await t.app.db.selectFrom('tasks').select('status').where('taskTitle', '=', 'Weekly review').where('id', '<>', other._id).execute();
+    expect(nextReview).toEqual([{ status: 'todo' }]);
     const events = await taskEventsAfter(after);
     expect(events.filter((e) => e.type === 'task.updated').map((e) => e.subjectId).toSorted()).toEqual([...all].toSorted());
-    expect(events.filter((e) => e.type === 'task.created')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'task.created')).toHaveLength(2);
   });
 
   it('each task gets what a change of it alone gets: the same activity, events, notifications and webhook deliveries as PATCHes one by one', async () => {
@@ -209,13 +215,17 @@ describe('POST /api/tasks/bulk: WIP limits, repeating tasks, round trips', () =>
     };
     const alone = await make();
     const together = await make();
+    const deadline = inDays(4);
     for (const id of alone) {
       const res = await t.request('PATCH', `/api/tasks/${id}`, { cookie: admin.cookie, body: { assignee: member.user.email } });
       expect(res.status, res.body).toBe(200);
+      const dated = await t.request('PATCH', `/api/tasks/${id}`, { cookie: admin.cookie, body: { deadline } });
+      expect(dated.status, dated.body).toBe(200);
       const done = await t.request('PATCH', `/api/tasks/${id}`, { cookie: admin.cookie, body: { status: 'done' } });
       expect(done.status, done.body).toBe(200);
     }
     expect((await bulk(admin.cookie, together, { assignee: member.user.email })).status).toBe(200);
+    expect((await bulk(admin.cookie, together, { deadline })).status).toBe(200);
     expect((await bulk(admin.cookie, together, { status: 'done' })).status).toBe(200);
     /** What the writes stored for each task, without ids and times. */
     const stored = async (ids: string[]) =>
@@ -225,7 +235,7 @@ describe('POST /api/tasks/bulk: WIP limits, repeating tasks, round trips', () =>
           const notifications = await t.app.db.selectFrom('notifications').select(['userId', 'type', 'text', 'taskTitle']).where('taskId', '=', id).orderBy('createdAt').execute();
           const events = await t.app.db.selectFrom('events').select(['type', 'audience', 'boardId']).where('subjectId', '=', id).orderBy('id').execute();
           const hooks = await t.app.db.selectFrom('outbox').select(['subject', 'textBody']).where('kind', '=', 'webhook').execute();
-          const task = await t.app.db.selectFrom('tasks').select(['status', 'assigneeEmail', 'version', 'columnId']).where('id', '=', id).executeTakeFirstOrThrow();
+          const task = await t.app.db.selectFrom('tasks').select(['status', 'assigneeEmail', 'version', 'columnId', 'deadline', 'nextReminderAt']).where('id', '=', id).executeTakeFirstOrThrow();
           return {
             task,
             activity: activity.map((a) => ({ ...a, changes: JSON.parse(a.changes ?? 'null') as unknown })),
