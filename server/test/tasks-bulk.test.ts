@@ -235,7 +235,13 @@ describe('POST /api/tasks/bulk: WIP limits, repeating tasks, round trips', () =>
           const notifications = await t.app.db.selectFrom('notifications').select(['userId', 'type', 'text', 'taskTitle']).where('taskId', '=', id).orderBy('createdAt').execute();
           const events = await t.app.db.selectFrom('events').select(['type', 'audience', 'boardId']).where('subjectId', '=', id).orderBy('id').execute();
           const hooks = await t.app.db.selectFrom('outbox').select(['subject', 'textBody']).where('kind', '=', 'webhook').execute();
-          const task = await t.app.db.selectFrom('tasks').select(['status', 'assigneeEmail', 'version', 'columnId', 'deadline', 'nextReminderAt']).where('id', '=', id).executeTakeFirstOrThrow();
+          // `next_reminder_at` is the reminder schedule's own column, outside the table's type.
+          const task = await t.app.db
+            .$extendTables<{ tasks: { nextReminderAt: string | null } }>()
+            .selectFrom('tasks')
+            .select(['status', 'assigneeEmail', 'version', 'columnId', 'deadline', 'nextReminderAt'])
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
           return {
             task,
             activity: activity.map((a) => ({ ...a, changes: JSON.parse(a.changes ?? 'null') as unknown })),
