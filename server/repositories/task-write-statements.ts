@@ -17,18 +17,22 @@ import {
   CHANGEABLE,
   commentPart,
   eventsPart,
+  labelRowsPart,
   labelsPart,
   mailsPart,
   notificationEventsPart,
   notificationsPart,
   taskRowPart,
+  taskRowsPart,
   webhooksPart,
   type Build,
   type Changeable,
   type CommentRow,
   type Cte,
   type MailRow,
+  type TaskLabelRow,
   type TaskRowInput,
+  type TaskRowsRow,
 } from './write-parts.ts';
 
 /** A mail a write causes to someone else: counted against its sender's hourly cap. */
@@ -138,6 +142,8 @@ interface WriteInput {
   row: TaskRowInput;
   /** The events webhooks may want, as JSON rows (each with a fresh delivery key). */
   hooks: string | undefined;
+  /** Many writes of one shape as one (`writeMany`): their task rows, and their tasks' labels after the write. */
+  batch?: { rows: TaskRowsRow[]; taskIds: string[]; labels: TaskLabelRow[] };
 }
 type Param = (write: WriteInput) => unknown;
 
@@ -167,15 +173,18 @@ const changedColumns = (target: WriteTarget): Changeable[] =>
 const labelsOf = (target: WriteTarget): readonly Label[] | undefined => (target.kind === 'insert' || target.kind === 'update' ? target.labels : undefined);
 const withMails = (parts: WriteParts, cap: MailCap | undefined) => parts.mails.length > 0 && cap !== undefined;
 
-/** What decides a write's SQL text: the kind of task write, the columns it sets, and which parts it has. */
-function shapeKey(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, hooks: string | undefined): string {
+/** What decides the SQL text of a write's task row: the kind of task write, the columns it sets, the reminder, the labels. */
+function rowKey(target: WriteTarget, parts: WriteParts): string {
   const reminder = target.kind !== 'insert' && parts.nextReminderAt !== undefined ? 'r' : '';
+  return [target.kind, changedColumns(target).join(','), reminder, labelsOf(target) === undefined ? '' : 'l'].join('|');
+}
+
+/** What decides a write's SQL text: its task row (`rowKey`), which other parts it has, and whether it is many writes as one. */
+function shapeKey(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, hooks: string | undefined, many: boolean): string {
   const comment = parts.comment === undefined ? '' : 'insert' in parts.comment ? 'ci' : 'update' in parts.comment ? 'cu' : 'cd';
   return [
-    target.kind,
-    changedColumns(target).join(','),
-    reminder,
-    labelsOf(target) === undefined ? '' : 'l',
+    many ? 'many' : 'one',
+    rowKey(target, parts),
     comment,
     parts.activity.length > 0 ? 'a' : '',
     withMails(parts, cap) ? 'm' : '',
@@ -190,7 +199,7 @@ function shapeKey(target: WriteTarget, parts: WriteParts, cap: MailCap | undefin
  * present, in the order their rows are written (task row, labels, comment, activity, mails,
  * notifications, webhook deliveries, events, the notifications' events).
  */
-function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, hooks: string | undefined): Shape {
+function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, hooks: string | undefined, many: boolean): Shape {
   const params: Param[] = [];
   const b: Build<WriteInput> = {
     d,
@@ -200,11 +209,26 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
     },
   };
   const ctes: Cte[] = [];
-  ctes.push(
-    ...taskRowPart(b, (w) => w.row, { kind: target.kind, set: changedColumns(target), reminder: target.kind === 'insert' || parts.nextReminderAt !== undefined }),
-  );
+  /** The writes of a batch (`many`). */
+  const batch = (w: WriteInput) => {
+    if (w.batch === undefined) throw new Error('Many writes without their batch');
+    return w.batch;
+  };
+  if (many) {
+    if (target.kind !== 'update' && target.kind !== 'delete') throw new Error(`Many writes of kind ${target.kind}`);
+    ctes.push(...taskRowsPart(b, (w) => JSON.stringify(batch(w).rows), { kind: target.kind, set: changedColumns(target), reminder: parts.nextReminderAt !== undefined }));
+  } else {
+    ctes.push(
+      ...taskRowPart(b, (w) => w.row, { kind: target.kind, set: changedColumns(target), reminder: target.kind === 'insert' || parts.nextReminderAt !== undefined }),
+    );
+  }
   if (labelsOf(target) !== undefined) {
-    ctes.push(...labelsPart(b, (w) => w.row.id, (w) => (labelsOf(w.target) ?? []).map((l) => l._id), target.kind === 'update'));
+    const update = target.kind === 'update';
+    ctes.push(
+      ...(many
+        ? labelRowsPart(b, (w) => batch(w).taskIds, (w) => JSON.stringify(batch(w).labels), update)
+        : labelsPart(b, (w) => w.row.id, (w) => (labelsOf(w.target) ?? []).map((l) => l._id), update)),
+    );
   }
   const comment = parts.comment;
   if (comment !== undefined) {
@@ -347,11 +371,12 @@ export function createTaskWriteStatements(dialect: Dialect) {
   const shapes = new Map<string, Shape>();
 
   const shapeOf = (write: WriteInput): Shape => {
-    const key = shapeKey(write.target, write.parts, write.cap, write.hooks);
+    const many = write.batch !== undefined;
+    const key = shapeKey(write.target, write.parts, write.cap, write.hooks, many);
     let shape = shapes.get(key);
     if (shape === undefined) {
       if (shapes.size >= SHAPES_MAX) shapes.clear();
-      shape = buildShape(d, write.target, write.parts, write.cap, write.hooks);
+      shape = buildShape(d, write.target, write.parts, write.cap, write.hooks, many);
       shapes.set(key, shape);
     }
     return shape;
@@ -373,6 +398,25 @@ export function createTaskWriteStatements(dialect: Dialect) {
     const boardRole = write.target.kind === 'insert' ? { boardRole: (row.boardRole as string | null | undefined) ?? null } : {};
     if (row.id === null) return { ...missed, ...boardRole };
     return { task: taskOf(write.target, row), mailsHeld: Number(row.mailsHeld), pushes: Number(row.pushes), webhooks: Number(row.webhooks), ...boardRole };
+  }
+
+  /** What the task row part reads of a write. */
+  const rowInput = (target: WriteTarget, parts: WriteParts): TaskRowInput =>
+    target.kind === 'insert'
+      ? { id: target.task.id, version: 1, row: newTaskRow(target.task), creator: target.task.createdBy, board: target.task.boardId, nextReminderAt: parts.nextReminderAt }
+      : { id: target.before._id, version: target.before.version, ...(target.kind === 'update' ? { changes: target.changes } : {}), nextReminderAt: parts.nextReminderAt };
+
+  /**
+   * Writes `target` and `parts` together. PostgreSQL: one statement, on `ex` (the pool from
+   * `events.statement`, its own transaction; or `events.transaction`'s). SQLite: `ex` is
+   * `events.transaction`'s transaction. Either way the streams are woken after the commit.
+   */
+  function write(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, ex: EventTransaction): Promise<WriteResult> {
+    const input: WriteInput = { target, parts, cap, row: rowInput(target, parts), hooks: webhookEventJson(parts.events, newId) };
+    const shape = shapeOf(input);
+    if (shape.postgres !== undefined) return postgres(input, shape.postgres, ex);
+    if (shape.sqlite !== undefined) return sqlite(input, shape.sqlite, ex);
+    throw new Error('A write shape without SQL');
   }
 
   async function sqlite(write: WriteInput, shape: NonNullable<Shape['sqlite']>, ex: EventTransaction): Promise<WriteResult> {
@@ -398,21 +442,85 @@ export function createTaskWriteStatements(dialect: Dialect) {
   }
 
   return {
+    write,
+
     /**
-     * Writes `target` and `parts` together. PostgreSQL: one statement, on `ex` (the pool from
-     * `events.statement`, its own transaction; or `events.transaction`'s). SQLite: `ex` is
-     * `events.transaction`'s transaction. Either way the streams are woken after the commit.
+     * Writes many planned writes of existing tasks (a change of many tasks), each as `write` would
+     * write it alone, in the caller's transaction (`ex`, holding their rows' locks): the answers
+     * in the writes' order, and what each statement wrote (for the after-commit hooks).
+     * PostgreSQL: the writes of one task row shape (`rowKey`: the same kind, columns set, reminder
+     * and labels) are ONE statement of the same parts, each part's rows the writes' rows merged
+     * into one array (so the sender's mail cap counts the mails of the whole change at once, and
+     * a recipient's notification events carry their unread count after the whole statement).
+     * SQLite (no network): one write after the other.
      */
-    write(target: WriteTarget, parts: WriteParts, cap: MailCap | undefined, ex: EventTransaction): Promise<WriteResult> {
-      const row: TaskRowInput =
-        target.kind === 'insert'
-          ? { id: target.task.id, version: 1, row: newTaskRow(target.task), creator: target.task.createdBy, board: target.task.boardId, nextReminderAt: parts.nextReminderAt }
-          : { id: target.before._id, version: target.before.version, ...(target.kind === 'update' ? { changes: target.changes } : {}), nextReminderAt: parts.nextReminderAt };
-      const write: WriteInput = { target, parts, cap, row, hooks: webhookEventJson(parts.events, newId) };
-      const shape = shapeOf(write);
-      if (shape.postgres !== undefined) return postgres(write, shape.postgres, ex);
-      if (shape.sqlite !== undefined) return sqlite(write, shape.sqlite, ex);
-      throw new Error('A write shape without SQL');
+    async writeMany(
+      writes: readonly { target: WriteTarget; parts: WriteParts }[],
+      cap: MailCap | undefined,
+      ex: EventTransaction,
+    ): Promise<{ results: WriteResult[]; written: [WriteParts, WriteResult][] }> {
+      const results: WriteResult[] = [];
+      const written: [WriteParts, WriteResult][] = [];
+      if (!d.oneStatement) {
+        for (const { target, parts } of writes) {
+          const result = await write(target, parts, cap, ex);
+          results.push(result);
+          written.push([parts, result]);
+        }
+        return { results, written };
+      }
+      // The writes by shape of task row, each group in the writes' order, the groups in the order of their first write.
+      const groups = new Map<string, number[]>();
+      for (const [i, { target, parts }] of writes.entries()) {
+        const key = rowKey(target, parts);
+        const group = groups.get(key);
+        if (group === undefined) groups.set(key, [i]);
+        else group.push(i);
+      }
+      const byWrite: WriteResult[] = [];
+      for (const indexes of groups.values()) {
+        const group = indexes.map((i) => writes[i]).filter((w) => w !== undefined);
+        const [first] = group;
+        if (first === undefined) continue;
+        if (group.length === 1) {
+          const result = await write(first.target, first.parts, cap, ex);
+          byWrite[indexes[0] ?? 0] = result;
+          written.push([first.parts, result]);
+          continue;
+        }
+        const parts: WriteParts = {
+          activity: group.flatMap((w) => w.parts.activity),
+          mails: group.flatMap((w) => w.parts.mails),
+          notifications: group.flatMap((w) => w.parts.notifications),
+          events: group.flatMap((w) => w.parts.events),
+          ...(first.parts.nextReminderAt === undefined ? {} : { nextReminderAt: first.parts.nextReminderAt }),
+        };
+        // The events webhooks may want: all of them, each with its own delivery key.
+        const hooks = webhookEventJson(parts.events, newId);
+        const batch: NonNullable<WriteInput['batch']> = { rows: [], taskIds: [], labels: [] };
+        for (const { target, parts: own } of group) {
+          const row = rowInput(target, own);
+          batch.rows.push({ ...(row.changes ?? {}), id: row.id, version: row.version, ...(own.nextReminderAt === undefined ? {} : { nextReminderAt: own.nextReminderAt }) });
+          batch.taskIds.push(row.id);
+          for (const label of labelsOf(target) ?? []) batch.labels.push({ taskId: row.id, labelId: label._id });
+        }
+        const input: WriteInput = { target: first.target, parts, cap, row: rowInput(first.target, first.parts), hooks, batch };
+        const statement = shapeOf(input).postgres;
+        if (statement === undefined) throw new Error('A write shape without SQL');
+        const { rows } = await ex.executeQuery<Record<string, unknown>>(compiled(statement, input));
+        const rowOf = new Map(rows.map((row) => [row.id as string, row]));
+        for (const [k, { target }] of group.entries()) {
+          const row = rowOf.get(target.kind === 'insert' ? target.task.id : target.before._id);
+          byWrite[indexes[k] ?? 0] = row === undefined ? missed : { task: taskOf(target, row), mailsHeld: 0, pushes: 0, webhooks: 0 };
+        }
+        const totals = rows[0];
+        written.push([
+          parts,
+          totals === undefined ? missed : { task: undefined, mailsHeld: Number(totals.mailsHeld), pushes: Number(totals.pushes), webhooks: Number(totals.webhooks) },
+        ]);
+      }
+      results.push(...byWrite);
+      return { results, written };
     },
   };
 }

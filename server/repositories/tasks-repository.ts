@@ -121,8 +121,8 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   // A write reads the task it changes together with everything that decides the writer's rights
   // (one statement: the task if visible, the writer's role on its board, and on the board it
   // may move to), so a refusal costs no second trip and 404 / 403 / 409 are told apart from it.
-  const forWrite = () =>
-    withCreator()
+  const rightsOf = (tasks: ReturnType<typeof selectTasks>) =>
+    tasks
       .where(visibleTo('t'))
       .select([
         boardRoleOf(sql.ref('t.boardId')).as('role'),
@@ -130,11 +130,21 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
         boardRoleOf(slot('target')).as('targetRole'),
         sql<string | null>`(select b.name from boards b where b.id = ${slot('target')})`.as('targetName'),
       ]);
+  const forWrite = () => rightsOf(withCreator());
   // With a row lock (PostgreSQL; SQLite has one writer at a time) inside a write transaction,
   // so concurrent writes to one task queue up and each sees the version before it.
   const findForWrite = prepare<WriteFindArgs, [...TaskRowValues, string | null, string, string | null, string | null]>(forWrite(), { rowsAsArrays: true });
   const findForWriteLocked =
     dialect === 'postgres' ? prepare<WriteFindArgs, [...TaskRowValues, string | null, string, string | null, string | null]>(forWrite().forUpdate('t'), { rowsAsArrays: true }) : findForWrite;
+  // Many tasks at once (a change of many tasks): the same read of each with `ids` (a JSON array)
+  // instead of one id, locked in the order of their ids so two such changes cannot deadlock.
+  const idsIn =
+    dialect === 'postgres' ? sql<string>`(select jsonb_array_elements_text(cast(${slot('ids')} as jsonb)))` : sql<string>`(select value from json_each(${slot('ids')}))`;
+  const forWriteMany = () => rightsOf(selectTasks(db, dialect).where('t.id', 'in', idsIn)).orderBy('t.id');
+  const findManyForWrite = prepare<Omit<WriteFindArgs, 'id'> & { ids: string }, [...TaskRowValues, string | null, string, string | null, string | null]>(
+    dialect === 'postgres' ? forWriteMany().forUpdate('t') : forWriteMany(),
+    { rowsAsArrays: true },
+  );
   // A move reads its spot with the task (one statement, as a PATCH reads the task): the target
   // column, the key of the task it goes below (only when that task is in that column) and the next
   // key below the spot, the moved task's own left out.
@@ -235,6 +245,24 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
       const [task] = await fromRows([row.slice(0, -4) as unknown as TaskRowValues], ex);
       if (task === undefined) return undefined;
       return { task, role, boardName, target: { role: targetRole, name: targetName }, ...(found === undefined ? {} : { spot: found }) };
+    },
+
+    /**
+     * `findForWrite` of many tasks in one statement, each row locked (PostgreSQL) in the order of
+     * the ids: the tasks the viewer sees, by id (an id missing from the answer is a task they do not see).
+     */
+    async findManyForWrite(ids: readonly string[], viewer: Viewer, target: string | undefined, ex: Executor): Promise<Map<string, TaskForWrite>> {
+      const args = { ids: JSON.stringify(ids), userId: viewer.userId, email: viewer.email, target: target ?? '' };
+      const rows = ids.length === 0 ? [] : (await findManyForWrite.execute(ex, args)).rows;
+      const tasks = await fromRows(rows.map((row) => row.slice(0, -4) as unknown as TaskRowValues), ex);
+      return new Map(
+        rows.map((row, i) => {
+          const [role, boardName, targetRole, targetName] = row.slice(-4) as [string | null, string, string | null, string | null];
+          const task = tasks[i];
+          if (task === undefined) throw new Error('unreachable');
+          return [task._id, { task, role, boardName, target: { role: targetRole, name: targetName } }];
+        }),
+      );
     },
 
     /** The viewer's role on a board, or undefined when they are not an active member of it (or it does not exist). */

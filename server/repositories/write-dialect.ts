@@ -80,7 +80,8 @@ const postgres: WriteDialect = {
   written: 'exists (select 1 from task)',
   forUpdate: ' for update',
   mailsUsed: (sender, since) => `mail_quota_used(${sender}, ${since})`,
-  eventOrderLock: (after) => [`select ${EVENT_ORDER_LOCK_SQL} from task where true${after.map((name) => ` and (select count(*) from ${name}) >= 0`).join('')}`],
+  // Once, however many task rows the statement writes (the event inserts join its one row).
+  eventOrderLock: (after) => [`select ${EVENT_ORDER_LOCK_SQL} from (select 1 from task limit 1) written where true${after.map((name) => ` and (select count(*) from ${name}) >= 0`).join('')}`],
   eventsFrom: 'ordered, ',
   notify: (inserted) => [
     `select pg_notify(${EVENT_CHANNEL_SQL}, max(id)::text) from (${inserted.map((name) => `select id from ${name}`).join(' union all ')}) e having count(*) > 0`,

@@ -145,6 +145,36 @@ export function taskRowPart<W>(
   return [{ name: 'task', kind: 'row', sql: `select ${TASK_COLUMNS_SQL} from tasks where ${at}${b.d.forUpdate}` }];
 }
 
+/** How a changeable column's value is read from a JSON row (`taskRowsPart`). */
+const CHANGEABLE_TYPES: Readonly<Record<Changeable, JsonFieldType>> = {
+  workTitle: 'text', taskTitle: 'text', assigneeEmail: 'text', deadline: 'text', priority: 'text', status: 'text', description: 'text', boardId: 'text',
+  updatedAt: 'text', checklistDone: 'integer', checklistTotal: 'integer', repeatEvery: 'integer', repeatUnit: 'text', columnId: 'text', position: 'text',
+  startAt: 'text',
+};
+
+/** A task row of `taskRowsPart`'s JSON array: its id, the version it was planned from, and its values of the columns set. */
+export type TaskRowsRow = { id: string; version: number; nextReminderAt?: string | null } & Partial<Record<Changeable, unknown>>;
+
+/**
+ * The task rows of many writes of one shape (a change of many tasks): `taskRowPart`'s update or
+ * delete, each row at the version its write was planned from, over a JSON array of rows (one
+ * parameter), in one statement. It answers the TASK_COLUMNS of every row written.
+ */
+export function taskRowsPart<W>(b: Build<W>, json: (write: W) => string, shape: { kind: 'update' | 'delete'; set: readonly Changeable[]; reminder: boolean }): Cte[] {
+  const { d } = b;
+  const fields: Record<string, JsonFieldType> = { id: 'text', version: 'integer' };
+  for (const column of shape.set) fields[column] = CHANGEABLE_TYPES[column];
+  if (shape.reminder) fields.nextReminderAt = 'text';
+  const rows = d.jsonRows(b.param(json), 'r', fields);
+  const at = `tasks.id = ${d.field('r', 'id')} and tasks.version = ${d.field('r', 'version')}`;
+  const returning = TASK_COLUMNS.map((column) => `tasks.${snake(column)}`).join(', ');
+  if (shape.kind === 'delete') return [{ name: 'task', kind: 'row', sql: `delete from tasks using ${rows} where ${at} returning ${returning}` }];
+  const sets = shape.set.map((column) => `${snake(column)} = ${d.field('r', column)}`);
+  if (shape.reminder) sets.push(`next_reminder_at = ${d.field('r', 'nextReminderAt')}`);
+  sets.push('version = tasks.version + 1');
+  return [{ name: 'task', kind: 'row', sql: `update tasks set ${sets.join(', ')} from ${rows} where ${at} returning ${returning}` }];
+}
+
 // ---- Labels ---------------------------------------------------------------------------------
 
 /**
@@ -168,6 +198,34 @@ export function labelsPart<W>(b: Build<W>, taskId: (write: W) => string, ids: (w
     kind: 'write',
     sql: insertSelect('taskLabels', source, () => ({ taskId: expr<string>(param(taskId)), labelId: 'value' }), d.written, true),
   });
+  return ctes;
+}
+
+/** A label of a task after a write (`labelRowsPart`). */
+export interface TaskLabelRow {
+  taskId: string;
+  labelId: string;
+}
+
+/**
+ * `labelsPart` of many writes at once: the labels of each task `taskIds` become exactly its rows
+ * of `pairs` (a JSON array of TaskLabelRow).
+ */
+export function labelRowsPart<W>(b: Build<W>, taskIds: (write: W) => readonly string[], pairs: (write: W) => string, update: boolean): Cte[] {
+  const { d, param } = b;
+  const fields: JsonFields<TaskLabelRow> = { taskId: 'text', labelId: 'text' };
+  const ctes: Cte[] = [];
+  if (update) {
+    const kept = jsonSource<W, TaskLabelRow>(b, 'k', pairs, fields);
+    ctes.push({
+      name: 'unlabelled',
+      kind: 'write',
+      sql: `delete from task_labels where ${d.inList('task_id', param((w) => d.listValue(taskIds(w))))}
+        and not exists (select 1 from ${kept.from} where ${kept.field('taskId')} = task_labels.task_id and ${kept.field('labelId')} = task_labels.label_id) and ${d.written}`,
+    });
+  }
+  const source = jsonSource<W, TaskLabelRow>(b, 'l', pairs, fields);
+  ctes.push({ name: 'labelled', kind: 'write', sql: insertSelect('taskLabels', source, () => ({ taskId: 'taskId', labelId: 'labelId' }), d.written, true) });
   return ctes;
 }
 

@@ -9,10 +9,17 @@ import { columnsOfBoard, firstOf, type StoredColumn } from '../repositories/colu
 import type { WriteParts } from '../repositories/task-write-statements.ts';
 import type { Actor } from './actor.ts';
 import { keysBetween } from './order-keys.ts';
+import { overLimitWarning } from './task-places.ts';
 import type { EditableFields, TaskWrites } from './task-writes.ts';
 
 /** What a change of many tasks answers: the tasks as written, or how many were deleted. */
 export type BulkAnswer = { tasks: Task[] } | { deleted: number };
+
+/** A change of many tasks done: its answer, and the WIP warnings of the columns it left over their limits (as a single write's). */
+export interface BulkDone {
+  answer: BulkAnswer;
+  warning?: string | undefined;
+}
 
 /** A change's one field failing for one task (the change is not valid for it): 400 on that field. */
 function refuse(field: string, checked: Checked<unknown>): void {
@@ -28,6 +35,7 @@ function refuse(field: string, checked: Checked<unknown>): void {
 function topPlaces(n: number) {
   const boards = new Map<string, StoredColumn[]>();
   const keys = new Map<string, string[]>();
+  const used = new Map<string, StoredColumn>();
   return {
     async columnsOf(ex: Executor, boardId: string): Promise<StoredColumn[]> {
       let columns = boards.get(boardId);
@@ -37,12 +45,17 @@ function topPlaces(n: number) {
       }
       return columns;
     },
+    /** The columns places were given out in. */
+    used(): StoredColumn[] {
+      return [...used.values()];
+    },
     /** The next place at the top of `column`, below the places already given out. */
     next(column: StoredColumn): { columnId: string; position: string; status: TaskStatus } {
       let free = keys.get(column.id);
       if (free === undefined) {
         free = keysBetween(null, column.top, n);
         keys.set(column.id, free);
+        used.set(column.id, column);
       }
       const position = free.shift();
       if (position === undefined) throw new Error('More tasks placed in a column than the change has');
@@ -72,8 +85,15 @@ function oneMailPerAssignee(mail: TaskMail, actor: Actor, titles: ReadonlyMap<st
  * checked what does not depend on a task (the e-mail, the deadline's form and not being past,
  * the label ids' count); what does is refused here for the first task it fails, by name.
  */
-export async function changeMany(writes: TaskWrites, mail: TaskMail, actor: Actor, ids: readonly string[], change: BulkChange): Promise<BulkAnswer> {
-  if ('delete' in change) return { deleted: await writes.removeMany(actor, ids) };
+export async function changeMany(
+  writes: TaskWrites,
+  mail: TaskMail,
+  db: Executor,
+  actor: Actor,
+  ids: readonly string[],
+  change: BulkChange,
+): Promise<BulkDone> {
+  if ('delete' in change) return { answer: { deleted: await writes.removeMany(actor, ids) } };
   const places = topPlaces(ids.length);
   /** The titles of the tasks the change assigns, by new assignee, in the change's order. */
   const assigned = new Map<string, string[]>();
@@ -118,5 +138,13 @@ export async function changeMany(writes: TaskWrites, mail: TaskMail, actor: Acto
       oneMailPerAssignee(mail, actor, assigned, parts);
     },
   });
-  return { tasks };
+  // A move never is refused for a WIP limit: each column that received tasks and now holds
+  // more than its limit is told of, as a single move into it is (overLimitWarning).
+  const warnings: string[] = [];
+  for (const column of places.used()) {
+    if (!tasks.some((task) => task.columnId === column.id)) continue;
+    const warning = await overLimitWarning(db, column);
+    if (warning !== undefined) warnings.push(warning);
+  }
+  return { answer: { tasks }, ...(warnings.length === 0 ? {} : { warning: warnings.join(' ') }) };
 }

@@ -221,9 +221,27 @@ export default fp(
       for (const after of afterCommits) after(parts, result);
     };
 
+    /**
+     * What the plans of a change of many tasks read once for all of them (instead of once per
+     * task): the names of columns, and every label of a board (by name), by id.
+     */
+    interface PlanMemo {
+      columnNames: Map<string, string>;
+      boardLabels: Map<string, Label[]>;
+    }
+    /** The board's labels of `ids`, by name: read, or (`memo`) taken from all the board's labels read once. */
+    const boardLabelsOf = async (boardId: string, ids: readonly string[], ex: Executor, memo: PlanMemo | undefined): Promise<Label[]> => {
+      if (memo === undefined) return labelsRepo.ofBoard(boardId, ids, ex);
+      let all = memo.boardLabels.get(boardId);
+      if (all === undefined) {
+        all = await labelsRepo.list(boardId, ex);
+        memo.boardLabels.set(boardId, all);
+      }
+      return all.filter((label) => ids.includes(label._id));
+    };
     /** The labels `ids` of the board, by name: 400 (field `labelIds`) when one is not the board's. */
-    const labelsOf = async (boardId: string, ids: readonly string[], ex: Executor): Promise<Label[]> => {
-      const labels = await labelsRepo.ofBoard(boardId, ids, ex);
+    const labelsOf = async (boardId: string, ids: readonly string[], ex: Executor, memo?: PlanMemo): Promise<Label[]> => {
+      const labels = await boardLabelsOf(boardId, ids, ex, memo);
       if (labels.length !== ids.length) throw labelIdsInvalid();
       return labels;
     };
@@ -364,6 +382,7 @@ export default fp(
       labelIdsFor: (current: Task) => readonly string[] | undefined,
       spotAt: { columnId: string; afterId: string | null } | undefined,
       placed: Placed,
+      memo?: PlanMemo,
     ) => async ({ task: before, boardName, target, spot }: TaskForWrite, ex: Executor, locked: boolean): Promise<TaskWriteStep<Written>> => {
           delete placed.column;
           if (expectedVersion !== undefined && expectedVersion !== before.version) throw taskConflict(before);
@@ -380,16 +399,17 @@ export default fp(
           const toColumn = changes.columnId;
           if (toColumn !== undefined && toColumn !== before.columnId && changes.boardId === undefined && (changes.status ?? before.status) === before.status) {
             // A move read both names with its spot.
-            const known = new Map<string, string>();
+            const known = new Map<string, string>(memo?.columnNames);
             if (spotAt !== undefined && spot?.column !== undefined) known.set(spotAt.columnId, spot.column.name);
             if (spot?.fromName != null) known.set(before.columnId, spot.fromName);
             const names = await columnNamesOf(ex, [before.columnId, toColumn], known);
+            for (const [id, name] of names) memo?.columnNames.set(id, name);
             columns = { from: names.get(before.columnId) ?? '', to: names.get(toColumn) ?? '' };
           }
           // The labels after the write: those given, of the board the task is on then; a move
           // without them leaves the old board's labels behind.
           const labelIds = labelIdsFor(before);
-          let labels = labelIds === undefined ? undefined : await labelsOf(changes.boardId ?? before.boardId, labelIds, ex);
+          let labels = labelIds === undefined ? undefined : await labelsOf(changes.boardId ?? before.boardId, labelIds, ex, memo);
           if (labels === undefined && changes.boardId !== undefined) labels = [];
           if (labels !== undefined && sameLabels(labels, before.labels)) labels = undefined;
           if (Object.keys(changes).length === 0 && labels === undefined) return { answer: { task: before, mailsHeld: 0 } };
@@ -437,9 +457,11 @@ export default fp(
         };
 
     /**
-     * Writes of many tasks in one transaction (updateMany, removeMany): each task read locked
-     * with the actor's rights and planned in `ids`' order, then `gather` sees every planned
-     * write's parts, then each is written. A refusal names its task and rolls everything back.
+     * Writes of many tasks in one transaction (updateMany, removeMany): every task read in one
+     * statement, its row locked, with the actor's rights on it; each planned in `ids`' order;
+     * then `gather` sees every planned write's parts; then all are written (writeMany: on
+     * PostgreSQL one statement per shape of task row, whatever the number of tasks). A refusal
+     * names its task and rolls everything back.
      */
     async function many<T>(
       actor: Actor,
@@ -450,10 +472,12 @@ export default fp(
     ): Promise<T[]> {
       const done = await fastify.events.transaction(async (trx) => {
         const steps: Exclude<TaskWriteStep<T>, { needsLock: true }>[] = [];
+        // Every task in one read, locked, with the actor's rights on it (`findForWrite`'s read).
+        const all = await repo.findManyForWrite(ids, actor, moveTo, trx);
         for (const id of ids) {
           let title: string | undefined;
           try {
-            const found = await repo.findForWrite(id, actor, moveTo, true, trx);
+            const found = all.get(id);
             if (found === undefined) throw taskNotFound();
             title = found.task.taskTitle;
             if (!canChangeTask(found.role, found.task.assignee === actor.email)) throw viewerCannotChange();
@@ -466,19 +490,14 @@ export default fp(
         }
         const writes = steps.flatMap((step) => ('target' in step ? [step] : []));
         gather(writes.map((step) => step.parts));
-        const cap = senderMailCap(actor.userId, clock.now());
-        const values: T[] = [];
-        const written: [WriteParts, WriteResult][] = [];
-        for (const step of steps) {
-          if (!('target' in step)) {
-            values.push(step.answer);
-            continue;
-          }
-          const result = await statements.write(step.target, step.parts, cap, trx);
-          if (result.task === undefined) throw new Error('A locked task row changed under its lock');
-          values.push(step.answer(result));
-          written.push([step.parts, result]);
-        }
+        const { results, written } = await statements.writeMany(writes, senderMailCap(actor.userId, clock.now()), trx);
+        const resultOf = new Map(writes.map((step, i) => [step, results[i]]));
+        const values = steps.map((step) => {
+          if (!('target' in step)) return step.answer;
+          const result = resultOf.get(step);
+          if (result?.task === undefined) throw new Error('A locked task row changed under its lock');
+          return step.answer(result);
+        });
         return { values, written };
       });
       for (const [parts, result] of done.written) committed(parts, result);
@@ -547,7 +566,8 @@ export default fp(
       updateMany(actor, ids, each, { moveTo, mails } = {}) {
         // Each task's changes, read by the one plan `update` uses.
         const planned = new Map<string, { changes: EditableFields; labelIds?: readonly string[] | undefined }>();
-        const plan = planUpdate(actor, undefined, (current) => planned.get(current._id)?.changes ?? {}, moveTo, (current) => planned.get(current._id)?.labelIds, undefined, {});
+        const memo: PlanMemo = { columnNames: new Map(), boardLabels: new Map() };
+        const plan = planUpdate(actor, undefined, (current) => planned.get(current._id)?.changes ?? {}, moveTo, (current) => planned.get(current._id)?.labelIds, undefined, {}, memo);
         const planEach = async (found: TaskForWrite, ex: Executor) => {
           planned.set(found.task._id, await each(found.task, ex));
           return plan(found, ex, true);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { lastEventId } from './boards-support.ts';
-import { createSignedInUser, createTask, createUser, insertBoard } from './factories.ts';
+import { createSignedInUser, createTask, createUser, insertBoard, insertTasks } from './factories.ts';
 import { insertLabels, labelsTeam } from './labels-support.ts';
-import { DAY, useTestApp } from './helpers.ts';
+import { DAY, isPostgres, useTestApp } from './helpers.ts';
+import { withRoundTrips } from './round-trips.ts';
 import { addWebhook, deliveryRows } from './webhooks-support.ts';
 
 /**
@@ -156,6 +157,125 @@ describe('POST /api/tasks/bulk: each kind of change', () => {
     expect(res.json.data).toEqual({ deleted: 3 });
     expect(await t.app.db.selectFrom('tasks').select('id').where('id', 'in', ids).execute()).toEqual([]);
     expect((await taskEventsAfter(after)).map((e) => e.type)).toEqual(['task.deleted', 'task.deleted', 'task.deleted']);
+  });
+});
+
+describe('POST /api/tasks/bulk: WIP limits, repeating tasks, round trips', () => {
+  it('a move that leaves a column over its WIP limit: done, with the warning in message (as a single move)', async () => {
+    const { admin, ids, board } = await teamWithTasks(3);
+    const add = await t.request('POST', `/api/boards/${board.id}/columns`, { cookie: admin.cookie, body: { name: 'Review', category: 'todo', wipLimit: 2 } });
+    expect(add.status, add.body).toBe(201);
+    const review = (add.json.data as unknown as { column: { _id: string } }).column;
+    const within = await bulk(admin.cookie, ids.slice(0, 2), { columnId: review._id });
+    expect([within.status, within.json.message]).toEqual([200, '2 tasks changed.']);
+    const over = await bulk(admin.cookie, ids, { columnId: review._id });
+    expect([over.status, over.json.message]).toEqual([200, '"Review" now holds 3 tasks, over its WIP limit of 2.']);
+    expect(tasksOf(over).map((task) => task.columnId)).toEqual([review._id, review._id, review._id]);
+    // A change that moves nothing says nothing of the limit.
+    const priority = await bulk(admin.cookie, ids, { priority: 'high' });
+    expect([priority.status, priority.json.message]).toEqual([200, '3 tasks changed.']);
+    // A status change puts the tasks in the first column of that status: its limit warns too.
+    const done = await t.app.db.selectFrom('boardColumns').select(['id', 'name']).where('boardId', '=', board.id).where('category', '=', 'done').executeTakeFirstOrThrow();
+    await t.app.db.updateTable('boardColumns').set({ wipLimit: 1 }).where('id', '=', done.id).execute();
+    const completed = await bulk(admin.cookie, ids, { status: 'done' });
+    expect([completed.status, completed.json.message]).toEqual([200, `"${done.name}" now holds 3 tasks, over its WIP limit of 1.`]);
+  });
+
+  it('status done: a repeating task gets its next occurrence and stops repeating, the others are completed alike', async () => {
+    const { admin, ids, board } = await teamWithTasks(2);
+    const repeatingTask = async (taskTitle: string) => {
+      const created = await createTask(t, admin.cookie, { boardId: board.id, taskTitle, deadline: inDays(2) });
+      const patched = await t.request('PATCH', `/api/tasks/${created._id}`, { cookie: admin.cookie, body: { repeat: { every: 1, unit: 'week' } } });
+      expect(patched.status, patched.body).toBe(200);
+      return (patched.json.data as unknown as { task: Task }).task;
+    };
+    const repeating = await repeatingTask('Weekly report');
+    const other = await repeatingTask('Weekly review');
+    const all = [ids[0]!, repeating._id, ids[1]!, other._id];
+    const after = await lastEventId(t);
+    const res = await bulk(admin.cookie, all, { status: 'done' });
+    expect(res.status, res.body).toBe(200);
+    expect(tasksOf(res).map((task) => [task._id, task.status, task.version, task.repeat])).toEqual(all.map((id) => [id, 'done', id === repeating._id || id === other._id ? 3 : 2, null]));
+    const next = await t.app.db.selectFrom('tasks').select(['status', 'deadline', 'repeatEvery', 'repeatUnit']).where('taskTitle', '=', 'Weekly report').where('id', '<>', repeating._id).execute();
+    expect(next).toEqual([{ status: 'todo', deadline: inDays(9), repeatEvery: 1, repeatUnit: 'week' }]);
+    const nextReview = await t.app.db.selectFrom('tasks').select('status').where('taskTitle', '=', 'Weekly review').where('id', '<>', other._id).execute();
+    expect(nextReview).toEqual([{ status: 'todo' }]);
+    const events = await taskEventsAfter(after);
+    expect(events.filter((e) => e.type === 'task.updated').map((e) => e.subjectId).toSorted()).toEqual([...all].toSorted());
+    expect(events.filter((e) => e.type === 'task.created')).toHaveLength(2);
+  });
+
+  it('each task gets what a change of it alone gets: the same activity, events, notifications and webhook deliveries as PATCHes one by one', async () => {
+    const { admin, member, board } = await labelsTeam(t);
+    await addWebhook(t, admin.cookie, board.id, 'https://hooks.example.invalid/same', ['task.updated']);
+    const make = async () => {
+      const tasks: Task[] = [];
+      for (let i = 0; i < 3; i += 1) tasks.push(await createTask(t, admin.cookie, { boardId: board.id, taskTitle: `Same ${i}`, assignee: admin.user.email }));
+      return tasks.map((task) => task._id);
+    };
+    const alone = await make();
+    const together = await make();
+    const deadline = inDays(4);
+    for (const id of alone) {
+      const res = await t.request('PATCH', `/api/tasks/${id}`, { cookie: admin.cookie, body: { assignee: member.user.email } });
+      expect(res.status, res.body).toBe(200);
+      const dated = await t.request('PATCH', `/api/tasks/${id}`, { cookie: admin.cookie, body: { deadline } });
+      expect(dated.status, dated.body).toBe(200);
+      const done = await t.request('PATCH', `/api/tasks/${id}`, { cookie: admin.cookie, body: { status: 'done' } });
+      expect(done.status, done.body).toBe(200);
+    }
+    expect((await bulk(admin.cookie, together, { assignee: member.user.email })).status).toBe(200);
+    expect((await bulk(admin.cookie, together, { deadline })).status).toBe(200);
+    expect((await bulk(admin.cookie, together, { status: 'done' })).status).toBe(200);
+    /** What the writes stored for each task, without ids and times. */
+    const stored = async (ids: string[]) =>
+      Promise.all(
+        ids.map(async (id) => {
+          const activity = await t.app.db.selectFrom('taskActivity').select(['type', 'changes', 'actorEmail']).where('taskId', '=', id).orderBy('seq').execute();
+          const notifications = await t.app.db.selectFrom('notifications').select(['userId', 'type', 'text', 'taskTitle']).where('taskId', '=', id).orderBy('createdAt').execute();
+          const events = await t.app.db.selectFrom('events').select(['type', 'audience', 'boardId']).where('subjectId', '=', id).orderBy('id').execute();
+          const hooks = await t.app.db.selectFrom('outbox').select(['subject', 'textBody']).where('kind', '=', 'webhook').execute();
+          // `next_reminder_at` is the reminder schedule's own column, outside the table's type.
+          const task = await t.app.db
+            .$extendTables<{ tasks: { nextReminderAt: string | null } }>()
+            .selectFrom('tasks')
+            .select(['status', 'assigneeEmail', 'version', 'columnId', 'deadline', 'nextReminderAt'])
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+          return {
+            task,
+            activity: activity.map((a) => ({ ...a, changes: JSON.parse(a.changes ?? 'null') as unknown })),
+            notifications,
+            events,
+            hooks: hooks.filter((h) => h.textBody.includes(id)).map((h) => h.subject),
+          };
+        }),
+      );
+    expect(await stored(together)).toEqual(await stored(alone));
+  });
+
+  it.runIf(isPostgres)('500 tasks on PostgreSQL: at most 10 round trips for a change, a move, labels and a delete', async () => {
+    await withRoundTrips(t, async (trips) => {
+      const ada = await createSignedInUser(t);
+      const ids = await insertTasks(t, ada.user, 500);
+      const [label] = await insertLabels(t, ada.user.id, 'Bug');
+      const counted = async (change: unknown) => {
+        const before = trips();
+        const res = await bulk(ada.cookie, ids, change);
+        expect(res.status, res.body).toBe(200);
+        return { trips: trips() - before, res };
+      };
+      const priority = await counted({ priority: 'urgent' });
+      expect(tasksOf(priority.res).every((task) => task.priority === 'urgent' && task.version === 2)).toBe(true);
+      const status = await counted({ status: 'done' });
+      expect(tasksOf(status.res).every((task) => task.status === 'done' && task.version === 3)).toBe(true);
+      const labels = await counted({ addLabelIds: [label!._id] });
+      expect(tasksOf(labels.res).every((task) => task.labels.length === 1 && task.version === 4)).toBe(true);
+      const removed = await counted({ delete: true });
+      expect(removed.res.json.data).toEqual({ deleted: 500 });
+      const figures = { priority: priority.trips, status: status.trips, labels: labels.trips, delete: removed.trips };
+      for (const n of Object.values(figures)) expect(n, JSON.stringify(figures)).toBeLessThanOrEqual(10);
+    });
   });
 });
 

@@ -40,6 +40,7 @@ const bulk: FastifyPluginAsyncTypebox = (fastify) => {
           'the answer names that task in `message` and gives its id in `data.taskId`, and nothing changes. ' +
           'Moved tasks (`columnId`, `status`, `boardId`) go to the top of their column in the order of `taskIds`. ' +
           'An assignee given several tasks gets one mail for the whole change, counted once against my hourly mail limit. ' +
+          'A move is never refused for a column\'s WIP limit: when it leaves a column over its limit, `message` is the warning, as for a single move. ' +
           '200 `{tasks}` in the order of `taskIds`, or `{deleted: n}`.',
         security: sessionSecurity,
         body: BulkTasksBody,
@@ -57,9 +58,9 @@ const bulk: FastifyPluginAsyncTypebox = (fastify) => {
       const checked = checkedChange(change, fastify.clock.now());
       // A malformed id is a task nobody sees: refused, by id, before anything is written.
       const ids = [...new Set(taskIds)].map((id) => existingId(id, () => aboutTask(taskNotFound(), id, undefined)));
-      const answer = await changeMany(fastify.taskWrites, fastify.taskMail, actorOf(request), ids, checked);
+      const { answer, warning } = await changeMany(fastify.taskWrites, fastify.taskMail, fastify.db, actorOf(request), ids, checked);
       const n = 'deleted' in answer ? answer.deleted : answer.tasks.length;
-      return { status: 'success', message: SERVER_MESSAGES.tasksChanged(n), data: answer } as const;
+      return { status: 'success', message: warning ?? SERVER_MESSAGES.tasksChanged(n), data: answer } as const;
     },
   );
 
