@@ -31,7 +31,7 @@ const queuedWrites = signedIn
       registerQueuedWrites(queryClient);
     })
   : undefined;
-void Promise.all([openDeviceCopy({ signedIn }), preloadFirstScreen(window.location.pathname, signedIn), queuedWrites?.catch(() => undefined)]).then(([deviceCopy]) => {
+void Promise.all([openDeviceCopy({ signedIn }), preloadFirstScreen(window.location.pathname, window.location.search, signedIn), queuedWrites?.catch(() => undefined)]).then(([deviceCopy]) => {
   createRoot(root).render(
     <StrictMode>
       <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>

@@ -2,6 +2,8 @@ import { Suspense } from 'react';
 import { matchPath, Navigate, Outlet, useMatch, useRoutes, type RouteObject } from 'react-router';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
+import { openingView } from '#web/features/tasks/api/board-view-choice.ts';
+import { OTHER_VIEWS } from '#web/features/tasks/components/other-views.tsx';
 import { RequireAuth, RequireGuest, SignedInOutlet } from './guards.tsx';
 import { DiscardChangesDialog, NotificationBell, SyncStatus } from './nav-bar.tsx';
 import { BoardSidebar, PageLoading, RootLayout } from './root-layout.tsx';
@@ -145,8 +147,16 @@ const FIRST_SCREENS: [pattern: string, chunks: { preload: () => Promise<void> }[
  * suspending (lib/lazy-component.tsx says why that matters). Resolves once all have arrived or
  * failed; a failed one suspends as before and shows its error there.
  */
-export function preloadFirstScreen(pathname: string, signedIn: boolean): Promise<void> {
+export function preloadFirstScreen(pathname: string, search: string, signedIn: boolean): Promise<void> {
   const page = FIRST_SCREENS.find(([pattern]) => matchPath(pattern, pathname) !== null)?.[1] ?? [];
   const frame = signedIn ? [SignedInOutlet, BoardSidebar, NotificationBell, SyncStatus, DiscardChangesDialog] : [];
-  return Promise.all([...frame, ...page].map((chunk) => chunk.preload())).then(() => undefined);
+  return Promise.all([...frame, ...page, ...viewChunk(pathname, search)].map((chunk) => chunk.preload())).then(() => undefined);
+}
+
+/** The chunk of the view other than the columns that a board or "All my tasks" opens with, if any. */
+function viewChunk(pathname: string, search: string): { preload: () => Promise<void> }[] {
+  const onBoard = matchPath('/boards/:boardId/*', pathname);
+  if (onBoard === null && matchPath('/tasks/*', pathname) === null) return [];
+  const view = openingView(onBoard?.params.boardId ?? '', search);
+  return view === 'board' ? [] : [OTHER_VIEWS[view]];
 }

@@ -36,6 +36,12 @@ function remember(boardId: string, view: BoardView): void {
   }
 }
 
+/** The view a page opens with, before anything renders: the address's, else the device's last for the board, else the board. */
+export function openingView(boardId: string, search: string): BoardView {
+  const fromAddress = new URLSearchParams(search).get(VIEW_PARAM);
+  return isBoardView(fromAddress) ? fromAddress : (remembered(boardId) ?? 'board');
+}
+
 /**
  * The view on screen and the way to change it. The address decides when it names a view; else
  * the device's last choice for the board, written into the address (replacing the entry, so Back
