@@ -1,5 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { BULK_TASKS_MAX, type BulkChange, type BulkTasksEnvelope, type Task } from '#shared/schemas/tasks.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { findCachedTask } from './cache-writes.ts';
 import { receiveRemoval, receiveTask } from './task-receipts.ts';
@@ -114,6 +115,8 @@ export function planUndo(before: readonly Task[], change: BulkChange): BulkReque
 export interface BulkResult {
   tasks: Task[];
   deleted: number;
+  /** What the server said beyond "N tasks changed": a column left over its WIP limit (never a refusal). */
+  warnings: string[];
 }
 
 /**
@@ -123,13 +126,15 @@ export interface BulkResult {
  * chunk's answer.
  */
 export async function sendBulkChange(taskIds: readonly string[], change: BulkChange, onChunk: (answer: BulkResult, ids: readonly string[]) => void): Promise<BulkResult> {
-  const result: BulkResult = { tasks: [], deleted: 0 };
+  const result: BulkResult = { tasks: [], deleted: 0, warnings: [] };
   for (const ids of chunks(taskIds)) {
     const envelope = await apiRequest<BulkTasksEnvelope>('/tasks/bulk', { method: 'POST', body: { taskIds: ids, change } });
-    const answer: BulkResult = 'tasks' in envelope.data ? { tasks: envelope.data.tasks, deleted: 0 } : { tasks: [], deleted: envelope.data.deleted };
+    const answer: BulkResult = 'tasks' in envelope.data ? { tasks: envelope.data.tasks, deleted: 0, warnings: [] } : { tasks: [], deleted: envelope.data.deleted, warnings: [] };
+    if (envelope.message !== SERVER_MESSAGES.tasksChanged(answer.tasks.length + answer.deleted)) answer.warnings.push(envelope.message);
     onChunk(answer, ids);
     result.tasks.push(...answer.tasks);
     result.deleted += answer.deleted;
+    result.warnings.push(...answer.warnings);
   }
   return result;
 }

@@ -97,7 +97,11 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
       setDone(
         'delete' in change
           ? { text: `${tasksText(result.deleted)} deleted`, undo: [] }
-          : { text: changedText(result.tasks.length), undo: result.undo },
+          : {
+              // A column left over its WIP limit is said after the count (the change is made all the same).
+              text: result.warnings.length === 0 ? changedText(result.tasks.length) : `${changedText(result.tasks.length)}. ${result.warnings.join(' ')}`,
+              undo: result.undo,
+            },
       );
     } finally {
       setBusy(false);

@@ -1,6 +1,8 @@
 import { onlineManager } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { COLUMN_MESSAGES } from '#shared/column-messages.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { boardAnswer, boardsAnswer, countsAnswer, listAnswer, makeBoard, makeTask, meAnswer, PERSONAL_BOARD } from '#web/testing/data.ts';
 import { json, mockFetch } from '#web/testing/fetch.ts';
@@ -155,7 +157,19 @@ describe('the table view', () => {
 });
 
 describe('the bulk bar', () => {
-  const bulkAnswer = (tasks: Task[]) => json(200, { status: 'success', message: 'Changed.', data: { tasks } });
+  const bulkAnswer = (tasks: Task[], message = SERVER_MESSAGES.tasksChanged(tasks.length)) => json(200, { status: 'success', message, data: { tasks } });
+
+  it('says when the change left a column over its WIP limit, after the count', async () => {
+    const a = task({ taskTitle: 'Alpha' });
+    const b = task({ taskTitle: 'Bravo' });
+    const { user, fetch, table } = await openTable([a, b]);
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all 2' }));
+    const warning = COLUMN_MESSAGES.overLimit('Completed', 2, 1);
+    fetch.on('POST', '/tasks/bulk', () => bulkAnswer([a, b].map((t) => ({ ...t, columnId: DONE_COLUMN?._id ?? '', status: 'done', version: 2 })), warning));
+    const bar = screen.getByRole('region', { name: 'Change the selected tasks' });
+    await user.selectOptions(within(bar).getByRole('combobox', { name: 'Move to column' }), DONE_COLUMN?._id ?? '');
+    expect(await screen.findByText((text) => text.startsWith(`2 tasks changed. ${warning}`))).toHaveAttribute('role', 'status');
+  });
 
   it('sets the priority of the selected tasks in one request, then undoes it with one request per previous value', async () => {
     const a = task({ taskTitle: 'Alpha', priority: 'high' });
