@@ -1,4 +1,4 @@
-import { experimental_streamedQuery as streamedQuery, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { Task, TaskListEnvelope } from '#shared/schemas/tasks.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { filterQuery, type BoardFilter } from './board-filter.ts';
@@ -12,8 +12,8 @@ import { taskKeys, type KeyFilter } from './query-keys.ts';
  * views show (the board reads a column at a time instead). Read in pages, a small first one and
  * then VIEW_PAGE_SIZE, up to VIEW_TASKS_MAX; past that the view says it shows the first ones of
  * the filter's order. The first page shows as soon as it arrives and the others join it as they
- * come (`complete` says when the last has); asked again, a list keeps showing what it held until
- * the new one is whole.
+ * come (`complete` says when the last has); a list already cached keeps showing until the new one
+ * is whole (readViewTasks).
  * The cache writer (cache-writes.ts) keeps these lists current: a changed task is replaced in
  * place, a removed one taken out, and a list a new or changed task may join is asked again.
  */
@@ -58,16 +58,32 @@ async function* viewPages(filter: BoardFilter, signal: AbortSignal): AsyncGenera
   }
 }
 
+/**
+ * Reads the filter's list. A first read (nothing cached) shows each page as it comes: the first
+ * is written as it is, each later one appended to what the cache holds by then (which the cache
+ * writer may have changed meanwhile). A list already cached — read before, or from the device's
+ * copy — stays as it is until the new one is whole, then is replaced by it; never appended to,
+ * which would show its tasks twice.
+ */
+async function readViewTasks(filter: BoardFilter, client: QueryClient, queryKey: ReturnType<typeof viewKeys.list>, signal: AbortSignal): Promise<ViewTasks> {
+  const streaming = client.getQueryData<ViewTasks>(queryKey) === undefined;
+  let whole: ViewTasks = NO_TASKS;
+  let first = true;
+  for await (const page of viewPages(filter, signal)) {
+    whole = { tasks: [...whole.tasks, ...page.tasks], truncated: page.truncated, complete: page.complete };
+    if (streaming) {
+      const shown = first ? undefined : client.getQueryData<ViewTasks>(queryKey);
+      client.setQueryData<ViewTasks>(queryKey, shown === undefined ? page : { tasks: [...shown.tasks, ...page.tasks], truncated: page.truncated, complete: page.complete });
+      first = false;
+    }
+  }
+  return streaming ? (client.getQueryData<ViewTasks>(queryKey) ?? whole) : whole;
+}
+
 export const viewTasksQueryOptions = (filter: BoardFilter, staleTime: number) =>
   queryOptions({
     queryKey: viewKeys.list(filter),
-    queryFn: streamedQuery<ViewTasks, ViewTasks, ReturnType<typeof viewKeys.list>>({
-      streamFn: ({ signal }) => viewPages(filter, signal),
-      reducer: (list, page) => ({ tasks: [...list.tasks, ...page.tasks], truncated: page.truncated, complete: page.complete }),
-      initialValue: NO_TASKS,
-      // Asked again (a live change, a refocus), the list on screen stays until the new one is whole.
-      refetchMode: 'replace',
-    }),
+    queryFn: ({ client, queryKey, signal }) => readViewTasks(filter, client, queryKey, signal),
     staleTime,
   });
 
