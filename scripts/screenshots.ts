@@ -260,7 +260,7 @@ async function shootWorkflowBoard(browser: Browser, harness: Harness, viewport: 
   }
 }
 
-/** The workflow board's table, calendar and timeline, in both themes. */
+/** The workflow board's table, calendar and timeline, and its lanes grouped by priority, in both themes. */
 async function shootViews(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], boardId: string): Promise<void> {
   const shot = { animations: 'disabled', caret: 'hide' } as const;
   const suffix = String(viewport.width);
@@ -269,10 +269,17 @@ async function shootViews(browser: Browser, harness: Harness, viewport: (typeof 
     const page = await context.newPage();
     for (const theme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: theme });
-      for (const view of ['table', 'calendar', 'timeline'] as const) {
-        await page.goto(`/boards/${boardId}?view=${view}`);
-        const ready = { table: page.getByRole('table'), calendar: page.getByRole('group', { name: 'Calendar range' }), timeline: page.getByRole('group', { name: 'Zoom' }) }[view];
+      for (const view of ['table', 'calendar', 'timeline', 'lanes'] as const) {
+        // "lanes": the board grouped by priority, a lane per priority across its columns.
+        await page.goto(view === 'lanes' ? `/boards/${boardId}?view=board&group=priority` : `/boards/${boardId}?view=${view}`);
+        const ready = {
+          table: page.getByRole('table'),
+          calendar: page.getByRole('group', { name: 'Calendar range' }),
+          timeline: page.getByRole('group', { name: 'Zoom' }),
+          lanes: page.locator('.lane').first(),
+        }[view];
         await ready.waitFor();
+        if (view === 'lanes') await page.getByRole('article').first().waitFor();
         if (view === 'table') await page.getByRole('table').getByRole('row').nth(2).waitFor();
         if (view === 'timeline') await page.locator('.timeline__lane').first().waitFor();
         await page.screenshot({ ...shot, path: join(outDir, `view-${view}${theme === 'dark' ? '-dark' : ''}-${suffix}.png`) });
@@ -394,7 +401,7 @@ async function main(): Promise<void> {
       await out.getByLabel('One-time code', { exact: true }).waitFor();
       await out.screenshot({ ...shot, path: join(outDir, `sign-up-${suffix}.png`) });
       await signedOut.close();
-      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account, shared board with the switcher, board settings, the notifications panel (light and dark), the workflow board (detailed and compact) and its table, calendar and timeline (light and dark)`);
+      say(`[screenshots] ${viewport.width}×${viewport.height}: landing, login, sign-up step 2, board, board (dark), task page, account, shared board with the switcher, board settings, the notifications panel (light and dark), the workflow board (detailed and compact) and its table, calendar, timeline and lanes by priority (light and dark)`);
     }
   } finally {
     await browser.close();
