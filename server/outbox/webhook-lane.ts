@@ -55,7 +55,10 @@ export function createWebhookLane(
   const flushOutcomes = async (): Promise<void> => {
     clearTimeout(state.flushTimer);
     state.flushTimer = undefined;
-    if (state.flushing !== null) await state.flushing;
+    // A loop, not one wait: two callers waiting on one flush both wake; the first starts the
+    // next flush with what is left, and the second must wait for that one too — else a stop
+    // could return while the last outcomes are still being written.
+    while (state.flushing !== null) await state.flushing;
     const batch = state.outcomes.splice(0);
     if (batch.length === 0) return;
     state.flushing = deps

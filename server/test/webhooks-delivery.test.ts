@@ -303,16 +303,17 @@ describe('crash safety', () => {
       const stopped = t.app.outbox.stop();
       receiver.release(503);
       await stopped;
-      await t.rebuild();
+      // Read as the stop left them, with no outbox running: an app started now would claim the
+      // given-back deliveries (due at once) and try them, which is what they are given back for.
       const rows = await t.app.db.selectFrom('outbox').select(['status', 'lockedBy', 'attempts', 'runAt']).where('webhookId', '=', webhook._id).execute();
       const tried = rows.filter((row) => row.attempts === 1);
       const untried = rows.filter((row) => row.attempts === 0);
       // The ones under way failed while the app closed: retried later, as any failure.
       expect(tried).toHaveLength(OUTBOX_POLICY.webhookConcurrency);
-      expect(tried.every((row) => row.status === 'pending' && row.lockedBy === null && row.runAt > now)).toBe(true);
+      expect(tried.filter((row) => !(row.status === 'pending' && row.lockedBy === null && row.runAt > now))).toEqual([]);
       // The ones still queued went back untouched.
       expect(untried).toHaveLength(36);
-      expect(untried.every((row) => row.status === 'pending' && row.lockedBy === null && row.runAt === now)).toBe(true);
+      expect(untried.filter((row) => !(row.status === 'pending' && row.lockedBy === null && row.runAt === now))).toEqual([]);
       // None of those reached the receiver: only the places under way did.
       expect(receiver.at('/slow').length).toBeLessThanOrEqual(OUTBOX_POLICY.webhookConcurrency);
     } finally {
