@@ -17,7 +17,7 @@ import { benchUser, migrate, newId, openSeeder, otherUsers, sqliteTarget, TaskFa
 import { chromeArgs, int, loadAverage, median, ms, table } from '../lib/env.ts';
 import { signIn } from '../lib/load.ts';
 import { startTaskwise, type RunningServer } from '../lib/servers.ts';
-import { newContext } from './browser-table.ts';
+import { newContext, SETTLE } from './browser-table.ts';
 
 const TARGETS = { renderMs: 300 };
 
@@ -81,8 +81,8 @@ interface Run {
 async function run(page: Page, url: string, n: number): Promise<Run> {
   await page.goto(url, { waitUntil: 'commit' });
   const shown = await page.evaluate<number>(shownScript(n));
-  // Let the load's own work finish before the month is drawn again.
-  await page.waitForTimeout(1000);
+  // The load's own work finished (a second with no long task) before the month is drawn again.
+  await page.evaluate<number>(SETTLE);
   const renders = [];
   for (let i = 0; i < 3; i++) renders.push(await page.evaluate<{ ms: number; longest: number }>(renderScript(n)));
   return { shown, renders };

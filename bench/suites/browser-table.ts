@@ -106,7 +106,7 @@ export async function newContext(browser: Browser, server: RunningServer, cookie
 }
 
 /** In the page: waits until a second has passed with no long task (the load's own work done); the longest task meanwhile. */
-const SETTLE = String.raw`new Promise((resolve) => {
+export const SETTLE = String.raw`new Promise((resolve) => {
   const start = performance.now();
   const tick = () => {
     const now = performance.now();
