@@ -1,3 +1,5 @@
+import type { Checked } from './validation.ts';
+
 /** A board's columns: their limits, and the answers of the columns API and of moves, shown as-is by the web app. */
 export const COLUMN_POLICY = {
   maxPerBoard: 20,
@@ -27,3 +29,12 @@ export const COLUMN_MESSAGES = {
   /** The warning of a write that leaves a column over its WIP limit. */
   overLimit: (name: string, count: number, limit: number) => `"${name}" now holds ${count} tasks, over its WIP limit of ${limit}.`,
 } as const;
+
+/**
+ * A column's name: trimmed, 1 to 40 characters. Here rather than in validation.ts, which every
+ * form (the sign-in page's too) loads: the column texts above would come with it.
+ */
+export function checkColumnName(raw: string): Checked<string> {
+  const name = raw.trim();
+  return name.length < COLUMN_POLICY.nameMin || name.length > COLUMN_POLICY.nameMax ? { ok: false, message: COLUMN_MESSAGES.name } : { ok: true, value: name };
+}

@@ -1,4 +1,3 @@
-import { COLUMN_MESSAGES, COLUMN_POLICY } from './column-messages.ts';
 import { LIMITS } from './constants.ts';
 import { isValidEmail, normalizeEmail } from './email.ts';
 
@@ -139,13 +138,6 @@ export function checkLabelName(raw: string): Checked<string> {
   const name = raw.trim();
   if (name.length < LIMITS.labelNameMin) return fail('Label name is required.');
   if (name.length > LIMITS.labelNameMax) return fail(`Label name must be at most ${LIMITS.labelNameMax} characters.`);
-  return ok(name);
-}
-
-/** A column's name: trimmed, 1 to 40 characters. */
-export function checkColumnName(raw: string): Checked<string> {
-  const name = raw.trim();
-  if (name.length < COLUMN_POLICY.nameMin || name.length > COLUMN_POLICY.nameMax) return fail(COLUMN_MESSAGES.name);
   return ok(name);
 }
 

@@ -3,7 +3,7 @@ import { LIMITS, PRIORITIES, STATUSES, type Priority, type TaskStatus } from '#s
 import { CSV_MESSAGES } from '#shared/csv-messages.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
 import { CSV_COLUMNS, type CsvColumn } from '#shared/schemas/integrations.ts';
-import { checkColumnName, checkDeadline, checkDescription, checkEmail, checkLabelName, checkStartAt, checkStartBeforeDeadline, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
+import { checkDeadline, checkDescription, checkEmail, checkLabelName, checkStartAt, checkStartBeforeDeadline, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import type { FastifyInstance } from 'fastify';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { canImportTasks } from '#shared/rights.ts';
@@ -15,7 +15,7 @@ import type { BoardsRepository } from '../repositories/boards-repository.ts';
 import { nameKeyOf, type LabelsRepository } from '../repositories/labels-repository.ts';
 import type { PlacedImportedTask, TaskImportRepository } from '../repositories/task-import-repository.ts';
 import { columnsOfBoard, firstOf, type StoredColumn } from '../repositories/columns-repository.ts';
-import { COLUMN_POLICY } from '#shared/column-messages.ts';
+import { checkColumnName, COLUMN_POLICY } from '#shared/column-messages.ts';
 import { keyBetween, keysBetween } from './order-keys.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import { boardNotFound } from './boards.ts';

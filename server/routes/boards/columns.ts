@@ -1,8 +1,7 @@
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { COLUMN_MESSAGES, COLUMN_POLICY } from '#shared/column-messages.ts';
+import { checkColumnName, COLUMN_MESSAGES, COLUMN_POLICY } from '#shared/column-messages.ts';
 import { BoardParams } from '#shared/schemas/boards.ts';
 import { ColumnEnvelope, ColumnListEnvelope, ColumnParams, CreateColumnBody, DeleteColumnQuery, UpdateColumnBody } from '#shared/schemas/columns.ts';
-import { checkColumnName } from '#shared/validation.ts';
 import { actorOf } from '../../services/actor.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';

@@ -3,7 +3,6 @@ import { matchPath, Navigate, Outlet, useMatch, useRoutes, type RouteObject } fr
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { openingView } from '#web/features/tasks/api/board-view-choice.ts';
-import { OTHER_VIEWS } from '#web/features/tasks/components/other-views.tsx';
 import { RequireAuth, RequireGuest, SignedInOutlet } from './guards.tsx';
 import { DiscardChangesDialog, NotificationBell, SyncStatus } from './nav-bar.tsx';
 import { BoardSidebar, PageLoading, RootLayout } from './root-layout.tsx';
@@ -153,10 +152,15 @@ export function preloadFirstScreen(pathname: string, search: string, signedIn: b
   return Promise.all([...frame, ...page, ...viewChunk(pathname, search)].map((chunk) => chunk.preload())).then(() => undefined);
 }
 
-/** The chunk of the view other than the columns that a board or "All my tasks" opens with, if any. */
+/**
+ * The chunk of the view other than the columns that a board or "All my tasks" opens with, if any.
+ * The table of those chunks is itself fetched here, not imported: it names every view's chunk and
+ * their dependencies, bytes that /login would otherwise download for nothing.
+ */
 function viewChunk(pathname: string, search: string): { preload: () => Promise<void> }[] {
   const onBoard = matchPath('/boards/:boardId/*', pathname);
   if (onBoard === null && matchPath('/tasks/*', pathname) === null) return [];
   const view = openingView(onBoard?.params.boardId ?? '', search);
-  return view === 'board' ? [] : [OTHER_VIEWS[view]];
+  if (view === 'board') return [];
+  return [{ preload: () => import('#web/features/tasks/components/other-views.tsx').then(({ OTHER_VIEWS }) => OTHER_VIEWS[view].preload()) }];
 }
