@@ -5,6 +5,7 @@ import { BrowserRouter } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes, preloadFirstScreen } from '#web/app/routes.tsx';
+import { askEarly } from '#web/features/auth/api/get-me.ts';
 import { openDeviceCopy } from '#web/lib/device-copy.ts';
 import { createQueryClient } from '#web/lib/query-client.ts';
 import './styles/tokens.css';
@@ -20,6 +21,8 @@ const queryClient = createQueryClient();
 onlineManager.setOnline(navigator.onLine);
 
 const signedIn = localStorage.getItem(LOGGED_IN_FLAG) !== null;
+// Who is signed in is asked now, not after the first render (features/auth/api/get-me.ts).
+if (signedIn) askEarly();
 
 // The first render waits for what it needs, fetched side by side: whose copy this device holds,
 // which decides how the session starts (one small IndexedDB read); the chunks of the first

@@ -149,7 +149,8 @@ const FIRST_SCREENS: [pattern: string, chunks: { preload: () => Promise<void> }[
 export function preloadFirstScreen(pathname: string, search: string, signedIn: boolean): Promise<void> {
   const page = FIRST_SCREENS.find(([pattern]) => matchPath(pattern, pathname) !== null)?.[1] ?? [];
   const frame = signedIn ? [SignedInOutlet, BoardSidebar, NotificationBell, SyncStatus, DiscardChangesDialog] : [];
-  return Promise.all([...frame, ...page, ...viewChunk(pathname, search)].map((chunk) => chunk.preload())).then(() => undefined);
+  // The view's chunk first: it is fetched in two steps (viewChunk), the second behind the first.
+  return Promise.all([...viewChunk(pathname, search), ...frame, ...page].map((chunk) => chunk.preload())).then(() => undefined);
 }
 
 /**

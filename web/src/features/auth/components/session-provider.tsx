@@ -7,7 +7,7 @@ import { useNotices } from '#web/components/notices.tsx';
 import { isApiError, onUnauthorized } from '#web/lib/api-client.ts';
 import { clearDeviceCopy, useDeviceCopy, type DeviceCopy } from '#web/lib/device-copy.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
-import { getMe } from '../api/get-me.ts';
+import { getMe, takeEarlyMe } from '../api/get-me.ts';
 
 /**
  * Client session state. The `isLoggedIn` flag in localStorage lets a reload start signed in
@@ -116,15 +116,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [session.status]);
 
   // Any authenticated call answered 401: the session is gone. Sign out quietly, say why once.
-  useEffect(
-    () =>
-      onUnauthorized(() => {
-        if (statusRef.current !== 'signedIn') return;
-        signOut('expired');
-        notify('info', CLIENT_MESSAGES.sessionExpired);
-      }),
-    [signOut, notify],
-  );
+  const expire = useCallback(() => {
+    if (statusRef.current !== 'signedIn') return;
+    signOut('expired');
+    notify('info', CLIENT_MESSAGES.sessionExpired);
+  }, [signOut, notify]);
+  useEffect(() => onUnauthorized(expire), [expire]);
 
   // With the flag set at start-up, ask the server who we are.
   useEffect(() => {
@@ -140,8 +137,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     window.addEventListener('pagehide', leave);
     let retry: ReturnType<typeof setTimeout> | undefined;
     const verify = (again: boolean) => {
-      getMe(controller.signal).then(
+      // The first try is the question main.tsx asked at start-up, when it did.
+      const early = again ? undefined : takeEarlyMe();
+      (early ?? getMe(controller.signal)).then(
         (user) => {
+          if (controller.signal.aborted) return;
           // Another person's cookie than the copy's (they signed in elsewhere in this browser): their copy goes.
           const owner = copy.owner;
           if (owner && owner.email.toLowerCase() !== user.email.toLowerCase()) queryClient.clear();
@@ -150,7 +150,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         },
         (error: unknown) => {
           if (controller.signal.aborted) return;
-          if (isApiError(error) && error.status === 401) return; // handled by onUnauthorized
+          if (isApiError(error) && error.status === 401) {
+            // The start-up question does not go through onUnauthorized (nothing listened yet).
+            if (early !== undefined) expire();
+            return; // else handled by onUnauthorized
+          }
           if (isNetworkFailure(error)) {
             // Offline with this person's copy on the device: they go on working from it.
             if (copy.owner) return;
@@ -172,7 +176,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       window.removeEventListener('pagehide', leave);
       controller.abort();
     };
-  }, [mustVerify, notify, signOut, copy, queryClient]);
+  }, [mustVerify, notify, signOut, expire, copy, queryClient]);
 
   // Signed out: drop every cached answer, in memory and on the device, so the next user never sees the previous one's tasks.
   useEffect(() => {

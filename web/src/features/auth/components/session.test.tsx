@@ -5,6 +5,7 @@ import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { countsAnswer, listAnswer, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, networkError } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
+import { askEarly } from '../api/get-me.ts';
 import { VERIFY_RETRY_MS } from './session-provider.tsx';
 
 describe('session start-up (/users/me)', () => {
@@ -82,6 +83,60 @@ describe('session start-up (/users/me)', () => {
     await waitFor(() => {
       expect(screen.getByRole('navigation', { name: 'Main' })).toHaveTextContent('Sign Up');
     });
+  });
+
+  it('takes the question asked at start-up (before the first render) as its first try, instead of asking again', async () => {
+    const api = mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .always('GET', '/tasks', json(200, listAnswer([])))
+      .always('GET', '/tasks/counts', json(200, countsAnswer(0, 0)));
+    localStorage.setItem(LOGGED_IN_FLAG, 'true');
+    askEarly();
+    expect(api.calls.map((c) => c.path)).toEqual(['/api/users/me']);
+    renderApp('/tasks', { signedIn: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tasks' })).toBeInTheDocument();
+    expect(screen.getByText(/Welcome,/)).toHaveTextContent('Welcome, Ada Lovelace');
+    expect(api.callsTo('GET', '/users/me')).toHaveLength(1);
+  });
+
+  it('signs out with the session-expired notice when the start-up question answers 401 (nothing listened for 401s yet)', async () => {
+    const api = mockFetch().on('GET', '/users/me', json(401, { status: 'fail', code: 'NOT_AUTHENTICATED', message: 'Please sign in to continue.' }));
+    localStorage.setItem(LOGGED_IN_FLAG, 'true');
+    askEarly();
+    // The answer comes before anything renders.
+    await waitFor(() => {
+      expect(api.callsTo('GET', '/users/me')).toHaveLength(1);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    renderApp('/tasks', { signedIn: true });
+    expect(await screen.findByText(CLIENT_MESSAGES.sessionExpired)).toHaveAttribute('role', 'status');
+    await waitFor(() => {
+      expect(currentPath()).toBe('/login?next=%2Ftasks');
+    });
+    expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
+    expect(api.callsTo('GET', '/users/me')).toHaveLength(1);
+  });
+
+  it('leaving the page (pagehide) while the start-up question is out never signs out', async () => {
+    // A browser cuts off the requests of a page being left: they fail like a lost connection.
+    const api = mockFetch().on(
+      'GET',
+      '/users/me',
+      () =>
+        new Promise<Error>((resolve) => {
+          window.addEventListener('pagehide', () => { resolve(networkError()); }, { once: true });
+        }),
+    );
+    localStorage.setItem(LOGGED_IN_FLAG, 'true');
+    askEarly();
+    renderApp('/tasks', { signedIn: true });
+    window.dispatchEvent(new Event('pagehide'));
+    await new Promise((resolve) => setTimeout(resolve, VERIFY_RETRY_MS + 200));
+    // Not asked again a second later (a page that is gone never would be): the cut-off answer said nothing.
+    expect(api.callsTo('GET', '/users/me')).toHaveLength(1);
+    expect(localStorage.getItem(LOGGED_IN_FLAG)).not.toBeNull();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(currentPath()).toBe('/tasks');
   });
 
   it('signs out with the expired notice when a board call answers 401 later', async () => {
