@@ -133,7 +133,7 @@ test('every priority filter is aria-pressed, fetched with ?priority= and shows o
   await expect(b.cards).toHaveCount(4);
 });
 
-test('edit: Cancel keeps the task, Save changes assignee and priority, one card at a time', async ({ page, user, createUser }) => {
+test('edit: Cancel keeps the task, Save changes assignee, priority and start, one card at a time', async ({ page, user, createUser }) => {
   const colleague = await createUser();
   const first = title('Edit me');
   const second = title('Other card');
@@ -163,12 +163,20 @@ test('edit: Cancel keeps the task, Save changes assignee and priority, one card 
   await actions.edit.click();
   await actions.assignee.fill(colleague.email);
   await actions.priority.selectOption('urgent');
+  await actions.start.fill('2031-06-18T08:15');
   const saved = page.waitForResponse((res) => res.request().method() === 'PATCH' && res.url().includes('/api/tasks/'));
   await actions.save.click();
-  expect((await saved).status()).toBe(200);
+  const answer = await saved;
+  expect(answer.status()).toBe(200);
+  const { data } = (await answer.json()) as { data: { task: { startAt: string | null } } };
+  expect(data.task.startAt).toBe(await page.evaluate(() => new Date(2031, 5, 18, 8, 15).toISOString()));
   await expect(actions.save).toHaveCount(0);
   await expect(card).toContainText(colleague.email);
   await expect(card).toContainText(/urgent/i);
+  // The saved start is what the next edit begins with.
+  await actions.edit.click();
+  await expect(actions.start).toHaveValue('2031-06-18T08:15');
+  await actions.cancel.click();
 });
 
 test('Mark complete moves the task to Completed, updates both badges, and is not offered there', async ({ page, user }) => {

@@ -69,16 +69,20 @@ test('the board grouped by priority: a card dragged to another lane and column c
   await expect(page.getByRole('combobox', { name: 'Group' })).toHaveValue('priority');
   await expect(lane(page, 'High').getByRole('group', { name: 'High, Completed' }).getByRole('article', { name: 'Write the notes' })).toBeVisible();
 
-  // A lane collapses and expands.
+  // A lane collapses, stays collapsed through a reload (the device remembers it), and expands.
   await page.getByRole('button', { name: 'High, 1 task' }).click();
   await expect(page.getByRole('button', { name: 'High, 1 task' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(card(page, 'Write the notes')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'High, 1 task' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('button', { name: 'Urgent, 1 task' })).toHaveAttribute('aria-expanded', 'true');
   await expect(card(page, 'Write the notes')).toHaveCount(0);
   await page.getByRole('button', { name: 'High, 1 task' }).click();
   await expect(card(page, 'Write the notes')).toBeVisible();
   await expectAccessible(page, 'the board grouped by priority at 1280 px');
 });
 
-test('the table grouped by assignee, kept by a reload', async ({ page, user }) => {
+test('the table grouped by assignee, kept by a reload with its collapsed group', async ({ page, user }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const { board, other } = await seed(page, user.email);
   await page.goto(`/boards/${board._id}?view=table&group=assignee`);
@@ -90,6 +94,11 @@ test('the table grouped by assignee, kept by a reload', async ({ page, user }) =
   await expect(page).toHaveURL(/[?&]group=assignee/);
   await expect(table.getByRole('button', { name: `${other}, 1 task` })).toBeVisible();
   await table.getByRole('button', { name: `${other}, 1 task` }).click();
+  await expect(table.getByRole('link', { name: 'Plan the launch' })).toHaveCount(0);
+  await expect(table.getByRole('link', { name: 'Fix the login' })).toBeVisible();
+  // The collapsed group too.
+  await page.reload();
+  await expect(table.getByRole('button', { name: `${other}, 1 task` })).toHaveAttribute('aria-expanded', 'false');
   await expect(table.getByRole('link', { name: 'Plan the launch' })).toHaveCount(0);
   await expect(table.getByRole('link', { name: 'Fix the login' })).toBeVisible();
   await expectAccessible(page, 'the table grouped by assignee');

@@ -71,6 +71,7 @@ export const cardActions = (card: Locator) => ({
   complete: card.getByRole('button', { name: /^(Mark complete|Completing)/i }),
   assignee: card.getByLabel(/^Assignee/),
   priority: card.getByLabel(/^Priority/),
+  start: card.getByLabel(/^Start/),
   save: card.getByRole('button', { name: /^Sav(e|ing)/ }),
   cancel: card.getByRole('button', { name: /^Cancel/ }),
 });

@@ -178,7 +178,7 @@ export function registerUpdateTask(queryClient: QueryClient): void {
 }
 
 /**
- * Edit (assignee, priority), complete and reopen, the description, labels, the board it is on
+ * Edit (assignee, priority, start), complete and reopen, the description, labels, the board it is on
  * and "Apply mine on top" all go through here. The card shows the change at once; it waits in
  * the device's queue (queued while offline) and the server's answer replaces it; a refusal
  * rolls it back with a message (`quiet`: the caller shows it), a 409 opens the conflict dialog.

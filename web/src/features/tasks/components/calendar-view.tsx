@@ -1,17 +1,12 @@
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { addDays, addMonths, dayKeyOf, defaultDueOn, monthGrid, moveToDay, shiftByDays, weekDays, type DayKey } from '#shared/calendar-dates.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { Button } from '#web/components/button.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
-import { useNow } from '#web/lib/use-now.ts';
-import { useCanChangeTask } from '../api/board-scope.ts';
-import { isPendingTask } from '../api/pending-tasks.ts';
-import { useViewTasks } from '../api/view-tasks.ts';
-import { useTaskPath } from './card-behaviour.ts';
-import { arrowSteps, formatDay, formatTimeOfDay, useDateMoves, useViewerCalendar, type DateSave } from './date-moves.ts';
+import { formatDay, formatTimeOfDay, type DateSave } from './date-moves.ts';
+import { moreNote, onAltArrow, PressedButtons, RangeSteps, useDatedTask, useDateView } from './use-date-view.tsx';
 import type { ViewProps } from './view-props.ts';
 import { ViewNotices } from './view-notices.tsx';
 import './calendar-view.css';
@@ -24,6 +19,10 @@ import './calendar-view.css';
  */
 
 type CalendarMode = 'month' | 'week';
+const MODES: { value: CalendarMode; label: string }[] = [
+  { value: 'month', label: 'Month' },
+  { value: 'week', label: 'Week' },
+];
 const CALENDAR_DRAG = 'taskwise-calendar-task';
 interface FocusRequest {
   taskId: string;
@@ -60,8 +59,7 @@ function TaskChip({
   onFocused: () => void;
 }) {
   const ref = useRef<HTMLAnchorElement>(null);
-  const to = useTaskPath(task);
-  const canChange = useCanChangeTask(task) && !isPendingTask(task);
+  const { to, canChange } = useDatedTask(task);
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
     const element = ref.current;
@@ -89,10 +87,9 @@ function TaskChip({
   const done = task.status === 'done';
   const overdue = !done && task.deadline !== null && Date.parse(task.deadline) < now;
   const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>) => {
-    const steps = event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey ? arrowSteps(event.key) : null;
-    if (!steps || !canChange) return;
-    event.preventDefault();
-    onKeyMove(task, steps.days + 7 * steps.weeks);
+    onAltArrow(event, canChange, (days) => {
+      onKeyMove(task, days);
+    });
   };
   return (
     <Link
@@ -165,13 +162,9 @@ const MONTH_DAY_CHIPS = 4;
 const MONTH_DAY_SHOWN = 3;
 
 export default function CalendarView({ filter }: ViewProps) {
-  const { data, error, isPending, refetch } = useViewTasks(filter);
-  const { timeZone, weekStart } = useViewerCalendar();
-  const nowDate = useNow(60_000);
+  const { tasks, isPending, busy, timeZone, weekStart, now: nowDate, today, anchor, setAnchor, save, hintId, titleId, asideId: undatedId, notices } = useDateView(filter);
   const now = nowDate.getTime();
-  const today = dayKeyOf(now, timeZone);
   const [mode, setMode] = useState<CalendarMode>('month');
-  const [anchor, setAnchor] = useState<DayKey>(today);
   const [focusRequest, setFocusRequest] = useState<FocusRequest | null>(null);
   // The days of the month grid opened to show all their chips.
   const [openDays, setOpenDays] = useState<ReadonlySet<DayKey>>(() => new Set());
@@ -184,10 +177,6 @@ export default function CalendarView({ filter }: ViewProps) {
     });
   };
   const phone = useMediaQuery(PHONE_QUERY);
-  const moves = useDateMoves();
-  const hintId = useId();
-  const titleId = useId();
-  const undatedId = useId();
 
   const weeks = useMemo(() => (mode === 'month' ? monthGrid(anchor, weekStart) : [weekDays(anchor, weekStart)]), [mode, anchor, weekStart]);
   const monthPrefix = anchor.slice(0, 7);
@@ -195,7 +184,6 @@ export default function CalendarView({ filter }: ViewProps) {
   const agendaDays = useMemo(() => weeks.flat().filter((day) => mode === 'week' || day.startsWith(monthPrefix)), [weeks, mode, monthPrefix]);
   const visible = useMemo(() => new Set(weeks.flat()), [weeks]);
 
-  const tasks = data?.tasks;
   const { byDay, undated } = useMemo(() => {
     const days = new Map<DayKey, Task[]>();
     const none: Task[] = [];
@@ -213,7 +201,6 @@ export default function CalendarView({ filter }: ViewProps) {
     return { byDay: days, undated: none };
   }, [tasks, timeZone]);
 
-  const { save } = moves;
   // Set up again when the tasks change: a drop reads the newest copy of the task.
   useEffect(
     () =>
@@ -294,63 +281,22 @@ export default function CalendarView({ filter }: ViewProps) {
         <h2 id={titleId} className="calendar__title" aria-live="polite">
           {title}
         </h2>
-        <div className="calendar__modes" role="group" aria-label="Calendar range">
-          {(['month', 'week'] as const).map((value) => (
-            <Button
-              key={value}
-              size="sm"
-              variant={mode === value ? 'primary' : 'secondary'}
-              aria-pressed={mode === value}
-              onClick={() => {
-                setMode(value);
-              }}
-            >
-              {value === 'month' ? 'Month' : 'Week'}
-            </Button>
-          ))}
-        </div>
-        <div className="calendar__steps" role="group" aria-label="Move through the calendar">
-          <Button
-            size="sm"
-            onClick={() => {
-              step(-1);
-            }}
-          >
-            Previous <span className="visually-hidden">{mode}</span>
-          </Button>
-          <Button
-            size="sm"
-            onClick={() => {
-              setAnchor(today);
-            }}
-          >
-            Today
-          </Button>
-          <Button
-            size="sm"
-            onClick={() => {
-              step(1);
-            }}
-          >
-            Next <span className="visually-hidden">{mode}</span>
-          </Button>
-        </div>
+        <PressedButtons label="Calendar range" className="calendar__modes" options={MODES} value={mode} onChange={setMode} />
+        <RangeSteps
+          label="Move through the calendar"
+          className="calendar__steps"
+          unit={mode}
+          onStep={step}
+          onToday={() => {
+            setAnchor(today);
+          }}
+        />
       </div>
       <p id={hintId} className="visually-hidden">
         Alt+Left or Alt+Right moves the deadline a day, Alt+Up or Alt+Down a week, keeping its time. A task without a deadline gets one counted from today, at 17:00.
       </p>
-      <ViewNotices
-        said={moves.said}
-        moveError={moves.error}
-        onDismiss={moves.dismiss}
-        error={error}
-        onRetry={() => {
-          void refetch();
-        }}
-        truncated={data?.truncated ?? false}
-        noteClassName="calendar__note"
-      />
-      <div className="calendar__body" aria-busy={isPending || data?.complete === false}>
+      <ViewNotices {...notices} noteClassName="calendar__note" />
+      <div className="calendar__body" aria-busy={busy}>
         {phone ? (
           <div className="calendar__agenda">
             {agendaDays.map((day) => (
@@ -395,11 +341,7 @@ export default function CalendarView({ filter }: ViewProps) {
           </h3>
           <p className="calendar__undated-hint">Drop a task on a day to give it that day at 17:00.</p>
           {chips(undated.slice(0, UNDATED_SHOWN)) ?? (isPending ? null : <p className="calendar__empty">Every task has a deadline.</p>)}
-          {undated.length > UNDATED_SHOWN ? (
-            <p className="calendar__empty">
-              And {(undated.length - UNDATED_SHOWN).toLocaleString()} more: search or filter to find them.
-            </p>
-          ) : null}
+          {undated.length > UNDATED_SHOWN ? <p className="calendar__empty">{moreNote(undated.length, UNDATED_SHOWN)}</p> : null}
         </aside>
       </div>
     </section>

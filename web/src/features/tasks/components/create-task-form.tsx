@@ -3,7 +3,7 @@ import { DEFAULT_PRIORITY, LIMITS, type Priority } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { CreateTaskBody } from '#shared/schemas/tasks.ts';
-import { checkDeadline, checkEmail, checkStartBeforeDeadline, checkTaskTitle, checkWorkTitle } from '#shared/validation.ts';
+import { checkDeadline, checkEmail, checkTaskTitle, checkWorkTitle } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
@@ -15,6 +15,7 @@ import { personalBoardOf, useBoardScope, writableBoards } from '../api/board-sco
 import { useCreateTask } from '../api/create-task.ts';
 import { dateTimeLocalToIso, toDateTimeLocal } from '../utils/deadline.ts';
 import { PrioritySelect } from './priority.tsx';
+import { INCOMPLETE_DATE_TIME, readStart, StartField } from './start-field.tsx';
 import { NewTaskLabelsField } from './task-labels.tsx';
 import { NO_REPEAT, readRepeat, RepeatField, type RepeatDraft } from './repeat-field.tsx';
 
@@ -95,16 +96,14 @@ export function CreateTaskForm() {
     if (!work.ok) errors.workTitle = work.message;
     if (!title.ok) errors.taskTitle = title.message;
     if (!assignee.ok) errors.assignee = assignee.message;
-    if (deadline === null) errors.deadline = 'Enter a complete date and time.';
+    if (deadline === null) errors.deadline = INCOMPLETE_DATE_TIME;
     else if (!deadline.ok) errors.deadline = deadline.message;
-    const startIso = values.startAt ? dateTimeLocalToIso(values.startAt) : null;
-    const start = values.startAt && !startIso ? null : checkStartBeforeDeadline(startIso, deadlineIso, 'startAt');
-    if (start === null) errors.startAt = 'Enter a complete date and time.';
-    else if (!start.ok) errors.startAt = start.message;
+    const start = readStart(values.startAt, deadlineIso);
+    if (!start.ok) errors.startAt = start.message;
     const repeat = readRepeat(values.repeat);
     if (!repeat.ok) errors.repeat = repeat.message;
     setFieldErrors(errors);
-    if (!title.ok || !work.ok || !assignee.ok || !deadline?.ok || !start?.ok || !repeat.ok) {
+    if (!title.ok || !work.ok || !assignee.ok || !deadline?.ok || !start.ok || !repeat.ok) {
       const invalid = errors.taskTitle ? taskTitleRef : errors.assignee ? assigneeRef : errors.startAt ? startRef : errors.deadline ? deadlineRef : firstFieldRef;
       invalid.current?.focus();
       return;
@@ -117,7 +116,7 @@ export function CreateTaskForm() {
       ...(boardId ? { boardId } : {}),
       ...(work.value ? { workTitle: work.value } : {}),
       ...(deadlineIso ? { deadline: deadlineIso } : {}),
-      ...(startIso ? { startAt: startIso } : {}),
+      ...(start.iso ? { startAt: start.iso } : {}),
       ...(labels.length > 0 ? { labelIds: labels.map((label) => label._id) } : {}),
       ...(repeat.value ? { repeat: repeat.value } : {}),
     };
@@ -226,17 +225,13 @@ export function CreateTaskForm() {
           }}
         />
       ) : null}
-      <TextField
+      <StartField
         ref={startRef}
-        label="Start"
-        optional
-        type="datetime-local"
-        name="startAt"
         value={values.startAt}
         error={fieldErrors.startAt}
         hint="When the work starts, in your time zone; not after the deadline."
-        onChange={(event) => {
-          set('startAt', event.target.value);
+        onChange={(value) => {
+          set('startAt', value);
         }}
       />
       <div className="create-task__row">

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { boardAnswer, boardsAnswer, countsAnswer, listAnswer, makeBoard, makeTask, meAnswer, PERSONAL_BOARD } from '#web/testing/data.ts';
@@ -50,6 +50,29 @@ describe('the board grouped into lanes', () => {
     expect(screen.queryByRole('article', { name: 'Fix the login' })).not.toBeInTheDocument();
     await user.click(urgentToggle);
     expect(await screen.findByRole('article', { name: 'Fix the login' })).toBeInTheDocument();
+  });
+
+  it('remembers collapsed lanes on the device, per board and grouping field, through a reload', async () => {
+    const fetch = api([task({ taskTitle: 'Fix the login', priority: 'urgent' }), task({ taskTitle: 'Write the notes', priority: 'low' })]);
+    const first = renderApp('/boards/team?group=priority', { signedIn: true });
+    await first.user.click(await screen.findByRole('button', { name: /Urgent, 1 task/ }, { timeout: 10_000 }));
+    expect(screen.queryByRole('article', { name: 'Fix the login' })).not.toBeInTheDocument();
+    first.unmount();
+
+    // Opened again (a new page load asks who is signed in again): the lane is still collapsed, the others open.
+    fetch.on('GET', '/users/me', json(200, meAnswer()));
+    renderApp('/boards/team?group=priority', { signedIn: true });
+    expect(await screen.findByRole('button', { name: /Urgent, 1 task/ }, { timeout: 10_000 })).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByRole('button', { name: /Low, 1 task/ })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.queryByRole('article', { name: 'Fix the login' })).not.toBeInTheDocument();
+    expect(screen.getByRole('article', { name: 'Write the notes' })).toBeInTheDocument();
+    cleanup();
+
+    // Grouped by another field, nothing is collapsed.
+    fetch.on('GET', '/users/me', json(200, meAnswer()));
+    renderApp('/boards/team?group=assignee', { signedIn: true });
+    expect(await screen.findByRole('button', { name: /bob@example.com, 2 tasks/ }, { timeout: 10_000 })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('article', { name: 'Fix the login' })).toBeInTheDocument();
   });
 
   it('puts a task with two labels in both label lanes; the Group select writes ?group=', async () => {
@@ -141,5 +164,19 @@ describe('the table grouped', () => {
     expect(zoe).toHaveAttribute('aria-expanded', 'false');
     expect(titles()).toEqual(['Charlie']);
     expect(amy).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('keeps a collapsed group collapsed through a reload', async () => {
+    const fetch = api([task({ taskTitle: 'Bravo', assignee: 'zoe@example.com' }), task({ taskTitle: 'Charlie', assignee: 'amy@example.com' })]);
+    const first = renderApp('/boards/team?view=table&group=assignee', { signedIn: true });
+    const table = await screen.findByRole('table', { name: 'Tasks' }, { timeout: 10_000 });
+    await first.user.click(within(table).getByRole('button', { name: /zoe@example.com, 1 task$/ }));
+    first.unmount();
+
+    fetch.on('GET', '/users/me', json(200, meAnswer()));
+    renderApp('/boards/team?view=table&group=assignee', { signedIn: true });
+    const again = await screen.findByRole('table', { name: 'Tasks' }, { timeout: 10_000 });
+    expect(within(again).getByRole('button', { name: /zoe@example.com, 1 task$/ })).toHaveAttribute('aria-expanded', 'false');
+    expect(within(again).getAllByRole('link').map((link) => link.textContent)).toEqual(['Charlie']);
   });
 });

@@ -9,6 +9,7 @@ import { cx } from '#web/lib/cx.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import { groupChange, groupName, groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
+import { useCollapsedGroups } from '../api/collapsed-groups.ts';
 import { useMoveTask } from '../api/move-task.ts';
 import { isPendingTask } from '../api/pending-tasks.ts';
 import { useUpdateTask } from '../api/update-task.ts';
@@ -74,7 +75,7 @@ export function GroupedBoard(props: GroupedBoardProps) {
   const list = useViewTasks(filter);
   const labelsQuery = useLabels(group === 'label' && filter.board ? filter.board : null);
   const boardLabels: readonly Label[] = useMemo(() => labelsQuery.data ?? [], [labelsQuery.data]);
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [collapsed, toggleCollapsed] = useCollapsedGroups(filter.board, group);
   const containerRef = useRef<HTMLDivElement>(null);
   const move = useMoveTask();
   const update = useUpdateTask();
@@ -196,11 +197,7 @@ export function GroupedBoard(props: GroupedBoardProps) {
           lane={lane}
           collapsed={collapsed.has(lane.key)}
           onToggle={() => {
-            setCollapsed((current) => {
-              const next = new Set(current);
-              if (!next.delete(lane.key)) next.add(lane.key);
-              return next;
-            });
+            toggleCollapsed(lane.key);
           }}
           onMoveKey={movable ? onMoveKey(lane) : undefined}
           style={style}

@@ -16,6 +16,7 @@ import { taskSelection, useIsSelected, useTaskSelection } from '../api/task-sele
 import { useUpdateTask } from '../api/update-task.ts';
 import { useViewTasks, VIEW_TASKS_MAX } from '../api/view-tasks.ts';
 import { groupName, groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
+import { useCollapsedGroups } from '../api/collapsed-groups.ts';
 import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { dateTimeLocalToIso, formatDeadline, toDateTimeLocal } from '../utils/deadline.ts';
 import { useTaskPath } from './card-behaviour.ts';
@@ -129,7 +130,7 @@ export function tableEntries(sorted: readonly Task[], group: BoardGroup, labels:
 export default function TableView({ filter, columns, group = 'none' }: ViewProps) {
   const list = useViewTasks(filter);
   const labelsQuery = useLabels(group === 'label' && filter.board ? filter.board : null);
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [collapsed, toggleGroup] = useCollapsedGroups(filter.board, group);
   const [sort, setSort] = useState<Sort | null>(null);
   const [editing, setEditing] = useState<Editing | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -147,13 +148,6 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
   const rows = useMemo(() => taskEntries.map((entry) => entry.task), [taskEntries]);
   const entryOfRow = useMemo(() => entries.flatMap((entry, i) => (entry.kind === 'task' ? [i] : [])), [entries]);
   const order = useMemo(() => [...new Set(sorted.map((task) => task._id))], [sorted]);
-  const toggleGroup = useCallback((key: string) => {
-    setCollapsed((current) => {
-      const next = new Set(current);
-      if (!next.delete(key)) next.add(key);
-      return next;
-    });
-  }, []);
 
   // The compiler leaves this component unmemoized (the virtualizer's functions change under
   // it); the rows are memoized by hand (TableRow), which is where the work is.

@@ -256,6 +256,82 @@ describe('editing a task', () => {
     });
   });
 
+  it('sets, keeps and clears the start, read in local time', async () => {
+    const deadline = new Date(2031, 5, 20, 17, 0).toISOString();
+    const task = makeTask({ taskTitle: 'Plan it', deadline });
+    const started = makeTask({ taskTitle: 'Started', deadline, startAt: new Date(2031, 5, 10, 9, 30, 15).toISOString() });
+    const { api } = board({ todo: [task, started] });
+    const { user } = await openBoard();
+    const card = await within(column('Tasks To Do')).findByRole('article', { name: 'Plan it' });
+    await user.click(within(card).getByRole('button', { name: 'Edit' }));
+    const start = within(card).getByLabelText(/^Start/);
+    expect(start).toHaveValue('');
+    expect(start).toHaveAccessibleDescription(/^Not after the deadline, /);
+    await user.type(start, '2031-06-18T08:15');
+    api.on('PATCH', `/tasks/${task._id}`, () => json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: { ...task, version: 2, startAt: new Date(2031, 5, 18, 8, 15).toISOString() } } }));
+    await user.click(within(card).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(api.callsTo('PATCH', `/tasks/${task._id}`)).toHaveLength(1);
+    });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ startAt: new Date(2031, 5, 18, 8, 15).toISOString(), version: 1 });
+
+    // A start with seconds, left as it is: nothing to save.
+    const other = within(column('Tasks To Do')).getByRole('article', { name: 'Started' });
+    await user.click(within(other).getByRole('button', { name: 'Edit' }));
+    expect(within(other).getByLabelText(/^Start/)).toHaveValue('2031-06-10T09:30');
+    await user.click(within(other).getByRole('button', { name: 'Save' }));
+    expect(within(other).queryByLabelText(/^Start/)).not.toBeInTheDocument();
+    expect(api.callsTo('PATCH', `/tasks/${started._id}`)).toHaveLength(0);
+
+    // Emptied: the start goes.
+    await user.click(within(other).getByRole('button', { name: 'Edit' }));
+    await user.clear(within(other).getByLabelText(/^Start/));
+    api.on('PATCH', `/tasks/${started._id}`, () => json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: { ...started, version: 2, startAt: null } } }));
+    await user.click(within(other).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(api.callsTo('PATCH', `/tasks/${started._id}`)).toHaveLength(1);
+    });
+    expect(api.callsTo('PATCH', `/tasks/${started._id}`)[0]?.body).toEqual({ startAt: null, version: 1 });
+  });
+
+  it('refuses a start after the deadline on screen, without a request', async () => {
+    const task = makeTask({ taskTitle: 'Too late', deadline: new Date(2031, 5, 20, 17, 0).toISOString() });
+    const { api } = board({ todo: [task] });
+    const { user } = await openBoard();
+    const card = await within(column('Tasks To Do')).findByRole('article', { name: 'Too late' });
+    await user.click(within(card).getByRole('button', { name: 'Edit' }));
+    const start = within(card).getByLabelText(/^Start/);
+    await user.type(start, '2031-06-21T09:00');
+    await user.click(within(card).getByRole('button', { name: 'Save' }));
+    expect(within(card).getByText('Start cannot be after the deadline.')).toBeInTheDocument();
+    expect(start).toHaveAttribute('aria-invalid', 'true');
+    expect(start).toHaveFocus();
+    expect(api.calls.filter((c) => c.method === 'PATCH')).toHaveLength(0);
+
+    // The same moment as the deadline is allowed.
+    await user.clear(start);
+    await user.type(start, '2031-06-20T17:00');
+    api.on('PATCH', `/tasks/${task._id}`, () => json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: { ...task, version: 2, startAt: task.deadline } } }));
+    await user.click(within(card).getByRole('button', { name: 'Save' }));
+    await waitFor(() => {
+      expect(api.callsTo('PATCH', `/tasks/${task._id}`)).toHaveLength(1);
+    });
+  });
+
+  it('shows the server’s refusal of the start when the deadline moved meanwhile', async () => {
+    const task = makeTask({ taskTitle: 'Moved deadline', deadline: new Date(2031, 5, 20, 17, 0).toISOString() });
+    const { api } = board({ todo: [task] });
+    const { user } = await openBoard();
+    const card = await within(column('Tasks To Do')).findByRole('article', { name: 'Moved deadline' });
+    await user.click(within(card).getByRole('button', { name: 'Edit' }));
+    await user.type(within(card).getByLabelText(/^Start/), '2031-06-19T09:00');
+    const message = 'Start cannot be after the deadline.';
+    api.on('PATCH', `/tasks/${task._id}`, json(400, { status: 'fail', code: 'VALIDATION_FAILED', message, errors: [{ field: 'startAt', message }] }));
+    await user.click(within(card).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(`Couldn’t save “Moved deadline”. ${message}`);
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]?.body).toEqual({ startAt: new Date(2031, 5, 19, 9, 0).toISOString(), version: 1 });
+  });
+
   it('refuses an assignee that is not an e-mail address', async () => {
     const { api } = board({ todo: [makeTask({ taskTitle: 'Check me' })] });
     const { user } = await openBoard();

@@ -26,7 +26,7 @@ import { AddColumnButton, ColumnMenu } from './column-menu.tsx';
 import { useCardMoves } from './card-moves.tsx';
 import { CreateTaskForm } from './create-task-form.tsx';
 import { DeleteTaskDialog } from './delete-task-dialog.tsx';
-import type { EditDraft } from './task-edit-form.tsx';
+import { editDraftOf, type EditDraft } from './task-edit-form.tsx';
 import { TaskColumn, type BoardColumn } from './task-column.tsx';
 import { ViewSwitcher } from './view-switcher.tsx';
 import { BulkBar } from './bulk-bar.tsx';
@@ -158,7 +158,7 @@ export function TaskBoard({
   });
 
   const onEdit = useCallback((task: Task) => {
-    setEditing({ id: task._id, assignee: task.assignee, priority: task.priority, base: task });
+    setEditing(editDraftOf(task));
   }, []);
   const onEditEnd = useCallback(() => {
     setEditing(null);

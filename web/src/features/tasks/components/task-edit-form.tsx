@@ -5,12 +5,16 @@ import { checkEmail } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
 import { EmailField } from '#web/components/field.tsx';
 import { useUpdateTask } from '../api/update-task.ts';
+import { formatDeadline, toDateTimeLocal } from '../utils/deadline.ts';
 import { PrioritySelect } from './priority.tsx';
+import { readStart, StartField } from './start-field.tsx';
 
 export interface EditDraft {
   id: string;
   assignee: string;
   priority: Priority;
+  /** When the work starts, as a `datetime-local` value; "": none. */
+  startAt: string;
   /**
    * The task as it was when editing began: the save is based on it (its version), so a change
    * someone else made meanwhile answers 409 and opens the conflict dialog instead of being
@@ -19,7 +23,23 @@ export interface EditDraft {
   base: Task;
 }
 
-/** A card's inline edit of assignee and priority. */
+/** The start as the form shows it: local wall-clock time to the minute, "" for none. */
+function startText(task: Task): string {
+  return task.startAt ? toDateTimeLocal(new Date(task.startAt)) : '';
+}
+
+/** The draft an edit of `task` begins with: the task as it is. */
+export function editDraftOf(task: Task): EditDraft {
+  return { id: task._id, assignee: task.assignee, priority: task.priority, startAt: startText(task), base: task };
+}
+
+type FieldErrors = Partial<Record<'assignee' | 'startAt', string>>;
+
+/**
+ * A card's inline edit of assignee, priority and start. The start is checked here against the
+ * task's deadline; should the server still refuse it (the deadline changed meanwhile), the card
+ * rolls back and the refusal is shown as a notice.
+ */
 export function TaskEditForm({
   task,
   draft,
@@ -32,8 +52,9 @@ export function TaskEditForm({
   onEditEnd: (saved: boolean) => void;
 }) {
   const update = useUpdateTask();
-  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const assigneeRef = useRef<HTMLInputElement>(null);
+  const startRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     assigneeRef.current?.focus();
@@ -42,15 +63,20 @@ export function TaskEditForm({
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const base = draft.base;
     const email = checkEmail(draft.assignee);
-    if (!email.ok) {
-      setFieldError(draft.assignee.trim() === '' ? 'Enter the assignee’s e-mail address.' : email.message);
-      assigneeRef.current?.focus();
+    const start = readStart(draft.startAt, base.deadline);
+    const errors: FieldErrors = {};
+    if (!email.ok) errors.assignee = draft.assignee.trim() === '' ? 'Enter the assignee’s e-mail address.' : email.message;
+    if (!start.ok) errors.startAt = start.message;
+    setFieldErrors(errors);
+    if (!email.ok || !start.ok) {
+      (errors.assignee ? assigneeRef : startRef).current?.focus();
       return;
     }
-    setFieldError(null);
-    const base = draft.base;
-    if (email.value === base.assignee && draft.priority === base.priority) {
+    // Compared as shown (to the minute), so a start with seconds left alone is not sent back.
+    const startChanged = draft.startAt !== startText(base);
+    if (email.value === base.assignee && draft.priority === base.priority && !startChanged) {
       onEditEnd(false);
       return;
     }
@@ -58,6 +84,7 @@ export function TaskEditForm({
     const changes = {
       ...(email.value === base.assignee ? {} : { assignee: email.value }),
       ...(draft.priority === base.priority ? {} : { priority: draft.priority }),
+      ...(startChanged ? { startAt: start.iso } : {}),
     };
     update.mutate({ task: base, changes });
     onEditEnd(true);
@@ -83,7 +110,7 @@ export function TaskEditForm({
           autoComplete="off"
           required
           value={draft.assignee}
-          error={fieldError}
+          error={fieldErrors.assignee}
           onChange={(event) => {
             onDraftChange({ ...draft, assignee: event.target.value });
           }}
@@ -92,6 +119,16 @@ export function TaskEditForm({
           value={draft.priority}
           onChange={(priority) => {
             onDraftChange({ ...draft, priority });
+          }}
+        />
+        <StartField
+          ref={startRef}
+          className="task-edit__start"
+          value={draft.startAt}
+          error={fieldErrors.startAt}
+          hint={draft.base.deadline ? `Not after the deadline, ${formatDeadline(new Date(draft.base.deadline), new Date())}.` : 'In your time zone.'}
+          onChange={(startAt) => {
+            onDraftChange({ ...draft, startAt });
           }}
         />
       </div>

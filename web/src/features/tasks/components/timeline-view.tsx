@@ -1,15 +1,11 @@
-import { useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { Link } from 'react-router';
 import { addDays, dayKeyOf, daysBetween, shiftByDays, shiftTimeline, timelineRange, type DayKey, type TimelineZoom } from '#shared/calendar-dates.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
-import { Button } from '#web/components/button.tsx';
 import { cx } from '#web/lib/cx.ts';
-import { useNow } from '#web/lib/use-now.ts';
-import { useCanChangeTask } from '../api/board-scope.ts';
-import { isPendingTask } from '../api/pending-tasks.ts';
-import { useViewTasks } from '../api/view-tasks.ts';
 import { useTaskPath } from './card-behaviour.ts';
-import { arrowSteps, formatDay, useDateMoves, useViewerCalendar, type DateSave } from './date-moves.ts';
+import { formatDay, type DateSave } from './date-moves.ts';
+import { moreNote, onAltArrow, PressedButtons, RangeSteps, useDatedTask, useDateView } from './use-date-view.tsx';
 import type { ViewProps } from './view-props.ts';
 import { ViewNotices } from './view-notices.tsx';
 import './timeline-view.css';
@@ -99,8 +95,7 @@ function TimelineRow({
   hintId: string;
   save: DateSave;
 }) {
-  const to = useTaskPath(task);
-  const canChange = useCanChangeTask(task) && !isPendingTask(task);
+  const { to, canChange } = useDatedTask(task);
   const [drag, setDrag] = useState<Drag | null>(null);
   const pointer = useRef<{ x: number; part: Part; moved: boolean } | null>(null);
   const suppressClick = useRef(false);
@@ -156,10 +151,9 @@ function TimelineRow({
   const pointerHandlers = { onPointerMove, onPointerUp, onPointerCancel };
 
   const onBarKey = (event: KeyboardEvent<HTMLAnchorElement>) => {
-    const steps = event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey ? arrowSteps(event.key) : null;
-    if (!steps || !canChange) return;
-    event.preventDefault();
-    commit('move', steps.days + 7 * steps.weeks);
+    onAltArrow(event, canChange, (days) => {
+      commit('move', days);
+    });
   };
   const onEndKey = (part: 'start' | 'end') => (event: KeyboardEvent<HTMLSpanElement>) => {
     const by = event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'PageDown' ? -7 : event.key === 'PageUp' ? 7 : 0;
@@ -235,24 +229,15 @@ function TimelineRow({
 }
 
 export default function TimelineView({ filter, columns }: ViewProps) {
-  const { data, error, isPending, refetch } = useViewTasks(filter);
-  const { timeZone, weekStart } = useViewerCalendar();
-  const now = useNow(60_000);
-  const today = dayKeyOf(now.getTime(), timeZone);
+  const { tasks, isPending, busy, timeZone, weekStart, today, anchor, setAnchor, save, hintId, titleId, asideId: unscheduledId, notices } = useDateView(filter);
   const [zoom, setZoom] = useState<TimelineZoom>('week');
   const [grouping, setGrouping] = useState<Grouping>('column');
-  const [anchor, setAnchor] = useState<DayKey>(today);
-  const moves = useDateMoves();
-  const hintId = useId();
-  const titleId = useId();
-  const unscheduledId = useId();
 
   const range = useMemo(() => timelineRange(anchor, zoom, weekStart), [anchor, zoom, weekStart]);
   const dayWidth = DAY_WIDTH[zoom];
   const lastDay = range.days - 1;
   const todayAt = daysBetween(range.start, today);
 
-  const tasks = data?.tasks;
   const { groups, unscheduled, outside } = useMemo(() => {
     const byGroup = new Map<string, Task[]>();
     const none: Task[] = [];
@@ -302,78 +287,33 @@ export default function TimelineView({ filter, columns }: ViewProps) {
         <h2 id={titleId} className="timeline__title" aria-live="polite">
           {rangeTitle.formatRange(utcDate(range.start), utcDate(addDays(range.start, lastDay)))}
         </h2>
-        <div className="timeline__group" role="group" aria-label="Group by">
-          {(['column', 'assignee'] as const).map((value) => (
-            <Button
-              key={value}
-              size="sm"
-              variant={grouping === value ? 'primary' : 'secondary'}
-              aria-pressed={grouping === value}
-              onClick={() => {
-                setGrouping(value);
-              }}
-            >
-              {value === 'assignee' ? 'Assignee' : columns ? 'Column' : 'Status'}
-            </Button>
-          ))}
-        </div>
-        <div className="timeline__group" role="group" aria-label="Zoom">
-          {ZOOMS.map(({ value, label }) => (
-            <Button
-              key={value}
-              size="sm"
-              variant={zoom === value ? 'primary' : 'secondary'}
-              aria-pressed={zoom === value}
-              onClick={() => {
-                setZoom(value);
-              }}
-            >
-              {label}
-            </Button>
-          ))}
-        </div>
-        <div className="timeline__group" role="group" aria-label="Move through the timeline">
-          <Button
-            size="sm"
-            onClick={() => {
-              setAnchor(shiftTimeline(anchor, zoom, -1));
-            }}
-          >
-            Previous
-          </Button>
-          <Button
-            size="sm"
-            onClick={() => {
-              setAnchor(today);
-            }}
-          >
-            Today
-          </Button>
-          <Button
-            size="sm"
-            onClick={() => {
-              setAnchor(shiftTimeline(anchor, zoom, 1));
-            }}
-          >
-            Next
-          </Button>
-        </div>
+        <PressedButtons
+          label="Group by"
+          className="timeline__group"
+          options={[
+            { value: 'column', label: columns ? 'Column' : 'Status' },
+            { value: 'assignee', label: 'Assignee' },
+          ]}
+          value={grouping}
+          onChange={setGrouping}
+        />
+        <PressedButtons label="Zoom" className="timeline__group" options={ZOOMS} value={zoom} onChange={setZoom} />
+        <RangeSteps
+          label="Move through the timeline"
+          className="timeline__group"
+          onStep={(direction) => {
+            setAnchor(shiftTimeline(anchor, zoom, direction));
+          }}
+          onToday={() => {
+            setAnchor(today);
+          }}
+        />
       </div>
       <p id={hintId} className="visually-hidden">
         Alt+Left or Alt+Right moves both dates a day, Alt+Up or Alt+Down a week; on the start or deadline of a bar, the arrow keys move that date a day and Page Up or Page Down a week.
       </p>
-      <ViewNotices
-        said={moves.said}
-        moveError={moves.error}
-        onDismiss={moves.dismiss}
-        error={error}
-        onRetry={() => {
-          void refetch();
-        }}
-        truncated={data?.truncated ?? false}
-        noteClassName="timeline__note"
-      />
-      <div className="timeline__scroll" aria-busy={isPending || data?.complete === false}>
+      <ViewNotices {...notices} noteClassName="timeline__note" />
+      <div className="timeline__scroll" aria-busy={busy}>
         <div className="timeline__grid">
           <div className="timeline__head" aria-hidden="true">
             <span className="timeline__label" />
@@ -393,7 +333,7 @@ export default function TimelineView({ filter, columns }: ViewProps) {
               </h3>
               <ul className="timeline__rows">
                 {group.tasks.map((task) => (
-                  <TimelineRow key={task._id} task={task} rangeStart={range.start} rangeDays={range.days} dayWidth={dayWidth} timeZone={timeZone} hintId={hintId} save={moves.save} />
+                  <TimelineRow key={task._id} task={task} rangeStart={range.start} rangeDays={range.days} dayWidth={dayWidth} timeZone={timeZone} hintId={hintId} save={save} />
                 ))}
               </ul>
             </section>
@@ -414,9 +354,7 @@ export default function TimelineView({ filter, columns }: ViewProps) {
               </li>
             ))}
           </ul>
-          {unscheduled.length > UNSCHEDULED_SHOWN ? (
-            <p className="timeline__note">And {(unscheduled.length - UNSCHEDULED_SHOWN).toLocaleString()} more: search or filter to find them.</p>
-          ) : null}
+          {unscheduled.length > UNSCHEDULED_SHOWN ? <p className="timeline__note">{moreNote(unscheduled.length, UNSCHEDULED_SHOWN)}</p> : null}
         </section>
       ) : null}
     </section>
