@@ -418,6 +418,33 @@ describe('POST /api/tasks/bulk: versions (an undo must not overwrite a later cha
     expect(retried.status, retried.body).toBe(200);
   });
 
+  it('the change made, sent again with the versions its answer gave, writes nothing (a check of the versions before an undo of several requests)', async () => {
+    const { admin, member, ids, board } = await teamWithTasks(2);
+    const [label] = await insertLabels(t, board.id, 'Bug');
+    const done = await t.app.db.selectFrom('boardColumns').select('id').where('boardId', '=', board.id).where('category', '=', 'done').executeTakeFirstOrThrow();
+    const other = await t.request('POST', '/api/boards', { cookie: admin.cookie, body: { name: 'Elsewhere' } });
+    expect(other.status, other.body).toBe(201);
+    const otherBoard = (other.json.data as unknown as { board: { _id: string } }).board;
+    for (const change of [
+      { priority: 'urgent' },
+      { columnId: done.id },
+      { status: 'todo' },
+      { addLabelIds: [label!._id] },
+      { removeLabelIds: [label!._id] },
+      { deadline: inDays(3) },
+      { assignee: member.user.email },
+      { boardId: otherBoard._id },
+    ]) {
+      const made = await bulk(admin.cookie, ids, change);
+      expect(made.status, made.body).toBe(200);
+      const before = await snapshot();
+      const again = await bulkAt(admin.cookie, ids, change, tasksOf(made).map((task) => task.version));
+      expect(again.status, again.body).toBe(200);
+      expect(tasksOf(again).map((task) => task.version), JSON.stringify(change)).toEqual(tasksOf(made).map((task) => task.version));
+      expect(await snapshot(), JSON.stringify(change)).toEqual(before);
+    }
+  });
+
   it('a delete and a move check the versions too', async () => {
     const { admin, ids, board } = await teamWithTasks(2);
     await patch(admin.cookie, ids[0]!, { priority: 'high' });

@@ -65,22 +65,26 @@ describe('planUndo', () => {
 });
 
 describe('atVersions', () => {
-  it('gives each request of an undo plan the versions the change’s answer gave, in the order of its ids', () => {
+  it('gives each request of an undo plan the versions the change’s answer gave, after a check of them all that changes nothing', () => {
     const a = makeTask({ priority: 'high' });
     const b = makeTask({ priority: 'low' });
     const c = makeTask({ priority: 'high' });
     const plan = planUndo([a, b, c], { priority: 'urgent' });
     const after = [{ ...c, version: 7 }, { ...a, version: 4 }, { ...b, version: 2 }];
-    expect(atVersions(plan, after)).toEqual([
+    expect(atVersions(plan, after, { priority: 'urgent' })).toEqual([
+      // The change made, again: each task is already urgent, so only the versions are checked.
+      { taskIds: [a._id, c._id, b._id], change: { priority: 'urgent' }, versions: [4, 7, 2], check: true },
       { taskIds: [a._id, c._id], change: { priority: 'high' }, versions: [4, 7] },
       { taskIds: [b._id], change: { priority: 'low' }, versions: [2] },
     ]);
   });
 
-  it('leaves out a task the answer does not hold, and a request left with none', () => {
+  it('needs no check for a plan of one request; leaves out a task the answer does not hold, and a request left with none', () => {
     const a = makeTask({ priority: 'high' });
     const b = makeTask({ priority: 'low' });
-    expect(atVersions(planUndo([a, b], { priority: 'urgent' }), [{ ...a, version: 3 }])).toEqual([{ taskIds: [a._id], change: { priority: 'high' }, versions: [3] }]);
+    expect(atVersions(planUndo([a, b], { priority: 'urgent' }), [{ ...a, version: 3 }], { priority: 'urgent' })).toEqual([
+      { taskIds: [a._id], change: { priority: 'high' }, versions: [3] },
+    ]);
   });
 });
 

@@ -21,6 +21,8 @@ export interface BulkRequest {
   taskIds: string[];
   change: BulkChange;
   versions?: number[];
+  /** The change made, sent again to the tasks it made so: it changes nothing and only checks their versions (see `atVersions`). */
+  check?: true;
 }
 
 /** "3 tasks changed", "1 task changed". */
@@ -118,14 +120,21 @@ export function planUndo(before: readonly Task[], change: BulkChange): BulkReque
 
 /**
  * An undo plan bound to the versions the change's answer gave (`after`): each request then puts
- * back only tasks nobody changed since. A task the answer does not hold is left out.
+ * back only tasks nobody changed since. A task the answer does not hold is left out. A plan of
+ * more than one request (tasks with different previous values) starts with a check: `change`
+ * itself sent again to all of them with their versions, which writes nothing (each task already
+ * is so) but is refused if any of them changed since, so that one changed task stops the whole
+ * undo before any request has put anything back.
  */
-export function atVersions(plan: readonly BulkRequest[], after: readonly Task[]): BulkRequest[] {
+export function atVersions(plan: readonly BulkRequest[], after: readonly Task[], change: BulkChange): BulkRequest[] {
   const versions = new Map(after.map((task) => [task._id, task.version]));
-  return plan.flatMap(({ taskIds, change }) => {
-    const known = taskIds.filter((id) => versions.has(id));
-    return known.length === 0 ? [] : [{ taskIds: known, change, versions: known.map((id) => versions.get(id) ?? 0) }];
+  const bound = plan.flatMap((request): BulkRequest[] => {
+    const known = request.taskIds.filter((id) => versions.has(id));
+    return known.length === 0 ? [] : [{ taskIds: known, change: request.change, versions: known.map((id) => versions.get(id) ?? 0) }];
   });
+  if (bound.length < 2) return bound;
+  const check: BulkRequest = { taskIds: bound.flatMap((r) => r.taskIds), change, versions: bound.flatMap((r) => r.versions ?? []), check: true };
+  return [check, ...bound];
 }
 
 /** What a whole change came to: the changed tasks, or how many were deleted. */
@@ -185,7 +194,7 @@ export function useBulkChange() {
     const result = await sendBulkChange(taskIds, change, (answer, ids) => {
       receiveChunk(queryClient, answer, ids, deleting);
     });
-    return { ...result, undo: atVersions(planUndo(before, change), result.tasks) };
+    return { ...result, undo: atVersions(planUndo(before, change), result.tasks, change) };
   };
 }
 
@@ -212,25 +221,27 @@ function conflictOf(failure: unknown): { taskId: string; task: Task | undefined 
  * Sends the requests of an undo plan, one after another, each with its versions. A request
  * refused because a task changed since (409 CONFLICT) writes nothing and stops the undo: that
  * task's current copy goes into the caches, the pages of the plan's tasks are asked again, and
- * the result names it. Any other refusal rejects.
+ * the result names it. Any other refusal rejects, except the check's (the requests that follow
+ * it are refused for the same reason, by name).
  */
 export function useUndoBulkChange() {
   const queryClient = useQueryClient();
   return async (plan: readonly BulkRequest[]): Promise<UndoResult> => {
     let putBack = 0;
-    for (const { taskIds, change, versions } of plan) {
+    for (const { taskIds, change, versions, check } of plan) {
       try {
         const result = await sendBulkChange(
           taskIds,
           change,
           (answer, ids) => {
-            receiveChunk(queryClient, answer, ids, false);
+            if (!check) receiveChunk(queryClient, answer, ids, false);
           },
           versions,
         );
-        putBack += result.tasks.length;
+        if (!check) putBack += result.tasks.length;
       } catch (failure) {
         const conflict = conflictOf(failure);
+        if (conflict === undefined && check) continue;
         if (conflict === undefined) throw failure;
         const title = conflict.task?.taskTitle ?? findCachedTask(queryClient, conflict.taskId)?.taskTitle ?? 'A task';
         if (conflict.task !== undefined) receiveTask(queryClient, conflict.task, { isNew: false });
