@@ -1,7 +1,8 @@
 /**
  * The table view of a board and changes to many tasks at once: sorting, a deadline edited in
  * place, three rows picked with Shift+click, their priority set from the bulk bar and put back
- * with Undo; and the table and its bar checked by axe on a phone and a desktop, light and dark.
+ * with Undo, and an Undo refused for a task someone changed since; and the table and its bar
+ * checked by axe on a phone and a desktop, light and dark.
  */
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, test } from './fixtures.ts';
@@ -65,6 +66,30 @@ test('sorts, edits a deadline in place, sets the priority of three rows at once 
   await expect(row(page, 'Bravo hiring').getByRole('button', { name: /edit priority/ })).toContainText('Urgent');
   await expect(row(page, 'Charlie budget').getByRole('button', { name: /edit priority/ })).toContainText('Normal');
   await expect(row(page, 'Delta report').getByRole('button', { name: /edit priority/ })).toContainText('Low');
+});
+
+test('Undo does not overwrite a change someone made since: it says which task, and that task keeps the change', async ({ page, user }) => {
+  const { ids } = await openTable(page, user.email);
+  await row(page, 'Alpha launch').getByRole('checkbox').click();
+  await row(page, 'Bravo hiring').getByRole('checkbox').click();
+  const bar = page.getByRole('region', { name: 'Change the selected tasks' });
+  await expect(bar.getByText('2 selected')).toBeVisible();
+  await bar.getByRole('combobox', { name: 'Priority' }).selectOption('low');
+  await expect(page.getByText('2 tasks changed — Undo')).toBeVisible();
+
+  // Another request changes Bravo after the bulk change, before Undo.
+  const bravo = `/api/tasks/${ids['Bravo hiring'] ?? ''}`;
+  const patched = await page.request.patch(bravo, { data: { priority: 'normal' } });
+  expect(patched.status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('alert')).toContainText('Not undone: “Bravo hiring” was changed by someone else since.');
+  await expect(page.getByText(/put back/)).toHaveCount(0);
+  await expect(row(page, 'Bravo hiring').getByRole('button', { name: /edit priority/ })).toContainText('Normal');
+  await expect(row(page, 'Alpha launch').getByRole('button', { name: /edit priority/ })).toContainText('Low');
+  const stored = async (id: string) => ((await (await page.request.get(`/api/tasks/${id}`)).json()) as { data: { task: { priority: string } } }).data.task.priority;
+  expect(await stored(ids['Bravo hiring'] ?? '')).toBe('normal');
+  expect(await stored(ids['Alpha launch'] ?? '')).toBe('low');
 });
 
 test('the table and its bar pass axe on a phone and a desktop, and in the dark theme', async ({ page, user }) => {

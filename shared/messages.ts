@@ -35,6 +35,8 @@ export const SERVER_MESSAGES = {
   taskCreated: 'Task created successfully.',
   taskUpdated: 'Task updated successfully.',
   bulkChangeKinds: 'Give exactly one kind of change.',
+  bulkVersionsCount: 'Give one version for each task id, in the order of taskIds.',
+  bulkVersionsTwice: 'A task id given twice has two different versions.',
   tasksChanged: (n: number) => (n === 1 ? '1 task changed.' : `${n} tasks changed.`),
   taskNotFound: 'Task not found.',
   taskBoardNotFound: 'Board not found.',

@@ -84,6 +84,7 @@ function oneMailPerAssignee(mail: TaskMail, actor: Actor, titles: ReadonlyMap<st
  * its rules, its version, activity, events and webhooks), in one transaction. The route has
  * checked what does not depend on a task (the e-mail, the deadline's form and not being past,
  * the label ids' count); what does is refused here for the first task it fails, by name.
+ * `versions`: the version each task must be at (409 CONFLICT for the first that is not).
  */
 export async function changeMany(
   writes: TaskWrites,
@@ -92,8 +93,9 @@ export async function changeMany(
   actor: Actor,
   ids: readonly string[],
   change: BulkChange,
+  versions?: ReadonlyMap<string, number>,
 ): Promise<BulkDone> {
-  if ('delete' in change) return { answer: { deleted: await writes.removeMany(actor, ids) } };
+  if ('delete' in change) return { answer: { deleted: await writes.removeMany(actor, ids, versions) } };
   const places = topPlaces(ids.length);
   /** The titles of the tasks the change assigns, by new assignee, in the change's order. */
   const assigned = new Map<string, string[]>();
@@ -134,6 +136,7 @@ export async function changeMany(
   };
   const tasks = await writes.updateMany(actor, ids, each, {
     moveTo: 'boardId' in change ? change.boardId : undefined,
+    versions,
     mails: (parts) => {
       oneMailPerAssignee(mail, actor, assigned, parts);
     },

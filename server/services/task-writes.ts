@@ -133,15 +133,17 @@ export interface TaskWrites {
    * task in `message`) and writes nothing. `mails(parts)` may rewrite the mails of the planned
    * writes (in `ids`' order) before anything is written (one mail for many tasks). Each task
    * gets its version, activity, events, notifications and webhook deliveries as if changed alone.
+   * `versions`: the version each task must be at, checked under its row lock after its rights;
+   * a task at another version is a 409 CONFLICT (its current copy in `data.task`), as `update`'s.
    */
   updateMany(
     actor: Actor,
     ids: readonly string[],
     each: (current: Task, ex: Executor) => Promise<{ changes: EditableFields; labelIds?: readonly string[] | undefined }>,
-    options?: { moveTo?: string | undefined; mails?: (parts: readonly WriteParts[]) => void },
+    options?: { moveTo?: string | undefined; versions?: ReadonlyMap<string, number> | undefined; mails?: (parts: readonly WriteParts[]) => void },
   ): Promise<Task[]>;
-  /** Deletes many tasks as `remove` does, all or nothing in one transaction (refusals as `updateMany`); how many. */
-  removeMany(actor: Actor, ids: readonly string[]): Promise<number>;
+  /** Deletes many tasks as `remove` does, all or nothing in one transaction (refusals and `versions` as `updateMany`); how many. */
+  removeMany(actor: Actor, ids: readonly string[], versions?: ReadonlyMap<string, number>): Promise<number>;
   /**
    * Any other write of task `taskId` (its comments, its checklist: services/comment-writes.ts,
    * checklist-writes.ts), the way `update` and `remove` write: the task is read with the actor's
@@ -461,12 +463,14 @@ export default fp(
      * statement, its row locked, with the actor's rights on it; each planned in `ids`' order;
      * then `gather` sees every planned write's parts; then all are written (writeMany: on
      * PostgreSQL one statement per shape of task row, whatever the number of tasks). A refusal
-     * names its task and rolls everything back.
+     * names its task and rolls everything back. `versions`: each task's expected version, checked
+     * on the locked row before it is planned (both databases read through findManyForWrite).
      */
     async function many<T>(
       actor: Actor,
       ids: readonly string[],
       moveTo: string | undefined,
+      versions: ReadonlyMap<string, number> | undefined,
       plan: (found: TaskForWrite, ex: Executor) => Promise<TaskWriteStep<T>> | TaskWriteStep<T>,
       gather: (parts: readonly WriteParts[]) => void = () => undefined,
     ): Promise<T[]> {
@@ -481,6 +485,8 @@ export default fp(
             if (found === undefined) throw taskNotFound();
             title = found.task.taskTitle;
             if (!canChangeTask(found.role, found.task.assignee === actor.email)) throw viewerCannotChange();
+            const expected = versions?.get(id);
+            if (expected !== undefined && expected !== found.task.version) throw taskConflict(found.task);
             const step = await plan(found, trx);
             if ('needsLock' in step) throw new Error('A write planned under the row lock asked for it again');
             steps.push(step);
@@ -563,7 +569,7 @@ export default fp(
         });
       },
 
-      updateMany(actor, ids, each, { moveTo, mails } = {}) {
+      updateMany(actor, ids, each, { moveTo, versions, mails } = {}) {
         // Each task's changes, read by the one plan `update` uses.
         const planned = new Map<string, { changes: EditableFields; labelIds?: readonly string[] | undefined }>();
         const memo: PlanMemo = { columnNames: new Map(), boardLabels: new Map() };
@@ -572,14 +578,21 @@ export default fp(
           planned.set(found.task._id, await each(found.task, ex));
           return plan(found, ex, true);
         };
+        // The re-spacing a retry needs bumps the versions of the tasks of that column, these too.
+        const expected = versions === undefined ? undefined : new Map(versions);
         return withDistinctKeys(
-          () => labelsKept(true, async () => (await many<Written>(actor, ids, moveTo, planEach, mails)).map((w) => w.task)),
-          (columnId) => respace(actor, columnId),
+          () => labelsKept(true, async () => (await many<Written>(actor, ids, moveTo, expected, planEach, mails)).map((w) => w.task)),
+          async (columnId) => {
+            for (const id of await respace(actor, columnId)) {
+              const version = expected?.get(id);
+              if (version !== undefined) expected?.set(id, version + 1);
+            }
+          },
         );
       },
 
-      async removeMany(actor, ids) {
-        return (await many<undefined>(actor, ids, undefined, ({ task }) => planRemove(actor, task))).length;
+      async removeMany(actor, ids, versions) {
+        return (await many<undefined>(actor, ids, undefined, versions, ({ task }) => planRemove(actor, task))).length;
       },
     } satisfies TaskWrites);
 

@@ -370,3 +370,130 @@ describe('POST /api/tasks/bulk: refusals change nothing', () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe('POST /api/tasks/bulk: versions (an undo must not overwrite a later change)', () => {
+  const bulkAt = (cookie: string, taskIds: string[], change: unknown, versions: unknown) => t.request('POST', '/api/tasks/bulk', { cookie, body: { taskIds, change, versions } });
+  const patch = async (cookie: string, id: string, body: unknown) => {
+    const res = await t.request('PATCH', `/api/tasks/${id}`, { cookie, body });
+    expect(res.status, res.body).toBe(200);
+    return (res.json.data as unknown as { task: Task }).task;
+  };
+
+  it('every task at its given version: the change is made, as without versions', async () => {
+    const { admin, ids, tasks } = await teamWithTasks(3);
+    await patch(admin.cookie, ids[1]!, { priority: 'low' });
+    const res = await bulkAt(admin.cookie, ids, { priority: 'urgent' }, [tasks[0]!.version, tasks[1]!.version + 1, tasks[2]!.version]);
+    expect(res.status, res.body).toBe(200);
+    expect(tasksOf(res).map((task) => [task._id, task.priority, task.version])).toEqual([
+      [ids[0], 'urgent', 2],
+      [ids[1], 'urgent', 3],
+      [ids[2], 'urgent', 2],
+    ]);
+  });
+
+  it('the undo of a change with the versions its answer gave: refused with 409 CONFLICT naming the task someone changed since, and nothing changes', async () => {
+    const { admin, member, ids } = await teamWithTasks(3);
+    const changed = await bulk(admin.cookie, ids, { priority: 'urgent' });
+    expect(changed.status, changed.body).toBe(200);
+    const versions = tasksOf(changed).map((task) => task.version);
+    // Someone else changes the second task after the bulk change.
+    const theirs = await patch(member.cookie, ids[1]!, { priority: 'low', taskTitle: 'Renamed by Member' });
+    const before = await snapshot();
+    const undo = await bulkAt(admin.cookie, ids, { priority: 'normal' }, versions);
+    expect(undo.status, undo.body).toBe(409);
+    expect(undo.json.code).toBe('CONFLICT');
+    const data = undo.json.data as unknown as { taskId: string; task: Task };
+    expect(data.taskId).toBe(ids[1]);
+    expect([data.task._id, data.task.priority, data.task.version, data.task.taskTitle]).toEqual([ids[1], 'low', theirs.version, 'Renamed by Member']);
+    expect(undo.json.message).toContain('“Renamed by Member”');
+    expect(await snapshot()).toEqual(before);
+    const rows = await t.app.db.selectFrom('tasks').select(['id', 'priority', 'version']).where('id', 'in', ids).orderBy('id').execute();
+    expect(rows.toSorted((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))).toEqual([
+      { id: ids[0], priority: 'urgent', version: 2 },
+      { id: ids[1], priority: 'low', version: 3 },
+      { id: ids[2], priority: 'urgent', version: 2 },
+    ]);
+    // With the current versions the undo goes through.
+    const retried = await bulkAt(admin.cookie, ids, { priority: 'normal' }, [2, 3, 2]);
+    expect(retried.status, retried.body).toBe(200);
+  });
+
+  it('the change made, sent again with the versions its answer gave, writes nothing (a check of the versions before an undo of several requests)', async () => {
+    const { admin, member, ids, board } = await teamWithTasks(2);
+    const [label] = await insertLabels(t, board.id, 'Bug');
+    const done = await t.app.db.selectFrom('boardColumns').select('id').where('boardId', '=', board.id).where('category', '=', 'done').executeTakeFirstOrThrow();
+    const other = await t.request('POST', '/api/boards', { cookie: admin.cookie, body: { name: 'Elsewhere' } });
+    expect(other.status, other.body).toBe(201);
+    const otherBoard = (other.json.data as unknown as { board: { _id: string } }).board;
+    for (const change of [
+      { priority: 'urgent' },
+      { columnId: done.id },
+      { status: 'todo' },
+      { addLabelIds: [label!._id] },
+      { removeLabelIds: [label!._id] },
+      { deadline: inDays(3) },
+      { assignee: member.user.email },
+      { boardId: otherBoard._id },
+    ]) {
+      const made = await bulk(admin.cookie, ids, change);
+      expect(made.status, made.body).toBe(200);
+      const before = await snapshot();
+      const again = await bulkAt(admin.cookie, ids, change, tasksOf(made).map((task) => task.version));
+      expect(again.status, again.body).toBe(200);
+      expect(tasksOf(again).map((task) => task.version), JSON.stringify(change)).toEqual(tasksOf(made).map((task) => task.version));
+      expect(await snapshot(), JSON.stringify(change)).toEqual(before);
+    }
+  });
+
+  it('a delete and a move check the versions too', async () => {
+    const { admin, ids, board } = await teamWithTasks(2);
+    await patch(admin.cookie, ids[0]!, { priority: 'high' });
+    const done = await t.app.db.selectFrom('boardColumns').select('id').where('boardId', '=', board.id).where('category', '=', 'done').executeTakeFirstOrThrow();
+    const before = await snapshot();
+    const removed = await bulkAt(admin.cookie, ids, { delete: true }, [1, 1]);
+    expect([removed.status, removed.json.code, (removed.json.data as { taskId?: string } | undefined)?.taskId]).toEqual([409, 'CONFLICT', ids[0]]);
+    const moved = await bulkAt(admin.cookie, ids, { columnId: done.id }, [1, 1]);
+    expect([moved.status, moved.json.code, (moved.json.data as { taskId?: string } | undefined)?.taskId]).toEqual([409, 'CONFLICT', ids[0]]);
+    expect(await snapshot()).toEqual(before);
+    const deleted = await bulkAt(admin.cookie, ids, { delete: true }, [2, 1]);
+    expect([deleted.status, deleted.json.data]).toEqual([200, { deleted: 2 }]);
+  });
+
+  it('versions not one per id (too few, too many, none, an id given two versions, not a version): 400 on versions, nothing changes', async () => {
+    const { admin, ids } = await teamWithTasks(2);
+    const before = await snapshot();
+    for (const [taskIds, versions] of [
+      [ids, [1]],
+      [ids, [1, 1, 1]],
+      [ids, []],
+      [[ids[0]!, ids[1]!, ids[0]!], [1, 1, 2]],
+      [ids, [1, 0]],
+      [ids, [1, 'one']],
+    ] as const) {
+      const res = await bulkAt(admin.cookie, [...taskIds], { priority: 'low' }, versions);
+      expect([res.status, res.json.code], JSON.stringify(versions)).toEqual([400, 'VALIDATION_FAILED']);
+    }
+    const short = await bulkAt(admin.cookie, ids, { priority: 'low' }, [1]);
+    expect(short.json.errors).toEqual([{ field: 'versions', message: 'Give one version for each task id, in the order of taskIds.' }]);
+    expect(await snapshot()).toEqual(before);
+    // A repeated id with its one version is fine.
+    expect((await bulkAt(admin.cookie, [ids[0]!, ids[1]!, ids[0]!], { priority: 'low' }, [1, 1, 1])).status).toBe(200);
+  });
+
+  it('without versions, a task someone changed meanwhile is changed all the same (as before)', async () => {
+    const { admin, member, ids } = await teamWithTasks(2);
+    await patch(member.cookie, ids[0]!, { priority: 'low' });
+    const res = await bulk(admin.cookie, ids, { priority: 'urgent' });
+    expect(res.status, res.body).toBe(200);
+    expect(tasksOf(res).map((task) => [task.priority, task.version])).toEqual([
+      ['urgent', 3],
+      ['urgent', 2],
+    ]);
+  });
+
+  it('a viewer is refused for their rights (403) before any version is looked at', async () => {
+    const { viewer, ids } = await teamWithTasks(1);
+    const res = await bulkAt(viewer.cookie, ids, { priority: 'low' }, [7]);
+    expect([res.status, res.json.data]).toEqual([403, { taskId: ids[0] }]);
+  });
+});

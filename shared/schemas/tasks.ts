@@ -154,6 +154,16 @@ export type BulkChange =
 export const BulkTasksBody = Type.Object({
   taskIds: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: BULK_TASKS_MAX, description: `1 to ${BULK_TASKS_MAX} task ids (repeats ignored).` }),
   change: BulkChangeSchema,
+  versions: Type.Optional(
+    Type.Array(Type.Integer({ minimum: 1 }), {
+      minItems: 1,
+      maxItems: BULK_TASKS_MAX,
+      description:
+        'The version each task is expected to have, in the order of `taskIds` (one per id, a repeated id with the same version). ' +
+        'When given, any task at another version answers 409 CONFLICT naming it (`data.taskId`, its current copy in `data.task`) and nothing changes; ' +
+        'a count other than that of `taskIds` is a 400. Without it, the tasks are changed whatever their versions.',
+    }),
+  ),
 });
 export type BulkTasksBody = Static<typeof BulkTasksBody>;
 
@@ -169,6 +179,15 @@ export const BulkFailEnvelope = Type.Object({
   ...FailEnvelope.properties,
   data: Type.Optional(Type.Object({ taskId: Type.String() })),
 });
+
+/** 409: a task of a bulk change given `versions` is at another version; nothing changed. `data.task` is its current copy. */
+export const BulkConflictEnvelope = Type.Object({
+  status: Type.Literal('fail'),
+  code: Type.Literal('CONFLICT'),
+  message: Type.String(),
+  data: Type.Object({ taskId: Type.String(), task: TaskSchema }),
+});
+export type BulkConflictEnvelope = Static<typeof BulkConflictEnvelope>;
 
 export const DeleteTaskQuery = Type.Object({ version: Type.Optional(TaskVersion) });
 export type DeleteTaskQuery = Static<typeof DeleteTaskQuery>;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import { BULK_TASKS_MAX, BulkFailEnvelope, BulkTasksBody, BulkTasksEnvelope, type BulkChange } from '#shared/schemas/tasks.ts';
+import { BULK_TASKS_MAX, BulkConflictEnvelope, BulkFailEnvelope, BulkTasksBody, BulkTasksEnvelope, type BulkChange } from '#shared/schemas/tasks.ts';
 import { validationFailed } from '../../errors.ts';
 import { checkDeadline, checkEmail, checkLabelIds } from '#shared/validation.ts';
 import { actorOf } from '../../services/actor.ts';
@@ -23,6 +23,22 @@ function checkedChange(body: BulkTasksBody['change'], now: Date): BulkChange {
   return change;
 }
 
+/**
+ * The version each task must have (`versions`, parallel to `taskIds`), by id; undefined when not
+ * given. A count other than the ids', or one id given two versions, is a 400 on `versions`.
+ */
+function expectedVersions(taskIds: readonly string[], versions: readonly number[] | undefined): Map<string, number> | undefined {
+  if (versions === undefined) return undefined;
+  if (versions.length !== taskIds.length) throw validationFailed([{ field: 'versions', message: SERVER_MESSAGES.bulkVersionsCount }]);
+  const byId = new Map<string, number>();
+  for (const [i, id] of taskIds.entries()) {
+    const version = versions[i] ?? 0;
+    if ((byId.get(id) ?? version) !== version) throw validationFailed([{ field: 'versions', message: SERVER_MESSAGES.bulkVersionsTwice }]);
+    byId.set(id, version);
+  }
+  return byId;
+}
+
 /** The same change of many tasks at once (services/task-bulk.ts). */
 const bulk: FastifyPluginAsyncTypebox = (fastify) => {
   fastify.addHook('onRequest', fastify.authenticate);
@@ -41,6 +57,8 @@ const bulk: FastifyPluginAsyncTypebox = (fastify) => {
           'Moved tasks (`columnId`, `status`, `boardId`) go to the top of their column in the order of `taskIds`. ' +
           'An assignee given several tasks gets one mail for the whole change, counted once against my hourly mail limit. ' +
           'A move is never refused for a column\'s WIP limit: when it leaves a column over its limit, `message` is the warning, as for a single move. ' +
+          'With `versions` (one per id, in the order of `taskIds`), every task must still be at its version, checked under the same row locks: ' +
+          'otherwise 409 CONFLICT naming the first task that is not (`data.taskId`, its current copy in `data.task`), and nothing changes (an undo that must not overwrite a later change). ' +
           '200 `{tasks}` in the order of `taskIds`, or `{deleted: n}`.',
         security: sessionSecurity,
         body: BulkTasksBody,
@@ -49,16 +67,18 @@ const bulk: FastifyPluginAsyncTypebox = (fastify) => {
           400: serializable(BulkFailEnvelope),
           403: serializable(BulkFailEnvelope),
           404: serializable(BulkFailEnvelope),
+          409: serializable(BulkConflictEnvelope),
           ...errorResponses,
         },
       },
     },
     async (request) => {
-      const { taskIds, change } = request.body;
+      const { taskIds, change, versions } = request.body;
       const checked = checkedChange(change, fastify.clock.now());
+      const expected = expectedVersions(taskIds, versions);
       // A malformed id is a task nobody sees: refused, by id, before anything is written.
       const ids = [...new Set(taskIds)].map((id) => existingId(id, () => aboutTask(taskNotFound(), id, undefined)));
-      const { answer, warning } = await changeMany(fastify.taskWrites, fastify.taskMail, fastify.db, actorOf(request), ids, checked);
+      const { answer, warning } = await changeMany(fastify.taskWrites, fastify.taskMail, fastify.db, actorOf(request), ids, checked, expected);
       const n = 'deleted' in answer ? answer.deleted : answer.tasks.length;
       return { status: 'success', message: warning ?? SERVER_MESSAGES.tasksChanged(n), data: answer } as const;
     },

@@ -1,8 +1,9 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { BULK_TASKS_MAX, type BulkChange, type BulkTasksEnvelope, type Task } from '#shared/schemas/tasks.ts';
+import { BULK_TASKS_MAX, type BulkChange, type BulkConflictEnvelope, type BulkTasksEnvelope, type Task } from '#shared/schemas/tasks.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { apiRequest, isApiError } from '#web/lib/api-client.ts';
 import { findCachedTask } from './cache-writes.ts';
+import { taskKeys } from './query-keys.ts';
 import { receiveRemoval, receiveTask } from './task-receipts.ts';
 
 /*
@@ -12,10 +13,16 @@ import { receiveRemoval, receiveTask } from './task-receipts.ts';
  * caches as any answer of this tab's is. Not queued: it needs a connection.
  */
 
-/** One request's worth: the ids and the one change they all get. */
+/**
+ * One request's worth: the ids and the one change they all get; `versions` (parallel to
+ * `taskIds`): the version each task must still be at, else the server refuses it all (409).
+ */
 export interface BulkRequest {
   taskIds: string[];
   change: BulkChange;
+  versions?: number[];
+  /** The change made, sent again to the tasks it made so: it changes nothing and only checks their versions (see `atVersions`). */
+  check?: true;
 }
 
 /** "3 tasks changed", "1 task changed". */
@@ -111,6 +118,25 @@ export function planUndo(before: readonly Task[], change: BulkChange): BulkReque
   return [];
 }
 
+/**
+ * An undo plan bound to the versions the change's answer gave (`after`): each request then puts
+ * back only tasks nobody changed since. A task the answer does not hold is left out. A plan of
+ * more than one request (tasks with different previous values) starts with a check: `change`
+ * itself sent again to all of them with their versions, which writes nothing (each task already
+ * is so) but is refused if any of them changed since, so that one changed task stops the whole
+ * undo before any request has put anything back.
+ */
+export function atVersions(plan: readonly BulkRequest[], after: readonly Task[], change: BulkChange): BulkRequest[] {
+  const versions = new Map(after.map((task) => [task._id, task.version]));
+  const bound = plan.flatMap((request): BulkRequest[] => {
+    const known = request.taskIds.filter((id) => versions.has(id));
+    return known.length === 0 ? [] : [{ taskIds: known, change: request.change, versions: known.map((id) => versions.get(id) ?? 0) }];
+  });
+  if (bound.length < 2) return bound;
+  const check: BulkRequest = { taskIds: bound.flatMap((r) => r.taskIds), change, versions: bound.flatMap((r) => r.versions ?? []), check: true };
+  return [check, ...bound];
+}
+
 /** What a whole change came to: the changed tasks, or how many were deleted. */
 export interface BulkResult {
   tasks: Task[];
@@ -123,12 +149,19 @@ export interface BulkResult {
  * Sends `change` for every id, in chunks of at most 500 (the API's limit), one after another.
  * Each chunk is its own transaction: when a later chunk is refused, the earlier ones stay done
  * (their tasks are written into the caches before the error is thrown). `onChunk` receives each
- * chunk's answer.
+ * chunk's answer. `versions` (parallel to `taskIds`) are sent with their ids.
  */
-export async function sendBulkChange(taskIds: readonly string[], change: BulkChange, onChunk: (answer: BulkResult, ids: readonly string[]) => void): Promise<BulkResult> {
+export async function sendBulkChange(
+  taskIds: readonly string[],
+  change: BulkChange,
+  onChunk: (answer: BulkResult, ids: readonly string[]) => void,
+  versions?: readonly number[],
+): Promise<BulkResult> {
   const result: BulkResult = { tasks: [], deleted: 0, warnings: [] };
-  for (const ids of chunks(taskIds)) {
-    const envelope = await apiRequest<BulkTasksEnvelope>('/tasks/bulk', { method: 'POST', body: { taskIds: ids, change } });
+  for (const [i, ids] of chunks(taskIds).entries()) {
+    const expected = versions?.slice(i * BULK_TASKS_MAX, (i + 1) * BULK_TASKS_MAX);
+    const body = expected === undefined ? { taskIds: ids, change } : { taskIds: ids, change, versions: expected };
+    const envelope = await apiRequest<BulkTasksEnvelope>('/tasks/bulk', { method: 'POST', body });
     const answer: BulkResult = 'tasks' in envelope.data ? { tasks: envelope.data.tasks, deleted: 0, warnings: [] } : { tasks: [], deleted: envelope.data.deleted, warnings: [] };
     if (envelope.message !== SERVER_MESSAGES.tasksChanged(answer.tasks.length + answer.deleted)) answer.warnings.push(envelope.message);
     onChunk(answer, ids);
@@ -161,21 +194,61 @@ export function useBulkChange() {
     const result = await sendBulkChange(taskIds, change, (answer, ids) => {
       receiveChunk(queryClient, answer, ids, deleting);
     });
-    return { ...result, undo: planUndo(before, change) };
+    return { ...result, undo: atVersions(planUndo(before, change), result.tasks, change) };
   };
 }
 
-/** Sends the requests `planUndo` made, one after another; resolves with how many tasks changed back. */
+/** What an undo came to: how many tasks were put back, and the title of the task someone changed since, when that stopped it. */
+export interface UndoResult {
+  putBack: number;
+  changedSince?: string;
+}
+
+/** The bar's words for an undo stopped by a task someone changed since (`putBack`: the tasks earlier requests put back all the same). */
+export function notUndoneText(title: string, putBack: number): string {
+  const why = `“${title}” was changed by someone else since.`;
+  return putBack === 0 ? `Not undone: ${why}` : `${changedText(putBack)} back; the rest not undone: ${why}`;
+}
+
+/** A 409 CONFLICT of a bulk request given versions: the task at another version, by id, and as it is now (when the answer holds it). */
+function conflictOf(failure: unknown): { taskId: string; task: Task | undefined } | undefined {
+  if (!isApiError(failure) || failure.code !== 'CONFLICT') return undefined;
+  const data = failure.data as Partial<BulkConflictEnvelope['data']> | undefined;
+  return typeof data?.taskId === 'string' ? { taskId: data.taskId, task: data.task } : undefined;
+}
+
+/**
+ * Sends the requests of an undo plan, one after another, each with its versions. A request
+ * refused because a task changed since (409 CONFLICT) writes nothing and stops the undo: that
+ * task's current copy goes into the caches, the pages of the plan's tasks are asked again, and
+ * the result names it. Any other refusal rejects, except the check's (the requests that follow
+ * it are refused for the same reason, by name).
+ */
 export function useUndoBulkChange() {
   const queryClient = useQueryClient();
-  return async (plan: readonly BulkRequest[]): Promise<number> => {
-    let n = 0;
-    for (const { taskIds, change } of plan) {
-      const result = await sendBulkChange(taskIds, change, (answer, ids) => {
-        receiveChunk(queryClient, answer, ids, false);
-      });
-      n += result.tasks.length;
+  return async (plan: readonly BulkRequest[]): Promise<UndoResult> => {
+    let putBack = 0;
+    for (const { taskIds, change, versions, check } of plan) {
+      try {
+        const result = await sendBulkChange(
+          taskIds,
+          change,
+          (answer, ids) => {
+            if (!check) receiveChunk(queryClient, answer, ids, false);
+          },
+          versions,
+        );
+        if (!check) putBack += result.tasks.length;
+      } catch (failure) {
+        const conflict = conflictOf(failure);
+        if (conflict === undefined && check) continue;
+        if (conflict === undefined) throw failure;
+        const title = conflict.task?.taskTitle ?? findCachedTask(queryClient, conflict.taskId)?.taskTitle ?? 'A task';
+        if (conflict.task !== undefined) receiveTask(queryClient, conflict.task, { isNew: false });
+        for (const id of new Set(plan.flatMap((request) => request.taskIds))) void queryClient.invalidateQueries({ queryKey: taskKeys.detail(id) });
+        return { putBack, changedSince: title };
+      }
     }
-    return n;
+    return { putBack };
   };
 }

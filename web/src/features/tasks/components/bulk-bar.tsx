@@ -10,7 +10,7 @@ import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
-import { changedText, useBulkChange, useUndoBulkChange, type BulkRequest } from '../api/bulk-change.ts';
+import { changedText, notUndoneText, useBulkChange, useUndoBulkChange, type BulkRequest } from '../api/bulk-change.ts';
 import { taskSelection, useTaskSelection } from '../api/task-selection.ts';
 import { dateTimeLocalToIso } from '../utils/deadline.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
@@ -48,7 +48,9 @@ export interface BulkBarProps {
  * The bar of changes to the selected tasks (table rows, or cards picked with Shift+click):
  * "N selected", then move, assign, priority, deadline, labels, delete and clear. Each action is
  * one bulk change (all or nothing on the server); afterwards "N tasks changed — Undo" stays for
- * ten seconds. A refusal is the server's message (it names the task) and changes nothing.
+ * ten seconds. A refusal is the server's message (it names the task) and changes nothing. Undo
+ * sends the versions the change's answer gave: a task someone changed since keeps their change,
+ * and the bar says so ("Not undone: …").
  */
 export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
   const selection = useTaskSelection();
@@ -114,10 +116,13 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
   };
   const undo = (plan: BulkRequest[]) => {
     setDone(null);
+    setError(null);
     setBusy(true);
     sendUndo(plan)
-      .then((count) => {
-        setDone({ text: `${tasksText(count)} put back`, undo: [] });
+      .then(({ putBack, changedSince }) => {
+        // A task someone changed since the change keeps their change: said where refusals are.
+        if (changedSince === undefined) setDone({ text: `${tasksText(putBack)} put back`, undo: [] });
+        else setError(notUndoneText(changedSince, putBack));
       })
       .catch((failure: unknown) => {
         if (!isUnauthorized(failure)) setError(errorText(failure));

@@ -193,15 +193,49 @@ describe('the bulk bar', () => {
     expect(within(table).getAllByRole('button', { name: /^Urgent\s*— edit priority/ })).toHaveLength(3);
     expect(screen.queryByRole('region', { name: 'Change the selected tasks' })).not.toBeInTheDocument();
 
+    fetch.on('POST', '/tasks/bulk', () => bulkAnswer([a, c, b].map((t) => ({ ...t, priority: 'urgent', version: 2 }))));
     fetch.on('POST', '/tasks/bulk', () => bulkAnswer([a, c].map((t) => ({ ...t, version: 3 }))));
     fetch.on('POST', '/tasks/bulk', () => bulkAnswer([{ ...b, version: 3 }]));
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     await screen.findByText('3 tasks put back');
+    // Each with the versions the change's answer gave: a task changed since would be refused.
+    // First the change itself again (it changes nothing), checking them all in one request.
     expect(fetch.callsTo('POST', '/tasks/bulk').slice(1).map((call) => call.body)).toEqual([
-      { taskIds: [a._id, c._id], change: { priority: 'high' } },
-      { taskIds: [b._id], change: { priority: 'low' } },
+      { taskIds: [a._id, c._id, b._id], change: { priority: 'urgent' }, versions: [2, 2, 2] },
+      { taskIds: [a._id, c._id], change: { priority: 'high' }, versions: [2, 2] },
+      { taskIds: [b._id], change: { priority: 'low' }, versions: [2] },
     ]);
     expect(within(table).getAllByRole('button', { name: /^High\s*— edit priority/ })).toHaveLength(2);
+  });
+
+  it('does not undo over someone else’s later change: says which task, and shows it as they left it', async () => {
+    const a = task({ taskTitle: 'Alpha', priority: 'high' });
+    const b = task({ taskTitle: 'Bravo', priority: 'normal' });
+    const { user, fetch, table } = await openTable([a, b]);
+    await user.click(within(table).getByRole('checkbox', { name: 'Select all 2' }));
+    fetch.on('POST', '/tasks/bulk', () => bulkAnswer([a, b].map((t) => ({ ...t, priority: 'urgent', version: 2 }))));
+    const bar = screen.getByRole('region', { name: 'Change the selected tasks' });
+    await user.selectOptions(within(bar).getByRole('combobox', { name: 'Priority' }), 'urgent');
+    expect(await screen.findByText(/2 tasks changed/)).toBeInTheDocument();
+
+    // Meanwhile someone else set Bravo to low: the server refuses the undo, writing nothing.
+    const theirs = { ...b, priority: 'low' as const, version: 3 };
+    fetch.on(
+      'POST',
+      '/tasks/bulk',
+      json(409, { status: 'fail', code: 'CONFLICT', message: `Task “Bravo”: ${SERVER_MESSAGES.taskConflict}`, data: { taskId: b._id, task: theirs } }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Not undone: “Bravo” was changed by someone else since.');
+    // Refused at the check that comes first: no request put anything back (Alpha's neither).
+    expect(fetch.callsTo('POST', '/tasks/bulk').slice(1).map((call) => call.body)).toEqual([{ taskIds: [a._id, b._id], change: { priority: 'urgent' }, versions: [2, 2] }]);
+    expect(screen.queryByText(/put back/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
+    // Alpha stays as the change left it; Bravo shows the other person's change.
+    await waitFor(() => {
+      expect(within(table).getByRole('button', { name: /^Low\s*— edit priority/ })).toBeInTheDocument();
+    });
+    expect(within(table).getAllByRole('button', { name: /^Urgent\s*— edit priority/ })).toHaveLength(1);
   });
 
   it('shows the server’s refusal, naming the task, and changes nothing', async () => {
