@@ -55,8 +55,8 @@ interface Spot {
 }
 
 /**
- * A point of a spot on screen (scrolled into view first when `scroll`), as a fraction of the part of its box in the viewport (0.5,
- * 0.5: the middle of what shows). A finger can only press what is on screen.
+ * A spot's point on screen (scrolled into view first when `scroll`): its fractions of the part of
+ * its box inside the viewport. A finger can only press what is on screen.
  */
 async function pointIn({ locator, fx = 0.5, fy = 0.5 }: Spot, scroll: boolean): Promise<Point> {
   if (scroll) await locator.scrollIntoViewIfNeeded();
@@ -88,6 +88,18 @@ async function touchDrag(page: Page, source: Spot, target: Spot, whileOver?: () 
         resolve(event.data);
       });
     });
+    // What the page saw: the kind of pointer pressed, and whether the drag the browser began is
+    // its own (trusted), the proof that the long press by touch started it.
+    await page.evaluate(() => {
+      interface Seen {
+        touchDragSeen: string[];
+        addEventListener: (type: string, listener: (event: { pointerType?: string; isTrusted: boolean }) => void, options: object) => void;
+      }
+      const page = globalThis as unknown as Seen;
+      const seen: string[] = (page.touchDragSeen = []);
+      page.addEventListener('pointerdown', (event) => { seen.push(`pointerdown ${event.pointerType ?? ''}`); }, { capture: true, once: true });
+      page.addEventListener('dragstart', (event) => { seen.push(`dragstart ${event.isTrusted ? 'trusted' : 'untrusted'}`); }, { capture: true, once: true });
+    });
     const pressed = page.evaluate(
       ({ x, y }) =>
         new Promise<void>((resolve, reject) => {
@@ -102,17 +114,15 @@ async function touchDrag(page: Page, source: Spot, target: Spot, whileOver?: () 
       from,
     );
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const data = await Promise.race([
-      started,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          reject(new Error('the long press started no drag'));
-        }, 5_000);
-      }),
-    ]).finally(() => {
+    const noDrag = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error('the long press started no drag'));
+      }, 5_000);
+    });
+    const [data] = await Promise.all([Promise.race([started, noDrag]), pressed]).finally(() => {
       clearTimeout(timer);
     });
-    await pressed;
+    expect(await page.evaluate(() => (globalThis as unknown as { touchDragSeen: string[] }).touchDragSeen)).toEqual(['pointerdown touch', 'dragstart trusted']);
     const to = await pointIn(target, false);
     const steps = 8;
     await cdp.send('Input.dispatchDragEvent', { type: 'dragEnter', x: from.x, y: from.y, data });
