@@ -275,6 +275,10 @@ test('on a phone, a card dragged by touch is reordered in the column shown; the 
     await bar.getByLabel('Move to column').selectOption({ label: 'Review' });
     await expect.poll(() => apiColumnTitles(page, board._id, review)).toEqual([a]);
     expect(await apiColumnTitles(page, board._id, todo)).toEqual([b, c]);
+    // Back on the board, the switcher shows it in Review.
+    await page.getByRole('combobox', { name: 'View' }).selectOption('Board');
+    await page.getByRole('group', { name: 'Column shown' }).getByRole('button', { name: /^Review/ }).tap();
+    await expect(column(page, 'Review').getByRole('article', { name: a })).toBeVisible();
   } finally {
     await context.close();
   }
