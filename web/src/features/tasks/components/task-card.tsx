@@ -36,8 +36,11 @@ const CARD_LABELS_SHOWN = 3;
 
 /** The card's title opens the task page; the board's filters stay in the address behind it. */
 export function TaskLink({ task, className = 'task-card__link' }: { task: Task; className?: string }) {
+  // Not a drag of its own: a link is draggable by default, and a drag begun on it (the card's
+  // largest target, where a finger's long press most often lands) would carry the link's address
+  // instead of moving the card, which is the draggable around it.
   return (
-    <Link className={className} to={useTaskPath(task)} state={{ fromBoard: true }}>
+    <Link className={className} to={useTaskPath(task)} state={{ fromBoard: true }} draggable={false}>
       {task.taskTitle}
     </Link>
   );
