@@ -14,7 +14,12 @@ const MOVE_KEYS: Partial<Record<string, MoveDirection>> = { ArrowLeft: 'left', A
 export function useTaskPath(task: Pick<Task, '_id'>): { pathname: string; search: string } {
   const { search } = useLocation();
   const { boardId } = useBoardScope();
-  const pathname = boardId ? `${boardPath(boardId)}/tasks/${encodeURIComponent(task._id)}` : `/tasks/${encodeURIComponent(task._id)}`;
+  return taskPathOf(task._id, boardId, search);
+}
+
+/** `useTaskPath` for a list that reads the address and the board once for all its rows. */
+export function taskPathOf(taskId: string, boardId: string | null | undefined, search: string): { pathname: string; search: string } {
+  const pathname = boardId ? `${boardPath(boardId)}/tasks/${encodeURIComponent(taskId)}` : `/tasks/${encodeURIComponent(taskId)}`;
   return { pathname, search };
 }
 

@@ -1,6 +1,6 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { PRIORITY_ORDER, PRIORITY_RANK, type Priority } from '#shared/constants.ts';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Label } from '#shared/schemas/labels.ts';
@@ -11,7 +11,7 @@ import { isUnauthorized } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { useNow } from '#web/lib/use-now.ts';
-import { useCanChangeTask } from '../api/board-scope.ts';
+import { useBoardScope, useCanChangeTask } from '../api/board-scope.ts';
 import { taskSelection, useIsSelected, useTaskSelection } from '../api/task-selection.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { useViewTasks, VIEW_TASKS_MAX } from '../api/view-tasks.ts';
@@ -19,7 +19,7 @@ import { groupName, groupTasks, type BoardGroup, type TaskGroup } from '../api/b
 import { useCollapsedGroups } from '../api/collapsed-groups.ts';
 import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { dateTimeLocalToIso, formatDeadline, toDateTimeLocal } from '../utils/deadline.ts';
-import { useTaskPath } from './card-behaviour.ts';
+import { taskPathOf } from './card-behaviour.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PRIORITY_LABELS } from './priority.tsx';
 import type { ViewProps } from './view-props.ts';
@@ -139,6 +139,11 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
   const focusRow = useRef<number | null>(null);
   const selection = useTaskSelection();
   const now = useNow(30_000);
+  // Read once here for every row: a jump through 5,000 rows mounts two dozen new rows a frame.
+  const { search } = useLocation();
+  const { boardId: scopeBoardId } = useBoardScope();
+  const navigate = useNavigate();
+  const { mutate: updateTask } = useUpdateTask({ quiet: true });
 
   const tasks = list.data?.tasks;
   const sorted = useMemo(() => sortTasks(tasks ?? [], sort, columns), [tasks, sort, columns]);
@@ -298,6 +303,10 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
                     onPick={pick}
                     onMove={moveTo}
                     onFocusRow={setActive}
+                    scopeBoardId={scopeBoardId}
+                    search={search}
+                    navigate={navigate}
+                    updateTask={updateTask}
                   />
                 );
               })}
@@ -362,15 +371,19 @@ interface TableRowProps {
   onPick: (id: string, event: { shiftKey: boolean }) => void;
   onMove: (index: number) => void;
   onFocusRow: (index: number) => void;
+  /** The board on screen ("All my tasks": none) and the address's query: the task page's address (taskPathOf). */
+  scopeBoardId: string | null | undefined;
+  search: string;
+  navigate: NavigateFunction;
+  /** The table's one `useUpdateTask` (quiet): its `mutate`. */
+  updateTask: ReturnType<typeof useUpdateTask>['mutate'];
 }
 
 /** One task's row; memoized, so scrolling renders only the rows that come into view. */
-const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, columns, now, editing, onEdit, onSaveError, onClearError, onPick, onMove, onFocusRow }: TableRowProps) {
+const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, columns, now, editing, onEdit, onSaveError, onClearError, onPick, onMove, onFocusRow, scopeBoardId, search, navigate, updateTask }: TableRowProps) {
   const selected = useIsSelected(task._id);
   const canChange = useCanChangeTask(task);
-  const to = useTaskPath(task);
-  const navigate = useNavigate();
-  const update = useUpdateTask({ quiet: true });
+  const to = taskPathOf(task._id, scopeBoardId, search);
   const rowRef = useRef<HTMLTableRowElement>(null);
   // A closed editor gives focus back to the cell it opened from.
   const returnTo = useRef<EditField | null>(null);
@@ -384,7 +397,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
     onEdit(null);
     onClearError(null);
     // Shown at once; a refusal puts the old value back and says why above the table.
-    update.mutate(
+    updateTask(
       { task, changes },
       {
         onError: (failure) => {
