@@ -1,7 +1,9 @@
 /**
  * A board's workflow columns on the web: the column menu (add, rename, WIP limit, delete with
- * its tasks moved), moving cards by mouse and by keyboard (announced), another person's move
- * showing live, the card size kept on the device, and the phone's column switcher.
+ * its tasks moved), moving cards by mouse (to another column, and reordered in one) and by
+ * keyboard (announced), a move made offline sent once when back online, another person's move
+ * showing live, the card size kept on the device, and the phone's column switcher. Touch:
+ * columns-touch.spec.ts.
  */
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, newSignedInContext, test, twoPeople } from './fixtures.ts';
@@ -198,4 +200,61 @@ test('a phone shows one column at a time, chosen in the switcher above it', asyn
   } finally {
     await context.close();
   }
+});
+
+test('a card moved while offline shows there at once and reaches the server once, when the network returns', async ({ page, context, user }) => {
+  const { board, title } = await boardWithReview(page, user.email);
+  const listed = async () => {
+    const res = await page.request.get(`/api/tasks?board=${board._id}`);
+    const { tasks } = ((await res.json()) as { data: { tasks: { taskTitle: string; columnId: string; version: number }[] } }).data;
+    return tasks.find((t) => t.taskTitle === title);
+  };
+  const res = await page.request.get(`/api/boards/${board._id}/columns`);
+  const { columns } = ((await res.json()) as { data: { columns: { _id: string; name: string }[] } }).data;
+  const reviewId = columns.find((c) => c.name === 'Review')?._id;
+  const before = await listed();
+  expect(before).toBeDefined();
+
+  await page.goto(`/boards/${board._id}`);
+  await expect(card(page, title)).toBeVisible();
+  await context.setOffline(true);
+  await card(page, title).focus();
+  await page.keyboard.press('Alt+ArrowRight');
+  await expect(column(page, 'Review').getByRole('article', { name: title })).toBeVisible();
+  await expect(page.getByTestId('move-announcer')).toHaveText(`Moved ‘${title}’ to Review, position 1 of 1`);
+  // Waiting on the device, not on the server (the test's own requests do not go through the page).
+  expect((await listed())?.columnId).toBe(before?.columnId);
+
+  await context.setOffline(false);
+  await expect.poll(async () => (await listed())?.columnId, { timeout: 15_000 }).toBe(reviewId);
+  // Sent once: one version more.
+  expect((await listed())?.version).toBe((before?.version ?? 0) + 1);
+  await page.reload();
+  await expect(column(page, 'Review').getByRole('article', { name: title })).toBeVisible();
+});
+
+test('in Manual order, a card dragged above another in its column stays there after a reload', async ({ page, user }) => {
+  const { board, title: lower } = await boardWithReview(page, user.email);
+  // Created last, so at the top: `lower` is under it.
+  const upper = `Write notes ${randomSuffix()}`;
+  await apiCreateTask(page.request, { taskTitle: upper, assignee: user.email, boardId: board._id });
+  // Both detailed cards in view, so the pointer can reach them.
+  await page.setViewportSize({ width: 1280, height: 1200 });
+  await page.goto(`/boards/${board._id}`);
+  const todo = column(page, 'Tasks To Do');
+  await expect(todo.getByRole('article')).toHaveText([new RegExp(upper), new RegExp(lower)]);
+
+  const from = await card(page, lower).boundingBox();
+  const to = await card(page, upper).boundingBox();
+  if (!from || !to) throw new Error('no box');
+  await page.mouse.move(from.x + from.width / 2, from.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2 + 5, from.y + 10, { steps: 5 });
+  // The upper half of the card above: it lands before it.
+  await page.mouse.move(to.x + to.width / 2, to.y + 8, { steps: 10 });
+  await page.mouse.up();
+  await expect(todo.getByRole('article')).toHaveText([new RegExp(lower), new RegExp(upper)]);
+
+  await page.reload();
+  await expect(column(page, 'Tasks To Do').getByRole('article')).toHaveText([new RegExp(lower), new RegExp(upper)]);
 });
