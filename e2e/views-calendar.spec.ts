@@ -2,10 +2,12 @@ import type { Locator, Page } from '@playwright/test';
 import { addDays, dayKeyOf, startOfWeek, zonedInstant } from '../shared/calendar-dates.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
 import { randomSuffix } from './support/db.ts';
+import { expectNoSidewaysScroll } from './support/layout.ts';
 
 /*
- * The calendar and the timeline in the browser: a drag with the mouse saves the new date (the
- * unit tests drive the keyboard), and both views pass axe at 360 and 1280 px in both themes.
+ * The calendar and the timeline in the browser: a drag with the mouse saves the new date; on a
+ * phone the calendar is an agenda and both views move dates by Alt+arrows (the unit tests drive
+ * the rest of the keyboard); both views pass axe at 360 and 1280 px in both themes.
  * The browser runs in Europe/Berlin, en-US (playwright.config.ts): weeks start on Sunday.
  */
 
@@ -87,6 +89,38 @@ test('timeline: dragging a bar’s end changes its deadline by whole days', asyn
   await expect(end).toHaveAttribute('aria-valuetext', dayName(addDays(today, 3)));
   await expect.poll(async () => (await readTask(page, id)).deadline).toBe(at(addDays(today, 3), 17));
   expect((await readTask(page, id)).startAt).toBe(at(today, 9));
+});
+
+test('on a phone (360 px): the calendar is an agenda whose task moves a day by Alt+→, and a timeline bar moves by Alt+→ too, times kept', async ({ page, user }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  // Next week: its days are all ahead (a deadline that is set or changed may not be past).
+  const next = startOfWeek(addDays(dayKeyOf(Date.now(), ZONE), 7), 0);
+  const [from, to, later] = [addDays(next, 1), addDays(next, 2), addDays(next, 3)];
+  const title = `Phone ${randomSuffix()}`;
+  const id = await createTask(page, { taskTitle: title, assignee: user.email, startAt: at(from, 8), deadline: at(from, 10, 30) });
+
+  await page.goto('/tasks?view=calendar');
+  await page.getByRole('button', { name: 'Week', exact: true }).click();
+  await page.getByRole('button', { name: 'Next week' }).click();
+  // One day under another, not a grid.
+  const chip = page.getByRole('group', { name: dayName(from) }).getByRole('link', { name: new RegExp(title) });
+  await expect(chip).toBeVisible();
+  const days = page.getByRole('group', { name: new RegExp(`^(${dayName(from)}|${dayName(to)})$`) });
+  const [a, b] = [await days.nth(0).boundingBox(), await days.nth(1).boundingBox()];
+  expect(b!.y).toBeGreaterThan(a!.y);
+  await chip.focus();
+  await page.keyboard.press('Alt+ArrowRight');
+  await expect(page.getByRole('group', { name: dayName(to) }).getByRole('link', { name: new RegExp(title) })).toContainText('10:30');
+  await expect.poll(async () => (await readTask(page, id)).deadline).toBe(at(to, 10, 30));
+  await expectNoSidewaysScroll(page);
+
+  await page.goto('/tasks?view=timeline');
+  const bar = page.getByRole('link', { name: new RegExp(title) });
+  await expect(bar).toBeVisible();
+  await bar.focus();
+  await page.keyboard.press('Alt+ArrowRight');
+  // Both dates a day later, each at its own time.
+  await expect.poll(async () => await readTask(page, id)).toMatchObject({ startAt: at(to, 8), deadline: at(later, 10, 30) });
 });
 
 test('calendar and timeline pass axe at 360 and 1280 px, light and dark', async ({ page, user }) => {
