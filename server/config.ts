@@ -3,6 +3,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REGISTRATION_MODES, type RegistrationMode, type RegistrationPolicy } from '#shared/registration.ts';
 
 /**
  * Configuration (the environment variables listed in the README), parsed and validated once at start-up. A bad value throws a
@@ -49,6 +50,8 @@ export interface Config {
    * link-local addresses (server/net/outbound.ts). Only for tests and closed networks.
    */
   outboundAllowPrivate: boolean;
+  /** Who may register (REGISTRATION, REGISTRATION_DOMAINS): shared/registration.ts. */
+  registration: RegistrationPolicy;
   /** Directory of the built web app (Vite's output). Not an environment variable. */
   webRoot: string;
 }
@@ -284,6 +287,24 @@ function parseVapidSubject(raw: string | undefined, mailFrom: string): string {
   return raw;
 }
 
+/** REGISTRATION: open (default), invite or closed; REGISTRATION_DOMAINS: comma-separated domains, empty for any. */
+function parseRegistration(rawMode: string | undefined, rawDomains: string | undefined): RegistrationPolicy {
+  const mode = (rawMode ?? 'open').toLowerCase();
+  if (!(REGISTRATION_MODES as readonly string[]).includes(mode)) {
+    throw new ConfigError('REGISTRATION', `must be one of ${REGISTRATION_MODES.join(', ')} (got "${rawMode ?? ''}").`);
+  }
+  const domains: string[] = [];
+  for (const entry of (rawDomains ?? '').split(',')) {
+    const domain = entry.trim().toLowerCase().replace(/^@/, '');
+    if (domain === '') continue;
+    if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain)) {
+      throw new ConfigError('REGISTRATION_DOMAINS', `must be a comma-separated list of domains, e.g. example.com,example.org (bad entry "${entry.trim()}").`);
+    }
+    if (!domains.includes(domain)) domains.push(domain);
+  }
+  return { mode: mode as RegistrationMode, domains };
+}
+
 function parseBoolean(name: string, raw: string | undefined): boolean {
   if (raw === undefined) return false;
   const lower = raw.toLowerCase();
@@ -356,6 +377,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
   }
   const vapidSubject = parseVapidSubject(read(env, 'VAPID_SUBJECT'), mailFrom);
   const outboundAllowPrivate = parseBoolean('OUTBOUND_ALLOW_PRIVATE', read(env, 'OUTBOUND_ALLOW_PRIVATE'));
+  const registration = parseRegistration(read(env, 'REGISTRATION'), read(env, 'REGISTRATION_DOMAINS'));
   const sessionSecret = rawSecret ?? generatedSecret(cwd);
   const vapid = { ...parseVapidKeys(env, cwd), subject: vapidSubject };
 
@@ -377,6 +399,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     secureCookies: appOrigin.startsWith('https:'),
     vapid,
     outboundAllowPrivate,
+    registration,
     webRoot: DEFAULT_WEB_ROOT,
   };
 }

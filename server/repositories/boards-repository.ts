@@ -274,6 +274,12 @@ export function createBoardsRepository(db: Kysely<DB>, dialect: Dialect) {
       await ex.deleteFrom('boardMembers').where('boardId', '=', boardId).where('email', '=', email).execute();
     },
 
+    /** Whether `email` (lower-cased) is invited to a board it has no account for yet. */
+    async isInvited(email: string, ex: Executor = db): Promise<boolean> {
+      const row = await ex.selectFrom('boardMembers').select('boardId').where('email', '=', email).where('userId', 'is', null).limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
+
     /**
      * Makes the address's invitations active for the account `userId` (it was just registered
      * with that address); the boards it now sees.

@@ -34,3 +34,15 @@ export const UserEnvelope = Type.Object({
   data: Type.Object({ user: PublicUser }),
 });
 export type UserEnvelope = Static<typeof UserEnvelope>;
+
+export const RegistrationEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  data: Type.Object({
+    registration: Type.Object({
+      mode: Type.Union([Type.Literal('open'), Type.Literal('invite'), Type.Literal('closed')]),
+      domains: Type.Array(Type.String()),
+      message: Type.Union([Type.String(), Type.Null()]),
+    }),
+  }),
+});
+export type RegistrationEnvelope = Static<typeof RegistrationEnvelope>;

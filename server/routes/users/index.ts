@@ -11,6 +11,7 @@ import { currentUser } from '../../plugins/session.ts';
 import { activateInvitations } from '../../services/board-events.ts';
 import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword, warmDummyHash } from '../../services/passwords.ts';
+import { checkMayRegister } from '../../services/registration.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
@@ -43,6 +44,8 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
         password: checkPassword(body.password, body.email),
         otp: checkOtp(body.otp),
       });
+      // The policy may have changed since the code was mailed.
+      await checkMayRegister(fastify.config.registration, fastify.boardsRepository, email);
       const checked = await otpService.check(email, otp);
       if (!checked.ok) throw invalidCode();
       // Hash only after the code proved right: a stream of guesses costs no argon2 work.

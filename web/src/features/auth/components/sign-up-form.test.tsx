@@ -5,6 +5,12 @@ import { json, mockFetch, networkError } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
 
 const otpSent = () => json(201, { status: 'success', message: SERVER_MESSAGES.otpSent });
+const registration = (mode: 'open' | 'invite' | 'closed', message: string | null, domains: string[] = []) =>
+  json(200, { status: 'success', data: { registration: { mode, domains, message } } });
+/** The sign-up page asks who may register; here anyone may. */
+const signUpFetch = () => mockFetch().always('GET', '/registration', registration('open', null));
+/** The calls the form made (the page's own question about registration left out). */
+const formCalls = (api: ReturnType<typeof mockFetch>) => api.calls.filter((call) => call.path !== '/api/registration');
 
 async function fillDetails(user: ReturnType<typeof renderApp>['user']) {
   await user.type(await screen.findByLabelText('Full name'), 'Ada Lovelace');
@@ -13,7 +19,7 @@ async function fillDetails(user: ReturnType<typeof renderApp>['user']) {
 }
 
 async function reachStepTwo() {
-  const api = mockFetch().on('POST', '/otps', otpSent());
+  const api = signUpFetch().on('POST', '/otps', otpSent());
   const rendered = renderApp('/sign-up');
   await fillDetails(rendered.user);
   await screen.findByLabelText('One-time code');
@@ -26,7 +32,7 @@ afterEach(() => {
 
 describe('sign-up step 1', () => {
   it('requires a full name and a valid e-mail before sending anything', async () => {
-    const api = mockFetch();
+    const api = signUpFetch();
     const { user } = renderApp('/sign-up');
     await user.click(await screen.findByRole('button', { name: 'Send OTP' }));
     expect(screen.getByText('Full name is required.')).toBeInTheDocument();
@@ -34,12 +40,12 @@ describe('sign-up step 1', () => {
     await user.type(screen.getByLabelText('E-mail'), 'nope');
     await user.click(screen.getByRole('button', { name: 'Send OTP' }));
     expect(screen.getByText('Enter a valid e-mail address.')).toBeInTheDocument();
-    expect(api.calls).toHaveLength(0);
+    expect(formCalls(api)).toHaveLength(0);
   });
 
   it('requests a code and moves to step 2 with e-mail and name read-only', async () => {
     const { api } = await reachStepTwo();
-    expect(api.calls[0]?.body).toEqual({ email: 'ada@example.com' });
+    expect(formCalls(api)[0]?.body).toEqual({ email: 'ada@example.com' });
     expect(screen.getByRole('status')).toHaveTextContent(SERVER_MESSAGES.otpSent);
     expect(screen.getByLabelText('E-mail')).toHaveAttribute('readonly');
     expect(screen.getByLabelText('E-mail')).toHaveValue('ada@example.com');
@@ -51,7 +57,7 @@ describe('sign-up step 1', () => {
   });
 
   it('shows "Error: " and the server message when the code request fails', async () => {
-    mockFetch().on('POST', '/otps', json(400, { status: 'fail', code: 'VALIDATION_FAILED', message: 'Enter a valid e-mail address.' }));
+    signUpFetch().on('POST', '/otps', json(400, { status: 'fail', code: 'VALIDATION_FAILED', message: 'Enter a valid e-mail address.' }));
     const { user } = renderApp('/sign-up');
     await fillDetails(user);
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Error: Enter a valid e-mail address\.$/);
@@ -59,14 +65,14 @@ describe('sign-up step 1', () => {
   });
 
   it('shows "Failed to send OTP. Please try again." on a network failure', async () => {
-    mockFetch().on('POST', '/otps', networkError());
+    signUpFetch().on('POST', '/otps', networkError());
     const { user } = renderApp('/sign-up');
     await fillDetails(user);
     expect(await screen.findByRole('alert')).toHaveTextContent(CLIENT_MESSAGES.otpNetworkFailure);
   });
 
   it('honours Retry-After on 429 with a visible countdown', async () => {
-    mockFetch().on(
+    signUpFetch().on(
       'POST',
       '/otps',
       json(429, { status: 'fail', code: 'RATE_LIMITED', message: SERVER_MESSAGES.tooManyRequests }, { 'Retry-After': '90' }),
@@ -88,7 +94,7 @@ describe('sign-up step 2', () => {
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Password does not match!$/);
     expect(api.callsTo('POST', '/users/register')).toHaveLength(0);
-    expect(api.calls).toHaveLength(1);
+    expect(formCalls(api)).toHaveLength(1);
   });
 
   it('checks the code format and password length before sending', async () => {
@@ -187,5 +193,31 @@ describe('sign-up step 2', () => {
     expect(email).toHaveValue('ada@example.com');
     expect(email).toHaveFocus();
     expect(screen.getByLabelText('Full name')).toHaveValue('Ada Lovelace');
+  });
+});
+
+describe('who may register, said before anyone types', () => {
+  it('by invitation: the page says so above the form, which stays for those invited', async () => {
+    mockFetch().always('GET', '/registration', registration('invite', 'Sign-up on this server is by invitation.'));
+    renderApp('/sign-up');
+    expect(await screen.findByText('Sign-up on this server is by invitation.')).toBeInTheDocument();
+    expect(screen.getByLabelText('E-mail')).toBeInTheDocument();
+  });
+
+  it('closed: the page says so and shows no form', async () => {
+    mockFetch().always('GET', '/registration', registration('closed', 'Sign-up on this server is closed.'));
+    renderApp('/sign-up');
+    expect(await screen.findByRole('status')).toHaveTextContent('Sign-up on this server is closed. An administrator of this server can make you an account.');
+    expect(screen.queryByLabelText('E-mail')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('a refused first step shows the server\'s reason', async () => {
+    mockFetch()
+      .always('GET', '/registration', registration('open', 'Sign-up on this server is open to addresses at example.org only.', ['example.org']))
+      .on('POST', '/otps', json(403, { status: 'fail', code: 'REGISTRATION_CLOSED', message: 'Sign-up on this server is open to addresses at example.org only.' }));
+    const { user } = renderApp('/sign-up');
+    await fillDetails(user);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Error: Sign-up on this server is open to addresses at example.org only.');
   });
 });
