@@ -1,6 +1,5 @@
 import { atAllowedDomain, registrationMessage, type RegistrationPolicy } from '#shared/registration.ts';
 import { AppError } from '../errors.ts';
-import type { Executor } from '../db/prepared.ts';
 import type { BoardsRepository } from '../repositories/boards-repository.ts';
 
 /**
@@ -11,9 +10,9 @@ import type { BoardsRepository } from '../repositories/boards-repository.ts';
  * (POST /api/otps), before any code or mail, and again by its last (POST /api/users/register),
  * so that a code mailed before the policy changed makes no account after it.
  */
-export async function checkMayRegister(policy: RegistrationPolicy, boards: BoardsRepository, email: string, ex?: Executor): Promise<void> {
+export async function checkMayRegister(policy: RegistrationPolicy, boards: BoardsRepository, email: string): Promise<void> {
   const message = registrationMessage(policy);
   if (message === null) return;
-  const allowed = policy.mode !== 'closed' && atAllowedDomain(email, policy.domains) && (policy.mode === 'open' || (await boards.isInvited(email, ex)));
+  const allowed = policy.mode !== 'closed' && atAllowedDomain(email, policy.domains) && (policy.mode === 'open' || (await boards.isInvited(email)));
   if (!allowed) throw new AppError(403, 'REGISTRATION_CLOSED', message);
 }

@@ -22,7 +22,7 @@ onlineManager.setOnline(navigator.onLine);
 
 const signedIn = localStorage.getItem(LOGGED_IN_FLAG) !== null;
 // Who is signed in is asked now, not after the first render (features/auth/api/get-me.ts).
-if (signedIn) askEarly();
+if (signedIn) void askEarly();
 
 // The first render waits for what it needs, fetched side by side: whose copy this device holds,
 // which decides how the session starts (one small IndexedDB read); the chunks of the first

@@ -20,10 +20,14 @@ let early: Promise<PublicUser> | undefined;
  * (`takeEarlyMe`) and handles it, with the same rules as its own check (a page being left
  * included: its `pagehide` makes it ignore the answer).
  */
-export function askEarly(): void {
+export function askEarly(): Promise<void> {
   early = getMe(undefined, false);
-  // Taken and handled by the session; never an unhandled rejection meanwhile.
-  early.catch(() => undefined);
+  // Taken and handled by the session; never an unhandled rejection meanwhile. Resolves once
+  // answered, either way (for tests that need the answer in before the first render).
+  return early.then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** The start-up question, once: the next caller gets `undefined` and asks again itself. */

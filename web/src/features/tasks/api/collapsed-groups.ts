@@ -40,8 +40,11 @@ export function useCollapsedGroups(boardId: string, group: BoardGroup): [Readonl
   const scope = collapsedStorageKey(boardId, group);
   const [state, setState] = useState(() => ({ scope, keys: rememberedCollapsed(boardId, group) }));
   // Another board or field: its own remembered groups (set while rendering, as React allows for state derived from props).
-  if (state.scope !== scope) setState({ scope, keys: rememberedCollapsed(boardId, group) });
-  const keys = state.scope === scope ? state.keys : rememberedCollapsed(boardId, group);
+  let current = state;
+  if (state.scope !== scope) {
+    current = { scope, keys: rememberedCollapsed(boardId, group) };
+    setState(current);
+  }
   const toggle = useCallback(
     (key: string) => {
       setState((current) => {
@@ -53,5 +56,5 @@ export function useCollapsedGroups(boardId: string, group: BoardGroup): [Readonl
     },
     [scope, boardId, group],
   );
-  return [keys, toggle];
+  return [current.keys, toggle];
 }
