@@ -76,7 +76,15 @@ const API_NAMES: Record<string, string> = {
   board_id: 'boardId',
   column_id: 'columnId',
   position: 'position',
+  attachment_count: 'attachmentCount',
+  cover_id: 'cover',
+  cover_width: '',
+  cover_height: '',
 };
+
+/** `cover` from the row's three cover columns (its id, width and height), as the app shows it. */
+const coverOf = (id: unknown, width: unknown, height: unknown) =>
+  id === null ? null : { attachmentId: id, thumbnailUrl: `/api/attachments/${encodeURIComponent(id as string)}/thumbnail`, width, height };
 
 /**
  * Task details (labels, checklist counts, repeat), when the tasks table has them: the counts and
@@ -96,10 +104,12 @@ const withDetails = (task: Row, done: unknown, total: unknown, every: unknown, u
 };
 
 function taskMapper(columns: readonly string[], details: boolean): (row: Row, assignor: string, assignorEmail: string) => Row {
-  const fields = columns.map((c) => [c, API_NAMES[c]!] as const);
+  const fields = columns.filter((c) => API_NAMES[c] !== '' && c !== 'cover_id').map((c) => [c, API_NAMES[c]!] as const);
+  const cover = columns.includes('cover_id');
   return (row, assignor, assignorEmail) => {
     const task: Row = { assignor, assignorEmail };
     for (const [column, key] of fields) task[key] = row[column];
+    if (cover) task.cover = coverOf(row.cover_id, row.cover_width, row.cover_height);
     return details ? withDetails(task, row.checklist_done, row.checklist_total, row.repeat_every, row.repeat_unit) : task;
   };
 }
@@ -114,12 +124,14 @@ const ARRAY_ROWS = new Set(['board', 'boardStatus', 'boardPriority', 'boardBoth'
 const POSTGRES_ONLY = new Set(['createPg', 'createPgMail', 'updatePg']);
 
 function boardRowMapper(columns: readonly string[], details: boolean): (row: Row) => Row {
-  const fields = columns.map((c, i) => [i, API_NAMES[c]!] as const);
+  const fields = columns.map((c, i) => [i, API_NAMES[c]!, c] as const).filter(([, key, c]) => key !== '' && c !== 'cover_id');
+  const [coverAt, widthAt, heightAt] = ['cover_id', 'cover_width', 'cover_height'].map((c) => columns.indexOf(c)) as [number, number, number];
   const assignorAt = columns.length;
   return (row) => {
     const values = row as unknown as unknown[];
     const task: Row = { assignor: values[assignorAt], assignorEmail: values[assignorAt + 1] };
     for (const [i, key] of fields) task[key] = values[i];
+    if (coverAt >= 0) task.cover = coverOf(values[coverAt], values[widthAt], values[heightAt]);
     return details ? withDetails(task, values[assignorAt + 2], values[assignorAt + 3], values[assignorAt + 4], values[assignorAt + 5]) : task;
   };
 }

@@ -52,9 +52,37 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** Who may register (REGISTRATION, REGISTRATION_DOMAINS): shared/registration.ts. */
   registration: RegistrationPolicy;
+  /** Limits of files on tasks (ATTACHMENT_MAX_MB, BOARD_STORAGE_MB; MB = 1,000,000 bytes). */
+  attachments: AttachmentLimits;
+  /** Where attachment files are kept (FILES_DIR, or S3_URL): server/files/file-store.ts. */
+  files: FilesConfig;
   /** Directory of the built web app (Vite's output). Not an environment variable. */
   webRoot: string;
 }
+
+export interface AttachmentLimits {
+  /** Largest file, in bytes (ATTACHMENT_MAX_MB, default 100 MB). */
+  maxFileBytes: number;
+  /** What a board's attachments may add up to, in bytes (BOARD_STORAGE_MB, default 5,120 MB). */
+  boardQuotaBytes: number;
+  /** Attachments on one task (not configurable). */
+  perTask: number;
+}
+
+/** Files on local disk under `dir`, or in an S3-compatible bucket (every instance sharing them). */
+export type FilesConfig =
+  | { kind: 'disk'; dir: string }
+  | {
+      kind: 's3';
+      /** http(s)://host:port of the store. */
+      endpoint: string;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      /** Bucket in the path (MinIO, Garage, s3rver) rather than the host name (AWS). */
+      forcePathStyle: boolean;
+    };
 
 export interface VapidConfig {
   /** The uncompressed P-256 point (65 bytes), base64url: what browsers subscribe with. */
@@ -305,6 +333,61 @@ function parseRegistration(rawMode: string | undefined, rawDomains: string | und
   return { mode: mode as RegistrationMode, domains };
 }
 
+/** A whole number of MB (1,000,000 bytes) from 1 to `max`, as bytes. */
+function parseMegabytes(name: string, raw: string | undefined, fallback: number, max: number): number {
+  if (raw === undefined) return fallback * 1_000_000;
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) < 1 || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number of MB from 1 to ${max} (got "${raw}").`);
+  }
+  return Number(raw) * 1_000_000;
+}
+
+/** Largest file: the size column is a 32-bit integer on both databases. */
+const MAX_FILE_MB = 2_000;
+
+function parseAttachmentLimits(env: Env): AttachmentLimits {
+  return {
+    maxFileBytes: parseMegabytes('ATTACHMENT_MAX_MB', read(env, 'ATTACHMENT_MAX_MB'), 100, MAX_FILE_MB),
+    boardQuotaBytes: parseMegabytes('BOARD_STORAGE_MB', read(env, 'BOARD_STORAGE_MB'), 5_120, 9_999_999),
+    perTask: 100,
+  };
+}
+
+/**
+ * S3_URL: `s3://KEY:SECRET@host:port/bucket?region=…&forcePathStyle=true` (`s3s://` for https);
+ * the key and secret percent-encoded. Without it, files go under FILES_DIR (./data/files).
+ */
+function parseFiles(rawS3: string | undefined, rawDir: string | undefined, cwd: string): FilesConfig {
+  if (rawS3 === undefined) {
+    const dir = rawDir ?? './data/files';
+    return { kind: 'disk', dir: isAbsolute(dir) ? dir : resolve(cwd, dir) };
+  }
+  const example = 'e.g. s3://KEY:SECRET@minio.example.com:9000/taskwise?region=us-east-1&forcePathStyle=true';
+  let url: URL;
+  try {
+    url = new URL(rawS3);
+  } catch {
+    throw new ConfigError('S3_URL', `is not a valid URL (${example}).`);
+  }
+  if (url.protocol !== 's3:' && url.protocol !== 's3s:') throw new ConfigError('S3_URL', `must start with s3:// or s3s:// (${example}).`);
+  const bucket = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ''));
+  if (url.username === '' || url.password === '' || url.hostname === '') {
+    throw new ConfigError('S3_URL', `needs a key, a secret and a host (${example}).`);
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('S3_URL', `needs a bucket name after the host (${example}).`);
+  const forcePathStyle = url.searchParams.get('forcePathStyle') ?? 'false';
+  if (forcePathStyle !== 'true' && forcePathStyle !== 'false') throw new ConfigError('S3_URL', `forcePathStyle must be true or false (got "${forcePathStyle}").`);
+  return {
+    kind: 's3',
+    endpoint: `${url.protocol === 's3s:' ? 'https' : 'http'}://${url.host}`,
+    bucket,
+    region: url.searchParams.get('region') ?? 'us-east-1',
+    accessKeyId: decodeURIComponent(url.username),
+    secretAccessKey: decodeURIComponent(url.password),
+    forcePathStyle: forcePathStyle === 'true',
+  };
+}
+
 function parseBoolean(name: string, raw: string | undefined): boolean {
   if (raw === undefined) return false;
   const lower = raw.toLowerCase();
@@ -378,6 +461,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
   const vapidSubject = parseVapidSubject(read(env, 'VAPID_SUBJECT'), mailFrom);
   const outboundAllowPrivate = parseBoolean('OUTBOUND_ALLOW_PRIVATE', read(env, 'OUTBOUND_ALLOW_PRIVATE'));
   const registration = parseRegistration(read(env, 'REGISTRATION'), read(env, 'REGISTRATION_DOMAINS'));
+  const attachments = parseAttachmentLimits(env);
+  const files = parseFiles(read(env, 'S3_URL'), read(env, 'FILES_DIR'), cwd);
   const sessionSecret = rawSecret ?? generatedSecret(cwd);
   const vapid = { ...parseVapidKeys(env, cwd), subject: vapidSubject };
 
@@ -400,6 +485,8 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     vapid,
     outboundAllowPrivate,
     registration,
+    attachments,
+    files,
     webRoot: DEFAULT_WEB_ROOT,
   };
 }

@@ -69,6 +69,12 @@ export interface TasksTable {
   position: string;
   /** When the work starts (ISO 8601 UTC), null when unset; never after `deadline` when both are set (migration 0023). */
   startAt: string | null;
+  /** Kept by the attachment writes (services/attachment-writes.ts). */
+  attachmentCount: Generated<number>;
+  /** The cover image: one of the task's attachments with a thumbnail, and its size; all null or none. */
+  coverId: string | null;
+  coverWidth: number | null;
+  coverHeight: number | null;
 }
 
 /** A board's label; `nameKey` is the name lower-cased (unique per board). */
@@ -341,6 +347,30 @@ export interface MailSettingsTable {
   updatedAt: string;
 }
 
+/** A file on a task (migration 0024). */
+export interface AttachmentsTable {
+  id: string;
+  taskId: string;
+  name: string;
+  size: number;
+  /** The media type read from the bytes. */
+  type: string;
+  width: number | null;
+  height: number | null;
+  storageKey: string;
+  thumbnailKey: string | null;
+  uploaderId: string | null;
+  uploaderName: string;
+  uploaderEmail: string;
+  createdAt: string;
+}
+
+/** A stored file to delete once `dueAt` has passed ('' : at once). */
+export interface FileSweepsTable {
+  storageKey: string;
+  dueAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   otpCodes: OtpCodesTable;
@@ -369,4 +399,6 @@ export interface DB {
   calendarFeeds: CalendarFeedsTable;
   idempotencyKeys: IdempotencyKeysTable;
   boardTaskCounts: BoardTaskCountsTable;
+  attachments: AttachmentsTable;
+  fileSweeps: FileSweepsTable;
 }

@@ -25,6 +25,10 @@ export const TASK_COLUMNS = [
   'columnId',
   'position',
   'startAt',
+  'attachmentCount',
+  'coverId',
+  'coverWidth',
+  'coverHeight',
 ] as const;
 
 type TaskColumns = typeof TASK_COLUMNS;

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { TaskStatus } from '#shared/constants.ts';
+import { thumbnailUrl } from '#shared/schemas/attachments.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
@@ -67,7 +68,7 @@ export interface Creator {
  */
 export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
   // taskSelect's order; each value typed by the query (the creator's id is not shown).
-  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, columnId, position, startAt, assignor, assignorEmail] = row;
+  const [_id, workTitle, taskTitle, assignee, , deadline, priority, status, description, createdAt, updatedAt, version, boardId, done, total, every, unit, columnId, position, startAt, attachmentCount, coverId, coverWidth, coverHeight, assignor, assignorEmail] = row;
   return {
     _id,
     workTitle,
@@ -89,7 +90,14 @@ export function toTaskJson(row: TaskJsonValues, labels: Label[]): Task {
     repeat: every === null || unit === null ? null : { every, unit },
     columnId,
     position,
+    attachmentCount,
+    cover: coverOf(coverId, coverWidth, coverHeight),
   };
+}
+
+/** A task's cover from its row's columns (all set, or none). */
+export function coverOf(id: string | null, width: number | null, height: number | null): Task['cover'] {
+  return id === null || width === null || height === null ? null : { attachmentId: id, thumbnailUrl: thumbnailUrl(id), width, height };
 }
 
 /** A task row without its label ids (TASK_COLUMNS, then the creator's full name and e-mail): what `toTaskJson` reads beside the labels. */
@@ -100,7 +108,10 @@ export type NewTask = Omit<Insertable<TasksTable>, 'version'>;
 
 /** The values of every task column for an insert of `task` at version 1. */
 export function newTaskRow(task: NewTask): Record<(typeof TASK_COLUMNS)[number], unknown> {
-  return { deadline: null, startAt: null, checklistDone: 0, checklistTotal: 0, repeatEvery: null, repeatUnit: null, ...task, version: 1 };
+  return {
+    deadline: null, startAt: null, checklistDone: 0, checklistTotal: 0, repeatEvery: null, repeatUnit: null,
+    attachmentCount: 0, coverId: null, coverWidth: null, coverHeight: null, ...task, version: 1,
+  };
 }
 
 export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {

@@ -342,6 +342,8 @@ export default fp(
           repeat: task.repeatEvery == null || task.repeatUnit == null ? null : { every: task.repeatEvery, unit: task.repeatUnit },
           columnId: task.columnId,
           position: task.position,
+          attachmentCount: 0,
+          cover: null,
         };
         const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
         const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}) };

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +89,8 @@ function testConfig(databaseUrl: string, smtpPort: number, env: Record<string, s
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     VAPID_PUBLIC_KEY: TEST_VAPID.publicKey,
     VAPID_PRIVATE_KEY: TEST_VAPID.privateKey,
+    // Each app its own files directory (created when the first file comes).
+    FILES_DIR: join(tmpdir(), `taskwise-files-${randomUUID()}`),
     ...env,
   });
   // No built web app unless a test provides one.

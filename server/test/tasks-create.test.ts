@@ -40,6 +40,8 @@ describe('POST /api/tasks', () => {
           repeat: null,
           columnId: expect.any(String) as string,
           position: expect.any(String) as string,
+          attachmentCount: 0,
+          cover: null,
         },
       },
     });

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { LIMITS, PRIORITIES, REPEAT_UNITS, STATUSES, TASK_SORTS, TASK_VIEWS } from '../constants.ts';
 import { EmailInput, FailEnvelope, literalUnion } from './common.ts';
+import { CoverSchema } from './attachments.ts';
 import { LabelSchema } from './labels.ts';
 
 export const PriorityField = literalUnion(PRIORITIES);
@@ -68,6 +69,8 @@ export const TaskSchema = Type.Object({
   repeat: Type.Union([RepeatSchema, Type.Null()], { description: 'null: the task does not repeat. Completing a repeating task creates its next occurrence.' }),
   columnId: Type.String({ description: "The column of the task's board it is in; `status` is that column's category." }),
   position: Type.String({ description: 'Opaque order key within the column: ascending byte-wise, top first.' }),
+  attachmentCount: Type.Integer({ minimum: 0, description: 'Files on the task.' }),
+  cover: Type.Union([CoverSchema, Type.Null()], { description: 'The image its card shows (`coverId` of PATCH); null when none.' }),
 });
 export type Task = Static<typeof TaskSchema>;
 
@@ -112,6 +115,7 @@ export const UpdateTaskBody = Type.Object({
   boardId: Type.Optional(Type.String({ maxLength: 64, description: 'Moves the task to this board (admin or member role there). Its labels are dropped unless `labelIds` of that board come with it.' })),
   labelIds: Type.Optional(LabelIdsInput),
   repeat: Type.Optional(RepeatInput),
+  coverId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()], { description: "One of the task's images (an attachment with a thumbnail) for its card, 400 otherwise; null: no cover." })),
 });
 export type UpdateTaskBody = Static<typeof UpdateTaskBody>;
 

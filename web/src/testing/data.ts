@@ -29,6 +29,8 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     repeat: null,
     columnId: 'column-todo',
     position: `a${String(sequence).padStart(6, '0')}`,
+    attachmentCount: 0,
+    cover: null,
   };
   return { ...task, ...overrides };
 }

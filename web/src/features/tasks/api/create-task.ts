@@ -66,6 +66,8 @@ function standIn({ body, pendingId, creator, personalBoardId, columnId }: Create
     // puts a new task in until the answer comes.
     columnId: body.columnId ?? columnId ?? '',
     position: '',
+    attachmentCount: 0,
+    cover: null,
   };
 }
 

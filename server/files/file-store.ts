@@ -1,0 +1,41 @@
+import type { Readable } from 'node:stream';
+
+/** Bytes `start` to `end` of a file, both included (an HTTP Range, already checked against the size). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/** What a stored file answers with: its size and, from `read`, its bytes. */
+export interface StoredFile {
+  size: number;
+  body: Readable;
+}
+
+/**
+ * Where attachment files live: a directory on local disk (disk-store.ts) or an S3-compatible
+ * bucket (s3-store.ts), chosen by configuration (`createFileStore`). Keys are the app's own
+ * (`attachments/<id>`, `thumbnails/<id>.webp`): never a user's file name.
+ */
+export interface FileStore {
+  readonly kind: 'disk' | 's3';
+  /**
+   * Streams `body` to `key` without holding the file in memory, and resolves with the bytes
+   * written. When `body` errors (a cut-off upload, a size limit), the promise rejects with that
+   * error and nothing is left at `key`.
+   */
+  put(key: string, body: Readable, contentType?: string): Promise<{ size: number }>;
+  /** The file at `key` (or the range of it); undefined when there is none. */
+  read(key: string, range?: ByteRange): Promise<StoredFile | undefined>;
+  /** Deletes the file at `key`; a missing file is no error. */
+  delete(key: string): Promise<void>;
+  /** Every key in the store with when it was last written, in no particular order (`admin files:check`). */
+  list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
+  /**
+   * S3 only: a presigned GET of `key` valid for `seconds` (at most 300) whose answer carries
+   * these headers; undefined for a store that cannot (disk), which then serves the bytes itself.
+   */
+  signedUrl(key: string, headers: { contentType: string; contentDisposition: string }, seconds: number): Promise<string | undefined>;
+  /** Releases connections (the app's close). */
+  close(): Promise<void>;
+}
