@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, opendir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ByteRange, FileStore, StoredFile } from './file-store.ts';
+
+/** Where a file is written while it arrives: inside the store's directory, so the last step is a rename on one file system. */
+const INCOMING = '.incoming';
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+
+/**
+ * Keys are the app's own, never a user's; still, none may leave the directory or name the
+ * directory of files in flight.
+ */
+function checkKey(key: string): void {
+  if (key === '' || key.startsWith('/') || key.includes('\\') || key.split('/').some((part) => part === '..' || part === '') || key.split('/')[0] === INCOMING) {
+    throw new Error(`Refused file key ${JSON.stringify(key)}: keys are relative paths without "..", "\\" or empty parts.`);
+  }
+}
+
+/**
+ * Files under `dir`, one file a key (`attachments/<id>` is `dir/attachments/<id>`). A file is
+ * written under `.incoming/` and renamed into place once whole, so a key holds a whole file or
+ * nothing, whatever happens to the upload or the process.
+ */
+export function createDiskStore(dir: string): FileStore {
+  const pathOf = (key: string) => {
+    checkKey(key);
+    return join(dir, key);
+  };
+
+  async function* walk(folder: string, prefix: string): AsyncGenerator<{ key: string; modifiedAt: Date }> {
+    let entries;
+    try {
+      entries = await opendir(folder);
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    for await (const entry of entries) {
+      const key = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (key !== INCOMING) yield* walk(join(folder, entry.name), key);
+      } else if (entry.isFile()) {
+        let info;
+        try {
+          info = await stat(join(folder, entry.name));
+        } catch (error) {
+          if (isMissing(error)) continue; // deleted since the directory was read
+          throw error;
+        }
+        yield { key, modifiedAt: info.mtime };
+      }
+    }
+  }
+
+  return {
+    kind: 'disk',
+
+    async put(key: string, body: Readable): Promise<{ size: number }> {
+      const target = pathOf(key);
+      const incoming = join(dir, INCOMING);
+      await mkdir(incoming, { recursive: true, mode: 0o700 });
+      const partial = join(incoming, randomUUID());
+      try {
+        // `flush`: the bytes are on disk before the rename, so a row committed after `put` never points at a file a crash emptied.
+        await pipeline(body, createWriteStream(partial, { flags: 'wx', flush: true }));
+        const { size } = await stat(partial);
+        await mkdir(dirname(target), { recursive: true });
+        await rename(partial, target);
+        return { size };
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
+    },
+
+    async read(key: string, range?: ByteRange): Promise<StoredFile | undefined> {
+      let handle;
+      try {
+        handle = await open(pathOf(key), 'r');
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+      try {
+        // Size and bytes from one open file: a rename over the key meanwhile cannot mix two files.
+        const info = await handle.stat();
+        if (!info.isFile()) {
+          await handle.close();
+          return undefined;
+        }
+        const body = handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end });
+        return { size: info.size, body };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    },
+
+    async delete(key: string): Promise<void> {
+      try {
+        await unlink(pathOf(key));
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    },
+
+    list: () => walk(dir, ''),
+
+    signedUrl: () => Promise.resolve(undefined),
+
+    close: () => Promise.resolve(),
+  };
+}
