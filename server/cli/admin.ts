@@ -9,17 +9,42 @@ import { createBoardsRepository } from '../repositories/boards-repository.ts';
 import { createApiTokensRepository } from '../repositories/api-tokens-repository.ts';
 import { createSessionsRepository } from '../repositories/sessions-repository.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';
+import { createFileStore } from '../files/create-file-store.ts';
+import { checkFiles } from '../files/sweeps.ts';
 import { activateInvitations } from '../services/board-events.ts';
 import { hashPassword } from '../services/passwords.ts';
-import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase } from './common.ts';
+import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase, type CommandOutput } from './common.ts';
 
 /**
- * `npm run admin -- COMMAND`: account chores for the person with shell access, on the database
- * the server uses. Passwords follow the sign-up rules; a generated one is printed once.
+ * `npm run admin -- COMMAND`: account and file chores for the person with shell access, on the
+ * database and files the server uses. Passwords follow the sign-up rules; a generated one is
+ * printed once. `files:check` compares attachment rows with the stored files and exits 1 when
+ * they disagree.
  */
 const USAGE =
   'Usage: npm run admin -- users:list | users:create --email E --name N [--password-stdin] | ' +
-  'users:reset-password --email E [--password-stdin] | sessions:revoke --email E';
+  'users:reset-password --email E [--password-stdin] | sessions:revoke --email E | files:check';
+
+/** What `files:check` found, said so an operator knows what each kind means and what to do. */
+function filesReport({ rowsWithoutFile, filesWithoutRow }: { rowsWithoutFile: string[]; filesWithoutRow: string[] }): CommandOutput {
+  if (rowsWithoutFile.length === 0 && filesWithoutRow.length === 0) {
+    return { text: 'Files and attachments agree: every attachment has its files, and every stored file belongs to an attachment or is about to be deleted.', exitCode: 0 };
+  }
+  const lines: string[] = [];
+  if (rowsWithoutFile.length > 0) {
+    lines.push(
+      `${rowsWithoutFile.length} stored file(s) that attachments point at are missing (those attachments cannot be downloaded or shown; put the files back from a backup, or delete the attachments):`,
+      ...rowsWithoutFile.map((key) => `  ${key}`),
+    );
+  }
+  if (filesWithoutRow.length > 0) {
+    lines.push(
+      `${filesWithoutRow.length} stored file(s) belong to no attachment (left by a crash or a restore; they only take space and may be deleted):`,
+      ...filesWithoutRow.map((key) => `  ${key}`),
+    );
+  }
+  return { text: lines.join('\n'), exitCode: 1 };
+}
 
 const valueOf = <T>(checked: Checked<T>, what: string): T => {
   if (!checked.ok) throw new CommandError(`${what}: ${checked.message}`);
@@ -104,6 +129,14 @@ await runCommand(async () => {
           async (trx) => [await sessions.deleteAllForUser(user.id, trx), await tokens.deleteAllOf(user.id, trx)] as const,
         );
         return `Ended ${ended} session(s) of ${user.email}.${revoked(tokensEnded)}`;
+      }
+      case 'files:check': {
+        const store = createFileStore(config.files);
+        try {
+          return filesReport(await checkFiles(db, store));
+        } finally {
+          await store.close();
+        }
       }
       default:
         throw new CommandError(command === undefined ? USAGE : `Unknown command "${command}". ${USAGE}`);

@@ -31,11 +31,19 @@ export function openCommandDatabase(config: Config): Database {
   });
 }
 
+/** What a command prints on standard output with an exit code of its own choosing (a check that found something exits 1). */
+export interface CommandOutput {
+  text: string;
+  exitCode: 0 | 1;
+}
+
 /** Runs a command's body and turns its outcome into one printed line and the exit code. */
-export async function runCommand(body: () => Promise<string>): Promise<void> {
+export async function runCommand(body: () => Promise<string | CommandOutput>): Promise<void> {
   try {
-    process.stdout.write(`${await body()}\n`);
-    process.exitCode = 0;
+    const output = await body();
+    const { text, exitCode } = typeof output === 'string' ? { text: output, exitCode: 0 } : output;
+    process.stdout.write(`${text}\n`);
+    process.exitCode = exitCode;
   } catch (error) {
     const known = error instanceof CommandError || error instanceof ConfigError;
     const message = error instanceof Error ? error.message : String(error);
@@ -53,6 +61,9 @@ export async function withDatabase<T>(config: Config, body: (database: Database)
     await (database.db as Kysely<unknown>).destroy();
   }
 }
+
+/** A timestamp for file names: 20310310T090000Z. */
+export const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
 
 export function humanSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

@@ -6,13 +6,18 @@ import { openSqliteReadOnly } from '../db/sqlite-driver.ts';
 import type { DB } from '../db/schema.ts';
 import { createMaintenanceRepository } from '../repositories/maintenance-repository.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';
-import { CommandError, parseCommandArgs, readConfig, runCommand, runPostgresTool, withDatabase } from './common.ts';
+import { CommandError, parseCommandArgs, readConfig, runCommand, runPostgresTool, stamp, withDatabase } from './common.ts';
+import { copyStoredFiles } from './files-copy.ts';
 import { processesUsing, sqliteFiles } from './sqlite-files.ts';
 
 /**
  * `npm run restore -- FILE [--force]`: replaces the database with a snapshot of `npm run backup`.
  * Refuses (exit 1, nothing changed) while the target holds any account, unless --force; on
  * SQLite also while a process (the server) has the database open.
+ *
+ * With files on local disk and a `FILE.files/` directory beside the backup, the files directory
+ * (FILES_DIR) is replaced by that copy too: copied next to it first, swapped in once the
+ * database is restored, the previous directory kept aside. Files in an S3 bucket are not touched.
  */
 const USAGE = 'Usage: npm run restore -- FILE [--force]';
 
@@ -56,7 +61,7 @@ async function restoreSqlite(source: string, target: string, force: boolean): Pr
   copyFileSync(source, incoming);
   let kept = '';
   if (existsSync(target)) {
-    const previous = `${target}.before-restore-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+    const previous = `${target}.before-restore-${stamp(new Date())}`;
     // The old database's -wal holds commits of the old file: it moves along, never onto the new one.
     const moved = sqliteFiles(previous);
     sqliteFiles(target).forEach((file, i) => {
@@ -96,7 +101,29 @@ await runCommand(async () => {
   const source = resolve(positionals[0]);
   if (!existsSync(source)) throw new CommandError(`${source} does not exist.`);
   const config = readConfig();
-  return config.database.kind === 'sqlite'
-    ? restoreSqlite(source, config.database.file, values.force)
-    : restorePostgres(source, config.database.url, values.force, config);
+  const restore = () =>
+    config.database.kind === 'sqlite' ? restoreSqlite(source, config.database.file, values.force) : restorePostgres(source, config.database.url, values.force, config);
+  if (config.files.kind === 's3') {
+    return `${await restore()} Attachment files are in the S3 bucket "${config.files.bucket}", which this leaves as it is.`;
+  }
+  const dir = config.files.dir;
+  const filesSource = `${source}.files`;
+  if (!existsSync(filesSource)) return `${await restore()} There is no ${filesSource} beside the backup: ${dir} is left as it is.`;
+
+  // Copied next to FILES_DIR before the database changes, swapped in after: a failure leaves the old directory in place.
+  const incoming = `${dir}.restore-${randomBytes(4).toString('hex')}`;
+  try {
+    const { files } = await copyStoredFiles(filesSource, incoming);
+    const restored = await restore();
+    let kept = '';
+    if (existsSync(dir)) {
+      const previous = `${dir}.before-restore-${stamp(new Date())}`;
+      renameSync(dir, previous);
+      kept = ` (the previous ones are kept in ${previous})`;
+    }
+    renameSync(incoming, dir);
+    return `${restored} Attachment files restored to ${dir}: ${files} files${kept}.`;
+  } finally {
+    rmSync(incoming, { recursive: true, force: true });
+  }
 });

@@ -1,14 +1,23 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createFileStore } from '../files/create-file-store.ts';
 import { runCommand } from './commands.ts';
 import { signIn, uniqueEmail } from './factories.ts';
+import { insertAttachment } from './files-support.ts';
 import { useTestApp } from './helpers.ts';
+import { startS3Server } from './s3-server.ts';
 
 /** `npm run admin` against the database the (in-process) app uses. */
 const t = useTestApp();
 const env = () => ({
   DATABASE_URL: t.config.database.kind === 'sqlite' ? `file:${t.config.database.file}` : t.config.database.url,
+  // The app's own files directory (the tests give each app one; never ./data/files of the checkout).
+  ...(t.config.files.kind === 'disk' ? { FILES_DIR: t.config.files.dir } : {}),
 });
-const admin = (args: string[], stdin?: string) => runCommand('admin', args, { env: env(), cwd: process.cwd(), ...(stdin === undefined ? {} : { stdin }) });
+const admin = (args: string[], stdin?: string, extra: Record<string, string> = {}) =>
+  runCommand('admin', args, { env: { ...env(), ...extra }, cwd: process.cwd(), ...(stdin === undefined ? {} : { stdin }) });
 const me = (cookie: string) => t.request('GET', '/api/users/me', { cookie });
 
 // Each test runs the command as a process of its own (up to six, one after another): a hang guard
@@ -87,6 +96,52 @@ describe('npm run admin', { timeout: 60_000 }, () => {
     expect(res).toEqual({ code: 0, stdout: `Ended 1 session(s) of ${email}.\n`, stderr: '' });
     expect((await me(mine)).status).toBe(401);
     expect((await me(theirs)).status).toBe(200);
+  });
+
+  it('files:check exits 0 when rows and files agree, else 1 listing rows without a file and files without a row', async () => {
+    const dir = t.config.files.kind === 'disk' ? t.config.files.dir : '';
+    const store = (key: string) => {
+      mkdirSync(dirname(join(dir, key)), { recursive: true });
+      writeFileSync(join(dir, key), key);
+    };
+    await insertAttachment(t, 'attachments/whole', 'thumbnails/whole.webp');
+    store('attachments/whole');
+    store('thumbnails/whole.webp');
+    // An upload in flight: its file is stored, its row not yet written, its sweep row says so.
+    store('attachments/in-flight');
+    await t.app.db.insertInto('fileSweeps').values({ storageKey: 'attachments/in-flight', dueAt: '2999-01-01T00:00:00.000Z' }).execute();
+    expect(await admin(['files:check'])).toEqual({ code: 0, stdout: expect.stringMatching(/^Files and attachments agree: .+\n$/) as string, stderr: '' });
+
+    await insertAttachment(t, 'attachments/lost', null);
+    store('attachments/stray');
+    store('thumbnails/stray.webp');
+    const res = await admin(['files:check']);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('');
+    expect(res.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^1 stored file\(s\) that attachments point at are missing \(those attachments cannot be downloaded/) as string,
+      '  attachments/lost',
+      expect.stringMatching(/^2 stored file\(s\) belong to no attachment \(/) as string,
+      '  attachments/stray',
+      '  thumbnails/stray.webp',
+    ]);
+  });
+
+  it('files:check reads the S3 bucket when S3_URL names one', async () => {
+    const s3 = await startS3Server();
+    try {
+      const bucket = createFileStore(s3.config);
+      for (const key of ['attachments/whole', 'thumbnails/whole.webp', 'attachments/lost', 'attachments/s3-stray']) await bucket.put(key, Readable.from([Buffer.from(key)]));
+      await bucket.delete('attachments/lost');
+      await bucket.close();
+      const url = new URL(s3.config.endpoint);
+      const res = await admin(['files:check'], undefined, { S3_URL: `s3://S3RVER:S3RVER@${url.host}/${s3.config.bucket}?forcePathStyle=true` });
+      expect(res.code).toBe(1);
+      // The rows of the test before: 'whole' is complete, 'lost' has no file; the bucket's stray has no row.
+      expect(res.stdout).toMatch(/are missing .*:\n {2}attachments\/lost\n1 stored file\(s\) belong to no attachment .*:\n {2}attachments\/s3-stray\n$/);
+    } finally {
+      await s3.stop();
+    }
   });
 
   it('says what is wrong in one line, exit 1, for an unknown account, command or option', async () => {

@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCommand } from './commands.ts';
+import { startS3Server } from './s3-server.ts';
 import { http, onPostgres, scratchDatabase, startServer, taskIdOf, type ChildServer, type ScratchDatabase } from './security/child-server.ts';
 
 /**
@@ -145,6 +146,64 @@ describe('npm run backup, then npm run restore', () => {
     expect(restore.code).toBe(1);
     expect(restore.stderr.trim().split('\n')).toHaveLength(1);
     expect((await command('restore', [], db)).stderr).toMatch(/^Name one backup file\. Usage: npm run restore -- FILE \[--force\]\n$/);
+  }, 60_000);
+
+  it('copies the files directory beside the snapshot, and restore puts that copy in place of the files directory', async () => {
+    const write = (file: string, content: string | Buffer) => {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, content);
+    };
+    const source = await database();
+    expect((await command('admin', ['users:list'], source)).code).toBe(0);
+    const files = join(source.dir, 'data', 'files');
+    const photo = randomBytes(50_000);
+    write(join(files, 'attachments', 'a1'), photo);
+    write(join(files, 'thumbnails', 'a1.webp'), 'thumbnail');
+    write(join(files, '.incoming', 'half-uploaded'), 'in flight');
+    const out = join(source.dir, 'with-files.backup');
+    const backup = await command('backup', ['--out', out], source);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(backup.stdout).toMatch(new RegExp(`, attachment files to ${`${out}.files`.replace(/[.]/g, '\\.')} \\(2 files, 48\\.\\d KiB\\)\\.\\n$`));
+    expect(readdirSync(`${out}.files`, { recursive: true }).sort()).toEqual(['attachments', 'attachments/a1', 'thumbnails', 'thumbnails/a1.webp']);
+
+    const target = await database();
+    const targetFiles = join(target.dir, 'data', 'files');
+    write(join(targetFiles, 'attachments', 'old'), 'from before');
+    const restored = await command('restore', [out], target);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(restored.stdout).toMatch(new RegExp(`Attachment files restored to ${targetFiles}: 2 files \\(the previous ones are kept in (${targetFiles}\\.before-restore-\\d{8}T\\d{6}Z)\\)\\.\\n$`));
+    expect(readFileSync(join(targetFiles, 'attachments', 'a1'))).toEqual(photo);
+    expect(readFileSync(join(targetFiles, 'thumbnails', 'a1.webp'), 'utf8')).toBe('thumbnail');
+    expect(existsSync(join(targetFiles, 'attachments', 'old'))).toBe(false);
+    const previous = readdirSync(join(target.dir, 'data')).filter((name) => name.startsWith('files.before-restore-'));
+    expect(previous).toHaveLength(1);
+    expect(readFileSync(join(target.dir, 'data', previous[0]!, 'attachments', 'old'), 'utf8')).toBe('from before');
+  }, 60_000);
+
+  it('with files in S3, backup and restore say the bucket is the operator\'s and copy no files', async () => {
+    const s3 = await startS3Server();
+    try {
+      const source = await database();
+      const S3_URL = `s3://S3RVER:S3RVER@${new URL(s3.config.endpoint).host}/${s3.config.bucket}?forcePathStyle=true`;
+      const withS3 = (name: 'backup' | 'restore', args: string[], db: ScratchDatabase) => runCommand(name, args, { env: { DATABASE_URL: db.url, S3_URL }, cwd: db.dir });
+      expect((await command('admin', ['users:list'], source)).code).toBe(0);
+      const out = join(source.dir, 'bucket.backup');
+      const backup = await withS3('backup', ['--out', out], source);
+      expect(backup.code, backup.stderr).toBe(0);
+      expect(backup.stdout).toMatch(/ ms\)\. Attachment files are in the S3 bucket "taskwise-test" at http:\/\/127\.0\.0\.1:\d+: back that bucket up with the store's own tools\.\n$/);
+      expect(existsSync(`${out}.files`)).toBe(false);
+
+      const target = await database();
+      const restored = await withS3('restore', [out], target);
+      expect(restored.code, restored.stderr).toBe(0);
+      expect(restored.stdout).toMatch(/ Attachment files are in the S3 bucket "taskwise-test", which this leaves as it is\.\n$/);
+      // Restored where files are on disk, a backup without a files directory leaves that directory alone.
+      const onDisk = await command('restore', [out, '--force'], target);
+      expect(onDisk.code, onDisk.stderr).toBe(0);
+      expect(onDisk.stdout).toMatch(new RegExp(`There is no ${out.replace(/[.]/g, '\\.')}\\.files beside the backup: ${join(target.dir, 'data', 'files')} is left as it is\\.\\n$`));
+    } finally {
+      await s3.stop();
+    }
   }, 60_000);
 
   it(onPostgres ? 'says so when pg_dump is not installed' : 'refuses to restore while a server has the SQLite database open', async () => {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newId } from '../db/ids.ts';
 import { createDiskStore } from '../files/disk-store.ts';
 import { checkFiles, SWEEP_LEASE_MS, sweepDueFiles } from '../files/sweeps.ts';
-import { createSignedInUser, createTask } from './factories.ts';
+import { insertAttachment } from './files-support.ts';
 import { useTestApp } from './helpers.ts';
 
 /** The sweep of files nothing points at, and the check of rows against files, on each database with a real disk store. */
@@ -30,20 +30,7 @@ async function scheduled(due: Record<string, string>, withFiles = true): Promise
   return keys;
 }
 
-/** An attachment row on a new task, written directly (the upload route is not under test here). */
-async function attachment(storageKey: string, thumbnailKey: string | null) {
-  const { user, cookie } = await createSignedInUser(t);
-  const task = await createTask(t, cookie);
-  const id = newId();
-  await db()
-    .insertInto('attachments')
-    .values({
-      id, taskId: task._id, name: 'photo.jpg', size: 10, type: 'image/jpeg', width: thumbnailKey === null ? null : 40, height: thumbnailKey === null ? null : 30,
-      storageKey, thumbnailKey, uploaderId: user.id, uploaderName: user.fullName, uploaderEmail: user.email, createdAt: t.clock.now().toISOString(),
-    })
-    .execute();
-  return { id, taskId: task._id, cookie };
-}
+const attachment = (storageKey: string, thumbnailKey: string | null) => insertAttachment(t, storageKey, thumbnailKey);
 
 const NOW = '2031-03-10T09:00:00.000Z';
 const later = (ms: number) => new Date(Date.parse(NOW) + ms).toISOString();
