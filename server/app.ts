@@ -40,6 +40,10 @@ import otps from './routes/otps/index.ts';
 import pushRoute from './routes/push/index.ts';
 import taskChecklist from './routes/tasks/checklist.ts';
 import taskComments from './routes/tasks/comments.ts';
+import taskAttachments from './routes/tasks/attachments.ts';
+import attachmentFiles from './routes/attachments.ts';
+import files from './plugins/files.ts';
+import attachmentWrites from './services/attachment-writes.ts';
 import { buildSerializer, buildValidator } from './schema-compilers.ts';
 import tasks from './routes/tasks/index.ts';
 import tokensRoute from './routes/tokens/index.ts';
@@ -166,6 +170,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(metricsPlugin);
     await app.register(repositories);
     await app.register(housekeeping);
+    await app.register(files);
     await app.register(mailer);
     await app.register(pushSender);
     await app.register(webhookSender);
@@ -178,6 +183,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(taskWrites);
     await app.register(commentWrites);
     await app.register(checklistWrites);
+    await app.register(attachmentWrites);
     await app.register(boards);
     await app.register(labels);
     await app.register(columns);
@@ -194,6 +200,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(tasks);
         await api.register(taskComments);
         await api.register(taskChecklist);
+        await api.register(taskAttachments);
+        await api.register(attachmentFiles);
         await api.register(eventsRoute);
         await api.register(mailSettings);
         await api.register(account);

@@ -80,6 +80,9 @@ export const canManageWebhooks = (role: RoleOrNone): boolean => canManageBoard(r
  */
 export const canChangeTask = (role: RoleOrNone, isAssignee: boolean): boolean => isAssignee || canEditTasks(role);
 
+/** Deletes a file from a task (of a task they see): whoever added it, and the board's admins. */
+export const canDeleteAttachment = (role: RoleOrNone, isUploader: boolean): boolean => isUploader || canManageBoard(role);
+
 /** Comments on one task: its board's members and its assignee. */
 export const canCommentOnTask = (role: RoleOrNone, isAssignee: boolean): boolean => isAssignee || canComment(role);
 

@@ -78,6 +78,13 @@ const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: SERVER_MESSAGES.unsupportedMediaType },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: SERVER_MESSAGES.malformedJson },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: SERVER_MESSAGES.malformedJson },
+  // A file upload (@fastify/multipart): one file part and nothing else.
+  FST_PARTS_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.oneFileOnly },
+  FST_FILES_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.oneFileOnly },
+  FST_FIELDS_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.noFileSent },
+  FST_PROTO_VIOLATION: { status: 400, code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.noFileSent },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: SERVER_MESSAGES.noFileSent },
+  FST_MP_PREMATURE_CLOSE: { status: 400, code: 'UPLOAD_INCOMPLETE', message: SERVER_MESSAGES.uploadCutOff },
 };
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {

@@ -6,6 +6,7 @@ import { createTaskImportRepository, type TaskImportRepository } from '../reposi
 import { createBoardsRepository, type BoardsRepository } from '../repositories/boards-repository.ts';
 import { createChecklistRepository, type ChecklistRepository } from '../repositories/checklist-repository.ts';
 import { createColumnsRepository, type ColumnsRepository } from '../repositories/columns-repository.ts';
+import { createAttachmentsRepository, type AttachmentsRepository } from '../repositories/attachments-repository.ts';
 import { createCommentsRepository, type CommentsRepository } from '../repositories/comments-repository.ts';
 import { createIdempotencyRepository, type IdempotencyRepository } from '../repositories/idempotency-repository.ts';
 import { createLabelsRepository, type LabelsRepository } from '../repositories/labels-repository.ts';
@@ -46,6 +47,7 @@ declare module 'fastify' {
     apiTokensRepository: ApiTokensRepository;
     idempotencyRepository: IdempotencyRepository;
     columnsRepository: ColumnsRepository;
+    attachmentsRepository: AttachmentsRepository;
   }
 }
 
@@ -74,6 +76,7 @@ export default fp(
     fastify.decorate('apiTokensRepository', createApiTokensRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('idempotencyRepository', createIdempotencyRepository(fastify.db));
     fastify.decorate('columnsRepository', createColumnsRepository(fastify.db));
+    fastify.decorate('attachmentsRepository', createAttachmentsRepository(fastify.db, fastify.dbDialect));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -11,6 +11,8 @@ export type EventType =
   | 'comment.created'
   | 'comment.updated'
   | 'comment.deleted'
+  | 'attachment.created'
+  | 'attachment.deleted'
   | 'board.added'
   | 'board.updated'
   | 'board.removed'

@@ -96,6 +96,7 @@ const TASK_COLUMNS_SQL = TASK_COLUMNS.map(snake).join(', ');
 export const CHANGEABLE = [
   'workTitle', 'taskTitle', 'assigneeEmail', 'deadline', 'priority', 'status', 'description', 'boardId', 'updatedAt',
   'checklistDone', 'checklistTotal', 'repeatEvery', 'repeatUnit', 'columnId', 'position', 'startAt',
+  'attachmentCount', 'coverId', 'coverWidth', 'coverHeight',
 ] as const satisfies readonly (keyof Updateable<DB['tasks']>)[];
 export type Changeable = (typeof CHANGEABLE)[number];
 
@@ -149,7 +150,7 @@ export function taskRowPart<W>(
 const CHANGEABLE_TYPES: Readonly<Record<Changeable, JsonFieldType>> = {
   workTitle: 'text', taskTitle: 'text', assigneeEmail: 'text', deadline: 'text', priority: 'text', status: 'text', description: 'text', boardId: 'text',
   updatedAt: 'text', checklistDone: 'integer', checklistTotal: 'integer', repeatEvery: 'integer', repeatUnit: 'text', columnId: 'text', position: 'text',
-  startAt: 'text',
+  startAt: 'text', attachmentCount: 'integer', coverId: 'text', coverWidth: 'integer', coverHeight: 'integer',
 };
 
 /** A task row of `taskRowsPart`'s JSON array: its id, the version it was planned from, and its values of the columns set. */

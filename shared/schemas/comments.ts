@@ -63,7 +63,7 @@ export type TrackedField = (typeof TRACKED_FIELDS)[number];
  * writes `completed` / `reopened` instead), `labels` (the label names, comma-separated, by name; null when
  * none) and `repeat` (shared/repeat.ts `describeRepeat`; null when it does not repeat).
  */
-export const ACTIVITY_CHANGE_FIELDS = [...TRACKED_FIELDS, 'board', 'column', 'labels', 'repeat'] as const;
+export const ACTIVITY_CHANGE_FIELDS = [...TRACKED_FIELDS, 'board', 'column', 'labels', 'repeat', 'attachment'] as const;
 export type ActivityChangeField = (typeof ACTIVITY_CHANGE_FIELDS)[number];
 
 const Change = Type.Object({

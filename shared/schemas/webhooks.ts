@@ -1,8 +1,17 @@
 import { Type, type Static } from 'typebox';
 import { literalUnion } from './common.ts';
 
-/** The event types a webhook may ask for: the task and comment events of the live stream. */
-export const WEBHOOK_EVENTS = ['task.created', 'task.updated', 'task.deleted', 'comment.created', 'comment.updated', 'comment.deleted'] as const;
+/** The event types a webhook may ask for: the task, comment and attachment events of the live stream. */
+export const WEBHOOK_EVENTS = [
+  'task.created',
+  'task.updated',
+  'task.deleted',
+  'comment.created',
+  'comment.updated',
+  'comment.deleted',
+  'attachment.created',
+  'attachment.deleted',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** How many webhooks a board may have, and how many deliveries its log shows. */

@@ -11,6 +11,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *   Deleted with their task (and so with its board).
  * - `tasks.attachment_count`, `tasks.cover_id`, `cover_width`, `cover_height`: kept by the
  *   attachment writes, so a page of tasks reads them with the task row and joins nothing.
+ *   `cover_id` references its attachment (set null when it goes; a partial index serves that
+ *   check, as only tasks with a cover have one).
  * - `file_sweeps`: storage keys whose files are to be deleted once `due_at` has passed. An
  *   upload writes its keys here, due in an hour, before the first byte is stored, and the
  *   transaction that writes its row deletes them: a crash between the file and its row leaves
@@ -41,7 +43,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('attachments_task_id_created_at_idx').on('attachments').columns(['task_id', 'created_at']).execute();
 
   await db.schema.alterTable('tasks').addColumn('attachment_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('tasks').addColumn('cover_id', 'text').execute();
+  // A cover that is deleted is no cover: its attachment's deletion clears it (the write that deletes
+  // it does so itself; the key is the guard for a cover set while its file was being deleted).
+  await db.schema.alterTable('tasks').addColumn('cover_id', 'text', (c) => c.references('attachments.id').onDelete('set null')).execute();
+  await db.schema.createIndex('tasks_cover_id_idx').on('tasks').column('cover_id').where(sql.ref('cover_id'), 'is not', null).execute();
   await db.schema.alterTable('tasks').addColumn('cover_width', 'integer').execute();
   await db.schema.alterTable('tasks').addColumn('cover_height', 'integer').execute();
 

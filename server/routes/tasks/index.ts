@@ -326,7 +326,12 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
         }
         return changes;
       }, moveTo, fields.labelIds);
-      return { status: 'success', message: withMailNote(warning ?? SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task } } as const;
+      // The cover is set by the attachment writes, which read the image under the task's lock
+      // (so a cover is never a file being deleted); after the other changes, at the version they left.
+      const covered = body.coverId === undefined
+        ? task
+        : await fastify.attachmentWrites.setCover(viewer, task._id, body.coverId, task.version === version ? version : undefined);
+      return { status: 'success', message: withMailNote(warning ?? SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task: covered } } as const;
     },
   );
 

@@ -26,6 +26,8 @@ const FIELD_LABELS: Record<ActivityChangeField, string> = {
   column: 'column',
   labels: 'labels',
   repeat: 'repeat',
+  // A file added (from none to its name) or deleted (from its name to none).
+  attachment: 'attachment',
 };
 
 const VERBS: Record<Exclude<Activity['type'], 'updated'>, string> = {

@@ -18,6 +18,8 @@ const EVENT_LABELS: Record<WebhookEvent, string> = {
   'comment.created': 'Comment added',
   'comment.updated': 'Comment edited',
   'comment.deleted': 'Comment deleted',
+  'attachment.created': 'File added',
+  'attachment.deleted': 'File deleted',
 };
 const STATUS_LABELS: Record<Delivery['status'], string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
 
