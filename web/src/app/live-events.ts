@@ -9,6 +9,7 @@ import type { LiveEventHandlers } from '#web/features/tasks/api/live-events.ts';
 import { refreshTasks } from '#web/features/tasks/api/query-keys.ts';
 import { TASK_EVENTS } from '#web/features/tasks/api/task-events.ts';
 import type * as NotificationEvents from '#web/features/notifications/api/notification-events.ts';
+import type * as AttachmentEvents from '#web/features/attachments/api/attachment-events.ts';
 
 /**
  * The comments' events on the tab's live stream (composed here: features do not import each
@@ -77,25 +78,65 @@ const boardCountLiveEvents: LiveEventHandlers = {
 };
 
 /**
+ * Handlers whose feature code is loaded with their first event rather than with the signed-in
+ * pages' chunk; one promise keeps the events in order.
+ */
+function loadedOnFirstEvent<Events>(
+  types: readonly string[],
+  load: () => Promise<Events>,
+  apply: (events: Events, queryClient: QueryClient, type: string, data: unknown) => void,
+  refresh: (events: Events, queryClient: QueryClient) => Promise<void>,
+): LiveEventHandlers {
+  let loaded: Promise<Events> | undefined;
+  const events = () => (loaded ??= load());
+  return {
+    types,
+    apply(queryClient, type, data) {
+      void events().then((feature) => {
+        apply(feature, queryClient, type, data);
+      });
+    },
+    refresh: async (queryClient) => {
+      await refresh(await events(), queryClient);
+    },
+  };
+}
+
+/**
  * The person's notifications: the inbox and the bell's count follow. The feature's code is
  * loaded with its first event (the bell has usually loaded it already), so the pages a signed-out
- * visitor sees never carry it; one promise keeps the events in order.
+ * visitor sees never carry it.
  */
-let notificationEvents: Promise<typeof NotificationEvents> | undefined;
-const loadNotificationEvents = () => (notificationEvents ??= import('#web/features/notifications/api/notification-events.ts'));
-
-export const notificationLiveEvents: LiveEventHandlers = {
+export const notificationLiveEvents = loadedOnFirstEvent<typeof NotificationEvents>(
   // NOTIFICATION_EVENTS of the feature, written out here so that importing them loads nothing.
-  types: ['notification.created', 'notification.read'],
-  apply(queryClient, type, data) {
-    void loadNotificationEvents().then((events) => {
-      events.applyNotificationEvent(queryClient, type, data);
-    });
+  ['notification.created', 'notification.read'],
+  () => import('#web/features/notifications/api/notification-events.ts'),
+  (events, queryClient, type, data) => {
+    events.applyNotificationEvent(queryClient, type, data);
   },
-  refresh: async (queryClient) => {
-    await (await loadNotificationEvents()).refreshNotifications(queryClient);
+  (events, queryClient) => events.refreshNotifications(queryClient),
+);
+
+/**
+ * A task's files: someone's upload or deletion shows on its open page. The feature's code comes
+ * with the task page; here it is loaded only with the first such event.
+ */
+export const attachmentLiveEvents = loadedOnFirstEvent<typeof AttachmentEvents>(
+  // ATTACHMENT_EVENTS of the feature, written out here so that importing them loads nothing.
+  ['attachment.created', 'attachment.deleted'],
+  () => import('#web/features/attachments/api/attachment-events.ts'),
+  (events, queryClient, type, data) => {
+    events.applyAttachmentEvent(queryClient, type, data);
   },
-};
+  (events, queryClient) => events.refreshAttachments(queryClient),
+);
 
 /** Every other feature's live events, in one constant list (the live connection reopens when it changes). */
-export const LIVE_EVENT_HANDLERS: readonly LiveEventHandlers[] = [commentLiveEvents, boardLiveEvents, labelLiveEvents, boardCountLiveEvents, notificationLiveEvents];
+export const LIVE_EVENT_HANDLERS: readonly LiveEventHandlers[] = [
+  commentLiveEvents,
+  boardLiveEvents,
+  labelLiveEvents,
+  boardCountLiveEvents,
+  notificationLiveEvents,
+  attachmentLiveEvents,
+];

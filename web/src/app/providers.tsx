@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { useMemo, type ReactNode } from 'react';
 import { NoticeProvider } from '#web/components/notices.tsx';
+import { attachmentKeys } from '#web/features/attachments/api/query-keys.ts';
 import { SessionProvider } from '#web/features/auth/components/session-provider.tsx';
 import { boardKeys } from '#web/features/boards/api/query-keys.ts';
 import { checklistKeys } from '#web/features/checklists/api/get-checklist.ts';
@@ -14,11 +15,11 @@ import { DeviceCopyContext, keepRestoredStaleUntilFetched, type DeviceCopy } fro
 import { QueueNotices } from './queue-notices.tsx';
 
 /**
- * The parts of the cache kept on the device: what the board, its task pages and their comments
- * and checklists show, and the versions this device's own saves produced (so a change waiting
+ * The parts of the cache kept on the device: what the board, its task pages and their comments,
+ * checklists and lists of files show, and the versions this device's own saves produced (so a change waiting
  * behind another one of the same task is sent with the right version after a reload).
  */
-const PERSISTED_ROOTS = [boardKeys.all, taskKeys.all, commentKeys.all, checklistKeys.all, labelKeys.all, peopleKeys.all, OWN_VERSIONS_KEY].map((key) => key[0]);
+const PERSISTED_ROOTS = [boardKeys.all, taskKeys.all, commentKeys.all, checklistKeys.all, attachmentKeys.all, labelKeys.all, peopleKeys.all, OWN_VERSIONS_KEY].map((key) => key[0]);
 
 /**
  * Everything the routes need around them. Tests wrap a memory router in the same stack.

@@ -1,6 +1,7 @@
-import { onlineManager, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { cx } from '#web/lib/cx.ts';
+import { useOnline } from '#web/lib/use-online.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import './sync-status.css';
 
@@ -20,13 +21,6 @@ export function syncText({ online, waiting }: SyncState): string {
   return waiting > 0 ? 'Syncing…' : 'All changes saved';
 }
 
-/** Online or not, as TanStack Query sees it (it pauses queries and changes while offline). */
-export function useOnline(): boolean {
-  return useSyncExternalStore(
-    useCallback((onChange: () => void) => onlineManager.subscribe(onChange), []),
-    () => onlineManager.isOnline(),
-  );
-}
 
 /** How many changes this device has not had answered yet. */
 export function useQueuedWrites(): number {

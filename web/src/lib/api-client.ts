@@ -117,6 +117,11 @@ async function readJson(response: Response): Promise<unknown> {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, NETWORK_ERROR, NETWORK_ERROR_MESSAGE);
   }
+  return parseBody(text);
+}
+
+/** An answer's text as JSON; null when empty or not JSON. */
+export function parseBody(text: string): unknown {
   if (text === '') return null;
   try {
     return JSON.parse(text);
@@ -155,18 +160,27 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (expectNoContent && response.status === 204) return undefined as T;
 
   const json = await readJson(response);
-  const envelope = asEnvelope(json);
-  const succeeded = expectNoContent ? false : response.ok && envelope.status === 'success';
+  const succeeded = expectNoContent ? false : response.ok && asEnvelope(json).status === 'success';
   if (succeeded) return json as T;
+  throw failedAnswer(response.status, json, response.headers.get('Retry-After'), { fallbackMessage, authenticated });
+}
 
+/**
+ * The ApiError of a failed answer: its envelope's code and message (or `fallbackMessage`). A 401
+ * on an authenticated call goes to the session's handler. Also for answers that came another way
+ * than `apiRequest` (an upload's XMLHttpRequest, which reports its progress).
+ */
+export function failedAnswer(
+  status: number,
+  body: unknown,
+  retryAfterHeader: string | null,
+  { fallbackMessage, authenticated = true }: { fallbackMessage: string; authenticated?: boolean },
+): ApiError {
+  const envelope = asEnvelope(body);
   const message = typeof envelope.message === 'string' && envelope.message !== '' ? envelope.message : fallbackMessage;
-  const code = typeof envelope.code === 'string' ? envelope.code : `HTTP_${response.status}`;
+  const code = typeof envelope.code === 'string' ? envelope.code : `HTTP_${status}`;
   const errors = Array.isArray(envelope.errors) ? (envelope.errors as { field: string; message: string }[]) : [];
-  const error = new ApiError(response.status, code, message, {
-    errors,
-    retryAfter: parseRetryAfter(response.headers.get('Retry-After')),
-    data: envelope.data,
-  });
-  if (response.status === 401 && authenticated) unauthorizedHandler?.();
-  throw error;
+  const error = new ApiError(status, code, message, { errors, retryAfter: parseRetryAfter(retryAfterHeader), data: envelope.data });
+  if (status === 401 && authenticated) unauthorizedHandler?.();
+  return error;
 }

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { attachmentUrl, thumbnailUrl } from '#shared/schemas/attachments.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { ADA, makeTask, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, noContent } from '#web/testing/fetch.ts';
@@ -201,6 +202,43 @@ describe('comments', () => {
       expect(screen.queryByRole('article', { name: 'Comment by Ada Lovelace' })).not.toBeInTheDocument();
     });
     expect(screen.getByText('No comments yet.')).toBeInTheDocument();
+  });
+});
+
+describe('attachments', () => {
+  it('sits between the checklist and the comments; Make cover sends PATCH {coverId} and the page shows the new cover', async () => {
+    const photo = {
+      _id: 'a1',
+      name: 'photo.png',
+      size: 880_000,
+      type: 'image/png',
+      width: 480,
+      height: 320,
+      url: attachmentUrl('a1'),
+      thumbnailUrl: thumbnailUrl('a1'),
+      by: ADA,
+      createdAt: '2026-11-01T10:00:00.000Z',
+    };
+    const task = makeTask({ taskTitle: 'Design the poster', attachmentCount: 1, assignee: ADA.email });
+    const { api, state } = taskPage(task);
+    api.always('GET', `/tasks/${task._id}/attachments`, json(200, { status: 'success', data: { attachments: [photo] } }));
+    const { user } = await openTask(task);
+    const make = await screen.findByRole('button', { name: 'Make cover photo.png' });
+    const headings = screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent);
+    expect(headings.indexOf('Attachments (1)')).toBeGreaterThan(headings.indexOf('Checklist'));
+    expect(headings.indexOf('Attachments (1)')).toBeLessThan(headings.findIndex((h) => h.startsWith('Comments')));
+
+    api.on('PATCH', `/tasks/${task._id}`, () => {
+      state.task = { ...state.task, version: 2, cover: { attachmentId: 'a1', thumbnailUrl: thumbnailUrl('a1'), width: 480, height: 320 } };
+      return json(200, { status: 'success', message: SERVER_MESSAGES.taskUpdated, data: { task: state.task } });
+    });
+    await user.click(make);
+    // Shown at once, before the answer.
+    expect(await screen.findByRole('button', { name: 'Remove cover photo.png' })).toBeInTheDocument();
+    await waitFor(() => {
+      expect(api.callsTo('PATCH', `/tasks/${task._id}`)).toHaveLength(1);
+    });
+    expect(api.callsTo('PATCH', `/tasks/${task._id}`)[0]!.body).toEqual({ coverId: 'a1', version: 1 });
   });
 });
 

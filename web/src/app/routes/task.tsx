@@ -18,6 +18,7 @@ import { errorText } from '#web/lib/error-text.ts';
 import { APP_NAME, useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
+import { TaskPageAttachments } from '../attachments-host.tsx';
 import { TaskPageChecklist } from '../checklist-host.tsx';
 import { notAvailableOffline, OfflineUnavailable } from '#web/components/offline-unavailable.tsx';
 import './task.css';
@@ -28,7 +29,7 @@ export const WIDE_SCREEN_QUERY = '(min-width: 56.25rem)';
 export const TASK_NOT_FOUND = 'Task not found';
 
 /**
- * /tasks/:id — one task with every field, its description, comments and activity. The board
+ * /tasks/:id — one task with every field, its description, checklist, files, comments and activity. The board
  * stays behind it on a wide screen (a modal panel; Esc, the close button or the overlay go back
  * to the board); on a narrow one it is a page of its own. Either way the address is the task's,
  * so it can be linked, reloaded and left with the back button.
@@ -101,6 +102,7 @@ export function TaskPage() {
       <>
         <TaskDetails task={task.data} />
         <TaskPageChecklist task={task.data} />
+        <TaskPageAttachments task={task.data} />
         <TaskComments taskId={id} me={me} myName={myName} onChanged={onCommentsChanged} />
         <TaskActivity taskId={id} />
       </>

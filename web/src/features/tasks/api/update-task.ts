@@ -22,6 +22,8 @@ export interface UpdateVariables {
   changes: UpdateTaskBody;
   /** The new labels to show meanwhile (`changes.labelIds` are what is sent). */
   labels?: Task['labels'];
+  /** The new cover to show meanwhile (`changes.coverId` is what is sent). */
+  cover?: Task['cover'];
   /**
    * A completion or reopening: the column the server will put the task in (the first of the
    * new status on its board), to show it there meanwhile; the answer says where it is.
@@ -60,8 +62,9 @@ export function conflictingTask(error: unknown): Task | null {
 const sameInstant = (a: string | null, b: string | null) => a === b || (a !== null && b !== null && Date.parse(a) === Date.parse(b));
 
 /** Whether `task` holds every field of `changes` as sent. */
-export function holdsChanges(task: Task, { version: _version, labelIds, deadline, startAt, workTitle, repeat, ...rest }: UpdateTaskBody): boolean {
+export function holdsChanges(task: Task, { version: _version, labelIds, deadline, startAt, workTitle, repeat, coverId, ...rest }: UpdateTaskBody): boolean {
   if (labelIds !== undefined && [...labelIds].sort().join() !== task.labels.map((l) => l._id).sort().join()) return false;
+  if (coverId !== undefined && coverId !== (task.cover?.attachmentId ?? null)) return false;
   if (deadline !== undefined && !sameInstant(deadline === '' ? null : deadline, task.deadline)) return false;
   if (startAt !== undefined && !sameInstant(startAt === '' ? null : startAt, task.startAt)) return false;
   if (workTitle !== undefined && (workTitle ?? '') !== task.workTitle) return false;
@@ -95,12 +98,14 @@ function sameTask(a: Task | undefined, b: Task): boolean {
 
 /**
  * The copy a change shows at once: the task with the changed fields written in. New labels are
- * sent as ids (`labelIds`); `labels` are the same labels to show meanwhile.
+ * sent as ids (`labelIds`); `labels` are the same labels to show meanwhile; so are a new cover
+ * (`coverId`) and `cover`.
  */
-function withChanges(task: Task, { labelIds: _ids, ...changes }: UpdateTaskBody, labels: Task['labels'] | undefined): Task {
+function withChanges(task: Task, { labelIds: _ids, coverId, ...changes }: UpdateTaskBody, labels: Task['labels'] | undefined, cover: Task['cover'] | undefined): Task {
   return {
     ...task,
     ...changes,
+    cover: coverId === undefined ? task.cover : coverId === null ? null : (cover ?? task.cover),
     workTitle: changes.workTitle === undefined ? task.workTitle : (changes.workTitle ?? ''),
     deadline: changes.deadline === undefined ? task.deadline : changes.deadline === '' ? null : changes.deadline,
     startAt: changes.startAt === undefined ? task.startAt : changes.startAt === '' ? null : changes.startAt,
@@ -146,10 +151,10 @@ export function registerUpdateTask(queryClient: QueryClient): void {
   queryClient.setMutationDefaults<UpdateAnswer, Error, UpdateVariables, UpdateContext>(UPDATE_TASK_KEY, {
     ...QUEUED_WRITE_OPTIONS,
     mutationFn: (variables) => sendUpdate(queryClient, variables),
-    onMutate: async ({ task, changes, labels, columnId }) => {
+    onMutate: async ({ task, changes, labels, cover, columnId }) => {
       await cancelListFetches(queryClient);
       const shown = findCachedTask(queryClient, task._id) ?? task;
-      const optimistic = { ...withChanges(shown, changes, labels), ...(columnId ? { columnId } : {}) };
+      const optimistic = { ...withChanges(shown, changes, labels, cover), ...(columnId ? { columnId } : {}) };
       writeTask(queryClient, shown, optimistic);
       return { shown, optimistic, madeIn: THIS_PAGE_LOAD };
     },
@@ -178,8 +183,8 @@ export function registerUpdateTask(queryClient: QueryClient): void {
 }
 
 /**
- * Edit (assignee, priority, start), complete and reopen, the description, labels, the board it is on
- * and "Apply mine on top" all go through here. The card shows the change at once; it waits in
+ * Edit (assignee, priority, start), complete and reopen, the description, labels, the cover, the
+ * board it is on and "Apply mine on top" all go through here. The card shows the change at once; it waits in
  * the device's queue (queued while offline) and the server's answer replaces it; a refusal
  * rolls it back with a message (`quiet`: the caller shows it), a 409 opens the conflict dialog.
  */

@@ -127,6 +127,31 @@ describe('the compact card', () => {
   });
 });
 
+describe('a card’s files', () => {
+  it('shows the cover above the detailed card and a paper clip with the count on both sizes', async () => {
+    const cover = { attachmentId: 'a1', thumbnailUrl: '/api/attachments/a1/thumbnail', width: 480, height: 270 };
+    const task = makeTask({ boardId: 'flow', columnId: 'col-todo', taskTitle: 'Ship v2', attachmentCount: 3, cover });
+    const plain = makeTask({ boardId: 'flow', columnId: 'col-todo', taskTitle: 'Plain' });
+    api({ 'col-todo': [task, plain] });
+    const { user } = renderApp('/boards/flow', { signedIn: true });
+    const card = await screen.findByRole('article', { name: 'Ship v2' }, { timeout: 10_000 });
+    // Decoration: no name, and its size known before it loads.
+    const image = card.querySelector('img.task-card__cover');
+    expect(image).toHaveAttribute('src', cover.thumbnailUrl);
+    expect(image).toHaveAttribute('alt', '');
+    expect(image).toHaveAttribute('width', '480');
+    expect(image).toHaveAttribute('height', '270');
+    expect(within(card).getByText('3 attachments')).toBeInTheDocument();
+    const other = screen.getByRole('article', { name: 'Plain' });
+    expect(other.querySelector('img')).toBeNull();
+    expect(within(other).queryByText(/attachments?$/)).not.toBeInTheDocument();
+
+    await user.click(within(screen.getByRole('group', { name: 'Card size' })).getByRole('button', { name: 'Compact' }));
+    const compact = screen.getByRole('article', { name: 'Ship v2' });
+    expect(within(compact).getByText('3 attachments')).toBeInTheDocument();
+  });
+});
+
 describe('moving a card by keyboard', () => {
   it('Alt+→ sends the move to the next column’s top, shows it there at once and announces it', async () => {
     const task = makeTask({ boardId: 'flow', columnId: 'col-todo', taskTitle: 'Ship v2', assignee: 'ada@example.com' });

@@ -1,5 +1,4 @@
-import { onlineManager } from '@tanstack/react-query';
-import { useCallback, useEffect, useState, useSyncExternalStore, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { PRIORITY_ORDER, type Priority } from '#shared/constants.ts';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { BulkChange } from '#shared/schemas/tasks.ts';
@@ -9,6 +8,7 @@ import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { useOnline } from '#web/lib/use-online.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import { changedText, notUndoneText, useBulkChange, useUndoBulkChange, type BulkRequest } from '../api/bulk-change.ts';
 import { taskSelection, useTaskSelection } from '../api/task-selection.ts';
@@ -19,14 +19,6 @@ import './bulk-bar.css';
 /** How long "N tasks changed — Undo" stays (while the pointer or focus is not on it). */
 export const UNDO_MS = 10_000;
 export const OFFLINE_TEXT = 'Changes to many tasks need a connection';
-
-/** Online or not, as TanStack Query sees it (the app feeds it the browser's online events). */
-function useOnline(): boolean {
-  return useSyncExternalStore(
-    useCallback((onChange: () => void) => onlineManager.subscribe(onChange), []),
-    () => onlineManager.isOnline(),
-  );
-}
 
 const tasksText = (n: number) => `${String(n)} ${n === 1 ? 'task' : 'tasks'}`;
 

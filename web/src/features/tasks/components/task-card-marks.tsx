@@ -10,28 +10,29 @@ function ChecklistIcon() {
   );
 }
 
-function RepeatIcon() {
+/** A 14px line drawing, as the card's marks use them. */
+function LineIcon({ d, stroke }: { d: string; stroke: string }) {
   return (
     <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-      <path
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.5"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        d="M2.5 7V6a2.5 2.5 0 0 1 2.5-2.5h7.5M10.5 1.5l2 2-2 2M13.5 9v1a2.5 2.5 0 0 1-2.5 2.5H3.5M5.5 14.5l-2-2 2-2"
-      />
+      <path fill="none" stroke="currentColor" strokeWidth={stroke} strokeLinecap="round" strokeLinejoin="round" d={d} />
     </svg>
   );
 }
 
+const PAPER_CLIP = 'm13 7.5-5.1 5.1a3.2 3.2 0 0 1-4.5-4.5l5.6-5.6a2.1 2.1 0 0 1 3 3L6.4 11a1.1 1.1 0 0 1-1.5-1.5L10 4.4';
+const REPEAT = 'M2.5 7V6a2.5 2.5 0 0 1 2.5-2.5h7.5M10.5 1.5l2 2-2 2M13.5 9v1a2.5 2.5 0 0 1-2.5 2.5H3.5M5.5 14.5l-2-2 2-2';
+
+const attachmentsText = (n: number) => (n === 1 ? '1 attachment' : `${String(n)} attachments`);
+
 /**
- * A card's checklist progress ("2/5", read as "2 of 5 checklist items done") and repeat mark
- * (its interval in words), on the card's top line so the card grows no taller.
+ * A card's checklist progress ("2/5", read as "2 of 5 checklist items done"), its number of files
+ * (a paper clip and "3", read as "3 attachments") and repeat mark (its interval in words), on the
+ * card's top line so the card grows no taller.
  */
-export function TaskCardMarks({ task }: { task: Pick<Task, 'checklist' | 'repeat'> }) {
+export function TaskCardMarks({ task }: { task: Pick<Task, 'checklist' | 'repeat' | 'attachmentCount'> }) {
   const { done, total } = task.checklist;
-  if (total === 0 && !task.repeat) return null;
+  const files = task.attachmentCount;
+  if (total === 0 && files === 0 && !task.repeat) return null;
   return (
     <span className="task-card__marks">
       {total > 0 ? (
@@ -45,9 +46,16 @@ export function TaskCardMarks({ task }: { task: Pick<Task, 'checklist' | 'repeat
           </span>
         </span>
       ) : null}
+      {files > 0 ? (
+        <span className="task-card__mark" title={attachmentsText(files)}>
+          <LineIcon d={PAPER_CLIP} stroke="1.4" />
+          <span aria-hidden="true">{files}</span>
+          <span className="visually-hidden">{attachmentsText(files)}</span>
+        </span>
+      ) : null}
       {task.repeat ? (
         <span className="task-card__mark" title={describeRepeat(task.repeat)}>
-          <RepeatIcon />
+          <LineIcon d={REPEAT} stroke="1.5" />
           <span className="visually-hidden">{describeRepeat(task.repeat)}</span>
         </span>
       ) : null}

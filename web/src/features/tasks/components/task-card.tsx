@@ -65,6 +65,14 @@ export function CardPlace({ task }: { task: Task }) {
   );
 }
 
+/**
+ * The image chosen as the task's cover, above the card's text: decoration (the task page names
+ * its files), its size given so the board does not shift as it loads.
+ */
+function CardCover({ cover }: { cover: NonNullable<Task['cover']> }) {
+  return <img className="task-card__cover" src={cover.thumbnailUrl} width={cover.width} height={cover.height} alt="" loading="lazy" draggable={false} />;
+}
+
 /** One task. An `article` named by its title, so it can be found and read as a unit. */
 export const TaskCard = memo(function TaskCard({
   task,
@@ -116,6 +124,7 @@ export const TaskCard = memo(function TaskCard({
     >
       {/* Picked by Shift+click for the bulk bar: said as well as shown (the ring). */}
       {keys.selected ? <span className="visually-hidden">Selected.</span> : null}
+      {task.cover ? <CardCover cover={task.cover} /> : null}
       <div className="task-card__top">
         {task.workTitle ? <p className="task-card__work">{task.workTitle}</p> : null}
         {/* "All my tasks" mixes boards: each card says which one it is on, and in which column. */}
