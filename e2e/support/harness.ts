@@ -51,6 +51,8 @@ export async function startHarness(name = 'e2e'): Promise<Harness> {
       logFile: logPath,
       env: {
         DATABASE_URL: `file:${dbPath}`,
+        // Attachment files beside the database, never in the repository's ./data/.
+        FILES_DIR: join(dir, 'files'),
         SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
         // Given explicitly so the server does not write one into ./data/.
         SESSION_SECRET: randomBytes(32).toString('hex'),

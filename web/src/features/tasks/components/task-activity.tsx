@@ -26,8 +26,8 @@ const FIELD_LABELS: Record<ActivityChangeField, string> = {
   column: 'column',
   labels: 'labels',
   repeat: 'repeat',
-  // A file added (from none to its name) or deleted (from its name to none).
-  attachment: 'attachment',
+  // A file added (from none to its name) or deleted (from its name to none): said by What.
+  attachment: 'file',
 };
 
 const VERBS: Record<Exclude<Activity['type'], 'updated'>, string> = {
@@ -56,7 +56,8 @@ function Changes({ changes, now }: { changes: NonNullable<Activity['changes']>; 
   // In a fixed order (the labels' order), whatever order the object has. The labels are typed
   // against the tracked fields (shared/schemas/comments.ts) without importing that module's
   // runtime (TypeBox) into the page.
-  const fields = (Object.keys(FIELD_LABELS) as ActivityChangeField[]).filter((field) => field in changes);
+  // A file added or deleted is said in the entry's sentence (What).
+  const fields = (Object.keys(FIELD_LABELS) as ActivityChangeField[]).filter((field) => field in changes && field !== 'attachment');
   if (fields.length === 0) return null;
   return (
     <ul className="activity__changes">
@@ -88,6 +89,10 @@ const CHECKLIST_VERBS: Record<ChecklistAction, string> = {
 /** What the entry's person did: "checked “Buy milk”", "created it as the next occurrence of …". */
 function What({ entry }: { entry: Activity }) {
   const { boardId } = useBoardScope();
+  const file = entry.changes?.attachment;
+  if (entry.type === 'updated' && file) {
+    return file.to === null ? <>deleted the file “{file.from}”</> : <>added the file “{file.to}”</>;
+  }
   if (entry.type === 'updated') return 'changed';
   if (entry.type === 'checklist' && entry.checklist) {
     return (
