@@ -301,6 +301,20 @@ describe('attachments', () => {
     expect(await api.sweepsLeft()).toBe(0);
   });
 
+  it("an account's deletion sweeps the files of its own tasks and keeps those it added to other people's", async () => {
+    const { alice, mia, task } = await scene();
+    // Her personal board's task assigned to herself goes with the account (one assigned to someone else would stay).
+    const own = await createTask(t, mia.cookie, { assignee: mia.user.email });
+    const mine = (await api.upload(mia.cookie, own._id, 'mine.txt', Buffer.from('mine'))).json.data!.attachment;
+    const shared = (await api.upload(mia.cookie, task._id, 'shared.txt', Buffer.from('shared'))).json.data!.attachment;
+    expect((await t.request('DELETE', '/api/users/me', { cookie: mia.cookie, body: { password: mia.user.password } })).status).toBe(204);
+    expect(await api.sweep()).toBe(1);
+    expect(await api.storedKeys()).toEqual([`attachments/${shared._id}`]);
+    expect((await api.file(alice.cookie, shared.url)).status).toBe(200);
+    expect((await api.list(alice.cookie, task._id))[0]!.by.fullName).toBe(mia.user.fullName);
+    expect(mine._id).not.toBe(shared._id);
+  });
+
   it('a file stored without its row (a crash between the two) is swept once its hour has passed', async () => {
     await t.app.attachmentsRepository.sweepLater(['attachments/orphan'], new Date(t.clock.now().getTime() + HOUR).toISOString());
     const { Readable } = await import('node:stream');
