@@ -155,6 +155,9 @@ describe('completing a repeating task', () => {
       // At the top of the board's first todo column, where the completed one was.
       columnId: task.columnId,
       position: anyString,
+      // Files are not copied: the next occurrence starts without any.
+      attachmentCount: 0,
+      cover: null,
     });
     expect(next.deadline).toBe(new Date(Date.parse(task.deadline!) + 7 * DAY).toISOString());
     expect(await checklistOf(s.alice.cookie, next._id)).toEqual([
