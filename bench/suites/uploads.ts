@@ -6,10 +6,12 @@
  *    server's RSS (/proc/<pid>/status, every 100 ms) is compared with its idle RSS (after one
  *    small upload, so the upload code is loaded): the peak growth must stay under 64 MB.
  * 2. Reads beside uploads: GET /api/tasks (a page of 50 of a board of 400 tasks) at a steady rate
- *    for 10 s alone, then for 10 s while 20 uploads of 10 MB run (a new one starting as each
- *    finishes, from a worker thread): p99 during the uploads at most 2× p99 alone.
+ *    for 10 s alone and for 10 s while 20 uploads of 10 MB run (a new one starting as each
+ *    finishes, from a worker thread), in two alternating pairs of 5 s windows: p99 during the
+ *    uploads at most 2× p99 alone.
  *
- * `--quick` sends 50 MB, 4 uploads at a time, 2 s windows, and never fails on a number.
+ * `--quick` sends 50 MB, 4 uploads at a time, one pair of 2 s windows, and never fails on a number.
+ * A full run adds the same measurements on SQLite with a small young generation (a diagnosis).
  */
 import { mkdirSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -20,7 +22,7 @@ import { BENCH_PASSWORD, dbLabel, makeTarget, sectionsPerDatabase, type DbKind }
 import { int, loadAverage, mb, median, ms, table } from '../lib/env.ts';
 import { Samples, signIn } from '../lib/load.ts';
 import { cpuTimeOf, rssOf, startTaskwise, type RunningServer } from '../lib/servers.ts';
-import { startUploadLoad, uploadFile, type UploadLoadResult } from '../lib/uploads.ts';
+import { startUploadLoad, uploadFile, type UploadLoadResult, type UploadLoadSpec } from '../lib/uploads.ts';
 
 const RSS_GROWTH_MAX = 64 * 1024 * 1024;
 const P99_RATIO_MAX = 2;
@@ -42,8 +44,8 @@ const SMALL_YOUNG_GENERATION: Variant = {
 
 function settings(quick: boolean) {
   return quick
-    ? { bigSize: 50_000_000, concurrency: 4, loadSize: 10_000_000, seconds: 2, rate: 20, rampUp: 0.5 }
-    : { bigSize: 500_000_000, concurrency: 20, loadSize: 10_000_000, seconds: 10, rate: 40, rampUp: 1 };
+    ? { bigSize: 50_000_000, concurrency: 4, loadSize: 10_000_000, seconds: 2, rounds: 1, rate: 20, rampUp: 0.5 }
+    : { bigSize: 500_000_000, concurrency: 20, loadSize: 10_000_000, seconds: 10, rounds: 2, rate: 40, rampUp: 1 };
 }
 
 const megabytesPerSecond = (bytes: number, seconds: number) => (bytes / 1_000_000 / seconds).toFixed(1);
@@ -59,13 +61,6 @@ function sampleEvery100ms(pid: number): { stop(): number[] } {
       return samples;
     },
   };
-}
-
-/** Starts counting the server's CPU time; the function returned gives its CPU per wall-clock second since (1 = one core). */
-function busy(pid: number): () => number {
-  const cpu = cpuTimeOf(pid);
-  const t0 = performance.now();
-  return () => (cpuTimeOf(pid) - cpu) / (performance.now() - t0);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -110,6 +105,62 @@ async function latencyAtRate(baseUrl: string, path: string, cookie: string, rate
     agent.destroy();
   }
   return { samples, errors };
+}
+
+/** Upload results of several windows as one. */
+function mergeLoads(all: readonly UploadLoadResult[]): UploadLoadResult {
+  const failed: Record<string, number> = {};
+  for (const r of all) for (const [k, n] of Object.entries(r.failed)) failed[k] = (failed[k] ?? 0) + n;
+  return {
+    done: all.reduce((n, r) => n + r.done, 0),
+    bytes: all.reduce((n, r) => n + r.bytes, 0),
+    failed,
+    seconds: all.reduce((n, r) => n + r.seconds, 0),
+    durations: all.flatMap((r) => r.durations),
+  };
+}
+
+/**
+ * GET `page` at the steady rate alone, then beside the uploads (measured once they have all
+ * started), in `rounds` alternating pairs of windows that add up to `seconds` each, so a change in
+ * the machine's other work falls on both. Server CPU is given in cores (its CPU time per second).
+ */
+async function readsBesideUploads(server: RunningServer, page: string, spec: UploadLoadSpec, s: ReturnType<typeof settings>) {
+  const { baseUrl, pid } = server;
+  const window = s.seconds / s.rounds;
+  const alone = { samples: [] as Samples[], errors: 0, cpu: 0, ms: 0 };
+  const beside = { samples: [] as Samples[], errors: 0, cpu: 0, ms: 0 };
+  const timed = async (into: typeof alone) => {
+    const cpu = cpuTimeOf(pid);
+    const t0 = performance.now();
+    const r = await latencyAtRate(baseUrl, page, spec.cookie, s.rate, window);
+    into.cpu += cpuTimeOf(pid) - cpu;
+    into.ms += performance.now() - t0;
+    into.samples.push(r.samples);
+    into.errors += r.errors;
+  };
+  const loads: UploadLoadResult[] = [];
+  let loadCpuMs = 0;
+  let loadPeakRss = 0;
+  for (let round = 0; round < s.rounds; round++) {
+    await timed(alone);
+    const rss = sampleEvery100ms(pid);
+    const cpu = cpuTimeOf(pid);
+    const uploads = startUploadLoad(spec);
+    await sleep(s.rampUp * 1000);
+    await timed(beside);
+    loads.push(await uploads.stop());
+    loadCpuMs += cpuTimeOf(pid) - cpu;
+    loadPeakRss = Math.max(loadPeakRss, ...rss.stop());
+  }
+  return {
+    alone: { samples: Samples.merge(alone.samples), errors: alone.errors },
+    beside: { samples: Samples.merge(beside.samples), errors: beside.errors },
+    cpu: { alone: alone.cpu / alone.ms, during: beside.cpu / beside.ms },
+    load: mergeLoads(loads),
+    loadCpuMs,
+    loadPeakRss,
+  };
 }
 
 interface Figures {
@@ -175,19 +226,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions, variant?: Variant):
 
     // 2. Reads alone, then beside the uploads (after they have all started).
     await latencyAtRate(baseUrl, page, cookie, s.rate, 1);
-    const cpuAlone = busy(pid);
-    const alone = await latencyAtRate(baseUrl, page, cookie, s.rate, s.seconds);
-    const aloneCpu = cpuAlone();
-    const loadRss = sampleEvery100ms(pid);
-    const loadCpu = cpuTimeOf(pid);
-    const uploads = startUploadLoad({ baseUrl, cookie, taskIds: loadTasks, concurrency: s.concurrency, size: s.loadSize });
-    await sleep(s.rampUp * 1000);
-    const cpuBeside = busy(pid);
-    const beside = await latencyAtRate(baseUrl, page, cookie, s.rate, s.seconds);
-    const besideCpu = cpuBeside();
-    const load = await uploads.stop();
-    const loadCpuMs = cpuTimeOf(pid) - loadCpu;
-    const loadPeakRss = Math.max(...loadRss.stop());
+    const { alone, beside, load, loadPeakRss, cpu, loadCpuMs } = await readsBesideUploads(server, page, { baseUrl, cookie, taskIds: loadTasks, concurrency: s.concurrency, size: s.loadSize }, s);
     const point = (r: { samples: Samples; errors: number }) => ({ p50: r.samples.percentile(50), p99: r.samples.percentile(99), n: r.samples.length, errors: r.errors });
     const f: Figures = {
       idleRss,
@@ -199,7 +238,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions, variant?: Variant):
       during: point(beside),
       load,
       loadPeakRss,
-      cpu: { alone: aloneCpu, during: besideCpu },
+      cpu,
       loadCpuMs,
     };
     opts.log(
@@ -247,8 +286,9 @@ function report(label: string, s: ReturnType<typeof settings>, f: Figures, quick
     ),
     '',
     `**Reads beside uploads**: GET /api/tasks?board=…&limit=50 (a board of ${BOARD_TASKS} tasks) at ${s.rate} requests a second, each timed from when it was due ` +
-      `(open loop), for ${s.seconds} s alone, then for ${s.seconds} s while ${s.concurrency} uploads of ${int(s.loadSize)} bytes run from a worker thread ` +
-      `(a new one starting as each finishes; measured from ${s.rampUp} s after they started).`,
+      `(open loop), for ${s.seconds} s alone and for ${s.seconds} s while ${s.concurrency} uploads of ${int(s.loadSize)} bytes run from a worker thread ` +
+      `(a new one starting as each finishes; measured from ${s.rampUp} s after they started), in ${s.rounds} alternating pair${s.rounds === 1 ? '' : 's'} of windows ` +
+      `so that the machine's other work falls on both. Server CPU: all its threads' CPU time per second, in cores.`,
     '',
     table(
       ['reads', 'requests', 'p50', 'p99', 'errors', 'server CPU (cores)'],
