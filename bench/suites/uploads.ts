@@ -21,7 +21,7 @@ import { seedBoardDataset } from '../lib/datasets.ts';
 import { BENCH_PASSWORD, dbLabel, makeTarget, sectionsPerDatabase, type DbKind } from '../lib/db.ts';
 import { int, loadAverage, mb, median, ms, table } from '../lib/env.ts';
 import { Samples, signIn } from '../lib/load.ts';
-import { cpuTimeOf, rssOf, startTaskwise, type RunningServer } from '../lib/servers.ts';
+import { cpuTimeOf, rssOf, startTaskwise, threadCpuOf, type RunningServer } from '../lib/servers.ts';
 import { startUploadLoad, uploadFile, type UploadLoadResult, type UploadLoadSpec } from '../lib/uploads.ts';
 
 const RSS_GROWTH_MAX = 64 * 1024 * 1024;
@@ -142,15 +142,18 @@ async function readsBesideUploads(server: RunningServer, page: string, spec: Upl
   const loads: UploadLoadResult[] = [];
   let loadCpuMs = 0;
   let loadPeakRss = 0;
+  const threads = new Map<string, number>();
   for (let round = 0; round < s.rounds; round++) {
     await timed(alone);
     const rss = sampleEvery100ms(pid);
     const cpu = cpuTimeOf(pid);
+    const threadsBefore = threadCpuOf(pid);
     const uploads = startUploadLoad(spec);
     await sleep(s.rampUp * 1000);
     await timed(beside);
     loads.push(await uploads.stop());
     loadCpuMs += cpuTimeOf(pid) - cpu;
+    for (const [name, ms] of threadCpuOf(pid)) threads.set(name, (threads.get(name) ?? 0) + ms - (threadsBefore.get(name) ?? 0));
     loadPeakRss = Math.max(loadPeakRss, ...rss.stop());
   }
   return {
@@ -159,6 +162,7 @@ async function readsBesideUploads(server: RunningServer, page: string, spec: Upl
     cpu: { alone: alone.cpu / alone.ms, during: beside.cpu / beside.ms },
     load: mergeLoads(loads),
     loadCpuMs,
+    loadThreadsMs: threads,
     loadPeakRss,
   };
 }
@@ -175,6 +179,8 @@ interface Figures {
   cpu: { alone: number; during: number };
   /** Server CPU time from the first upload's start to the last one's answer (reads included), ms. */
   loadCpuMs: number;
+  /** The same by thread name. */
+  loadThreadsMs: Map<string, number>;
   load: UploadLoadResult;
   loadPeakRss: number;
 }
@@ -226,7 +232,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions, variant?: Variant):
 
     // 2. Reads alone, then beside the uploads (after they have all started).
     await latencyAtRate(baseUrl, page, cookie, s.rate, 1);
-    const { alone, beside, load, loadPeakRss, cpu, loadCpuMs } = await readsBesideUploads(server, page, { baseUrl, cookie, taskIds: loadTasks, concurrency: s.concurrency, size: s.loadSize }, s);
+    const { alone, beside, load, loadPeakRss, cpu, loadCpuMs, loadThreadsMs } = await readsBesideUploads(server, page, { baseUrl, cookie, taskIds: loadTasks, concurrency: s.concurrency, size: s.loadSize }, s);
     const point = (r: { samples: Samples; errors: number }) => ({ p50: r.samples.percentile(50), p99: r.samples.percentile(99), n: r.samples.length, errors: r.errors });
     const f: Figures = {
       idleRss,
@@ -240,6 +246,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions, variant?: Variant):
       loadPeakRss,
       cpu,
       loadCpuMs,
+      loadThreadsMs,
     };
     opts.log(
       `uploads/${label}: GET page p50/p99 alone ${ms(f.alone.p50)}/${ms(f.alone.p99)} ms, beside ${s.concurrency} uploads ${ms(f.during.p50)}/${ms(f.during.p99)} ms; ` +
@@ -299,7 +306,7 @@ function report(label: string, s: ReturnType<typeof settings>, f: Figures, quick
     ),
     '',
     table(
-      ['uploads', 'done (201)', 'failed', 'throughput', 'server CPU per MB', 'upload time p50 / max', 'server RSS peak'],
+      ['uploads', 'done (201)', 'failed', 'throughput', 'server CPU per MB', 'of which main thread / GC helpers (V8Worker) / file system pool (libuv-worker)', 'upload time p50 / max', 'server RSS peak'],
       [
         [
           `${s.concurrency} at a time, ${int(s.loadSize)} bytes each`,
@@ -307,6 +314,7 @@ function report(label: string, s: ReturnType<typeof settings>, f: Figures, quick
           failed.length === 0 ? '0' : failed.map(([k, n]) => `${n}× ${k}`).join(', '),
           `${megabytesPerSecond(f.load.bytes, f.load.seconds)} MB/s`,
           `${(f.loadCpuMs / (f.load.bytes / 1_000_000)).toFixed(2)} ms`,
+          ['MainThread', 'V8Worker', 'libuv-worker'].map((name) => ((f.loadThreadsMs.get(name) ?? 0) / (f.load.bytes / 1_000_000)).toFixed(2)).join(' / ') + ' ms',
           `${(median(durations) || 0).toFixed(2)} / ${(durations.at(-1) ?? 0).toFixed(2)} s`,
           `${mb(f.loadPeakRss)} MiB`,
         ],
