@@ -15,6 +15,7 @@ import pg from 'pg';
 import { SESSION_POLICY, type Priority, type TaskStatus } from '#shared/constants.ts';
 import type { TasksTable } from '#server/db/schema.ts';
 import { keysBetween } from '#server/services/order-keys.ts';
+import type { BenchSection, TargetResult } from '../suite.ts';
 import { repoRoot } from './env.ts';
 
 export type DbKind = 'sqlite' | 'postgres';
@@ -29,6 +30,22 @@ export interface DbTarget {
 }
 
 export const dbLabel = (kind: DbKind): string => (kind === 'sqlite' ? 'SQLite' : 'PostgreSQL');
+
+/** The databases a run measures on: SQLite, and PostgreSQL when TEST_DATABASE_URL gives one. */
+export const databaseKinds = (opts: { postgresUrl: string | undefined }): DbKind[] => (opts.postgresUrl === undefined ? ['sqlite'] : ['sqlite', 'postgres']);
+
+/** `run` on each database of the run, one after the other: its section, carrying its targets. */
+export async function sectionsPerDatabase(
+  opts: { postgresUrl: string | undefined },
+  run: (kind: DbKind) => Promise<{ section: BenchSection; targets: TargetResult[] }>,
+): Promise<BenchSection[]> {
+  const sections: BenchSection[] = [];
+  for (const kind of databaseKinds(opts)) {
+    const { section, targets } = await run(kind);
+    sections.push({ ...section, targets });
+  }
+  return sections;
+}
 
 export function sqliteTarget(dir: string, name: string): DbTarget {
   const file = join(dir, `${name}.db`);

@@ -5,7 +5,7 @@
  * whatever a failing suite left behind (`stopAllServers`), by PID, never by name.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, running, startServerProcess, type ServerProcess } from '../../scripts/lib/processes.ts';
 import { repoRoot } from './env.ts';
@@ -109,14 +109,39 @@ export function startBaseline(opts: StartOptions): Promise<RunningServer> {
 
 /** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 when gone). */
 export function cpuTimeOf(pid: number): number {
+  return statCpu(`/proc/${pid}/stat`)?.ms ?? 0;
+}
+
+/** A /proc …/stat file's command name and CPU time (user + system, ms); undefined when it is gone. */
+function statCpu(path: string): { name: string; ms: number } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     // Fields after the parenthesised command name: utime is the 12th, stime the 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS };
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/**
+ * CPU time so far of a process's threads by thread name, ms (Linux: a Node.js process names its
+ * threads "MainThread", "V8Worker" for the garbage collector's helpers, "libuv-worker" for the
+ * file system's pool…); threads of one name are added up.
+ */
+export function threadCpuOf(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const tid of tids) {
+    const thread = statCpu(`/proc/${pid}/task/${tid}/stat`);
+    if (thread !== undefined) byName.set(thread.name, (byName.get(thread.name) ?? 0) + thread.ms);
+  }
+  return byName;
 }
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS = 100;

@@ -10,7 +10,7 @@
  * One connection, so the figures are latencies of a single request, not of a queue.
  */
 import type { BenchOptions, BenchSection, BenchSuite, TargetResult } from '../suite.ts';
-import { BENCH_PASSWORD, benchUser, dbLabel, makeTarget, migrate, openSeeder, otherUsers, othersTasks, ownTasks, TaskFactory, visibleTasks, type BenchUser, type DbKind, type UserSeed } from '../lib/db.ts';
+import { BENCH_PASSWORD, benchUser, dbLabel, sectionsPerDatabase, makeTarget, migrate, openSeeder, otherUsers, othersTasks, ownTasks, TaskFactory, visibleTasks, type BenchUser, type DbKind, type UserSeed } from '../lib/db.ts';
 import { int, loadAverage, ms, table } from '../lib/env.ts';
 import { signIn, timeSequential } from '../lib/load.ts';
 import { startTaskwise, type RunningServer } from '../lib/servers.ts';
@@ -176,13 +176,5 @@ async function runDatabase(kind: DbKind, opts: BenchOptions): Promise<{ section:
 
 export const suite: BenchSuite = {
   name: 'growth',
-  async run(opts) {
-    const kinds: DbKind[] = opts.postgresUrl === undefined ? ['sqlite'] : ['sqlite', 'postgres'];
-    const sections: BenchSection[] = [];
-    for (const kind of kinds) {
-      const { section, targets } = await runDatabase(kind, opts);
-      sections.push({ ...section, targets });
-    }
-    return sections;
-  },
+  run: (opts) => sectionsPerDatabase(opts, (kind) => runDatabase(kind, opts)),
 };
