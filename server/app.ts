@@ -169,8 +169,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(dbPlugin);
     await app.register(metricsPlugin);
     await app.register(repositories);
-    await app.register(housekeeping);
     await app.register(files);
+    await app.register(housekeeping);
     await app.register(mailer);
     await app.register(pushSender);
     await app.register(webhookSender);
