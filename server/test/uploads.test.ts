@@ -1,4 +1,8 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -6,6 +10,7 @@ import sharp from 'sharp';
 import { DetailedError, Upload, type UploadOptions } from 'tus-js-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Attachment } from '#shared/schemas/attachments.ts';
+import { build } from '../app.ts';
 import { PARTIAL_UPLOADS_DIR } from '../files/disk-store.ts';
 import { createUploadLocker } from '../files/upload-locker.ts';
 import { sweep } from '../plugins/housekeeping.ts';
@@ -272,6 +277,70 @@ function everyStorage(storage: 'disk' | 's3') {
 
 everyStorage('disk');
 everyStorage('s3');
+
+/** A second instance of the app: the same configuration (database, files directory or bucket) and clock, its own process state. */
+async function secondInstance(): Promise<{ app: FastifyInstance; origin: string }> {
+  const app = await build({ config: t.config, clock: t.clock });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, origin: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` };
+}
+
+describe('uploads across instances', () => {
+  it('an upload begun at one instance is resumed at another and becomes one attachment', async () => {
+    const { alice, task } = await scene();
+    const bytes = randomBytes(3 * MB);
+    const metadata = { taskId: task._id, filename: 'moved.bin' };
+    const url = await sendPart(bytes, alice.cookie, metadata, 1);
+    const other = await secondInstance();
+    try {
+      const sent = await send(bytes, alice.cookie, metadata, { uploadUrl: `${other.origin}${new URL(url).pathname}` });
+      expect(sent.status, sent.body).toBe(200);
+      const attachments = await api.list(alice.cookie, task._id);
+      expect(attachments.map((a) => a.size)).toEqual([bytes.length]);
+      expect((await bytesAt(alice.cookie, attachments[0]!.url)).equals(bytes)).toBe(true);
+    } finally {
+      await other.app.close();
+    }
+  });
+
+  it.runIf(isPostgres)('a PATCH at one instance waits for the PATCH of the same upload at another, then finds the offset moved (409)', async () => {
+    const { alice, task } = await scene();
+    const url = await sendPart(randomBytes(2 * MB), alice.cookie, { taskId: task._id, filename: 'race.bin' }, 1);
+    const path = new URL(url).pathname;
+    const other = await secondInstance();
+    try {
+      const first = randomBytes(256 * 1024);
+      const second = randomBytes(256 * 1024);
+      const headers = { 'tus-resumable': '1.0.0', 'upload-offset': String(MB), 'content-type': 'application/offset+octet-stream', cookie: alice.cookie };
+      // The first PATCH sends half its body, then holds the upload's lock until the rest is sent.
+      const slow = request(`${await origin()}${path}`, { method: 'PATCH', headers: { ...headers, 'content-length': String(first.length) } });
+      const slowAnswer = new Promise<number>((resolve, reject) => {
+        slow.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        slow.on('error', reject);
+      });
+      slow.write(first.subarray(0, first.length / 2));
+      const pollers = async () => {
+        const { rows } = await sql<{ n: string | number }>`select count(*) as n from pg_stat_activity where query like '%pg_try_advisory_lock(hashtextextended(''taskwise.upload.%' and pid <> pg_backend_pid()`.execute(t.app.db);
+        return Number(rows[0]?.n ?? 0);
+      };
+      await expect.poll(pollers).toBeGreaterThanOrEqual(1);
+      const raced = fetch(`${other.origin}${path}`, { method: 'PATCH', headers, body: second });
+      // Both instances' lock connections have asked: the second one is waiting for the first.
+      await expect.poll(pollers).toBeGreaterThanOrEqual(2);
+      slow.end(first.subarray(first.length / 2));
+      expect(await slowAnswer).toBe(204);
+      const racedAnswer = await raced;
+      expect([racedAnswer.status, ((await racedAnswer.json()) as { code: string }).code]).toEqual([409, 'CONFLICT']);
+      const head = await tusRequest('HEAD', path, alice.cookie);
+      expect(head.headers.get('upload-offset')).toBe(String(MB + first.length));
+    } finally {
+      await other.app.close();
+    }
+  });
+});
 
 describe.runIf(isPostgres)('upload locks on PostgreSQL', () => {
   it('an upload locked by one instance cannot be locked by another until it is unlocked', async () => {
