@@ -128,12 +128,15 @@ const uploads: FastifyPluginCallback = (fastify, _opts, done) => {
     const req = new NodeRequest({ req: request.raw, res: reply.raw });
     actors.set(req, actorOf(request));
     const response = await tus.handleWeb(req);
-    const refusal = refusals.get(req);
-    if (refusal !== undefined) throw refusal;
+    // tus's headers (Tus-Resumable, Tus-Version, Upload-Offset…) go with refusals too; the body is ours.
     for (const [name, value] of response.headers) {
-      if (name !== 'content-length') void reply.header(name, value);
+      if (name !== 'content-length' && (response.ok || name !== 'content-type')) void reply.header(name, value);
     }
-    return reply.code(response.status).send(response.body === null ? undefined : await response.text());
+    const body = response.body === null ? undefined : await response.text();
+    // Refusals tus writes without its error hook (a missing Tus-Resumable, an invalid header) too.
+    const refusal = refusals.get(req) ?? (response.ok ? undefined : refusalOf({ status_code: response.status, body }, maxFileBytes));
+    if (refusal !== undefined) throw refusal;
+    return reply.code(response.status).send(body);
   }
 
   // Described in POST /api/tasks/:id/attachments; tus requests have no JSON schema to show.

@@ -16,7 +16,7 @@ import { createUploadLocker } from '../files/upload-locker.ts';
 import { sweep } from '../plugins/housekeeping.ts';
 import { attachmentsApi } from './attachments-support.ts';
 import { createSignedInUser, createTask, insertBoard } from './factories.ts';
-import { HOUR, isPostgres, useTestApp } from './helpers.ts';
+import { HOUR, isPostgres, TEST_ORIGIN, useTestApp } from './helpers.ts';
 import { startS3Server, type TestS3Server } from './s3-server.ts';
 
 const t = useTestApp();
@@ -210,6 +210,23 @@ function everyStorage(storage: 'disk' | 's3') {
       expect(await partialIds()).toEqual([]);
       expect(await api.list(alice.cookie, task._id)).toEqual([]);
       expect(await api.storedKeys()).toEqual([]);
+    });
+
+    it('answers protocol errors in the same envelope, and its CORS headers name no origin beyond CORS_ORIGINS', async () => {
+      const { alice, task } = await scene();
+      const metadata = metadataHeader({ taskId: task._id, filename: 'x.bin' });
+      const noVersion = await fetch(`${await origin()}/api/uploads`, { method: 'POST', headers: { cookie: alice.cookie, 'upload-length': '10', 'upload-metadata': metadata } });
+      expect(noVersion.status).toBe(412);
+      expect(noVersion.headers.get('tus-resumable')).toBe('1.0.0');
+      expect(noVersion.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await noVersion.json()).toMatchObject({ status: 'fail', code: 'VALIDATION_FAILED' });
+      const created = await tusRequest('POST', '/api/uploads', alice.cookie, { origin: TEST_ORIGIN, 'upload-length': '10', 'upload-metadata': metadata });
+      expect(created.status).toBe(201);
+      expect(created.headers.get('location')).toMatch(/^\/api\/uploads\/[\w-]+\.[\w-]+$/);
+      expect(created.headers.get('access-control-allow-origin')).toBeNull();
+      const foreign = await tusRequest('POST', '/api/uploads', alice.cookie, { origin: 'https://evil.example', 'upload-length': '10', 'upload-metadata': metadata });
+      expect([foreign.status, foreign.json.code]).toEqual([403, 'FORBIDDEN_ORIGIN']);
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     });
 
     it("someone else's upload is 404 to HEAD, PATCH and DELETE, and is left as it was", async () => {
