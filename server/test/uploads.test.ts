@@ -18,6 +18,7 @@ import { attachmentsApi } from './attachments-support.ts';
 import { createSignedInUser, createTask, insertBoard } from './factories.ts';
 import { HOUR, isPostgres, TEST_ORIGIN, useTestApp } from './helpers.ts';
 import { startS3Server, type TestS3Server } from './s3-server.ts';
+import { createToken } from './tokens-support.ts';
 
 const t = useTestApp();
 const api = attachmentsApi(t);
@@ -227,6 +228,19 @@ function everyStorage(storage: 'disk' | 's3') {
       const foreign = await tusRequest('POST', '/api/uploads', alice.cookie, { origin: 'https://evil.example', 'upload-length': '10', 'upload-metadata': metadata });
       expect([foreign.status, foreign.json.code]).toEqual([403, 'FORBIDDEN_ORIGIN']);
       expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    it('takes an API token instead of the session: a write token uploads, a read token is refused (403 TOKEN_READ_ONLY)', async () => {
+      const { alice, task } = await scene();
+      const bytes = randomBytes(1500);
+      const metadata = { taskId: task._id, filename: 'by-script.bin' };
+      const write = await createToken(t, alice.cookie);
+      const sent = await send(bytes, undefined, metadata, { headers: { authorization: `Bearer ${write.secret}` } });
+      expect(sent.status, sent.body).toBe(200);
+      const read = await createToken(t, alice.cookie, { access: 'read' });
+      const refused = await send(bytes, undefined, metadata, { headers: { authorization: `Bearer ${read.secret}` } });
+      expect([refused.status, (JSON.parse(refused.body) as { code: string }).code]).toEqual([403, 'TOKEN_READ_ONLY']);
+      expect((await api.list(alice.cookie, task._id)).map((a) => a.name)).toEqual(['by-script.bin']);
     });
 
     it("someone else's upload is 404 to HEAD, PATCH and DELETE, and is left as it was", async () => {
