@@ -216,22 +216,24 @@ export function createPartialUploads(files: FilesConfig, database: DatabaseConfi
       const cutOff = now.getTime() - PARTIAL_UPLOAD_LIFETIME_MS;
       let removed = 0;
       for await (const id of ids()) {
+        let upload: Upload;
+        try {
+          upload = await store.getUpload(id);
+        } catch (error) {
+          if (isGone(error)) continue;
+          throw error;
+        }
+        if (Date.parse(upload.metadata?.createdAt ?? upload.creation_date ?? '') >= cutOff) continue;
+        // Only an expired upload is locked: in this process, asking for a lock stops the request holding it.
         const lock = locker.newLock(id);
-        // An upload being written is not touched: the lock is taken or this one is skipped till the next round.
         try {
           await lock.lock(AbortSignal.timeout(1000), () => undefined);
         } catch {
-          continue;
+          continue; // still being written or finished: the next round
         }
         try {
-          const upload = await store.getUpload(id);
-          const created = Date.parse(upload.metadata?.createdAt ?? upload.creation_date ?? '');
-          if (!(created >= cutOff)) {
-            await remove(id);
-            removed += 1;
-          }
-        } catch (error) {
-          if (!isGone(error)) throw error;
+          await remove(id);
+          removed += 1;
         } finally {
           await lock.unlock();
         }
