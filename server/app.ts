@@ -42,6 +42,7 @@ import taskChecklist from './routes/tasks/checklist.ts';
 import taskComments from './routes/tasks/comments.ts';
 import taskAttachments from './routes/tasks/attachments.ts';
 import attachmentFiles from './routes/attachments.ts';
+import uploadsRoute from './routes/uploads.ts';
 import files from './plugins/files.ts';
 import attachmentWrites from './services/attachment-writes.ts';
 import { buildSerializer, buildValidator } from './schema-compilers.ts';
@@ -169,8 +170,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(dbPlugin);
     await app.register(metricsPlugin);
     await app.register(repositories);
-    await app.register(housekeeping);
     await app.register(files);
+    await app.register(housekeeping);
     await app.register(mailer);
     await app.register(pushSender);
     await app.register(webhookSender);
@@ -202,6 +203,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(taskChecklist);
         await api.register(taskAttachments);
         await api.register(attachmentFiles);
+        await api.register(uploadsRoute);
         await api.register(eventsRoute);
         await api.register(mailSettings);
         await api.register(account);

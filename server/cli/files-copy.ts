@@ -11,7 +11,7 @@ const skippable = (error: unknown) => {
 
 /**
  * Copies every file of the files directory `from` (as the disk store lists them: files in flight
- * under `.incoming/` are not) that `to` does not hold yet; resolves with how many files and bytes
+ * under `.incoming/` and resumable uploads under `.uploads/` are not) that `to` does not hold yet; resolves with how many files and bytes
  * it copied. Runs beside a live server: a file deleted meanwhile is skipped, and a second pass
  * copies only what arrived since the first (stored files never change once written).
  */

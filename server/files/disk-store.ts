@@ -8,15 +8,22 @@ import type { ByteRange, FileStore, StoredFile } from './file-store.ts';
 
 /** Where a file is written while it arrives: inside the store's directory, so the last step is a rename on one file system. */
 const INCOMING = '.incoming';
+/**
+ * Where resumable (tus) uploads keep their parts until they are whole (files/partial-uploads.ts):
+ * beside the files, never one of them, so neither a key nor `list()` reaches it.
+ */
+export const PARTIAL_UPLOADS_DIR = '.uploads';
+/** The top-level folders that hold no files of the store. */
+const NOT_FILES = new Set([INCOMING, PARTIAL_UPLOADS_DIR]);
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
 /**
  * Keys are the app's own, never a user's; still, none may leave the directory or name the
- * directory of files in flight.
+ * directories of files in flight.
  */
 function checkKey(key: string): void {
-  if (key === '' || key.startsWith('/') || key.includes('\\') || key.split('/').some((part) => part === '..' || part === '') || key.split('/')[0] === INCOMING) {
+  if (key === '' || key.startsWith('/') || key.includes('\\') || key.split('/').some((part) => part === '..' || part === '') || NOT_FILES.has(key.split('/')[0] ?? '')) {
     throw new Error(`Refused file key ${JSON.stringify(key)}: keys are relative paths without "..", "\\" or empty parts.`);
   }
 }
@@ -24,7 +31,8 @@ function checkKey(key: string): void {
 /**
  * Files under `dir`, one file a key (`attachments/<id>` is `dir/attachments/<id>`). A file is
  * written under `.incoming/` and renamed into place once whole, so a key holds a whole file or
- * nothing, whatever happens to the upload or the process.
+ * nothing, whatever happens to the upload or the process. `.uploads/` holds resumable uploads in
+ * progress; `list()` skips both.
  */
 export function createDiskStore(dir: string): FileStore {
   const pathOf = (key: string) => {
@@ -43,7 +51,7 @@ export function createDiskStore(dir: string): FileStore {
     for await (const entry of entries) {
       const key = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (key !== INCOMING) yield* walk(join(folder, entry.name), key);
+        if (!NOT_FILES.has(key)) yield* walk(join(folder, entry.name), key);
       } else if (entry.isFile()) {
         let info;
         try {

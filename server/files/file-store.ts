@@ -29,7 +29,7 @@ export interface FileStore {
   read(key: string, range?: ByteRange): Promise<StoredFile | undefined>;
   /** Deletes the file at `key`; a missing file is no error. */
   delete(key: string): Promise<void>;
-  /** Every key in the store with when it was last written, in no particular order (`admin files:check`). */
+  /** Every key in the store with when it was last written, in no particular order (`admin files:check`); resumable uploads in progress are no keys. */
   list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
   /**
    * S3 only: a presigned GET of `key` valid for `seconds` (at most 300) whose answer carries

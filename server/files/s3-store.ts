@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, paginateListObjectsV2, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, paginateListObjectsV2, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Transform, type Readable } from 'node:stream';
@@ -24,12 +24,14 @@ const isMissing = (error: unknown) => {
 };
 
 /**
- * Files in an S3-compatible bucket (AWS, MinIO, Garage, s3rver), one object a key. Uploads go
- * through lib-storage's `Upload`: one PUT for a small file, a multipart upload for a large one,
- * with a bounded number of parts in memory.
+ * Objects under this prefix are resumable (tus) uploads in progress (files/partial-uploads.ts),
+ * not files: `list()` skips them.
  */
-export function createS3Store(config: Extract<FilesConfig, { kind: 's3' }>): FileStore {
-  const client = new S3Client({
+export const PARTIAL_UPLOADS_PREFIX = 'uploads/';
+
+/** How to reach the bucket of S3_URL: the same for the file store and the partial uploads. */
+export function s3ClientOptions(config: Extract<FilesConfig, { kind: 's3' }>): S3ClientConfig {
+  return {
     endpoint: config.endpoint,
     region: config.region,
     forcePathStyle: config.forcePathStyle,
@@ -38,7 +40,16 @@ export function createS3Store(config: Extract<FilesConfig, { kind: 's3' }>): Fil
     // S3-compatible stores neither decode nor return: checksums only where the API demands them.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  };
+}
+
+/**
+ * Files in an S3-compatible bucket (AWS, MinIO, Garage, s3rver), one object a key. Uploads go
+ * through lib-storage's `Upload`: one PUT for a small file, a multipart upload for a large one,
+ * with a bounded number of parts in memory.
+ */
+export function createS3Store(config: Extract<FilesConfig, { kind: 's3' }>): FileStore {
+  const client = new S3Client(s3ClientOptions(config));
   const Bucket = config.bucket;
 
   return {
@@ -91,7 +102,7 @@ export function createS3Store(config: Extract<FilesConfig, { kind: 's3' }>): Fil
     async *list() {
       for await (const page of paginateListObjectsV2({ client }, { Bucket })) {
         for (const object of page.Contents ?? []) {
-          if (object.Key !== undefined) yield { key: object.Key, modifiedAt: object.LastModified ?? new Date(0) };
+          if (object.Key !== undefined && !object.Key.startsWith(PARTIAL_UPLOADS_PREFIX)) yield { key: object.Key, modifiedAt: object.LastModified ?? new Date(0) };
         }
       }
     },

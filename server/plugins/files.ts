@@ -1,12 +1,15 @@
 import fp from 'fastify-plugin';
 import type { FileStore } from '../files/file-store.ts';
 import { createFileStore } from '../files/create-file-store.ts';
+import { createPartialUploads, type PartialUploads } from '../files/partial-uploads.ts';
 import { sweepDueFiles } from '../files/sweeps.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Where attachment files live (FILES_DIR on disk, or the S3_URL bucket). */
     files: FileStore;
+    /** Resumable (tus) uploads until they are whole, beside the files (routes/uploads.ts). */
+    partialUploads: PartialUploads;
   }
 }
 
@@ -14,7 +17,7 @@ declare module 'fastify' {
 const SWEEP_EVERY_MS = 5_000;
 
 /**
- * The file store, and its sweeper: every 5 seconds each instance deletes the files whose
+ * The file store, the resumable uploads in progress, and the sweeper: every 5 seconds each instance deletes the files whose
  * `file_sweeps` rows are due — those of deleted attachments (at once) and of uploads that never
  * got their row (after an hour). The rows are in the database, so whichever instance comes
  * first deletes them, once.
@@ -23,6 +26,8 @@ export default fp(
   (fastify, _opts, done) => {
     const store = createFileStore(fastify.config.files);
     fastify.decorate('files', store);
+    const partialUploads = createPartialUploads(fastify.config.files, fastify.config.database);
+    fastify.decorate('partialUploads', partialUploads);
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> | undefined;
     const sweep = () => {
@@ -50,6 +55,7 @@ export default fp(
     fastify.addHook('onClose', async () => {
       await running;
       await store.close();
+      await partialUploads.close();
     });
     done();
   },

@@ -31,6 +31,12 @@ export interface AttachmentWrites {
    * transaction that writes the row, under the board's lock).
    */
   add(actor: Actor, taskId: string, file: IncomingFile): Promise<Attachment>;
+  /**
+   * What `add` checks before it stores a byte, for an upload that arrives later (a resumable
+   * upload's creation): 404 / 403 as `add`, 409 LIMIT_REACHED for a full task, 409
+   * QUOTA_EXCEEDED when `size` bytes would not fit the board now (`add` checks again).
+   */
+  checkMayAdd(actor: Actor, taskId: string, size: number): Promise<void>;
   /** Deletes an attachment (its uploader, or an admin of the board; 403 otherwise); its files go within seconds. */
   remove(actor: Actor, taskId: string, attachmentId: string): Promise<void>;
   /**
@@ -114,12 +120,18 @@ export default fp(
       return { kind: 'update' as const, before, changes: { ...changes, updatedAt: after.updatedAt }, parts };
     };
 
-    /** The task if the actor may add files to it: 404 / 403 before a byte is stored, and 409 when it is full. */
-    async function checkMayAdd(actor: Actor, taskId: string): Promise<void> {
+    /**
+     * Whether the actor may add files to the task: 404 / 403 before a byte is stored, and 409 when
+     * it is full; with a `size` known in advance, 409 too when the board has no room for it.
+     */
+    async function checkMayAdd(actor: Actor, taskId: string, size?: number): Promise<void> {
       const found = await fastify.tasksRepository.findForWrite(taskId, actor, undefined, false, fastify.db);
       if (found === undefined) throw taskNotFound();
       if (!canChangeTask(found.role, found.task.assignee === actor.email)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
       if (found.task.attachmentCount >= limits.perTask) throw new AppError(409, 'LIMIT_REACHED', SERVER_MESSAGES.attachmentsFull);
+      if (size !== undefined && !(await repo.fitsBoard(found.task.boardId, size, limits.boardQuotaBytes, fastify.db))) {
+        throw new AppError(409, 'QUOTA_EXCEEDED', SERVER_MESSAGES.boardStorageFull);
+      }
     }
 
     /** Deletes what an upload stored; a failure is left to the sweep (its keys are still due). */
@@ -133,6 +145,10 @@ export default fp(
     }
 
     const service: AttachmentWrites = {
+      async checkMayAdd(actor, taskId, size) {
+        await checkMayAdd(actor, existingId(taskId), size);
+      },
+
       async add(actor, taskId, file) {
         existingId(taskId);
         await checkMayAdd(actor, taskId);

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiskStore } from '../files/disk-store.ts';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createDiskStore, PARTIAL_UPLOADS_DIR } from '../files/disk-store.ts';
+import { PARTIAL_UPLOADS_PREFIX } from '../files/s3-store.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { createFileStore } from '../files/create-file-store.ts';
 import { isPostgres } from './helpers.ts';
@@ -51,6 +53,8 @@ interface StoreUnderTest {
   store: FileStore;
   /** Files still in the disk store's incoming directory (disk only). */
   incoming?: () => string[];
+  /** Writes a part of a resumable upload where the partial uploads live (beside the files). */
+  writePartial: (name: string) => Promise<void>;
 }
 
 function contract(kind: 'disk' | 's3', open: () => Promise<StoreUnderTest & { stop(): Promise<void> }>) {
@@ -104,6 +108,17 @@ function contract(kind: 'disk' | 's3', open: () => Promise<StoreUnderTest & { st
       expect(after).toEqual(expect.arrayContaining(keys));
     });
 
+    it('does not list the resumable uploads in progress kept beside the files', async () => {
+      const { store } = subject;
+      const key = `attachments/${id()}`;
+      await store.put(key, Readable.from([Buffer.from('x')]));
+      const partial = id();
+      await subject.writePartial(partial);
+      const keys = await keysOf(store);
+      expect(keys).toContain(key);
+      expect(keys.filter((listed) => listed.includes(partial))).toEqual([]);
+    });
+
     it('a body that fails half-way rejects with its own error and leaves nothing at the key', async () => {
       const { store } = subject;
       const key = `attachments/${id()}`;
@@ -117,7 +132,7 @@ function contract(kind: 'disk' | 's3', open: () => Promise<StoreUnderTest & { st
     if (kind === 'disk') {
       it('refuses keys that could leave its directory, and gives no signed URL', async () => {
         const { store } = subject;
-        for (const key of ['../outside', 'attachments/../../outside', '/etc/passwd', 'attachments\\x', '.incoming/x', '']) {
+        for (const key of ['../outside', 'attachments/../../outside', '/etc/passwd', 'attachments\\x', '.incoming/x', '.uploads/x', '']) {
           await expect(store.read(key), key).rejects.toThrow(/Refused file key/);
           await expect(store.put(key, Readable.from([Buffer.from('x')])), key).rejects.toThrow(/Refused file key/);
         }
@@ -175,6 +190,10 @@ contract('disk', () => {
   return Promise.resolve({
     store: createDiskStore(dir),
     incoming: () => (existsSync(incoming) ? readdirSync(incoming) : []),
+    async writePartial(name) {
+      await mkdir(join(dir, PARTIAL_UPLOADS_DIR), { recursive: true });
+      await writeFile(join(dir, PARTIAL_UPLOADS_DIR, name), 'part');
+    },
     stop: () => {
       rmSync(dir, { recursive: true, force: true });
       return Promise.resolve();
@@ -184,5 +203,9 @@ contract('disk', () => {
 
 contract('s3', async () => {
   const server: TestS3Server = await startS3Server();
-  return { store: createFileStore(server.config), stop: () => server.stop() };
+  const store = createFileStore(server.config);
+  const writePartial = async (name: string) => {
+    await store.put(`${PARTIAL_UPLOADS_PREFIX}${name}.part`, Readable.from([Buffer.from('part')]));
+  };
+  return { store, writePartial, stop: () => server.stop() };
 });

@@ -59,7 +59,12 @@ const attachments: FastifyPluginAsyncTypebox = async (fastify) => {
           '(403 otherwise, 404 for a task I cannot see). The file streams to storage; its `type` is read from its bytes, and an image up to ' +
           '50 megapixels gets a thumbnail. 413 FILE_TOO_LARGE past ATTACHMENT_MAX_MB; 409 LIMIT_REACHED at 100 files on the task; ' +
           "409 QUOTA_EXCEEDED when the board's files would pass BOARD_STORAGE_MB. A refused or cut-off upload leaves nothing behind. " +
-          'Large files can also be sent resumably with tus at /api/uploads.',
+          'Large files can also be sent resumably with tus 1.0 (https://tus.io/protocols/resumable-upload) at /api/uploads: ' +
+          '`POST /api/uploads` with `Upload-Length` and `Upload-Metadata` keys `taskId` and `filename` (the same refusals, before a byte ' +
+          'is stored; no deferred length) → 201 with a relative `Location`; `HEAD` it for the offset, `PATCH` chunks as ' +
+          '`application/offset+octet-stream`, `DELETE` to cancel. The PATCH that completes it answers 200 with this route\'s body and ' +
+          'the header `Upload-Attachment-Id`. An upload is its creator\'s alone (404 to anyone else) and is removed 24 hours after it began ' +
+          'if unfinished; refusals are the same JSON envelope.',
         security: sessionSecurity,
         params: TaskParams,
         consumes: ['multipart/form-data'],
