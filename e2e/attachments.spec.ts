@@ -159,6 +159,24 @@ test.describe('attachments', () => {
     expect(await namesOf(page, id)).toEqual([]);
   });
 
+  test('a large file goes resumably, in chunks (tus), and lands like any other', async ({ page, user }) => {
+    const id = await apiCreateTask(page.request, { taskTitle: `Big file ${randomSuffix()}`, assignee: user.email });
+    await page.goto(`/tasks/${id}`);
+    const s = section(page);
+    await expect(s.region).toBeVisible();
+    const chunks: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/uploads')) chunks.push(request.method());
+    });
+    await s.picker.setInputFiles([{ name: 'archive.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(21_000_000, 3) }]);
+    await expect(s.link('archive.bin')).toBeVisible({ timeout: 30_000 });
+    await expect(s.region.getByText(/21 MB/)).toBeVisible();
+    expect(await namesOf(page, id)).toEqual(['archive.bin']);
+    // A creation, then the bytes in several PATCHes.
+    expect(chunks[0]).toBe('POST');
+    expect(chunks.filter((method) => method === 'PATCH').length).toBeGreaterThan(1);
+  });
+
   test('offline, the section says files need a connection and keeps what it listed', async ({ page, user, context }) => {
     const id = await apiCreateTask(page.request, { taskTitle: `Offline files ${randomSuffix()}`, assignee: user.email });
     const upload = await page.request.post(`/api/tasks/${id}/attachments`, { multipart: { file: { name: 'kept.txt', mimeType: 'text/plain', buffer: Buffer.from('kept') } } });
