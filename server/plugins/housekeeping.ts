@@ -14,7 +14,7 @@ import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-r
  * rows unused for a day, events older than the live stream's retention (10 minutes), expired
  * event stream leases, rate-limit hits older than a day (the longest window, that of wrong
  * one-time codes), notifications older than 90 days, Idempotency-Key answers older than a day (the
- * window in which a repeat counts; deleted a batch at a time). Idempotent, so several instances sharing a database may all run it. Cut-offs come from the app's clock.
+ * window in which a repeat counts; deleted a batch at a time), expired sign-ins waiting for their second step. Idempotent, so several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance) {
   const now = fastify.clock.now().getTime();
@@ -28,6 +28,7 @@ export async function sweep(fastify: FastifyInstance) {
     rateLimitHits: await createRateLimitHitsRepository(fastify.db).deleteBefore(new Date(now - DAY).toISOString()),
     notifications: await fastify.notificationsRepository.deleteBefore(new Date(now - NOTIFICATION_POLICY.keepDays * DAY).toISOString()),
     idempotencyKeys: await fastify.idempotencyRepository.deleteBefore(new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString()),
+    secondStepTokens: await fastify.twoStepRepository.deleteExpiredTokens(new Date(now).toISOString()),
   };
 }
 
