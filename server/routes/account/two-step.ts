@@ -68,6 +68,7 @@ const twoStep: FastifyPluginAsyncTypebox = (fastify) => {
       schema: {
         tags: ['users'],
         summary: 'Whether my two-step sign-in is on, and how many recovery codes are left',
+        description: '`required`: the server asks every account for a second step (REQUIRE_2FA); until one is set up, other calls answer 403 SECOND_STEP_REQUIRED.',
         security: sessionSecurity,
         response: { 200: serializable(TwoStepStatusEnvelope), ...errorResponses },
       },
