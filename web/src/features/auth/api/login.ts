@@ -1,13 +1,26 @@
 import { useMutation } from '@tanstack/react-query';
+import type { LoginEnvelope, SecondStepBody, SecondStepChallenge } from '#shared/schemas/two-step.ts';
 import type { LoginBody, PublicUser, UserEnvelope } from '#shared/schemas/users.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
-export async function login(body: LoginBody): Promise<PublicUser> {
+/** Signed in, or the password was right and the account's second step comes next. */
+export type LoginResult = { user: PublicUser } | { secondStep: SecondStepChallenge };
+
+export async function login(body: LoginBody): Promise<LoginResult> {
   // A 401 here means wrong credentials, not an expired session.
-  const envelope = await apiRequest<UserEnvelope>('/users/login', { method: 'POST', body, authenticated: false });
+  const envelope = await apiRequest<LoginEnvelope>('/users/login', { method: 'POST', body, authenticated: false });
+  return 'secondStep' in envelope.data ? { secondStep: envelope.data.secondStep } : { user: envelope.data.user };
+}
+
+export async function loginSecondStep(body: SecondStepBody): Promise<PublicUser> {
+  const envelope = await apiRequest<UserEnvelope>('/users/login/second-step', { method: 'POST', body, authenticated: false });
   return envelope.data.user;
 }
 
 export function useLogin() {
   return useMutation({ mutationFn: login });
+}
+
+export function useLoginSecondStep() {
+  return useMutation({ mutationFn: loginSecondStep });
 }

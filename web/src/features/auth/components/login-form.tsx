@@ -5,6 +5,7 @@ import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, TextField } from '#web/components/field.tsx';
 import { errorText } from '#web/lib/error-text.ts';
 import { useLogin } from '../api/login.ts';
+import { SecondStepForm } from './second-step-form.tsx';
 import { useSession } from './session-provider.tsx';
 import './auth.css';
 
@@ -22,6 +23,8 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
+  /** Set once the password was right for an account with two-step sign-in. */
+  const [secondStepToken, setSecondStepToken] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -49,8 +52,11 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
     loginMutation.mutate(
       { email: checkedEmail.value, password },
       {
-        onSuccess: (user) => {
-          signIn(user);
+        onSuccess: (result) => {
+          if ('secondStep' in result) {
+            setPassword('');
+            setSecondStepToken(result.secondStep.token);
+          } else signIn(result.user);
         },
         onError: (error) => {
           setFormError(errorText(error));
@@ -59,6 +65,18 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
       },
     );
   };
+
+  if (secondStepToken !== null) {
+    return (
+      <SecondStepForm
+        token={secondStepToken}
+        onSignedIn={signIn}
+        onRestart={() => {
+          setSecondStepToken(null);
+        }}
+      />
+    );
+  }
 
   return (
     <form className="auth-form" onSubmit={onSubmit} noValidate aria-label="Sign in">
