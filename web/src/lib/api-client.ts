@@ -59,17 +59,16 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
   };
 }
 
-type SecondStepRequiredHandler = () => void;
-const secondStepRequiredHandlers = new Set<SecondStepRequiredHandler>();
+let secondStepRequiredHandler: (() => void) | null = null;
 
 /**
- * Called when the server holds the account back until it sets up two-step sign-in (a 403
- * SECOND_STEP_REQUIRED, with REQUIRE_2FA on); returns the function that unregisters it.
+ * The app's answer to a 403 SECOND_STEP_REQUIRED (REQUIRE_2FA holds the account back until it
+ * sets up two-step sign-in); returns the function that unregisters it.
  */
-export function onSecondStepRequired(handler: SecondStepRequiredHandler): () => void {
-  secondStepRequiredHandlers.add(handler);
+export function onSecondStepRequired(handler: () => void): () => void {
+  secondStepRequiredHandler = handler;
   return () => {
-    secondStepRequiredHandlers.delete(handler);
+    if (secondStepRequiredHandler === handler) secondStepRequiredHandler = null;
   };
 }
 
@@ -196,6 +195,6 @@ export function failedAnswer(
   const errors = Array.isArray(envelope.errors) ? (envelope.errors as { field: string; message: string }[]) : [];
   const error = new ApiError(status, code, message, { errors, retryAfter: parseRetryAfter(retryAfterHeader), data: envelope.data });
   if (status === 401 && authenticated) unauthorizedHandler?.();
-  if (status === 403 && code === 'SECOND_STEP_REQUIRED') for (const handler of secondStepRequiredHandlers) handler();
+  if (code === 'SECOND_STEP_REQUIRED') secondStepRequiredHandler?.();
   return error;
 }

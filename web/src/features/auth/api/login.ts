@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { LoginEnvelope, SecondStepBody, SecondStepChallenge } from '#shared/schemas/two-step.ts';
-import type { LoginBody, PublicUser, UserEnvelope } from '#shared/schemas/users.ts';
+import type { LoginEnvelope, SecondStepChallenge } from '#shared/schemas/two-step.ts';
+import type { LoginBody, PublicUser } from '#shared/schemas/users.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
 /** Signed in, or the password was right and the account's second step comes next. */
@@ -12,15 +12,6 @@ export async function login(body: LoginBody): Promise<LoginResult> {
   return 'secondStep' in envelope.data ? { secondStep: envelope.data.secondStep } : { user: envelope.data.user };
 }
 
-export async function loginSecondStep(body: SecondStepBody): Promise<PublicUser> {
-  const envelope = await apiRequest<UserEnvelope>('/users/login/second-step', { method: 'POST', body, authenticated: false });
-  return envelope.data.user;
-}
-
 export function useLogin() {
   return useMutation({ mutationFn: login });
-}
-
-export function useLoginSecondStep() {
-  return useMutation({ mutationFn: loginSecondStep });
 }

@@ -1,13 +1,16 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import { Suspense, useRef, useState, type SubmitEvent } from 'react';
 import { checkEmail } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, TextField } from '#web/components/field.tsx';
 import { errorText } from '#web/lib/error-text.ts';
 import { useLogin } from '../api/login.ts';
-import { SecondStepForm } from './second-step-form.tsx';
+import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { useSession } from './session-provider.tsx';
 import './auth.css';
+
+/** Only accounts with two-step sign-in need it: a chunk of its own keeps /login light. */
+const SecondStepForm = lazyComponent(() => import('./second-step-form.tsx').then((m) => m.SecondStepForm));
 
 interface FieldErrors {
   email?: string;
@@ -68,13 +71,15 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
 
   if (secondStepToken !== null) {
     return (
-      <SecondStepForm
-        token={secondStepToken}
-        onSignedIn={signIn}
-        onRestart={() => {
-          setSecondStepToken(null);
-        }}
-      />
+      <Suspense fallback={null}>
+        <SecondStepForm
+          token={secondStepToken}
+          onSignedIn={signIn}
+          onRestart={() => {
+            setSecondStepToken(null);
+          }}
+        />
+      </Suspense>
     );
   }
 

@@ -4,7 +4,7 @@ import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { errorText } from '#web/lib/error-text.ts';
-import { useLoginSecondStep } from '../api/login.ts';
+import { useLoginSecondStep } from '../api/login-second-step.ts';
 
 /**
  * The second step of a sign-in: the code the authenticator app shows, or (switched to) one of
