@@ -106,21 +106,6 @@ export const LOGIN_POLICY = {
   maxAttemptsPerIp: 100,
 } as const;
 
-/**
- * The second step of sign-in: an authenticator app's code (RFC 6238: HMAC-SHA-1, 6 digits, a
- * new code every 30 s; one step either side is accepted for clocks that drift), or one of 10
- * one-time recovery codes. A password sign-in waiting for it lasts 5 minutes and ends after 5
- * wrong codes.
- */
-export const TWO_STEP_POLICY = {
-  digits: 6,
-  periodSeconds: 30,
-  driftSteps: 1,
-  tokenTtlMs: 5 * MINUTE,
-  maxFailures: 5,
-  recoveryCodeCount: 10,
-} as const;
-
 export const SESSION_POLICY = {
   cookieName: 'taskwise_session',
   ttlMs: 30 * 24 * 60 * MINUTE,

@@ -6,9 +6,9 @@ import { SESSION_POLICY } from '#shared/constants.ts';
 import { TOKEN_MESSAGES, TOKEN_POLICY } from '#shared/schemas/tokens.ts';
 import type { Executor } from '../db/prepared.ts';
 import { AppError, notAuthenticated } from '../errors.ts';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { bearerOf, hashTokenSecret, isTokenSecret } from '../services/api-tokens.ts';
 import { hasSecondStep } from '../services/two-step.ts';
+import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
 export interface AuthUser {
   id: string;
@@ -236,7 +236,7 @@ export default fp(
     /** REQUIRE_2FA: an account without a second step may only set one up (asked only when it is on). */
     const checkSecondStep = async (request: FastifyRequest, userId: string) => {
       if (!fastify.config.requireSecondStep || request.routeOptions.config.secondStep === 'setup') return;
-      if (!(await hasSecondStep(fastify, userId))) throw new AppError(403, 'SECOND_STEP_REQUIRED', SERVER_MESSAGES.secondStepRequired);
+      if (!(await hasSecondStep(fastify, userId))) throw new AppError(403, 'SECOND_STEP_REQUIRED', TWO_STEP_MESSAGES.setupRequired);
     };
 
     fastify.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {

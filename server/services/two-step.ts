@@ -2,8 +2,8 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 import type { FastifyInstance } from 'fastify';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import { TWO_STEP_POLICY } from '#shared/constants.ts';
 import type { Executor } from '../db/prepared.ts';
+import { TWO_STEP_POLICY } from '#shared/two-step.ts';
 
 /**
  * The second step of sign-in: TOTP codes (RFC 6238) from an authenticator app, and one-time

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { createSignedInUser, createUser, nextIp, signIn, type TestUser } from './factories.ts';
 import { SECOND, useTestApp, type TestApp } from './helpers.ts';
+import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
 const t = useTestApp();
 
@@ -113,7 +114,7 @@ describe('POST /api/users/login with two-step sign-in on', () => {
     expect(res.headers['set-cookie']).toBeUndefined();
     expect(res.json).toEqual({
       status: 'success',
-      message: SERVER_MESSAGES.secondStepNeeded,
+      message: TWO_STEP_MESSAGES.secondStepNeeded,
       data: { secondStep: { token: expect.stringMatching(/^[\w-]{43}$/) as string, expiresAt: new Date(t.clock.now().getTime() + 5 * 60 * SECOND).toISOString() } },
     });
 
@@ -128,7 +129,7 @@ describe('POST /api/users/login with two-step sign-in on', () => {
     expect(again.status).toBe(400);
     const replay = await secondStep({ token: await passwordStep(user), code });
     expect(replay.status).toBe(400);
-    expect(replay.json).toMatchObject({ code: 'INVALID_CODE', message: SERVER_MESSAGES.invalidSecondStepCode });
+    expect(replay.json).toMatchObject({ code: 'INVALID_CODE', message: TWO_STEP_MESSAGES.invalidCode });
     expect(replay.sessionCookie).toBeUndefined();
     nextStep();
     expect((await secondStep({ token: await passwordStep(user), code: codeNow(user.secret) })).status).toBe(200);
@@ -246,7 +247,7 @@ describe('REQUIRE_2FA=true', () => {
     const cookie = await signIn(t, user);
     const tasks = await t.request('GET', '/api/tasks', { cookie });
     expect(tasks.status).toBe(403);
-    expect(tasks.json).toMatchObject({ status: 'fail', code: 'SECOND_STEP_REQUIRED', message: SERVER_MESSAGES.secondStepRequired });
+    expect(tasks.json).toMatchObject({ status: 'fail', code: 'SECOND_STEP_REQUIRED', message: TWO_STEP_MESSAGES.setupRequired });
     expect((await t.request('PATCH', '/api/users/me', { cookie, body: { fullName: 'Nope' } })).json.code).toBe('SECOND_STEP_REQUIRED');
     expect((await me(cookie)).status).toBe(200);
     expect(await status(cookie)).toEqual({ twoStep: { enabled: false, recoveryCodesLeft: 0, required: true } });

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { LIMITS, TWO_STEP_POLICY } from '../constants.ts';
+import { LIMITS } from '../constants.ts';
 import { UserEnvelope } from './users.ts';
+import { TWO_STEP_POLICY } from '../two-step.ts';
 
 /** A password sign-in that still needs its second step: the token to send with the code. */
 export const SecondStepChallenge = Type.Object({

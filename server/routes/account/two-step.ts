@@ -28,8 +28,9 @@ import {
   type SecondStepProof,
 } from '../../services/two-step.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
-const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidSecondStepCode);
+const invalidCode = () => new AppError(400, 'INVALID_CODE', TWO_STEP_MESSAGES.invalidCode);
 const wrongPassword = () => validationFailed([{ field: 'password', message: ACCOUNT_MESSAGES.wrongPassword }]);
 
 /**

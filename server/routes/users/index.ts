@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { normalizeEmail } from '#shared/email.ts';
-import { TWO_STEP_POLICY } from '#shared/constants.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { MessageEnvelope } from '#shared/schemas/common.ts';
 import { LoginEnvelope, SecondStepBody } from '#shared/schemas/two-step.ts';
@@ -18,9 +17,10 @@ import { checkProof, hasSecondStep, hashSecondStepToken, useProof } from '../../
 import { checkMayRegister } from '../../services/registration.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { TWO_STEP_POLICY, TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
 const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
-const invalidSecondStep = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidSecondStepCode);
+const invalidSecondStep = () => new AppError(400, 'INVALID_CODE', TWO_STEP_MESSAGES.invalidCode);
 
 const users: FastifyPluginAsyncTypebox = async (fastify) => {
   const { clock } = fastify;
@@ -109,7 +109,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
         const now = clock.now();
         const expiresAt = new Date(now.getTime() + TWO_STEP_POLICY.tokenTtlMs).toISOString();
         await twoStepRepository.insertToken({ tokenHash: hashSecondStepToken(token), userId: user.id, expiresAt }, now.toISOString());
-        return { status: 'success', message: SERVER_MESSAGES.secondStepNeeded, data: { secondStep: { token, expiresAt } } } as const;
+        return { status: 'success', message: TWO_STEP_MESSAGES.secondStepNeeded, data: { secondStep: { token, expiresAt } } } as const;
       }
       // Success clears the address's failures, in the transaction that starts the session.
       await sessions.start(request, reply, user.id, (trx) => loginFailuresRepository.clear(email, trx));

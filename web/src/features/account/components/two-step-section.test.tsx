@@ -2,11 +2,11 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch } from '#web/testing/fetch.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { TwoStepSection } from './two-step-section.tsx';
+import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
 const statusAnswer = (enabled: boolean, recoveryCodesLeft = 0, required = false) =>
   json(200, { status: 'success', data: { twoStep: { enabled, recoveryCodesLeft, required } } });
@@ -25,7 +25,7 @@ describe('two-step sign-in on the account page', () => {
     const fetch = scene()
       .on('GET', '/account/two-step', statusAnswer(false))
       .on('POST', '/account/two-step/setup', json(200, { status: 'success', message: ACCOUNT_MESSAGES.twoStepSetupStarted, data: { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x', qrSvg: SVG } }))
-      .on('POST', '/account/two-step/confirm', json(400, { status: 'fail', code: 'INVALID_CODE', message: SERVER_MESSAGES.invalidSecondStepCode }))
+      .on('POST', '/account/two-step/confirm', json(400, { status: 'fail', code: 'INVALID_CODE', message: TWO_STEP_MESSAGES.invalidCode }))
       .on('POST', '/account/two-step/confirm', json(200, { status: 'success', message: ACCOUNT_MESSAGES.twoStepOn, data: { recoveryCodes: CODES } }))
       .on('GET', '/account/two-step', statusAnswer(true, 10));
     const { user } = renderWithProviders(<TwoStepSection />, { path: '/account' });
@@ -41,7 +41,7 @@ describe('two-step sign-in on the account page', () => {
     await user.clear(screen.getByLabelText('Code from the app'));
     await user.type(screen.getByLabelText('Code from the app'), '000000');
     await user.click(screen.getByRole('button', { name: 'Turn on' }));
-    expect(await screen.findByText(SERVER_MESSAGES.invalidSecondStepCode)).toBeInTheDocument();
+    expect(await screen.findByText(TWO_STEP_MESSAGES.invalidCode)).toBeInTheDocument();
     await user.clear(screen.getByLabelText('Code from the app'));
     await user.type(screen.getByLabelText('Code from the app'), '123 456');
     await user.click(screen.getByRole('button', { name: 'Turn on' }));

@@ -1,10 +1,10 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { ADA } from '#web/testing/data.ts';
 import { json, mockFetch, networkError } from '#web/testing/fetch.ts';
 import { renderApp } from '#web/testing/render.tsx';
+import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
 describe('login form', () => {
   it('has an e-mail field of type email and a password field, both required, and a sign-up link', async () => {
@@ -74,7 +74,7 @@ describe('login form', () => {
   });
 
   describe('with two-step sign-in', () => {
-    const challenge = json(200, { status: 'success', message: SERVER_MESSAGES.secondStepNeeded, data: { secondStep: { token: 'tok', expiresAt: '2031-03-10T09:05:00.000Z' } } });
+    const challenge = json(200, { status: 'success', message: TWO_STEP_MESSAGES.secondStepNeeded, data: { secondStep: { token: 'tok', expiresAt: '2031-03-10T09:05:00.000Z' } } });
     const signInWithPassword = async (user: ReturnType<typeof renderApp>['user']) => {
       await user.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
       await user.type(screen.getByLabelText('Password'), 'correct horse battery');
@@ -101,13 +101,13 @@ describe('login form', () => {
     it('switches to a recovery code, and shows the server\'s message for a wrong one', async () => {
       const api = mockFetch()
         .on('POST', '/users/login', challenge)
-        .on('POST', '/users/login/second-step', json(400, { status: 'fail', code: 'INVALID_CODE', message: SERVER_MESSAGES.invalidSecondStepCode }));
+        .on('POST', '/users/login/second-step', json(400, { status: 'fail', code: 'INVALID_CODE', message: TWO_STEP_MESSAGES.invalidCode }));
       const { user } = renderApp('/login');
       await signInWithPassword(user);
       await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
       await user.type(screen.getByLabelText('Recovery code'), 'abcd-efgh-jkmn-pqrs');
       await user.click(screen.getByRole('button', { name: 'Verify' }));
-      expect(await screen.findByRole('alert')).toHaveTextContent(SERVER_MESSAGES.invalidSecondStepCode);
+      expect(await screen.findByRole('alert')).toHaveTextContent(TWO_STEP_MESSAGES.invalidCode);
       expect(api.calls.at(-1)?.body).toEqual({ token: 'tok', recoveryCode: 'abcd-efgh-jkmn-pqrs' });
       expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
       await user.click(screen.getByRole('button', { name: 'Start over' }));
