@@ -120,6 +120,7 @@ await runCommand(async () => {
         // Like a reset by mail: every session and API token of the account ends.
         const [ended, tokensEnded] = await db.transaction().execute(async (trx) => {
           await users.updatePasswordHash(user.id, passwordHash, systemClock.now().toISOString(), trx);
+          await createTwoStepRepository(db).deleteTokensOf(user.id, trx);
           return [await sessions.deleteAllForUser(user.id, trx), await tokens.deleteAllOf(user.id, trx)] as const;
         });
         return `New password for ${user.email}${generated ? `: ${password}` : ''}; ${ended} session(s) ended.${revoked(tokensEnded)}`;

@@ -140,6 +140,11 @@ export function createTwoStepRepository(db: Kysely<DB>) {
       return Number(result.numDeletedRows) === 1;
     },
 
+    /** Ends the account's sign-ins waiting for a code (its password changed). */
+    async deleteTokensOf(userId: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('secondStepTokens').where('userId', '=', userId).execute();
+    },
+
     /** Housekeeping: pending sign-ins that expired before `before`. */
     async deleteExpiredTokens(before: string, ex: Executor = db): Promise<number> {
       const result = await ex.deleteFrom('secondStepTokens').where('expiresAt', '<', before).executeTakeFirst();

@@ -153,6 +153,17 @@ describe('POST /api/users/login with two-step sign-in on', () => {
     expect((await secondStep({ token: 'x'.repeat(43), code: codeNow(user.secret) })).status).toBe(400);
   });
 
+  it('ends a sign-in waiting for its code when the password changes', async () => {
+    const user = await userWithTwoStep();
+    const cookie = (await secondStep({ token: await passwordStep(user), code: codeNow(user.secret) })).sessionCookie ?? '';
+    const waiting = await passwordStep(user);
+    const changed = await t.request('POST', '/api/users/me/password', { cookie, body: { currentPassword: user.password, newPassword: 'a brand new password' } });
+    expect(changed.status, changed.body).toBe(200);
+    nextStep();
+    expect((await secondStep({ token: waiting, code: codeNow(user.secret) })).status).toBe(400);
+    expect((await secondStep({ token: await passwordStep({ email: user.email, password: 'a brand new password' }), code: codeNow(user.secret) })).status).toBe(200);
+  });
+
   it('takes each recovery code once (in any case, with or without dashes)', async () => {
     const user = await userWithTwoStep();
     const [first = '', second = ''] = user.recoveryCodes;
