@@ -24,6 +24,7 @@ import session from './plugins/session.ts';
 import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
+import twoStep from './routes/account/two-step.ts';
 import boardsRoute from './routes/boards/index.ts';
 import calendarRoute from './routes/calendar/index.ts';
 import csvRoute from './routes/boards/csv.ts';
@@ -207,6 +208,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(eventsRoute);
         await api.register(mailSettings);
         await api.register(account);
+        await api.register(twoStep);
         await api.register(boardsRoute);
         await api.register(labelsRoute);
         await api.register(columnsRoute);

@@ -52,6 +52,11 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** Who may register (REGISTRATION, REGISTRATION_DOMAINS): shared/registration.ts. */
   registration: RegistrationPolicy;
+  /**
+   * REQUIRE_2FA: every account must have a second step of sign-in; one without it may only set
+   * it up (other calls answer 403 SECOND_STEP_REQUIRED).
+   */
+  requireSecondStep: boolean;
   /** Limits of files on tasks (ATTACHMENT_MAX_MB, BOARD_STORAGE_MB; MB = 1,000,000 bytes). */
   attachments: AttachmentLimits;
   /** Where attachment files are kept (FILES_DIR, or S3_URL): server/files/file-store.ts. */
@@ -461,6 +466,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
   const vapidSubject = parseVapidSubject(read(env, 'VAPID_SUBJECT'), mailFrom);
   const outboundAllowPrivate = parseBoolean('OUTBOUND_ALLOW_PRIVATE', read(env, 'OUTBOUND_ALLOW_PRIVATE'));
   const registration = parseRegistration(read(env, 'REGISTRATION'), read(env, 'REGISTRATION_DOMAINS'));
+  const requireSecondStep = parseBoolean('REQUIRE_2FA', read(env, 'REQUIRE_2FA'));
   const attachments = parseAttachmentLimits(env);
   const files = parseFiles(read(env, 'S3_URL'), read(env, 'FILES_DIR'), cwd);
   const sessionSecret = rawSecret ?? generatedSecret(cwd);
@@ -485,6 +491,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     vapid,
     outboundAllowPrivate,
     registration,
+    requireSecondStep,
     attachments,
     files,
     webRoot: DEFAULT_WEB_ROOT,

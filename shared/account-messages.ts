@@ -15,4 +15,11 @@ export const ACCOUNT_MESSAGES = {
   wrongPassword: 'The password is not correct.',
   loggedOutEverywhere: 'You were signed out on every device.',
   accountDeleted: 'Your account was deleted.',
+  twoStepSetupStarted: 'Scan the QR code with your authenticator app, then enter the code it shows.',
+  twoStepOn: 'Two-step sign-in is on. Save these recovery codes now: they are shown only once.',
+  twoStepAlreadyOn: 'Two-step sign-in is already on. Turn it off first to set up another app.',
+  twoStepNotStarted: 'Start the set-up first: there is no new secret to confirm.',
+  twoStepNotOn: 'Two-step sign-in is not on.',
+  twoStepOff: 'Two-step sign-in is off.',
+  recoveryCodesRenewed: 'New recovery codes: the old ones no longer work. Save these now: they are shown only once.',
 } as const;

@@ -8,6 +8,7 @@ import { createWriteTransaction } from '../events/write-transaction.ts';
 import { createBoardsRepository } from '../repositories/boards-repository.ts';
 import { createApiTokensRepository } from '../repositories/api-tokens-repository.ts';
 import { createSessionsRepository } from '../repositories/sessions-repository.ts';
+import { createTwoStepRepository } from '../repositories/two-step-repository.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';
 import { createFileStore } from '../files/create-file-store.ts';
 import { checkFiles } from '../files/sweeps.ts';
@@ -18,12 +19,13 @@ import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase, t
 /**
  * `npm run admin -- COMMAND`: account and file chores for the person with shell access, on the
  * database and files the server uses. Passwords follow the sign-up rules; a generated one is
- * printed once. `files:check` compares attachment rows with the stored files and exits 1 when
+ * printed once. `users:reset-2fa` turns two-step sign-in off for someone who lost their
+ * authenticator app and recovery codes (or after SESSION_SECRET changed). `files:check` compares attachment rows with the stored files and exits 1 when
  * they disagree.
  */
 const USAGE =
   'Usage: npm run admin -- users:list | users:create --email E --name N [--password-stdin] | ' +
-  'users:reset-password --email E [--password-stdin] | sessions:revoke --email E | files:check';
+  'users:reset-password --email E [--password-stdin] | users:reset-2fa --email E | sessions:revoke --email E | files:check';
 
 /** What `files:check` found, said so an operator knows what each kind means and what to do. */
 function filesReport({ rowsWithoutFile, filesWithoutRow }: { rowsWithoutFile: string[]; filesWithoutRow: string[] }): CommandOutput {
@@ -118,9 +120,18 @@ await runCommand(async () => {
         // Like a reset by mail: every session and API token of the account ends.
         const [ended, tokensEnded] = await db.transaction().execute(async (trx) => {
           await users.updatePasswordHash(user.id, passwordHash, systemClock.now().toISOString(), trx);
+          await createTwoStepRepository(db).deleteTokensOf(user.id, trx);
           return [await sessions.deleteAllForUser(user.id, trx), await tokens.deleteAllOf(user.id, trx)] as const;
         });
         return `New password for ${user.email}${generated ? `: ${password}` : ''}; ${ended} session(s) ended.${revoked(tokensEnded)}`;
+      }
+      case 'users:reset-2fa': {
+        const user = await existing(email());
+        // The authenticator secret, the recovery codes and any sign-in waiting for a code go.
+        const wasOn = await createTwoStepRepository(db).removeAll(user.id);
+        return wasOn
+          ? `Two-step sign-in is off for ${user.email}; they sign in with the password alone and may set it up again.`
+          : `Two-step sign-in was not set up for ${user.email}; nothing changed.`;
       }
       case 'sessions:revoke': {
         const user = await existing(email());

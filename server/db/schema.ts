@@ -371,6 +371,33 @@ export interface FileSweepsTable {
   dueAt: string;
 }
 
+/** An account's authenticator app (migration 0025); on once `confirmedAt` is set. */
+export interface TotpFactorsTable {
+  userId: string;
+  /** The secret, AES-256-GCM encrypted (server/services/two-step-secrets.ts). */
+  secretBox: string;
+  confirmedAt: string | null;
+  /** The RFC 6238 time step of the last accepted code. */
+  lastStep: number | null;
+  createdAt: string;
+}
+
+/** One-time recovery codes, by their SHA-256. */
+export interface RecoveryCodesTable {
+  id: string;
+  userId: string;
+  codeHash: string;
+  usedAt: string | null;
+}
+
+/** A password sign-in waiting for its second step, by the SHA-256 of its token. */
+export interface SecondStepTokensTable {
+  tokenHash: string;
+  userId: string;
+  expiresAt: string;
+  failures: Generated<number>;
+}
+
 export interface DB {
   users: UsersTable;
   otpCodes: OtpCodesTable;
@@ -401,4 +428,7 @@ export interface DB {
   boardTaskCounts: BoardTaskCountsTable;
   attachments: AttachmentsTable;
   fileSweeps: FileSweepsTable;
+  totpFactors: TotpFactorsTable;
+  recoveryCodes: RecoveryCodesTable;
+  secondStepTokens: SecondStepTokensTable;
 }

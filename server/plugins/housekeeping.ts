@@ -15,7 +15,8 @@ import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-r
  * event stream leases, rate-limit hits older than a day (the longest window, that of wrong
  * one-time codes), notifications older than 90 days, Idempotency-Key answers older than a day (the
  * window in which a repeat counts; deleted a batch at a time), resumable uploads started more than a
- * day ago (each under its upload's lock). Idempotent, so several instances sharing a database may all run it. Cut-offs come from the app's clock.
+ * day ago (each under its upload's lock), expired sign-ins waiting for their second step. Idempotent,
+ * so several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance) {
   const now = fastify.clock.now().getTime();
@@ -30,6 +31,7 @@ export async function sweep(fastify: FastifyInstance) {
     notifications: await fastify.notificationsRepository.deleteBefore(new Date(now - NOTIFICATION_POLICY.keepDays * DAY).toISOString()),
     idempotencyKeys: await fastify.idempotencyRepository.deleteBefore(new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString()),
     partialUploads: await fastify.partialUploads.expire(new Date(now)),
+    secondStepTokens: await fastify.twoStepRepository.deleteExpiredTokens(new Date(now).toISOString()),
   };
 }
 

@@ -20,6 +20,7 @@ import { createPushSubscriptionsRepository, type PushSubscriptionsRepository } f
 import { createSessionsRepository, type SessionsRepository } from '../repositories/sessions-repository.ts';
 import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
 import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
+import { createTwoStepRepository, type TwoStepRepository } from '../repositories/two-step-repository.ts';
 import { createUsersRepository, type UsersRepository } from '../repositories/users-repository.ts';
 import { createWebhooksRepository, type WebhooksRepository } from '../repositories/webhooks-repository.ts';
 
@@ -48,6 +49,7 @@ declare module 'fastify' {
     idempotencyRepository: IdempotencyRepository;
     columnsRepository: ColumnsRepository;
     attachmentsRepository: AttachmentsRepository;
+    twoStepRepository: TwoStepRepository;
   }
 }
 
@@ -77,6 +79,7 @@ export default fp(
     fastify.decorate('idempotencyRepository', createIdempotencyRepository(fastify.db));
     fastify.decorate('columnsRepository', createColumnsRepository(fastify.db));
     fastify.decorate('attachmentsRepository', createAttachmentsRepository(fastify.db, fastify.dbDialect));
+    fastify.decorate('twoStepRepository', createTwoStepRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -7,6 +7,8 @@ import { TOKEN_MESSAGES, TOKEN_POLICY } from '#shared/schemas/tokens.ts';
 import type { Executor } from '../db/prepared.ts';
 import { AppError, notAuthenticated } from '../errors.ts';
 import { bearerOf, hashTokenSecret, isTokenSecret } from '../services/api-tokens.ts';
+import { hasSecondStep } from '../services/two-step.ts';
+import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
 export interface AuthUser {
   id: string;
@@ -83,6 +85,12 @@ declare module 'fastify' {
      * account. The one place that decides it; test/tokens-routes.test.ts walks every route.
      */
     apiTokens?: 'forbidden';
+    /**
+     * `'setup'`: reachable by an account that must still set up its second step of sign-in
+     * (REQUIRE_2FA): reading /users/me and setting the second step up. Every other
+     * authenticated route answers such an account 403 SECOND_STEP_REQUIRED.
+     */
+    secondStep?: 'setup';
   }
 }
 
@@ -225,10 +233,17 @@ export default fp(
       request.apiToken = { id: token.id, access: token.access, secretHash };
     };
 
+    /** REQUIRE_2FA: an account without a second step may only set one up (asked only when it is on). */
+    const checkSecondStep = async (request: FastifyRequest, userId: string) => {
+      if (!fastify.config.requireSecondStep || request.routeOptions.config.secondStep === 'setup') return;
+      if (!(await hasSecondStep(fastify, userId))) throw new AppError(403, 'SECOND_STEP_REQUIRED', TWO_STEP_MESSAGES.setupRequired);
+    };
+
     fastify.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {
       const secret = bearerOf(request.headers.authorization);
       if (secret !== undefined) {
         await authenticateToken(request, secret);
+        await checkSecondStep(request, currentUser(request).id);
         return;
       }
       const token = readToken(request);
@@ -251,6 +266,7 @@ export default fp(
         setCookie(reply, token);
       }
       request.user = { id: session.userId, email: session.email, fullName: session.fullName };
+      await checkSecondStep(request, session.userId);
     });
     done();
   },

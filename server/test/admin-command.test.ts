@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
+import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { createFileStore } from '../files/create-file-store.ts';
 import { runCommand } from './commands.ts';
@@ -96,6 +97,25 @@ describe('npm run admin', { timeout: 60_000 }, () => {
     expect(res).toEqual({ code: 0, stdout: `Ended 1 session(s) of ${email}.\n`, stderr: '' });
     expect((await me(mine)).status).toBe(401);
     expect((await me(theirs)).status).toBe(200);
+  });
+
+  it('users:reset-2fa turns two-step sign-in off: the password alone signs in again', async () => {
+    const email = uniqueEmail('reset2fa');
+    await admin(['users:create', '--email', email, '--name', 'T', '--password-stdin'], 'two-step password');
+    const cookie = await signIn(t, { email, password: 'two-step password' });
+    const { secret } = (await t.request('POST', '/api/account/two-step/setup', { cookie })).json.data as unknown as { secret: string };
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: t.clock.now().getTime() });
+    expect((await t.request('POST', '/api/account/two-step/confirm', { cookie, body: { code } })).status).toBe(200);
+    const asked = await t.request('POST', '/api/users/login', { body: { email, password: 'two-step password' } });
+    expect(asked.sessionCookie).toBeUndefined();
+
+    const res = await admin(['users:reset-2fa', '--email', email]);
+    expect(res).toEqual({ code: 0, stdout: `Two-step sign-in is off for ${email}; they sign in with the password alone and may set it up again.\n`, stderr: '' });
+    await signIn(t, { email, password: 'two-step password' });
+    // The sign-in that was waiting for a code is gone with it.
+    const pending = (asked.json.data as unknown as { secondStep: { token: string } }).secondStep.token;
+    expect((await t.request('POST', '/api/users/login/second-step', { body: { token: pending, code } })).status).toBe(400);
+    expect((await admin(['users:reset-2fa', '--email', email])).stdout).toBe(`Two-step sign-in was not set up for ${email}; nothing changed.\n`);
   });
 
   it('files:check exits 0 when rows and files agree, else 1 listing rows without a file and files without a row', async () => {

@@ -163,6 +163,36 @@ const ROUTES: WriteRoute[] = [
     fields: { password: ['string'] },
   },
   {
+    name: 'POST /api/users/login/second-step',
+    setup: () => Promise.resolve({ method: 'POST', url: '/api/users/login/second-step', body: { token: 'x'.repeat(43), code: '123456', recoveryCode: 'abcd-efgh' } }),
+    fields: { token: ['string'], code: ['string'], recoveryCode: ['string'] },
+  },
+  {
+    name: 'POST /api/account/two-step/confirm',
+    setup: async () => ({ method: 'POST', url: '/api/account/two-step/confirm', cookie: await signedIn(), body: { code: '123456' } }),
+    fields: { code: ['string'] },
+  },
+  {
+    name: 'POST /api/account/two-step/disable',
+    setup: async () => ({
+      method: 'POST',
+      url: '/api/account/two-step/disable',
+      cookie: await signedIn(),
+      body: { password: 'correct horse battery staple', code: '123456', recoveryCode: 'abcd-efgh' },
+    }),
+    fields: { password: ['string'], code: ['string'], recoveryCode: ['string'] },
+  },
+  {
+    name: 'POST /api/account/two-step/recovery-codes',
+    setup: async () => ({
+      method: 'POST',
+      url: '/api/account/two-step/recovery-codes',
+      cookie: await signedIn(),
+      body: { password: 'correct horse battery staple', code: '123456' },
+    }),
+    fields: { password: ['string'], code: ['string'] },
+  },
+  {
     name: 'POST /api/users/me/password',
     setup: async () => ({
       method: 'POST',

@@ -94,6 +94,8 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         const user = await users.findByEmail(email, trx);
         if (user === undefined || !(await codes.consume(checked.codeId, now, trx))) throw invalidCode();
         await users.update(user.id, { passwordHash, updatedAt: now }, trx);
+        // A sign-in that proved the old password and waits for its code ends too.
+        await fastify.twoStepRepository.deleteTokensOf(user.id, trx);
         await sessions.endAllOf(user.id, { trx });
       });
       return { status: 'success', message: ACCOUNT_MESSAGES.passwordReset } as const;
@@ -147,6 +149,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       await fastify.db.transaction().execute(async (trx) => {
         await fastify.loginFailuresRepository.clear(user.email, trx);
         await users.update(user.id, { passwordHash, updatedAt: clock.now().toISOString() }, trx);
+        await fastify.twoStepRepository.deleteTokensOf(user.id, trx);
         await sessions.endAllOf(user.id, { keep: request, trx });
       });
       return { status: 'success', message: ACCOUNT_MESSAGES.passwordChanged } as const;
@@ -253,6 +256,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         await fastify.accountRepository.deleteAddressRecords(user.email, trx);
         await fastify.notificationsRepository.deleteOfAccount(user.id, trx);
         await fastify.idempotencyRepository.deleteOfUser(user.id, trx);
+        await fastify.twoStepRepository.removeAll(user.id, trx);
         await sessions.endAllOf(user.id, { trx });
         // The row stays as a nameplate for what remains under the person's name (tasks they
         // created for others, their comments): its address is released for a new sign-up and

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { normalizeEmail } from '#shared/email.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { MessageEnvelope } from '#shared/schemas/common.ts';
+import { LoginEnvelope, SecondStepBody } from '#shared/schemas/two-step.ts';
 import { LoginBody, RegisterBody, UserEnvelope } from '#shared/schemas/users.ts';
 import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/validation.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -11,15 +13,18 @@ import { currentUser } from '../../plugins/session.ts';
 import { activateInvitations } from '../../services/board-events.ts';
 import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword, warmDummyHash } from '../../services/passwords.ts';
+import { checkProof, hasSecondStep, hashSecondStepToken, useProof } from '../../services/two-step.ts';
 import { checkMayRegister } from '../../services/registration.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { TWO_STEP_POLICY, TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
 const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
+const invalidSecondStep = () => new AppError(400, 'INVALID_CODE', TWO_STEP_MESSAGES.invalidCode);
 
 const users: FastifyPluginAsyncTypebox = async (fastify) => {
   const { clock } = fastify;
-  const { usersRepository, otpCodesRepository, loginFailuresRepository, otpService, sessions, rateLimits } = fastify;
+  const { usersRepository, otpCodesRepository, loginFailuresRepository, twoStepRepository, otpService, sessions, rateLimits } = fastify;
   // Computed before the first sign-in, so an unknown e-mail costs the same from the start.
   await warmDummyHash();
 
@@ -74,12 +79,14 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
     {
       schema: {
         tags: ['users'],
-        summary: 'Sign in; sets the session cookie',
+        summary: 'Sign in; sets the session cookie, or asks for the second step',
         description:
           '401 INVALID_CREDENTIALS "Incorrect email or password." for an unknown e-mail or a wrong password alike. ' +
-          'After 10 failures for one e-mail in 15 minutes, or 100 attempts from one IP, 429 with Retry-After.',
+          'After 10 failures for one e-mail in 15 minutes, or 100 attempts from one IP, 429 with Retry-After. ' +
+          'An account with two-step sign-in gets no cookie: `data.secondStep` holds a token for ' +
+          'POST /api/users/login/second-step (5 minutes); the password attempt stays counted among the failures until a right code.',
         body: LoginBody,
-        response: { 200: serializable(UserEnvelope), ...errorResponses },
+        response: { 200: serializable(LoginEnvelope), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -95,6 +102,15 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       if (!valid || user === undefined) {
         throw new AppError(401, 'INVALID_CREDENTIALS', SERVER_MESSAGES.incorrectCredentials);
       }
+      if (await hasSecondStep(fastify, user.id)) {
+        // No session yet, and the failures stay: only a right code clears them, so a known
+        // password buys no more code guesses than the lock-out allows.
+        const token = randomBytes(32).toString('base64url');
+        const now = clock.now();
+        const expiresAt = new Date(now.getTime() + TWO_STEP_POLICY.tokenTtlMs).toISOString();
+        await twoStepRepository.insertToken({ tokenHash: hashSecondStepToken(token), userId: user.id, expiresAt }, now.toISOString());
+        return { status: 'success', message: TWO_STEP_MESSAGES.secondStepNeeded, data: { secondStep: { token, expiresAt } } } as const;
+      }
       // Success clears the address's failures, in the transaction that starts the session.
       await sessions.start(request, reply, user.id, (trx) => loginFailuresRepository.clear(email, trx));
       return {
@@ -105,10 +121,55 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
     },
   );
 
+  fastify.post(
+    '/users/login/second-step',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Finish a sign-in with the authenticator code or a recovery code; sets the session cookie',
+        description:
+          'Send the token from POST /api/users/login with `code` (the app\'s 6 digits) or `recoveryCode`. Answers like a sign-in. ' +
+          'A wrong, used or late code, an expired or unknown token, or a token that had 5 wrong codes: 400 INVALID_CODE (sign in again). ' +
+          'Each code counts among the account\'s sign-in failures (10 in 15 minutes: 429 with Retry-After), and among the IP\'s attempts.',
+        body: SecondStepBody,
+        response: { 200: serializable(UserEnvelope), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const ipWait = await rateLimits.loginPerIp.hit(request.ip);
+      if (ipWait > 0) throw rateLimited(ipWait);
+
+      const { token, code, recoveryCode } = request.body;
+      const tokenHash = hashSecondStepToken(token);
+      const pending = await twoStepRepository.findToken(tokenHash);
+      const nowIso = clock.now().toISOString();
+      if (pending === undefined || pending.expiresAt <= nowIso || pending.failures >= TWO_STEP_POLICY.maxFailures) throw invalidSecondStep();
+      await countPasswordAttempt(fastify, pending.email);
+      const proof = await checkProof(fastify, pending.userId, { code, recoveryCode });
+      if (proof === null) {
+        await twoStepRepository.countFailure(tokenHash);
+        throw invalidSecondStep();
+      }
+      // The token and the code are used up, and the failures cleared, in the session's transaction:
+      // of two requests with the same code, one signs in.
+      await sessions.start(request, reply, pending.userId, async (trx) => {
+        if (!(await twoStepRepository.consumeToken(tokenHash, nowIso, TWO_STEP_POLICY.maxFailures, trx))) throw invalidSecondStep();
+        if (!(await useProof(fastify, pending.userId, proof, trx))) throw invalidSecondStep();
+        await loginFailuresRepository.clear(pending.email, trx);
+      });
+      return {
+        status: 'success',
+        message: SERVER_MESSAGES.loginSuccess,
+        data: { user: { fullName: pending.fullName, email: pending.email } },
+      } as const;
+    },
+  );
+
   fastify.get(
     '/users/me',
     {
       onRequest: fastify.authenticate,
+      config: { secondStep: 'setup' },
       schema: {
         tags: ['users'],
         summary: 'The signed-in user',

@@ -4,6 +4,7 @@ import type { PublicUser } from '#shared/schemas/users.ts';
 import { LiveBoardProvider } from '#web/features/tasks/components/live-board.tsx';
 import { BoardScopeProvider } from './board-scope.tsx';
 import { LIVE_EVENT_HANDLERS } from './live-events.ts';
+import { SecondStepGate } from './second-step-gate.tsx';
 import { registerQueuedWrites } from './write-queue.ts';
 
 export { BoardSidebar } from '#web/features/boards/components/board-switcher.tsx';
@@ -24,10 +25,12 @@ export function SignedInOutlet({ viewer }: { viewer: PublicUser }) {
   registerQueuedWrites(useQueryClient());
   return (
     // The board scope is outside the live board: its conflict dialog names a board's columns.
-    <BoardScopeProvider>
-      <LiveBoardProvider key={viewer.email} viewer={viewer} handlers={LIVE_EVENT_HANDLERS}>
-        <Outlet />
-      </LiveBoardProvider>
-    </BoardScopeProvider>
+    <SecondStepGate>
+      <BoardScopeProvider>
+        <LiveBoardProvider key={viewer.email} viewer={viewer} handlers={LIVE_EVENT_HANDLERS}>
+          <Outlet />
+        </LiveBoardProvider>
+      </BoardScopeProvider>
+    </SecondStepGate>
   );
 }

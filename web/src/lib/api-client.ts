@@ -59,6 +59,19 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
   };
 }
 
+let secondStepRequiredHandler: (() => void) | null = null;
+
+/**
+ * The app's answer to a 403 SECOND_STEP_REQUIRED (REQUIRE_2FA holds the account back until it
+ * sets up two-step sign-in); returns the function that unregisters it.
+ */
+export function onSecondStepRequired(handler: () => void): () => void {
+  secondStepRequiredHandler = handler;
+  return () => {
+    if (secondStepRequiredHandler === handler) secondStepRequiredHandler = null;
+  };
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   body?: unknown;
@@ -182,5 +195,6 @@ export function failedAnswer(
   const errors = Array.isArray(envelope.errors) ? (envelope.errors as { field: string; message: string }[]) : [];
   const error = new ApiError(status, code, message, { errors, retryAfter: parseRetryAfter(retryAfterHeader), data: envelope.data });
   if (status === 401 && authenticated) unauthorizedHandler?.();
+  if (code === 'SECOND_STEP_REQUIRED') secondStepRequiredHandler?.();
   return error;
 }

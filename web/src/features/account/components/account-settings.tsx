@@ -6,6 +6,7 @@ import { DeleteAccountSection } from './delete-account-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { SessionsAndDataSection } from './sessions-data-section.tsx';
+import { TwoStepSection } from './two-step-section.tsx';
 import './account.css';
 
 interface AccountSettingsProps {
@@ -29,6 +30,7 @@ export function AccountSettings({ user, onUserChanged, onSignedOut, notification
     <>
       <ProfileSection fullName={fullName} email={email} onSaved={onUserChanged} />
       <PasswordSection email={email} />
+      <TwoStepSection />
       {notifications}
       <CalendarSection />
       <SessionsAndDataSection onSignedOut={onSignedOut} />

@@ -4,6 +4,7 @@ import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { ADA } from '#web/testing/data.ts';
 import { json, mockFetch, networkError } from '#web/testing/fetch.ts';
 import { renderApp } from '#web/testing/render.tsx';
+import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 
 describe('login form', () => {
   it('has an e-mail field of type email and a password field, both required, and a sign-up link', async () => {
@@ -70,5 +71,47 @@ describe('login form', () => {
     await user.type(screen.getByLabelText('Password'), 'correct horse battery');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Could not reach the server.');
+  });
+
+  describe('with two-step sign-in', () => {
+    const challenge = json(200, { status: 'success', message: TWO_STEP_MESSAGES.secondStepNeeded, data: { secondStep: { token: 'tok', expiresAt: '2031-03-10T09:05:00.000Z' } } });
+    const signInWithPassword = async (user: ReturnType<typeof renderApp>['user']) => {
+      await user.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
+      await user.type(screen.getByLabelText('Password'), 'correct horse battery');
+      await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    };
+
+    it('asks for the app\'s code after the password, and signs in with it', async () => {
+      const api = mockFetch()
+        .on('POST', '/users/login', challenge)
+        .on('POST', '/users/login/second-step', json(200, { status: 'success', message: 'ok', data: { user: ADA } }));
+      const { user } = renderApp('/login');
+      await signInWithPassword(user);
+      const code = await screen.findByLabelText('Code from your authenticator app');
+      expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+      expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(screen.getByText('Enter the 6-digit code from your authenticator app.')).toBeInTheDocument();
+      await user.type(code, '123 456');
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
+      expect(api.calls.at(-2)?.body).toEqual({ token: 'tok', code: '123456' });
+    });
+
+    it('switches to a recovery code, and shows the server\'s message for a wrong one', async () => {
+      const api = mockFetch()
+        .on('POST', '/users/login', challenge)
+        .on('POST', '/users/login/second-step', json(400, { status: 'fail', code: 'INVALID_CODE', message: TWO_STEP_MESSAGES.invalidCode }));
+      const { user } = renderApp('/login');
+      await signInWithPassword(user);
+      await user.click(await screen.findByRole('button', { name: 'Use a recovery code' }));
+      await user.type(screen.getByLabelText('Recovery code'), 'abcd-efgh-jkmn-pqrs');
+      await user.click(screen.getByRole('button', { name: 'Verify' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(TWO_STEP_MESSAGES.invalidCode);
+      expect(api.calls.at(-1)?.body).toEqual({ token: 'tok', recoveryCode: 'abcd-efgh-jkmn-pqrs' });
+      expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
+      await user.click(screen.getByRole('button', { name: 'Start over' }));
+      expect(await screen.findByLabelText('Password')).toHaveValue('');
+    });
   });
 });

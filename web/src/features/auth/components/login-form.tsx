@@ -1,12 +1,16 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import { Suspense, useRef, useState, type SubmitEvent } from 'react';
 import { checkEmail } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
 import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, TextField } from '#web/components/field.tsx';
 import { errorText } from '#web/lib/error-text.ts';
 import { useLogin } from '../api/login.ts';
+import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { useSession } from './session-provider.tsx';
 import './auth.css';
+
+/** Only accounts with two-step sign-in need it: a chunk of its own keeps /login light. */
+const SecondStepForm = lazyComponent(() => import('./second-step-form.tsx').then((m) => m.SecondStepForm));
 
 interface FieldErrors {
   email?: string;
@@ -22,6 +26,8 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   const [password, setPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
+  /** Set once the password was right for an account with two-step sign-in. */
+  const [secondStepToken, setSecondStepToken] = useState<string | null>(null);
   const errorRef = useRef<HTMLDivElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -49,8 +55,11 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
     loginMutation.mutate(
       { email: checkedEmail.value, password },
       {
-        onSuccess: (user) => {
-          signIn(user);
+        onSuccess: (result) => {
+          if ('secondStep' in result) {
+            setPassword('');
+            setSecondStepToken(result.secondStep.token);
+          } else signIn(result.user);
         },
         onError: (error) => {
           setFormError(errorText(error));
@@ -59,6 +68,20 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
       },
     );
   };
+
+  if (secondStepToken !== null) {
+    return (
+      <Suspense fallback={null}>
+        <SecondStepForm
+          token={secondStepToken}
+          onSignedIn={signIn}
+          onRestart={() => {
+            setSecondStepToken(null);
+          }}
+        />
+      </Suspense>
+    );
+  }
 
   return (
     <form className="auth-form" onSubmit={onSubmit} noValidate aria-label="Sign in">

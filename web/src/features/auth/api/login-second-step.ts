@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import type { SecondStepBody } from '#shared/schemas/two-step.ts';
+import type { PublicUser, UserEnvelope } from '#shared/schemas/users.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+
+export async function loginSecondStep(body: SecondStepBody): Promise<PublicUser> {
+  const envelope = await apiRequest<UserEnvelope>('/users/login/second-step', { method: 'POST', body, authenticated: false });
+  return envelope.data.user;
+}
+
+export function useLoginSecondStep() {
+  return useMutation({ mutationFn: loginSecondStep });
+}
