@@ -56,20 +56,6 @@ export const SERVER_MESSAGES = {
   checklistItemAdded: 'Checklist item added.',
   checklistItemUpdated: 'Checklist item updated.',
   checklistFull: 'A checklist has at most 100 items.',
-  attachmentAdded: 'File added.',
-  fileTooLarge: (maxBytes: number) => `A file can be at most ${Math.floor(maxBytes / 1_000_000).toLocaleString('en')} MB.`,
-  attachmentNotFound: 'File not found.',
-  attachmentsFull: 'A task has at most 100 files. Delete one to add another.',
-  boardStorageFull: "This board's files have used all of its storage. Delete files to make room.",
-  notAttachmentRemover: 'Only the person who added a file or an admin of the board can delete it.',
-  coverNotImage: "The cover must be one of this task's images.",
-  noFileSent: 'Send the file in the form field "file".',
-  oneFileOnly: 'Send one file at a time.',
-  uploadCutOff: 'The upload was cut off before the whole file arrived. Try again.',
-  uploadNotFound: 'Upload not found. It may have finished, been cancelled or expired; start it again.',
-  uploadLengthRequired: "Send the file's size in Upload-Length when the upload is created.",
-  uploadOffsetConflict: 'The upload is at another offset. Ask for it with HEAD and continue from there.',
-  uploadRequestInvalid: 'This is not a valid tus 1.0 request.',
   checklistPositionOutOfRange: 'Position must be an index in the checklist (0 for the first item).',
   repeatNeedsDeadline: 'A repeating task needs a deadline.',
   tooManyRequests: 'Too many requests. Please try again later.',
@@ -81,29 +67,4 @@ export const SERVER_MESSAGES = {
   serviceUnavailable: 'The service is temporarily unavailable. Please try again shortly.',
   internalError: 'Something went wrong on our side. Please try again.',
   routeNotFound: 'There is nothing at this address.',
-} as const;
-
-/**
- * What the board's polite live region says when someone else changes a task ("Ada Lovelace
- * completed “Send the invoice”"). `who` is the full name of the person who made the change.
- */
-export const LIVE_MESSAGES = {
-  created: (who: string, title: string) => `${who} created “${title}”`,
-  assignedToYou: (who: string, title: string) => `${who} assigned “${title}” to you`,
-  completed: (who: string, title: string) => `${who} completed “${title}”`,
-  reopened: (who: string, title: string) => `${who} reopened “${title}”`,
-  reassigned: (who: string, title: string, to: string) => `${who} assigned “${title}” to ${to}`,
-  edited: (who: string, title: string) => `${who} edited “${title}”`,
-  removed: (who: string, title: string) => `${who} removed “${title}” from your board`,
-  removedUnknown: (who: string) => `${who} removed a task from your board`,
-} as const;
-
-/** The conflict dialog, shown when a save meets a newer version of the task. */
-export const CONFLICT_MESSAGES = {
-  title: 'This task changed while you were working on it',
-  changedBy: (who: string) => `${who} saved a change to this task before you did.`,
-  changedBySomeone: 'Someone else saved a change to this task before you did.',
-  deleteNote: 'You tried to delete it.',
-  applyMine: 'Apply mine on top',
-  keepTheirs: 'Keep theirs',
 } as const;

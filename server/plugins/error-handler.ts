@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LIMITS, PRIORITIES, STATUSES } from '#shared/constants.ts';
 import type { ErrorCode } from '#shared/error-codes.ts';
+import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { FieldError } from '#shared/schemas/common.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
@@ -79,12 +80,12 @@ const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: SERVER_MESSAGES.malformedJson },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: SERVER_MESSAGES.malformedJson },
   // A file upload (@fastify/multipart): one file part and nothing else.
-  FST_PARTS_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.oneFileOnly },
-  FST_FILES_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.oneFileOnly },
-  FST_FIELDS_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.noFileSent },
-  FST_PROTO_VIOLATION: { status: 400, code: 'VALIDATION_FAILED', message: SERVER_MESSAGES.noFileSent },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: SERVER_MESSAGES.noFileSent },
-  FST_MP_PREMATURE_CLOSE: { status: 400, code: 'UPLOAD_INCOMPLETE', message: SERVER_MESSAGES.uploadCutOff },
+  FST_PARTS_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: ATTACHMENT_MESSAGES.oneFileOnly },
+  FST_FILES_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: ATTACHMENT_MESSAGES.oneFileOnly },
+  FST_FIELDS_LIMIT: { status: 400, code: 'VALIDATION_FAILED', message: ATTACHMENT_MESSAGES.noFileSent },
+  FST_PROTO_VIOLATION: { status: 400, code: 'VALIDATION_FAILED', message: ATTACHMENT_MESSAGES.noFileSent },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: ATTACHMENT_MESSAGES.noFileSent },
+  FST_MP_PREMATURE_CLOSE: { status: 400, code: 'UPLOAD_INCOMPLETE', message: ATTACHMENT_MESSAGES.uploadCutOff },
 };
 
 const CODE_BY_STATUS: Partial<Record<number, ErrorCode>> = {

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { parse as parseRange } from 'range-parser';
 import { Type } from 'typebox';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import { INLINE_IMAGE_TYPES } from '#shared/schemas/attachments.ts';
 import { AppError } from '../errors.ts';
 import type { ByteRange } from '../files/file-store.ts';
@@ -11,7 +11,7 @@ import { actorOf } from '../services/actor.ts';
 import { existingId } from '../services/not-found.ts';
 import { errorResponses, sessionSecurity } from './schemas.ts';
 
-const attachmentNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.attachmentNotFound);
+const attachmentNotFound = () => new AppError(404, 'NOT_FOUND', ATTACHMENT_MESSAGES.attachmentNotFound);
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /**

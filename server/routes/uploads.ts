@@ -3,7 +3,7 @@ import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastif
 import type { ServerRequest } from 'srvx';
 import { NodeRequest } from 'srvx/node';
 import type { Readable } from 'node:stream';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../errors.ts';
 import { actorOf, type Actor } from '../services/actor.ts';
@@ -14,7 +14,7 @@ const ATTACHMENT_ID_HEADER = 'Upload-Attachment-Id';
 /** The request as @tus/server sees it: a web Request over the Node one. */
 type TusRequest = ServerRequest;
 
-const uploadNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.uploadNotFound);
+const uploadNotFound = () => new AppError(404, 'NOT_FOUND', ATTACHMENT_MESSAGES.uploadNotFound);
 
 /**
  * A refusal of @tus/server's own (`{status_code, body}`: a protocol error, a missing upload, an
@@ -25,10 +25,10 @@ function refusalOf(error: unknown, maxFileBytes: number): Error {
   const status = (error as { status_code?: unknown }).status_code;
   if (typeof status !== 'number' || status >= 500) return error instanceof Error ? error : new Error(String((error as { body?: unknown }).body));
   if (status === 404 || status === 410) return uploadNotFound();
-  if (status === 409) return new AppError(409, 'CONFLICT', SERVER_MESSAGES.uploadOffsetConflict);
-  if (status === 413) return new AppError(413, 'FILE_TOO_LARGE', SERVER_MESSAGES.fileTooLarge(maxFileBytes));
-  if (status === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', SERVER_MESSAGES.uploadRequestInvalid);
-  return new AppError(status, 'VALIDATION_FAILED', SERVER_MESSAGES.uploadRequestInvalid);
+  if (status === 409) return new AppError(409, 'CONFLICT', ATTACHMENT_MESSAGES.uploadOffsetConflict);
+  if (status === 413) return new AppError(413, 'FILE_TOO_LARGE', ATTACHMENT_MESSAGES.fileTooLarge(maxFileBytes));
+  if (status === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', ATTACHMENT_MESSAGES.uploadRequestInvalid);
+  return new AppError(status, 'VALIDATION_FAILED', ATTACHMENT_MESSAGES.uploadRequestInvalid);
 }
 
 /**
@@ -74,7 +74,7 @@ const uploads: FastifyPluginCallback = (fastify, _opts, done) => {
       return {
         status_code: 200,
         headers: { [ATTACHMENT_ID_HEADER]: attachment._id, 'Content-Type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({ status: 'success', message: SERVER_MESSAGES.attachmentAdded, data: { attachment } }),
+        body: JSON.stringify({ status: 'success', message: ATTACHMENT_MESSAGES.attachmentAdded, data: { attachment } }),
       };
     } finally {
       // A refusal before the first byte leaves the stream unread: closed, it never opens a file removed below.
@@ -105,7 +105,7 @@ const uploads: FastifyPluginCallback = (fastify, _opts, done) => {
       return Promise.resolve();
     },
     async onUploadCreate(req, upload) {
-      if (upload.size === undefined) throw new AppError(400, 'VALIDATION_FAILED', SERVER_MESSAGES.uploadLengthRequired);
+      if (upload.size === undefined) throw new AppError(400, 'VALIDATION_FAILED', ATTACHMENT_MESSAGES.uploadLengthRequired);
       const taskId = upload.metadata?.taskId ?? '';
       await writes.checkMayAdd(actorOfTus(req), taskId, upload.size);
       // When it began by the app's clock, for the expiry (whatever the client sent under that key).

@@ -1,5 +1,6 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import fp from 'fastify-plugin';
+import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { canChangeTask, canDeleteAttachment } from '#shared/rights.ts';
 import type { Attachment } from '#shared/schemas/attachments.ts';
@@ -52,7 +53,7 @@ declare module 'fastify' {
   }
 }
 
-const attachmentNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.attachmentNotFound);
+const attachmentNotFound = () => new AppError(404, 'NOT_FOUND', ATTACHMENT_MESSAGES.attachmentNotFound);
 const person = (actor: Actor) => ({ fullName: actor.fullName, email: actor.email });
 const MAX_NAME_LENGTH = 255;
 
@@ -81,7 +82,7 @@ function meter(maxBytes: number) {
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
       if (size > maxBytes) {
-        callback(new AppError(413, 'FILE_TOO_LARGE', SERVER_MESSAGES.fileTooLarge(maxBytes)));
+        callback(new AppError(413, 'FILE_TOO_LARGE', ATTACHMENT_MESSAGES.fileTooLarge(maxBytes)));
         return;
       }
       if (headLength < TYPE_HEAD_BYTES) {
@@ -128,9 +129,9 @@ export default fp(
       const found = await fastify.tasksRepository.findForWrite(taskId, actor, undefined, false, fastify.db);
       if (found === undefined) throw taskNotFound();
       if (!canChangeTask(found.role, found.task.assignee === actor.email)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
-      if (found.task.attachmentCount >= limits.perTask) throw new AppError(409, 'LIMIT_REACHED', SERVER_MESSAGES.attachmentsFull);
+      if (found.task.attachmentCount >= limits.perTask) throw new AppError(409, 'LIMIT_REACHED', ATTACHMENT_MESSAGES.attachmentsFull);
       if (size !== undefined && !(await repo.fitsBoard(found.task.boardId, size, limits.boardQuotaBytes, fastify.db))) {
-        throw new AppError(409, 'QUOTA_EXCEEDED', SERVER_MESSAGES.boardStorageFull);
+        throw new AppError(409, 'QUOTA_EXCEEDED', ATTACHMENT_MESSAGES.boardStorageFull);
       }
     }
 
@@ -198,10 +199,10 @@ export default fp(
           };
           const attachment = toAttachmentJson(row);
           return await writes.change<Attachment>(actor, taskId, { rights: 'edit', lockFirst: true }, async ({ task: before }, ex) => {
-            if (before.attachmentCount >= limits.perTask) throw new AppError(409, 'LIMIT_REACHED', SERVER_MESSAGES.attachmentsFull);
+            if (before.attachmentCount >= limits.perTask) throw new AppError(409, 'LIMIT_REACHED', ATTACHMENT_MESSAGES.attachmentsFull);
             await repo.lockBoard(before.boardId, ex);
             if (!(await repo.fitsBoard(before.boardId, size, limits.boardQuotaBytes, ex))) {
-              throw new AppError(409, 'QUOTA_EXCEEDED', SERVER_MESSAGES.boardStorageFull);
+              throw new AppError(409, 'QUOTA_EXCEEDED', ATTACHMENT_MESSAGES.boardStorageFull);
             }
             await repo.insert(row, ex);
             await repo.keep(keys, ex);
@@ -213,7 +214,7 @@ export default fp(
         } catch (error) {
           await discard(keys);
           if (sender.failed && !(error instanceof AppError) && (error as { statusCode?: number }).statusCode === undefined) {
-            throw new AppError(400, 'UPLOAD_INCOMPLETE', SERVER_MESSAGES.uploadCutOff);
+            throw new AppError(400, 'UPLOAD_INCOMPLETE', ATTACHMENT_MESSAGES.uploadCutOff);
           }
           throw error;
         }
@@ -223,7 +224,7 @@ export default fp(
         return writes.change<undefined>(actor, existingId(taskId), { rights: 'see', lockFirst: true }, async ({ task: before, role }, ex) => {
           const stored = await repo.findInTask(before._id, existingId(attachmentId, attachmentNotFound), ex);
           if (stored === undefined) throw attachmentNotFound();
-          if (!canDeleteAttachment(role, stored.uploaderId === actor.userId)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.notAttachmentRemover);
+          if (!canDeleteAttachment(role, stored.uploaderId === actor.userId)) throw new AppError(403, 'FORBIDDEN', ATTACHMENT_MESSAGES.notAttachmentRemover);
           await repo.delete(stored.attachment._id, ex);
           const now = clock.now();
           const at = now.toISOString();
@@ -246,7 +247,7 @@ export default fp(
             const image = /^[\w-]+$/.test(coverId) ? await repo.findInTask(before._id, coverId, ex) : undefined;
             const { thumbnailUrl, width, height } = image?.attachment ?? {};
             if (thumbnailUrl === undefined || width === undefined || height === undefined) {
-              throw validationFailed([{ field: 'coverId', message: SERVER_MESSAGES.coverNotImage }]);
+              throw validationFailed([{ field: 'coverId', message: ATTACHMENT_MESSAGES.coverNotImage }]);
             }
             cover = { attachmentId: coverId, thumbnailUrl, width, height };
           }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import S3rver from 's3rver';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import type { Activity } from '#shared/schemas/comments.ts';
 import { attachmentsApi } from './attachments-support.ts';
 import { boardEventsOf, lastEventId } from './boards-support.ts';
@@ -155,7 +155,7 @@ function everyStorage(storage: 'disk' | 's3') {
       expect(first.status, first.body).toBe(201);
       const second = await api.upload(alice.cookie, task._id, 'bigger.bin', Buffer.alloc(600_000, 2));
       expect(second.status).toBe(409);
-      expect(second.json).toMatchObject({ code: 'QUOTA_EXCEEDED', message: SERVER_MESSAGES.boardStorageFull });
+      expect(second.json).toMatchObject({ code: 'QUOTA_EXCEEDED', message: ATTACHMENT_MESSAGES.boardStorageFull });
       expect((await api.list(alice.cookie, task._id)).map((a) => a.name)).toEqual(['big.bin']);
       expect(await api.storedKeys()).toEqual([`attachments/${first.json.data!.attachment._id}`]);
       expect(await api.sweepsLeft()).toBe(0);
@@ -215,7 +215,7 @@ describe('attachments', () => {
 
     const refused = await api.remove(mia.cookie, task._id, byAlice._id);
     expect(refused.status).toBe(403);
-    expect(refused.json.message).toBe(SERVER_MESSAGES.notAttachmentRemover);
+    expect(refused.json.message).toBe(ATTACHMENT_MESSAGES.notAttachmentRemover);
     expect((await api.remove(victor.cookie, task._id, byMia._id)).status).toBe(403);
     expect((await api.remove(mia.cookie, task._id, byMia._id)).status).toBe(204);
     expect((await api.remove(alice.cookie, task._id, byAlice._id)).status).toBe(204);
@@ -235,12 +235,12 @@ describe('attachments', () => {
     await t.app.db.updateTable('tasks').set({ attachmentCount: 100 }).where('id', '=', task._id).execute();
     const full = await api.upload(alice.cookie, task._id, 'one-more.txt', Buffer.from('x'));
     expect(full.status).toBe(409);
-    expect(full.json).toMatchObject({ code: 'LIMIT_REACHED', message: SERVER_MESSAGES.attachmentsFull });
+    expect(full.json).toMatchObject({ code: 'LIMIT_REACHED', message: ATTACHMENT_MESSAGES.attachmentsFull });
 
     const other = await createTask(t, alice.cookie);
     const wrongField = await api.upload(alice.cookie, other._id, 'a.txt', Buffer.from('x'), { field: 'upload' });
     expect(wrongField.status).toBe(400);
-    expect(wrongField.json.message).toBe(SERVER_MESSAGES.noFileSent);
+    expect(wrongField.json.message).toBe(ATTACHMENT_MESSAGES.noFileSent);
     const json = await t.request('POST', `/api/tasks/${other._id}/attachments`, { cookie: alice.cookie, body: { file: 'x' } });
     expect(json.status).toBe(415);
     expect(await api.list(alice.cookie, other._id)).toEqual([]);
@@ -256,7 +256,7 @@ describe('attachments', () => {
     for (const coverId of [pdf._id, foreign._id, 'no-such-id']) {
       const res = await t.request('PATCH', `/api/tasks/${task._id}`, { cookie: alice.cookie, body: { coverId } });
       expect(res.status, coverId).toBe(400);
-      expect(res.json.errors).toEqual([{ field: 'coverId', message: SERVER_MESSAGES.coverNotImage }]);
+      expect(res.json.errors).toEqual([{ field: 'coverId', message: ATTACHMENT_MESSAGES.coverNotImage }]);
     }
     const before = await api.task(alice.cookie, task._id);
     const set = await t.request('PATCH', `/api/tasks/${task._id}`, { cookie: alice.cookie, body: { coverId: image._id, version: before.version } });

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import { AttachmentEnvelope, AttachmentListEnvelope, AttachmentParams } from '#shared/schemas/attachments.ts';
 import { TaskParams } from '#shared/schemas/tasks.ts';
 import { AppError } from '../../errors.ts';
@@ -22,7 +22,7 @@ const attachments: FastifyPluginAsyncTypebox = async (fastify) => {
   const repo = fastify.attachmentsRepository;
   const writes = fastify.attachmentWrites;
   const { maxFileBytes } = fastify.config.attachments;
-  const tooLarge = () => new AppError(413, 'FILE_TOO_LARGE', SERVER_MESSAGES.fileTooLarge(maxFileBytes));
+  const tooLarge = () => new AppError(413, 'FILE_TOO_LARGE', ATTACHMENT_MESSAGES.fileTooLarge(maxFileBytes));
 
   fastify.addHook('onRequest', fastify.authenticate);
   // One file part, nothing else; the size is enforced on the bytes as they stream (a part one
@@ -75,11 +75,11 @@ const attachments: FastifyPluginAsyncTypebox = async (fastify) => {
       const taskId = existingId(request.params.id);
       const length = Number(request.headers['content-length'] ?? 0);
       if (length > maxFileBytes + MULTIPART_OVERHEAD_BYTES) throw tooLarge();
-      if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', SERVER_MESSAGES.noFileSent);
+      if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', ATTACHMENT_MESSAGES.noFileSent);
       const part = await request.file();
-      if (part?.fieldname !== 'file') throw new AppError(400, 'VALIDATION_FAILED', SERVER_MESSAGES.noFileSent);
+      if (part?.fieldname !== 'file') throw new AppError(400, 'VALIDATION_FAILED', ATTACHMENT_MESSAGES.noFileSent);
       const attachment = await writes.add(actorOf(request), taskId, { name: part.filename, stream: part.file });
-      return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.attachmentAdded, data: { attachment } });
+      return reply.code(201).send({ status: 'success', message: ATTACHMENT_MESSAGES.attachmentAdded, data: { attachment } });
     },
   );
 

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { LIVE_MESSAGES } from '#shared/messages.ts';
+import { LIVE_MESSAGES } from '#shared/live-messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Viewer } from './live-board-context.ts';
 import { refreshTaskDetails } from './query-keys.ts';

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CONFLICT_MESSAGES } from '#shared/messages.ts';
+import { CONFLICT_MESSAGES } from '#shared/conflict-messages.ts';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
