@@ -216,9 +216,10 @@ async function runDatabase(kind: DbKind, opts: BenchOptions, variant?: Variant):
     // 1. Memory. One small upload first loads the upload code; then the idle RSS over a second.
     const warm = await uploadFile({ baseUrl, cookie, taskId: bigTask!, size: 1_000_000, name: 'warm-up.bin' });
     if (warm.status !== 201) throw new Error(`the warm-up upload answered ${warm.status}: ${JSON.stringify(warm.body)}`);
-    await sleep(500);
+    // The idle RSS is the median of a 1.5 s window of samples (a measuring window, not a wait:
+    // the median also skips what the warm-up upload leaves settling at its start).
     const idle = sampleEvery100ms(pid);
-    await sleep(1000);
+    await sleep(1500);
     const idleRss = median(idle.stop());
     const during = sampleEvery100ms(pid);
     const big = await uploadFile({ baseUrl, cookie, taskId: bigTask!, size: s.bigSize, name: 'big.bin' });

@@ -1,13 +1,13 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import fp from 'fastify-plugin';
 import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
-import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { canChangeTask, canDeleteAttachment } from '#shared/rights.ts';
 import type { Attachment } from '#shared/schemas/attachments.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { HOUR } from '../clock.ts';
 import { newId } from '../db/ids.ts';
-import { AppError, conflict, validationFailed } from '../errors.ts';
+import type { Executor } from '../db/prepared.ts';
+import { AppError, validationFailed } from '../errors.ts';
 import { detectType, hasThumbnail, makeThumbnail, TYPE_HEAD_BYTES } from '../files/inspect.ts';
 import type { NewEvent } from '../repositories/events-repository.ts';
 import { toAttachmentJson } from '../repositories/attachments-repository.ts';
@@ -15,6 +15,7 @@ import type { Actor } from './actor.ts';
 import { existingId, taskNotFound } from './not-found.ts';
 import { activityEntry } from './task-activity.ts';
 import { sightOf } from './task-change.ts';
+import { taskConflict, viewerCannotChange } from './task-writes.ts';
 
 /** A file as it arrives: the name it was sent with, and its bytes, read once. */
 export interface IncomingFile {
@@ -128,9 +129,14 @@ export default fp(
     async function checkMayAdd(actor: Actor, taskId: string, size?: number): Promise<void> {
       const found = await fastify.tasksRepository.findForWrite(taskId, actor, undefined, false, fastify.db);
       if (found === undefined) throw taskNotFound();
-      if (!canChangeTask(found.role, found.task.assignee === actor.email)) throw new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
-      if (found.task.attachmentCount >= limits.perTask) throw new AppError(409, 'LIMIT_REACHED', ATTACHMENT_MESSAGES.attachmentsFull);
-      if (size !== undefined && !(await repo.fitsBoard(found.task.boardId, size, limits.boardQuotaBytes, fastify.db))) {
+      if (!canChangeTask(found.role, found.task.assignee === actor.email)) throw viewerCannotChange();
+      await checkRoom(found.task, size, fastify.db);
+    }
+
+    /** 409 when the task has its 100 files, or (with a size) when the board has no room for `size` more bytes. */
+    async function checkRoom(task: Task, size: number | undefined, ex: Executor): Promise<void> {
+      if (task.attachmentCount >= limits.perTask) throw new AppError(409, 'LIMIT_REACHED', ATTACHMENT_MESSAGES.attachmentsFull);
+      if (size !== undefined && !(await repo.fitsBoard(task.boardId, size, limits.boardQuotaBytes, ex))) {
         throw new AppError(409, 'QUOTA_EXCEEDED', ATTACHMENT_MESSAGES.boardStorageFull);
       }
     }
@@ -199,11 +205,8 @@ export default fp(
           };
           const attachment = toAttachmentJson(row);
           return await writes.change<Attachment>(actor, taskId, { rights: 'edit', lockFirst: true }, async ({ task: before }, ex) => {
-            if (before.attachmentCount >= limits.perTask) throw new AppError(409, 'LIMIT_REACHED', ATTACHMENT_MESSAGES.attachmentsFull);
             await repo.lockBoard(before.boardId, ex);
-            if (!(await repo.fitsBoard(before.boardId, size, limits.boardQuotaBytes, ex))) {
-              throw new AppError(409, 'QUOTA_EXCEEDED', ATTACHMENT_MESSAGES.boardStorageFull);
-            }
+            await checkRoom(before, size, ex);
             await repo.insert(row, ex);
             await repo.keep(keys, ex);
             const after: Task = { ...before, attachmentCount: before.attachmentCount + 1, updatedAt: at, version: before.version + 1 };
@@ -240,7 +243,7 @@ export default fp(
       setCover(actor, taskId, coverId, expectedVersion) {
         return writes.change<Task>(actor, existingId(taskId), { rights: 'edit', lockFirst: true }, async ({ task: before }, ex) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) {
-            throw conflict(SERVER_MESSAGES.taskConflict, { task: before });
+            throw taskConflict(before);
           }
           let cover: Task['cover'] = null;
           if (coverId !== null) {

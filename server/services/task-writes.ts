@@ -24,7 +24,8 @@ import { columnNamesOf, overLimitWarning, placeChangedTask, placeNewTask, withDi
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 import { respacedKeys } from './order-keys.ts';
 
-const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
+/** 403 for a change of a task the person sees but may not change. */
+export const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
 
 /** A board's role allows creating and changing its tasks: otherwise 404 for a non-member, 403 for a viewer. */
 function needEditingRole(role: string | null | undefined): void {
@@ -40,7 +41,8 @@ export function aboutTask(error: AppError, taskId: string, title: string | undef
   named.data = { ...error.data, taskId };
   return named;
 }
-const taskConflict = (current: Task) => conflict(SERVER_MESSAGES.taskConflict, { task: current });
+/** 409 CONFLICT for a write based on another version of the task, with its current copy. */
+export const taskConflict = (current: Task) => conflict(SERVER_MESSAGES.taskConflict, { task: current });
 const labelIdsInvalid = () => validationFailed([{ field: 'labelIds', message: BOARD_MESSAGES.labelsNotOnBoard }]);
 
 /** The same labels (as ids), whatever their order. */

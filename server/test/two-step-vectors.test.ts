@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createSecretBox, stepOfCode, totpOf } from '../services/two-step.ts';
 
-/** RFC 6238 Appendix B: the SHA-1 seed is the ASCII text "12345678901234567890". */
+/** RFC 6238 Appendix B: the SHA-1 secret is the ASCII text "12345678901234567890". */
 const RFC_SECRET = Buffer.from('12345678901234567890', 'ascii');
-/** Base32 (RFC 4648) of the seed, as an authenticator app is given it. */
+/** Base32 (RFC 4648) of the secret, as an authenticator app is given it. */
 const RFC_SECRET_BASE32 = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ';
 const VECTORS: [seconds: number, code: string][] = [
   [59, '94287082'],
@@ -15,7 +15,7 @@ const VECTORS: [seconds: number, code: string][] = [
 ];
 
 describe('TOTP (RFC 6238, SHA-1)', () => {
-  it('the seed and its base32 agree', () => {
+  it('the secret and its base32 agree', () => {
     expect(Buffer.from(RFC_SECRET).toString('ascii')).toBe('12345678901234567890');
     expect(totpOf(RFC_SECRET_BASE32).secret.bytes).toEqual(new Uint8Array(RFC_SECRET));
   });
