@@ -338,7 +338,7 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
     const seen = new Set<string>();
     reads_(text, seen);
     const used = reads.filter((read) => seen.has(read.name));
-    return statement(used.length === 0 ? text : `with ${used.map((read) => `${read.name} as (${read.sql})`).join(', ')} ${text}`);
+    return statement(used.length === 0 ? text : `with ${used.map((read) => `${read.name} as ${read.materialized === true ? 'materialized ' : ''}(${read.sql})`).join(', ')} ${text}`);
   };
   const row = ctes.find((c) => c.kind === 'row');
   if (row === undefined) throw new Error('A write without its task row');

@@ -25,7 +25,7 @@ export interface Cte {
   sql: string;
   /** PostgreSQL's `returning` of a write (default `1`: a CTE is counted by its rows). */
   returning?: string;
-  /** PostgreSQL: `as materialized`. */
+  /** `as materialized`: worked out once, never inlined into the statement that reads it. */
   materialized?: boolean;
 }
 
@@ -412,19 +412,23 @@ export function notificationsPart<W>(b: Build<W>, json: (write: W) => string): C
       },
     );
   } else {
-    // The rows just stored are in the table: the edge of each recipient is the row at offset cap.
+    // The rows just stored are in the table: the edge of each recipient is the row at offset cap,
+    // found once (materialized) and then the rows at or past it deleted through the account's
+    // index. Inlined into the delete, the walk to the edge ran once per row of the account: 1,000
+    // walks of 1,000 entries, 15–30 ms per write, once an account's inbox was full.
     ctes.push(
       {
         name: 'notice_edge',
         kind: 'read',
-        sql: `select r.user_id, (select o.id from notifications o where o.user_id = r.user_id order by o.created_at desc, o.id desc limit 1 offset ${cap}) as id
-          from (select distinct user_id from notice_plan) r`,
+        materialized: true,
+        sql: `select o.user_id, o.created_at, o.id from (select distinct user_id from notice_plan) r
+          join notifications o on o.id = (select x.id from notifications x where x.user_id = r.user_id order by x.created_at desc, x.id desc limit 1 offset ${cap})`,
       },
       {
         name: 'notice_capped',
         kind: 'write',
-        sql: `delete from notifications where user_id in (select user_id from notice_edge where id is not null)
-          and (created_at, id) <= (select o.created_at, o.id from notice_edge e join notifications o on o.id = e.id where e.user_id = notifications.user_id)`,
+        sql: `delete from notifications where id in (select o.id from notice_edge e
+          join notifications o on o.user_id = e.user_id and (o.created_at, o.id) <= (e.created_at, e.id))`,
       },
     );
   }
