@@ -1,101 +1,21 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { Suspense, useState } from 'react';
-import { Link, NavLink, useMatch } from 'react-router';
-import { CLIENT_MESSAGES } from '#shared/messages.ts';
-import { Button, ButtonLink } from '#web/components/button.tsx';
-import { useNotices } from '#web/components/notices.tsx';
-import { cx } from '#web/lib/cx.ts';
-import { useLogout } from '#web/features/auth/api/logout.ts';
+import { Suspense } from 'react';
+import { Link, NavLink } from 'react-router';
+import { ButtonLink } from '#web/components/button.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
-import { isApiError } from '#web/lib/api-client.ts';
-import { errorText } from '#web/lib/error-text.ts';
-import { useMediaQuery } from '#web/lib/use-media-query.ts';
-import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
-import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { Logo } from './logo.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
 
 /*
- * The parts only a signed-in person sees come with the signed-in pages' chunk (signed-in.tsx),
- * so /login and /sign-up do not download them; main.tsx fetches them before a signed-in tab's
- * first render (routes.tsx, preloadFirstScreen).
+ * The bar's signed-in part comes with the signed-in pages' chunk (signed-in.tsx), so /login and
+ * /sign-up download only the brand, Login, Sign Up and the theme switch; main.tsx fetches it
+ * before a signed-in tab's first render (routes.tsx, preloadFirstScreen).
  */
-export const SyncStatus = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SyncStatus));
-export const DiscardChangesDialog = lazyComponent(() => import('./signed-in.tsx').then((m) => m.DiscardChangesDialog));
-/** Its own chunk, loaded once someone is signed in: /login never downloads the inbox. */
-export const NotificationBell = lazyComponent(() => import('#web/features/notifications/components/notification-bell.tsx').then((m) => m.NotificationBell));
-
-/** Before sign-out: this device stops getting the person's pushes (the code is loaded only then, and only where push exists). */
-async function forgetThisDevice(): Promise<void> {
-  if (!('serviceWorker' in navigator)) return;
-  try {
-    await (await import('#web/features/notifications/api/push-device.ts')).forgetThisDevice();
-  } catch {
-    // Best effort: signing out goes on regardless.
-  }
-}
+export const SignedInNav = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SignedInNav));
 
 export function NavBar() {
-  const { session, signOut } = useSession();
-  const logout = useLogout();
-  const { notify } = useNotices();
-  const signedIn = session.status === 'signedIn';
-  const narrow = useMediaQuery(NARROW_SCREEN_QUERY);
-
-  // Signing out first turns off this device's pushes (a second or so at most), then ends the session.
-  const [leaving, setLeaving] = useState(false);
-  const loggingOut = leaving || logout.isPending;
-
-  const endSession = () => {
-    logout.mutate(undefined, {
-      onSuccess: () => {
-        signOut('logout');
-      },
-      onError: (error) => {
-        // No session on the server any more: that is what logging out wanted.
-        if (isApiError(error) && error.status === 401) {
-          signOut('logout');
-          return;
-        }
-        const message = errorText(error);
-        notify('error', `${CLIENT_MESSAGES.logoutPrefix}${message || CLIENT_MESSAGES.logoutFailedDefault}`);
-      },
-    });
-  };
-
-  // Changes still waiting on this device go with the session: the person decides first.
-  const queryClient = useQueryClient();
-  const [discarding, setDiscarding] = useState(0);
-  const onLogout = () => {
-    if (loggingOut) return;
-    const waiting = countQueuedWrites(queryClient);
-    if (waiting > 0) {
-      setDiscarding(waiting);
-      return;
-    }
-    leave();
-  };
-
-  const leave = () => {
-    setLeaving(true);
-    void forgetThisDevice().then(() => {
-      setLeaving(false);
-      endSession();
-    });
-  };
-
-  // Once the session is confirmed: the bell asks for the unread count.
-  const bell =
-    signedIn && session.verified ? (
-      <div className="nav__bell">
-        <Suspense fallback={<span className="nav__bell-placeholder" />}>
-          <NotificationBell buttonClassName="nav__menu-button" />
-        </Suspense>
-      </div>
-    ) : null;
-
+  const { session } = useSession();
   return (
     <header className="nav">
       <nav className="nav__inner" aria-label="Main">
@@ -103,124 +23,28 @@ export function NavBar() {
           <Logo />
           <span>Taskwise</span>
         </Link>
-        {signedIn ? (
-          <>
-            <ul className="nav__links">
-              <li>
-                <NavLink to="/" end className="nav__link">
-                  Home
-                </NavLink>
-              </li>
-              <li>
-                <NavLink to="/tasks" className="nav__link">
-                  Tasks
-                </NavLink>
-              </li>
-              {narrow ? null : (
-                <li>
-                  <NavLink to="/account" className="nav__link">
-                    Account
-                  </NavLink>
-                </li>
-              )}
-            </ul>
-            <Suspense fallback={null}>
-              <SyncStatus className="nav__sync" />
-            </Suspense>
-            {narrow ? (
-              <>
-                {bell}
-                <AccountMenu fullName={session.user.fullName} onLogout={onLogout} loggingOut={loggingOut} />
-              </>
-            ) : (
-              <>
-                <p className="nav__welcome">
-                  Welcome, <strong>{session.user.fullName}</strong>
-                </p>
-                {bell}
-                <Button size="sm" className="nav__logout" onClick={onLogout} busy={loggingOut}>
-                  {loggingOut ? 'Logging out…' : 'Logout'}
-                </Button>
-              </>
-            )}
-          </>
+        {session.status === 'signedIn' ? (
+          <Suspense fallback={null}>
+            <SignedInNav user={session.user} verified={session.verified} />
+          </Suspense>
         ) : (
-          <ul className="nav__links nav__links--guest">
-            <li>
-              <NavLink to="/login" className="nav__link">
-                Login
-              </NavLink>
-            </li>
-            <li>
-              <ButtonLink to="/sign-up" variant="primary" size="sm">
-                Sign Up
-              </ButtonLink>
-            </li>
-          </ul>
+          <>
+            <ul className="nav__links nav__links--guest">
+              <li>
+                <NavLink to="/login" className="nav__link">
+                  Login
+                </NavLink>
+              </li>
+              <li>
+                <ButtonLink to="/sign-up" variant="primary" size="sm">
+                  Sign Up
+                </ButtonLink>
+              </li>
+            </ul>
+            <ThemeToggle />
+          </>
         )}
-        {signedIn && narrow ? null : <ThemeToggle />}
       </nav>
-      {signedIn ? (
-        <Suspense fallback={null}>
-          <DiscardChangesDialog
-            count={discarding}
-            onCancel={() => {
-              setDiscarding(0);
-            }}
-            onConfirm={() => {
-              setDiscarding(0);
-              leave();
-            }}
-          />
-        </Suspense>
-      ) : null}
     </header>
-  );
-}
-
-/**
- * A phone's navigation bar has room for the brand, Home and Tasks only: the account's items
- * (who is signed in, Account, dark mode, Logout) fold behind one button.
- */
-function AccountMenu({ fullName, onLogout, loggingOut }: { fullName: string; onLogout: () => void; loggingOut: boolean }) {
-  const { close, buttonProps, panelProps } = usePopover();
-  // On the account page the bar shows where one is, as the links do for theirs.
-  const onAccount = useMatch('/account') !== null;
-  return (
-    <div className="nav__account">
-      <button type="button" className={cx('nav__menu-button', onAccount && 'nav__menu-button--current')} {...buttonProps}>
-        <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
-          <circle cx="10" cy="7" r="3.25" fill="none" stroke="currentColor" strokeWidth="1.6" />
-          <path d="M3.75 17c.9-3 3.3-4.5 6.25-4.5s5.35 1.5 6.25 4.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
-        </svg>
-        <span className="visually-hidden">Account menu</span>
-      </button>
-      <div className="nav__menu" {...panelProps}>
-        <p className="nav__menu-user">
-          Signed in as <strong>{fullName}</strong>
-        </p>
-        <ul className="nav__menu-list">
-          <li>
-            <NavLink
-              to="/account"
-              className="nav__menu-item"
-              onClick={() => {
-                close(false);
-              }}
-            >
-              Account
-            </NavLink>
-          </li>
-          <li>
-            <ThemeToggle labelled />
-          </li>
-          <li>
-            <Button size="sm" variant="ghost" className="nav__menu-item nav__logout" onClick={onLogout} busy={loggingOut}>
-              {loggingOut ? 'Logging out…' : 'Logout'}
-            </Button>
-          </li>
-        </ul>
-      </div>
-    </div>
   );
 }

@@ -4,7 +4,8 @@ import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { openingView } from '#web/features/tasks/api/board-view-choice.ts';
 import { RequireAuth, RequireGuest, SignedInOutlet } from './guards.tsx';
-import { DiscardChangesDialog, NotificationBell, SyncStatus } from './nav-bar.tsx';
+import { NotificationBell } from './lazy-bell.ts';
+import { SignedInNav } from './nav-bar.tsx';
 import { BoardSidebar, PageLoading, RootLayout } from './root-layout.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 
@@ -148,7 +149,7 @@ const FIRST_SCREENS: [pattern: string, chunks: { preload: () => Promise<void> }[
  */
 export function preloadFirstScreen(pathname: string, search: string, signedIn: boolean): Promise<void> {
   const page = FIRST_SCREENS.find(([pattern]) => matchPath(pattern, pathname) !== null)?.[1] ?? [];
-  const frame = signedIn ? [SignedInOutlet, BoardSidebar, NotificationBell, SyncStatus, DiscardChangesDialog] : [];
+  const frame = signedIn ? [SignedInOutlet, BoardSidebar, SignedInNav, NotificationBell] : [];
   // The view's chunk first: it is fetched in two steps (viewChunk), the second behind the first.
   return Promise.all([...viewChunk(pathname, search), ...frame, ...page].map((chunk) => chunk.preload())).then(() => undefined);
 }

@@ -8,8 +8,7 @@ import { SecondStepGate } from './second-step-gate.tsx';
 import { registerQueuedWrites } from './write-queue.ts';
 
 export { BoardSidebar } from '#web/features/boards/components/board-switcher.tsx';
-export { DiscardChangesDialog } from './discard-changes-dialog.tsx';
-export { SyncStatus } from './sync-status.tsx';
+export { SignedInNav } from './signed-in-nav.tsx';
 
 /*
  * What only a signed-in person's pages need, in a chunk of its own (loaded lazily by guards.tsx
