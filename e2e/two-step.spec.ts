@@ -1,7 +1,7 @@
 /**
  * Two-step sign-in in the browser: set it up on the account page (the code computed here from
  * the key the page shows, as an authenticator app would), sign out, sign in with the password
- * and a code, then once with a recovery code.
+ * and a code, then once with a recovery code, and make new recovery codes.
  */
 import { Secret, TOTP } from 'otpauth';
 import { expect, expectAccessible, test } from './fixtures.ts';
@@ -37,6 +37,7 @@ test('set up on the account page, then sign in with a code, and once with a reco
   await expect(section.getByText('Recovery codes left: 10.')).toBeVisible();
 
   await nav(page).logout.click();
+  await expect(nav(page).login).toBeVisible();
   await page.goto('/login');
   await loginForm(page).email.fill(user.email);
   await loginForm(page).password.fill(user.password);
@@ -44,11 +45,14 @@ test('set up on the account page, then sign in with a code, and once with a reco
   const code = page.getByLabel('Code from your authenticator app');
   await expect(code).toBeVisible();
   await expectAccessible(page, 'sign-in second step');
+  // The step this code is of: a code is accepted only for a later step than the last one used.
+  const usedStep = Math.floor(Date.now() / 30_000) + 1;
   await code.fill(codeFor(secret, 1));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText(`Welcome, ${user.fullName}`)).toBeVisible();
 
   await nav(page).logout.click();
+  await expect(nav(page).login).toBeVisible();
   await page.goto('/login');
   await loginForm(page).email.fill(user.email);
   await loginForm(page).password.fill(user.password);
@@ -58,5 +62,21 @@ test('set up on the account page, then sign in with a code, and once with a reco
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page.getByText(`Welcome, ${user.fullName}`)).toBeVisible();
   await page.goto('/account');
-  await expect(page.getByRole('region', { name: 'Two-step sign-in' }).getByText('Recovery codes left: 9.')).toBeVisible();
+  const again = page.getByRole('region', { name: 'Two-step sign-in' });
+  await expect(again.getByText('Recovery codes left: 9.')).toBeVisible();
+
+  // New recovery codes replace the nine left: the password and the app's next code.
+  await again.getByRole('button', { name: 'New recovery codes…' }).click();
+  const renew = again.getByRole('form', { name: 'Make new recovery codes' });
+  await renew.getByLabel('Password').fill(user.password);
+  // The app's next code is of a later step than the one used to sign in once the clock has
+  // reached that step (at most one step, 30 s, from the sign-in).
+  await expect.poll(() => Math.floor(Date.now() / 30_000), { timeout: 35_000 }).toBeGreaterThanOrEqual(usedStep);
+  await renew.getByLabel('Code from the app').fill(codeFor(secret, 1));
+  await renew.getByRole('button', { name: 'Make new codes' }).click();
+  const fresh = again.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(fresh).toHaveCount(10);
+  expect(await fresh.allTextContents()).not.toContain(recoveryCode);
+  await again.getByRole('button', { name: 'I saved them' }).click();
+  await expect(again.getByText('Recovery codes left: 10.')).toBeVisible();
 });

@@ -4,6 +4,7 @@ import type {
   ConfirmTwoStepBody,
   DisableTwoStepBody,
   RecoveryCodesEnvelope,
+  RenewRecoveryCodesBody,
   TwoStepSetupEnvelope,
   TwoStepStatusEnvelope,
 } from '#shared/schemas/two-step.ts';
@@ -45,4 +46,13 @@ export async function disableTwoStep(body: DisableTwoStepBody): Promise<MessageE
 export function useDisableTwoStep() {
   const client = useQueryClient();
   return useMutation({ mutationFn: disableTwoStep, onSuccess: () => client.invalidateQueries({ queryKey: twoStepKey }) });
+}
+
+export async function renewRecoveryCodes(body: RenewRecoveryCodesBody): Promise<string[]> {
+  return (await apiRequest<RecoveryCodesEnvelope>('/account/two-step/recovery-codes', { method: 'POST', body })).data.recoveryCodes;
+}
+
+/** The new codes are shown once by the section; the count left changes once they were saved. */
+export function useRenewRecoveryCodes() {
+  return useMutation({ mutationFn: renewRecoveryCodes });
 }

@@ -70,4 +70,32 @@ describe('two-step sign-in on the account page', () => {
     expect(await screen.findByRole('button', { name: 'Set up two-step sign-in' })).toBeInTheDocument();
     expect(fetch.callsTo('POST', '/account/two-step/disable')[0]?.body).toEqual({ password: 'correct horse', recoveryCode: 'abcd-efgh-jkmn-pqrs' });
   });
+
+  it('makes new recovery codes with the password and a code from the app, shows them once, and counts them', async () => {
+    const fetch = scene()
+      .on('GET', '/account/two-step', statusAnswer(true, 2))
+      .on('POST', '/account/two-step/recovery-codes', json(400, { status: 'fail', code: 'INVALID_CODE', message: TWO_STEP_MESSAGES.invalidCode }))
+      .on('POST', '/account/two-step/recovery-codes', json(200, { status: 'success', message: 'New recovery codes.', data: { recoveryCodes: CODES } }))
+      .on('GET', '/account/two-step', statusAnswer(true, 10));
+    const { user } = renderWithProviders(<TwoStepSection />, { path: '/account' });
+    await user.click(await screen.findByRole('button', { name: 'New recovery codes…' }));
+    const form = screen.getByRole('form', { name: 'Make new recovery codes' });
+    await user.click(within(form).getByRole('button', { name: 'Make new codes' }));
+    expect(within(form).getByText('Enter your password.')).toBeInTheDocument();
+    expect(within(form).getByText('Enter the 6-digit code your app shows.')).toBeInTheDocument();
+    await user.type(within(form).getByLabelText('Password'), 'correct horse');
+    await user.type(within(form).getByLabelText('Code from the app'), '111 111');
+    await user.click(within(form).getByRole('button', { name: 'Make new codes' }));
+    expect(await within(form).findByText(TWO_STEP_MESSAGES.invalidCode)).toBeInTheDocument();
+    await user.click(within(form).getByRole('button', { name: 'Make new codes' }));
+
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(CODES);
+    expect(fetch.callsTo('POST', '/account/two-step/recovery-codes').map((c) => c.body)).toEqual([
+      { password: 'correct horse', code: '111111' },
+      { password: 'correct horse', code: '111111' },
+    ]);
+    await user.click(screen.getByRole('button', { name: 'I saved them' }));
+    expect(await within(section()).findByText(/Recovery codes left: 10/)).toBeInTheDocument();
+  });
 });

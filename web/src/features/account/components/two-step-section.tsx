@@ -6,7 +6,7 @@ import { Button } from '#web/components/button.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
-import { twoStepKey, useConfirmTwoStep, useDisableTwoStep, useStartTwoStepSetup, useTwoStep } from '../api/two-step.ts';
+import { twoStepKey, useConfirmTwoStep, useDisableTwoStep, useRenewRecoveryCodes, useStartTwoStepSetup, useTwoStep } from '../api/two-step.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 
 /** The recovery codes just made: shown this once, with Copy and "I saved them". */
@@ -86,41 +86,116 @@ function SetupForm({ setup, onConfirmed }: { setup: TwoStepSetupEnvelope['data']
   );
 }
 
-/** Turning it off: the password and a code (or a recovery code). */
-function DisableForm() {
+interface Proof {
+  password: string;
+  code?: string;
+  recoveryCode?: string;
+}
+
+/**
+ * The password and a code from the app (or, where `recovery`, a recovery code): what turning the
+ * second step off and making new recovery codes ask for. Field errors from the server land on
+ * their fields; anything else under the code.
+ */
+function ProofForm({
+  name,
+  submitLabel,
+  danger = false,
+  recovery,
+  busy,
+  onProof,
+}: {
+  name: string;
+  submitLabel: string;
+  danger?: boolean;
+  recovery: boolean;
+  busy: boolean;
+  onProof: (proof: Proof, onError: (failure: unknown) => void) => void;
+}) {
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<{ password?: string; code?: string }>({});
-  const disable = useDisableTwoStep();
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const entered = code.trim();
     const next: { password?: string; code?: string } = {};
     if (password === '') next.password = 'Enter your password.';
-    if (entered === '') next.code = 'Enter a code from your app, or a recovery code.';
+    if (entered === '') next.code = recovery ? 'Enter a code from your app, or a recovery code.' : 'Enter the 6-digit code your app shows.';
     setErrors(next);
     if (Object.keys(next).length > 0) return;
-    const proof = /^\d[\d\s]*$/.test(entered) ? { code: entered.replace(/\s+/g, '') } : { recoveryCode: entered };
-    disable.mutate(
-      { password, ...proof },
-      {
-        onError: (failure) => {
-          if (isApiError(failure) && failure.errors.length > 0) setErrors(Object.fromEntries(failure.errors.map((f) => [f.field, f.message])));
-          else setErrors({ code: errorText(failure, { retryHint: true }) });
-        },
-      },
-    );
+    const digits = /^\d[\d\s]*$/.test(entered);
+    onProof({ password, ...(digits || !recovery ? { code: entered.replace(/\s+/g, '') } : { recoveryCode: entered }) }, (failure) => {
+      if (isApiError(failure) && failure.errors.length > 0) setErrors(Object.fromEntries(failure.errors.map((f) => [f.field === 'recoveryCode' ? 'code' : f.field, f.message])));
+      else setErrors({ code: errorText(failure, { retryHint: true }) });
+    });
   };
   return (
-    <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Turn off two-step sign-in">
+    <form className="account-form" onSubmit={onSubmit} noValidate aria-label={name}>
       <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} error={errors.password} onChange={(e) => { setPassword(e.target.value); }} />
-      <TextField label="Code from the app, or a recovery code" name="code" autoComplete="one-time-code" required value={code} error={errors.code} onChange={(e) => { setCode(e.target.value); }} />
+      <TextField
+        label={recovery ? 'Code from the app, or a recovery code' : 'Code from the app'}
+        name="code"
+        autoComplete="one-time-code"
+        {...(recovery ? {} : { inputMode: 'numeric' as const })}
+        required
+        value={code}
+        error={errors.code}
+        onChange={(e) => { setCode(e.target.value); }}
+      />
       <div className="account-form__actions">
-        <Button type="submit" variant="danger" busy={disable.isPending}>
-          Turn off
+        <Button type="submit" variant={danger ? 'danger' : 'primary'} busy={busy}>
+          {submitLabel}
         </Button>
       </div>
     </form>
+  );
+}
+
+/** On: how many recovery codes are left, new ones (they replace the old), or turn it off. */
+function TwoStepOn({ left, onNewCodes }: { left: number; onNewCodes: (codes: string[]) => void }) {
+  const disable = useDisableTwoStep();
+  const renew = useRenewRecoveryCodes();
+  const [renewing, setRenewing] = useState(false);
+  return (
+    <>
+      <p className="account-section__text">
+        Two-step sign-in is on: signing in asks for a code from your authenticator app. Recovery codes left: {left}.
+      </p>
+      {renewing ? (
+        <>
+          <p className="account-section__text">New recovery codes replace all the ones you have.</p>
+          <ProofForm
+            name="Make new recovery codes"
+            submitLabel="Make new codes"
+            recovery={false}
+            busy={renew.isPending}
+            onProof={(proof, onError) => {
+              renew.mutate({ password: proof.password, code: proof.code ?? '' }, { onSuccess: onNewCodes, onError });
+            }}
+          />
+        </>
+      ) : (
+        <div className="account-form__actions">
+          <Button
+            onClick={() => {
+              setRenewing(true);
+            }}
+          >
+            New recovery codes…
+          </Button>
+        </div>
+      )}
+      <ProofForm
+        name="Turn off two-step sign-in"
+        submitLabel="Turn off"
+        danger
+        recovery
+        busy={disable.isPending}
+        onProof={(proof, onError) => {
+          disable.mutate(proof, { onError });
+        }}
+      />
+    </>
   );
 }
 
@@ -132,34 +207,28 @@ export function TwoStepSection({ onTurnedOn }: { onTurnedOn?: () => void } = {})
   const status = useTwoStep();
   const client = useQueryClient();
   const start = useStartTwoStepSetup();
-  const [codes, setCodes] = useState<string[] | null>(null);
+  // The recovery codes to show once: those of the set-up just confirmed (`first`), or new ones.
+  const [codes, setCodes] = useState<{ list: string[]; first: boolean } | null>(null);
 
   const body = () => {
     if (codes !== null) {
       return (
         <RecoveryCodes
-          codes={codes}
+          codes={codes.list}
           onDone={() => {
             setCodes(null);
             start.reset();
             void client.invalidateQueries({ queryKey: twoStepKey });
-            onTurnedOn?.();
+            if (codes.first) onTurnedOn?.();
           }}
         />
       );
     }
     if (status.data === undefined) return status.isError ? <Alert tone="error">{errorText(status.error)}</Alert> : null;
     if (status.data.enabled) {
-      return (
-        <>
-          <p className="account-section__text">
-            Two-step sign-in is on: signing in asks for a code from your authenticator app. Recovery codes left: {status.data.recoveryCodesLeft}.
-          </p>
-          <DisableForm />
-        </>
-      );
+      return <TwoStepOn left={status.data.recoveryCodesLeft} onNewCodes={(list) => { setCodes({ list, first: false }); }} />;
     }
-    if (start.data !== undefined) return <SetupForm setup={start.data} onConfirmed={setCodes} />;
+    if (start.data !== undefined) return <SetupForm setup={start.data} onConfirmed={(list) => { setCodes({ list, first: true }); }} />;
     return (
       <>
         <p className="account-section__text">
