@@ -19,7 +19,7 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
           <p className="auth-aside__eyebrow">Self-hosted task board</p>
           <p className="auth-aside__headline">Assign it by e-mail. Watch it move to done.</p>
           <ul className="auth-aside__points">
-            <li>Two clear columns: to do and completed</li>
+            <li>Your own columns, from to do to done</li>
             <li>Deadlines in everyone’s own time zone</li>
             <li>Priorities you can read at a glance</li>
           </ul>
