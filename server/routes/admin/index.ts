@@ -38,7 +38,7 @@ const noAccount = () => new AppError(404, 'NOT_FOUND', 'There is no such account
  * OpenAPI document for the same reason. Every change is written to the audit log in its own
  * transaction, and counted against the admin's hourly limit of actions (across instances).
  */
-const admin: FastifyPluginAsyncTypebox = async (fastify) => {
+const admin: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock, config, sessions } = fastify;
   const repo = createAdminRepository(fastify.db, fastify.dbDialect);
   const actions = new WindowCounter(fastify, 'admin-action', ADMIN_POLICY.maxActionsPerHour, HOUR);
@@ -202,6 +202,7 @@ const admin: FastifyPluginAsyncTypebox = async (fastify) => {
       return { status: 'success', data: { entries, total, page, pageSize: ADMIN_POLICY.pageSize } } as const;
     },
   );
+  return Promise.resolve();
 };
 
 export default admin;

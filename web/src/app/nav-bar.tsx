@@ -24,6 +24,7 @@ import './nav-bar.css';
  */
 export const SyncStatus = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SyncStatus));
 export const DiscardChangesDialog = lazyComponent(() => import('./signed-in.tsx').then((m) => m.DiscardChangesDialog));
+const AdminLink = lazyComponent(() => import('./signed-in.tsx').then((m) => m.AdminLink));
 /** Its own chunk, loaded once someone is signed in: /login never downloads the inbox. */
 export const NotificationBell = lazyComponent(() => import('#web/features/notifications/components/notification-bell.tsx').then((m) => m.NotificationBell));
 
@@ -123,6 +124,11 @@ export function NavBar() {
                   </NavLink>
                 </li>
               )}
+              {narrow ? null : (
+                <Suspense fallback={null}>
+                  <AdminLink className="nav__link" />
+                </Suspense>
+              )}
             </ul>
             <Suspense fallback={null}>
               <SyncStatus className="nav__sync" />
@@ -211,6 +217,14 @@ function AccountMenu({ fullName, onLogout, loggingOut }: { fullName: string; onL
               Account
             </NavLink>
           </li>
+          <Suspense fallback={null}>
+            <AdminLink
+              className="nav__menu-item"
+              onNavigate={() => {
+                close(false);
+              }}
+            />
+          </Suspense>
           <li>
             <ThemeToggle labelled />
           </li>

@@ -25,6 +25,7 @@ const UnsubscribePage = lazyComponent(() => import('./routes/unsubscribe.tsx').t
 const BoardPage = lazyComponent(() => import('./routes/board.tsx').then((m) => m.BoardPage));
 const BoardTaskOnly = lazyComponent(() => import('./routes/board.tsx').then((m) => m.BoardTaskOnly));
 const BoardSettingsPage = lazyComponent(() => import('./routes/board-settings.tsx').then((m) => m.BoardSettingsPage));
+const AdminPage = lazyComponent(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
 const SignUpPage = lazyComponent(() => import('./routes/sign-up.tsx').then((m) => m.SignUpPage));
 
 /** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */
@@ -65,6 +66,7 @@ const routes: RouteObject[] = [
         children: [
           { index: true, element: <LandingPage /> },
           { path: 'account', element: <AccountPage /> },
+          { path: 'admin', element: <AdminPage /> },
           {
             path: 'tasks',
             element: <TasksRoute />,
@@ -134,6 +136,7 @@ const FIRST_SCREENS: [pattern: string, chunks: { preload: () => Promise<void> }[
   ['/boards/:boardId/tasks/:id', [BoardPage, BoardTaskOnly, TaskPage]],
   ['/boards/:boardId/settings', [BoardSettingsPage]],
   ['/account', [AccountPage]],
+  ['/admin', [AdminPage]],
   ['/login', [LoginPage]],
   ['/sign-up', [SignUpPage]],
   ['/reset-password', [ResetPasswordPage]],

@@ -10,6 +10,7 @@ import { registerQueuedWrites } from './write-queue.ts';
 export { BoardSidebar } from '#web/features/boards/components/board-switcher.tsx';
 export { DiscardChangesDialog } from './discard-changes-dialog.tsx';
 export { SyncStatus } from './sync-status.tsx';
+export { AdminLink } from './admin-link.tsx';
 
 /*
  * What only a signed-in person's pages need, in a chunk of its own (loaded lazily by guards.tsx
