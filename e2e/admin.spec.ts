@@ -21,7 +21,7 @@ test('an admin deactivates a signed-in user; their other browser lands on the lo
     await expect(leaverPage.getByText(`Welcome, ${leaver.fullName}`)).toBeVisible();
     // Marks this document: a reload would lose it.
     await leaverPage.evaluate(() => {
-      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+      (globalThis as unknown as { notReloaded: boolean }).notReloaded = true;
     });
 
     const adminPage = await adminContext.newPage();
@@ -43,7 +43,7 @@ test('an admin deactivates a signed-in user; their other browser lands on the lo
 
     // The other browser: signed out without anyone touching it.
     await expect(leaverPage).toHaveURL(/\/login/, { timeout: 20_000 });
-    expect(await leaverPage.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await leaverPage.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     // And it cannot sign in again.
     await loginForm(leaverPage).email.fill(leaver.email);
     await loginForm(leaverPage).password.fill(leaver.password);
