@@ -25,6 +25,12 @@ import './nav-bar.css';
 export const SyncStatus = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SyncStatus));
 export const DiscardChangesDialog = lazyComponent(() => import('./signed-in.tsx').then((m) => m.DiscardChangesDialog));
 const AdminLink = lazyComponent(() => import('./signed-in.tsx').then((m) => m.AdminLink));
+/** "Admin", for an instance admin only (decided in the signed-in chunk). */
+const adminLink = (className: string, onNavigate?: () => void) => (
+  <Suspense fallback={null}>
+    <AdminLink className={className} onNavigate={onNavigate} />
+  </Suspense>
+);
 /** Its own chunk, loaded once someone is signed in: /login never downloads the inbox. */
 export const NotificationBell = lazyComponent(() => import('#web/features/notifications/components/notification-bell.tsx').then((m) => m.NotificationBell));
 
@@ -124,11 +130,7 @@ export function NavBar() {
                   </NavLink>
                 </li>
               )}
-              {narrow ? null : (
-                <Suspense fallback={null}>
-                  <AdminLink className="nav__link" />
-                </Suspense>
-              )}
+              {narrow ? null : adminLink('nav__link')}
             </ul>
             <Suspense fallback={null}>
               <SyncStatus className="nav__sync" />
@@ -217,14 +219,9 @@ function AccountMenu({ fullName, onLogout, loggingOut }: { fullName: string; onL
               Account
             </NavLink>
           </li>
-          <Suspense fallback={null}>
-            <AdminLink
-              className="nav__menu-item"
-              onNavigate={() => {
-                close(false);
-              }}
-            />
-          </Suspense>
+          {adminLink('nav__menu-item', () => {
+            close(false);
+          })}
           <li>
             <ThemeToggle labelled />
           </li>

@@ -136,7 +136,6 @@ const FIRST_SCREENS: [pattern: string, chunks: { preload: () => Promise<void> }[
   ['/boards/:boardId/tasks/:id', [BoardPage, BoardTaskOnly, TaskPage]],
   ['/boards/:boardId/settings', [BoardSettingsPage]],
   ['/account', [AccountPage]],
-  ['/admin', [AdminPage]],
   ['/login', [LoginPage]],
   ['/sign-up', [SignUpPage]],
   ['/reset-password', [ResetPasswordPage]],
