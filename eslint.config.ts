@@ -21,7 +21,7 @@ const webPaths = '^(#web/|(\\.\\./)+web/)';
  * passing one feature's parts to another as props (the session to the account page, the labels
  * section and the webhooks to board settings, the notification settings to the account page).
  */
-const FEATURES = ['account', 'attachments', 'auth', 'boards', 'checklists', 'comments', 'labels', 'notifications', 'tasks', 'webhooks'] as const;
+const FEATURES = ['account', 'admin', 'attachments', 'auth', 'boards', 'checklists', 'comments', 'labels', 'notifications', 'tasks', 'webhooks'] as const;
 type Feature = (typeof FEATURES)[number];
 
 /**

@@ -50,6 +50,7 @@ import { buildSerializer, buildValidator } from './schema-compilers.ts';
 import tasks from './routes/tasks/index.ts';
 import tokensRoute from './routes/tokens/index.ts';
 import users from './routes/users/index.ts';
+import adminRoute from './routes/admin/index.ts';
 import boards from './services/boards.ts';
 import labels from './services/labels.ts';
 import columns from './services/columns.ts';
@@ -221,6 +222,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(calendarRoute);
         await api.register(csvRoute);
         await api.register(tokensRoute);
+        await api.register(adminRoute);
       },
       { prefix: '/api' },
     );

@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REGISTRATION_MODES, type RegistrationMode, type RegistrationPolicy } from '#shared/registration.ts';
+import { isValidEmail, normalizeEmail } from '#shared/email.ts';
 
 /**
  * Configuration (the environment variables listed in the README), parsed and validated once at start-up. A bad value throws a
@@ -63,6 +64,11 @@ export interface Config {
   files: FilesConfig;
   /** Directory of the built web app (Vite's output). Not an environment variable. */
   webRoot: string;
+  /**
+   * ADMIN_EMAILS: the accounts with these addresses (lower-cased) are instance admins, as are
+   * those promoted with `npm run admin -- users:promote` (server/services/admins.ts).
+   */
+  adminEmails: string[];
 }
 
 export interface AttachmentLimits {
@@ -495,7 +501,20 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     attachments,
     files,
     webRoot: DEFAULT_WEB_ROOT,
+    adminEmails: parseAdminEmails(read(env, 'ADMIN_EMAILS')),
   };
+}
+
+/** ADMIN_EMAILS: comma-separated e-mail addresses, lower-cased; empty for none. */
+function parseAdminEmails(raw: string | undefined): string[] {
+  const emails: string[] = [];
+  for (const entry of (raw ?? '').split(',')) {
+    const email = normalizeEmail(entry);
+    if (email === '') continue;
+    if (!isValidEmail(email)) throw new ConfigError('ADMIN_EMAILS', `must be a comma-separated list of e-mail addresses (bad entry "${entry.trim()}").`);
+    if (!emails.includes(email)) emails.push(email);
+  }
+  return emails;
 }
 
 /** Creates the SQLite file's directory (./data/ by default) on first start. */

@@ -177,3 +177,8 @@ export function insertTask(db: Db, creatorEmail: string, task: SeedTask): string
   // created_by may be an integer column; userId() returns text, SQLite's affinity converts it.
   return id;
 }
+
+/** Makes the account an instance admin, as `npm run admin -- users:promote` does. */
+export function promoteUser(db: Db, email: string): void {
+  db.prepare('update users set admin_since = ? where email = ?').run(new Date().toISOString(), email.toLowerCase());
+}

@@ -9,6 +9,9 @@ import { createBoardsRepository } from '../repositories/boards-repository.ts';
 import { createApiTokensRepository } from '../repositories/api-tokens-repository.ts';
 import { createSessionsRepository } from '../repositories/sessions-repository.ts';
 import { createTwoStepRepository } from '../repositories/two-step-repository.ts';
+import { createAdminRepository } from '../repositories/admin-repository.ts';
+import { COMMAND_ACTOR, resetSecondStep } from '../services/admins.ts';
+import type { AdminAction } from '#shared/admin.ts';
 import { createUsersRepository } from '../repositories/users-repository.ts';
 import { createFileStore } from '../files/create-file-store.ts';
 import { checkFiles } from '../files/sweeps.ts';
@@ -20,12 +23,15 @@ import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase, t
  * `npm run admin -- COMMAND`: account and file chores for the person with shell access, on the
  * database and files the server uses. Passwords follow the sign-up rules; a generated one is
  * printed once. `users:reset-2fa` turns two-step sign-in off for someone who lost their
- * authenticator app and recovery codes (or after SESSION_SECRET changed). `files:check` compares attachment rows with the stored files and exits 1 when
+ * authenticator app and recovery codes (or after SESSION_SECRET changed). `users:promote` and
+ * `users:demote` make an account an instance admin or not (ADMIN_EMAILS makes admins too).
+ * `files:check` compares attachment rows with the stored files and exits 1 when
  * they disagree.
  */
 const USAGE =
   'Usage: npm run admin -- users:list | users:create --email E --name N [--password-stdin] | ' +
-  'users:reset-password --email E [--password-stdin] | users:reset-2fa --email E | sessions:revoke --email E | files:check';
+  'users:reset-password --email E [--password-stdin] | users:reset-2fa --email E | sessions:revoke --email E | files:check | ' +
+  'users:promote --email E | users:demote --email E';
 
 /** What `files:check` found, said so an operator knows what each kind means and what to do. */
 function filesReport({ rowsWithoutFile, filesWithoutRow }: { rowsWithoutFile: string[]; filesWithoutRow: string[] }): CommandOutput {
@@ -81,6 +87,8 @@ await runCommand(async () => {
     const users = createUsersRepository(db);
     const sessions = createSessionsRepository(db);
     const tokens = createApiTokensRepository(db, dialect);
+    const audit = (action: AdminAction, subjectEmail: string) =>
+      createAdminRepository(db, dialect).record({ actorId: null, actorEmail: COMMAND_ACTOR, action, subjectEmail }, systemClock.now().toISOString());
     const revoked = (n: number) => (n === 0 ? '' : ` ${n} API token(s) revoked.`);
     const existing = async (address: string) => {
       const user = await users.findByEmail(address);
@@ -127,11 +135,25 @@ await runCommand(async () => {
       }
       case 'users:reset-2fa': {
         const user = await existing(email());
-        // The authenticator secret, the recovery codes and any sign-in waiting for a code go.
-        const wasOn = await createTwoStepRepository(db).removeAll(user.id);
+        // The authenticator secret, the recovery codes and any sign-in waiting for a code go:
+        // the same function as the admin page's, and in its audit log too.
+        const wasOn = await resetSecondStep(db, user.id);
+        if (wasOn) await audit('reset-second-step', user.email);
         return wasOn
           ? `Two-step sign-in is off for ${user.email}; they sign in with the password alone and may set it up again.`
           : `Two-step sign-in was not set up for ${user.email}; nothing changed.`;
+      }
+      case 'users:promote':
+      case 'users:demote': {
+        const user = await existing(email());
+        const promote = command === 'users:promote';
+        const admins = createAdminRepository(db, dialect);
+        const changed = await admins.setPromoted(user.id, promote ? systemClock.now().toISOString() : null);
+        if (changed) await audit(promote ? 'promote' : 'demote', user.email);
+        const inSetting = config.adminEmails.includes(user.email);
+        if (promote) return changed ? `${user.email} is now an instance admin.` : `${user.email} was already promoted; nothing changed.`;
+        const still = inSetting ? ` ${user.email} is still an admin through ADMIN_EMAILS: take the address out of that setting too.` : '';
+        return (changed ? `${user.email} is no longer promoted to instance admin.` : `${user.email} was not promoted; nothing changed.`) + still;
       }
       case 'sessions:revoke': {
         const user = await existing(email());

@@ -19,6 +19,12 @@ export interface UsersTable {
   passwordHash: string;
   createdAt: string;
   updatedAt: string;
+  /** When `users:promote` made the account an instance admin; null: not promoted. */
+  adminSince: Generated<string | null>;
+  /** When an admin deactivated the account; null: active. */
+  deactivatedAt: Generated<string | null>;
+  /** The last sign-in that started a session. */
+  lastSignInAt: Generated<string | null>;
 }
 
 export interface OtpCodesTable {
@@ -431,4 +437,26 @@ export interface DB {
   totpFactors: TotpFactorsTable;
   recoveryCodes: RecoveryCodesTable;
   secondStepTokens: SecondStepTokensTable;
+  instanceInvitations: InstanceInvitationsTable;
+  adminActions: AdminActionsTable;
+}
+
+/** An address an instance admin invited to register; goes when it registers. */
+export interface InstanceInvitationsTable {
+  /** Lower-cased. */
+  email: string;
+  invitedByEmail: string;
+  createdAt: string;
+}
+
+/** The audit log of instance admins' actions (addresses, not foreign keys: it outlives accounts). */
+export interface AdminActionsTable {
+  id: string;
+  at: string;
+  /** null: the admin command (shell access). */
+  actorId: string | null;
+  actorEmail: string;
+  action: string;
+  subjectEmail: string | null;
+  detail: Generated<string>;
 }

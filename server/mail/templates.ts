@@ -361,3 +361,15 @@ export function webhookPausedMail(m: WebhookPausedMailInput): MailContent {
     reason: 'You got this mail because you are an admin of this board.',
   });
 }
+
+/** An instance admin invited the address to make an account. */
+export function instanceInvitationMail(m: { appOrigin: string; email: string; inviterName: string }): MailContent {
+  return render({
+    appOrigin: m.appOrigin,
+    subject: `You are invited to ${PRODUCT}`,
+    lead: `${m.inviterName}, an administrator of ${PRODUCT} at ${m.appOrigin}, invited you to make an account.`,
+    action: { label: 'Sign up', url: `${m.appOrigin}/sign-up?email=${encodeURIComponent(m.email)}` },
+    paragraphs: ['Sign up with this address: a code will be mailed to it to confirm it is yours.'],
+    reason: 'You got this mail because an administrator of this server entered your address. If you do not want an account, ignore it.',
+  });
+}

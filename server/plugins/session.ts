@@ -9,6 +9,7 @@ import { AppError, notAuthenticated } from '../errors.ts';
 import { bearerOf, hashTokenSecret, isTokenSecret } from '../services/api-tokens.ts';
 import { hasSecondStep } from '../services/two-step.ts';
 import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
+import { ADMIN_MESSAGES } from '#shared/admin.ts';
 
 export interface AuthUser {
   id: string;
@@ -41,6 +42,11 @@ export interface SessionService {
    * is deleted with them.
    */
   endAllOf(userId: string, options?: { keep?: FastifyRequest; trx?: Executor }): Promise<void>;
+  /**
+   * Ends every session of a deactivated account (in `trx`) and its event streams on this
+   * instance; its API tokens stay (refused while it is deactivated, working again after).
+   */
+  endSessionsOf(userId: string, trx: Executor): Promise<void>;
   /** Clears the session cookie on the answer (after `endAllOf` ended this session too). */
   clearCookie(reply: FastifyReply): void;
   /**
@@ -138,6 +144,12 @@ export default fp(
     const clearCookie = (reply: FastifyReply) =>
       reply.header('set-cookie', stringifySetCookie({ name: cookieName, value: '', ...cookieOptions, expires: new Date(0), maxAge: 0 }));
 
+    /** Notes the sign-in on the account; 403 ACCOUNT_DEACTIVATED when it is deactivated. */
+    const refuseDeactivated = async (userId: string, nowIso: string, trx: Executor) => {
+      const result = await trx.updateTable('users').set({ lastSignInAt: nowIso }).where('id', '=', userId).where('deactivatedAt', 'is', null).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) throw accountDeactivated();
+    };
+
     fastify.decorateRequest('user', null);
     fastify.decorateRequest('apiToken', null);
     const endListeners: ((ended: EndedSessions) => void)[] = [];
@@ -152,6 +164,9 @@ export default fp(
         const token = randomBytes(32).toString('base64url');
         const previous = readToken(request);
         await fastify.db.transaction().execute(async (trx) => {
+          // Every way in passes here: a deactivated account gets no session (its row is locked
+          // until the commit, so a deactivation at the same moment waits and then ends this one).
+          await refuseDeactivated(userId, nowIso, trx);
           if (alsoInTransaction !== undefined) await alsoInTransaction(trx);
           // A new session on every sign-in; the one the browser had before is dropped.
           if (previous !== undefined) {
@@ -190,6 +205,11 @@ export default fp(
         await repo.deleteForUser(userId, exceptSessionId, trx);
         await tokens.deleteAllOf(userId, trx);
         ended({ userId, exceptSessionId });
+      },
+
+      async endSessionsOf(userId, trx) {
+        await repo.deleteForUser(userId, null, trx);
+        ended({ userId, exceptSessionId: null });
       },
 
       clearCookie(reply) {
@@ -272,6 +292,9 @@ export default fp(
   },
   { name: 'session', dependencies: ['config', 'repositories'] },
 );
+
+/** 403 ACCOUNT_DEACTIVATED: what every way in answers a deactivated account (after its credential proved right). */
+export const accountDeactivated = (): AppError => new AppError(403, 'ACCOUNT_DEACTIVATED', ADMIN_MESSAGES.deactivated);
 
 /** The signed-in user of a route guarded by `fastify.authenticate`. */
 export function currentUser(request: FastifyRequest): AuthUser {

@@ -26,7 +26,9 @@ export function createApiTokensRepository(db: Kysely<DB>, dialect: Dialect) {
     .selectFrom('apiTokens as t')
     .innerJoin('users as u', 'u.id', 't.userId')
     .select(bySecretSelect)
-    .where('t.secretHash', '=', slot('secretHash'));
+    .where('t.secretHash', '=', slot('secretHash'))
+    // A deactivated account's tokens are kept but refused (they work again on reactivation).
+    .where('u.deactivatedAt', 'is', null);
   const bySecret = prepare<{ secretHash: string }, ValuesOf<InferResult<typeof bySecretQuery>[number], typeof bySecretSelect>>(bySecretQuery, {
     rowsAsArrays: true,
   });

@@ -43,13 +43,15 @@ export function createEventStreamLeasesRepository(db: Kysely<DB>) {
         .selectFrom('eventStreamLeases as l')
         .leftJoin('sessions as s', 's.tokenHash', 'l.sessionTokenHash')
         .leftJoin('apiTokens as t', 't.secretHash', 'l.sessionTokenHash')
+        .leftJoin('users as tu', 'tu.id', 't.userId')
         .select('l.sessionTokenHash')
         .distinct()
         .where('l.instanceId', '=', instanceId)
         .where((eb) =>
           eb.and([
             eb.or([eb('s.tokenHash', 'is', null), eb('s.expiresAt', '<=', now)]),
-            eb.or([eb('t.secretHash', 'is', null), eb('t.expiresAt', '<=', now)]),
+            // A token of a deactivated account is kept, but its streams end.
+            eb.or([eb('t.secretHash', 'is', null), eb('t.expiresAt', '<=', now), eb('tu.deactivatedAt', 'is not', null)]),
           ]),
         )
         .execute();

@@ -18,7 +18,10 @@ export function createSessionsRepository(db: Kysely<DB>) {
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.userId')
     .select(sessionSelect)
-    .where('s.tokenHash', '=', slot('tokenHash'));
+    .where('s.tokenHash', '=', slot('tokenHash'))
+    // A deactivated account's sessions are deleted with the deactivation; this keeps one that
+    // a sign-in racing it started from working.
+    .where('u.deactivatedAt', 'is', null);
   const findWithUser = prepare<{ tokenHash: string }, ValuesOf<InferResult<typeof sessionWithUser>[number], typeof sessionSelect>>(sessionWithUser, {
     rowsAsArrays: true,
   });

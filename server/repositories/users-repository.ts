@@ -1,12 +1,12 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { prepare, slot, type Executor } from '../db/prepared.ts';
 import { PERSONAL_BOARD_NAME } from '#shared/constants.ts';
 import { ADMIN_ROLE } from '#shared/rights.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
 
 export function createUsersRepository(db: Kysely<DB>) {
-  const byEmail = prepare<{ email: string }, Pick<UsersTable, 'id' | 'email' | 'fullName' | 'passwordHash'>>(
-    db.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash']).where('email', '=', slot('email')),
+  const byEmail = prepare<{ email: string }, Pick<UsersTable, 'id' | 'email' | 'fullName' | 'passwordHash'> & { deactivatedAt: string | null }>(
+    db.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'deactivatedAt']).where('email', '=', slot('email')),
   );
 
   return {
@@ -20,7 +20,7 @@ export function createUsersRepository(db: Kysely<DB>) {
      * being that board's active admin. Call it inside a transaction (or on SQLite's single
      * connection) so neither is written without the other.
      */
-    async insert(user: UsersTable, ex: Executor = db): Promise<void> {
+    async insert(user: Insertable<UsersTable>, ex: Executor = db): Promise<void> {
       await ex.insertInto('users').values(user).execute();
       await ex
         .insertInto('boards')
@@ -41,7 +41,7 @@ export function createUsersRepository(db: Kysely<DB>) {
     },
 
     async findById(id: string, ex: Executor = db) {
-      return ex.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'createdAt']).where('id', '=', id).executeTakeFirst();
+      return ex.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'createdAt', 'adminSince']).where('id', '=', id).executeTakeFirst();
     },
 
     async update(id: string, changes: Partial<Pick<UsersTable, 'email' | 'fullName' | 'passwordHash' | 'updatedAt'>>, ex: Executor = db): Promise<void> {

@@ -18,6 +18,14 @@ export const MailSettingsEnvelope = Type.Object({
 });
 export type MailSettingsEnvelope = Static<typeof MailSettingsEnvelope>;
 
+/** GET /api/users/me/settings: the mail settings, and whether the account is an instance admin. */
+export const MeSettingsEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  message: Type.Optional(Type.String()),
+  data: Type.Object({ settings: MailSettings, isAdmin: Type.Optional(Type.Boolean({ description: 'An instance admin: the Admin page is theirs.' })) }),
+});
+export type MeSettingsEnvelope = Static<typeof MeSettingsEnvelope>;
+
 export const UpdateMailSettingsBody = Type.Partial(MailSettings, { minProperties: 1 });
 export type UpdateMailSettingsBody = Static<typeof UpdateMailSettingsBody>;
 

@@ -17,7 +17,7 @@ import type { Notification } from '#shared/schemas/notifications.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/validation.ts';
 import { AppError, validationFailed } from '../../errors.ts';
-import { currentUser } from '../../plugins/session.ts';
+import { accountDeactivated, currentUser } from '../../plugins/session.ts';
 import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword } from '../../services/passwords.ts';
 import { checkFields } from '../field-checks.ts';
@@ -93,6 +93,8 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       await fastify.db.transaction().execute(async (trx) => {
         const user = await users.findByEmail(email, trx);
         if (user === undefined || !(await codes.consume(checked.codeId, now, trx))) throw invalidCode();
+        // A reset is a way back in: not for a deactivated account (whose tokens must stay, too).
+        if (user.deactivatedAt !== null) throw accountDeactivated();
         await users.update(user.id, { passwordHash, updatedAt: now }, trx);
         // A sign-in that proved the old password and waits for its code ends too.
         await fastify.twoStepRepository.deleteTokensOf(user.id, trx);

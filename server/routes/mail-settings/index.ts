@@ -1,10 +1,11 @@
 import { parse as parseQueryString } from 'node:querystring';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
-import { MailSettingsEnvelope, UnsubscribeEnvelope, UnsubscribeQuery, UpdateMailSettingsBody } from '#shared/schemas/account.ts';
+import { MailSettingsEnvelope, MeSettingsEnvelope, UnsubscribeEnvelope, UnsubscribeQuery, UpdateMailSettingsBody } from '#shared/schemas/account.ts';
 import { validationFailed } from '../../errors.ts';
 import { verifyUnsubscribeToken } from '../../mail/unsubscribe-tokens.ts';
 import { currentUser } from '../../plugins/session.ts';
+import { isInstanceAdmin } from '../../services/admins.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
 /** The one-click unsubscribe of RFC 8058, in a context of its own (see the form parser). */
@@ -67,12 +68,15 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
         summary: 'Which optional mails I get (all true until changed)',
         description: 'Whether assignment, reminder, "added you to a board" and mention mails are sent to my address.',
         security: sessionSecurity,
-        response: { 200: serializable(MailSettingsEnvelope), ...errorResponses },
+        response: { 200: serializable(MeSettingsEnvelope), ...errorResponses },
       },
     },
     async (request) => {
-      const current = await settings.get(currentUser(request).email);
-      return { status: 'success', data: { settings: current } } as const;
+      const user = currentUser(request);
+      const current = await settings.get(user.email);
+      // Whether to offer the Admin page (its API answers non-admins 404 whatever this says).
+      const isAdmin = isInstanceAdmin(fastify.config, { email: user.email, adminSince: (await fastify.usersRepository.findById(user.id))?.adminSince ?? null });
+      return { status: 'success', data: { settings: current, isAdmin } } as const;
     },
   );
 

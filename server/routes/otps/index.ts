@@ -26,7 +26,7 @@ const otps: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request, reply) => {
       const { email } = checkFields({ email: checkEmail(request.body.email) });
-      await checkMayRegister(fastify.config.registration, fastify.boardsRepository, email);
+      await checkMayRegister(fastify.config.registration, fastify, email);
       await fastify.otpService.request(email, request.ip);
       return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.otpSent });
     },

@@ -9,12 +9,12 @@ import { checkEmail, checkFullName, checkOtp, checkPassword } from '#shared/vali
 import { isUniqueViolation } from '../../db/errors.ts';
 import { newId } from '../../db/ids.ts';
 import { AppError, rateLimited } from '../../errors.ts';
-import { currentUser } from '../../plugins/session.ts';
+import { accountDeactivated, currentUser } from '../../plugins/session.ts';
 import { activateInvitations } from '../../services/board-events.ts';
 import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword, warmDummyHash } from '../../services/passwords.ts';
 import { checkProof, hasSecondStep, hashSecondStepToken, useProof } from '../../services/two-step.ts';
-import { checkMayRegister } from '../../services/registration.ts';
+import { checkMayRegister, dropInstanceInvitation } from '../../services/registration.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { TWO_STEP_POLICY, TWO_STEP_MESSAGES } from '#shared/two-step.ts';
@@ -50,7 +50,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
         otp: checkOtp(body.otp),
       });
       // The policy may have changed since the code was mailed.
-      await checkMayRegister(fastify.config.registration, fastify.boardsRepository, email);
+      await checkMayRegister(fastify.config.registration, fastify, email);
       const checked = await otpService.check(email, otp);
       if (!checked.ok) throw invalidCode();
       // Hash only after the code proved right: a stream of guesses costs no argon2 work.
@@ -65,6 +65,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
           await usersRepository.insert({ id, email, fullName, passwordHash, createdAt: now, updatedAt: now }, trx);
           // The code proved the address: the boards it was invited to become the account's.
           await activateInvitations(fastify.boardsRepository, trx, { id, email }, now);
+          await dropInstanceInvitation(trx, email);
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw invalidCode();
@@ -102,6 +103,8 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       if (!valid || user === undefined) {
         throw new AppError(401, 'INVALID_CREDENTIALS', SERVER_MESSAGES.incorrectCredentials);
       }
+      // Only after the right password: the refusal tells nobody else that the account exists.
+      if (user.deactivatedAt !== null) throw accountDeactivated();
       if (await hasSecondStep(fastify, user.id)) {
         // No session yet, and the failures stay: only a right code clears them, so a known
         // password buys no more code guesses than the lock-out allows.

@@ -26,6 +26,7 @@ const UnsubscribePage = lazyComponent(() => import('./routes/unsubscribe.tsx').t
 const BoardPage = lazyComponent(() => import('./routes/board.tsx').then((m) => m.BoardPage));
 const BoardTaskOnly = lazyComponent(() => import('./routes/board.tsx').then((m) => m.BoardTaskOnly));
 const BoardSettingsPage = lazyComponent(() => import('./routes/board-settings.tsx').then((m) => m.BoardSettingsPage));
+const AdminPage = lazyComponent(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
 const SignUpPage = lazyComponent(() => import('./routes/sign-up.tsx').then((m) => m.SignUpPage));
 
 /** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */
@@ -66,6 +67,7 @@ const routes: RouteObject[] = [
         children: [
           { index: true, element: <LandingPage /> },
           { path: 'account', element: <AccountPage /> },
+          { path: 'admin', element: <AdminPage /> },
           {
             path: 'tasks',
             element: <TasksRoute />,

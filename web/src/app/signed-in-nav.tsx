@@ -13,6 +13,7 @@ import { errorText } from '#web/lib/error-text.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
+import { AdminLink } from './admin-link.tsx';
 import { DiscardChangesDialog } from './discard-changes-dialog.tsx';
 import { NotificationBell } from './lazy-bell.ts';
 import { SyncStatus } from './sync-status.tsx';
@@ -111,6 +112,7 @@ export function SignedInNav({ user, verified }: { user: PublicUser; verified: bo
             </NavLink>
           </li>
         )}
+        {narrow ? null : <AdminLink className="nav__link" />}
       </ul>
       <SyncStatus className="nav__sync" />
       {narrow ? (
@@ -177,6 +179,12 @@ function AccountMenu({ fullName, onLogout, loggingOut }: { fullName: string; onL
               Account
             </NavLink>
           </li>
+          <AdminLink
+            className="nav__menu-item"
+            onNavigate={() => {
+              close(false);
+            }}
+          />
           <li>
             <ThemeToggle labelled />
           </li>

@@ -95,7 +95,7 @@ describe('login form', () => {
       await user.type(code, '123 456');
       await user.click(screen.getByRole('button', { name: 'Verify' }));
       expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
-      expect(api.calls.at(-2)?.body).toEqual({ token: 'tok', code: '123456' });
+      expect(api.callsTo('POST', '/users/login/second-step').at(-1)?.body).toEqual({ token: 'tok', code: '123456' });
     });
 
     it('switches to a recovery code, and shows the server\'s message for a wrong one', async () => {

@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import type { AdminSetting } from '#shared/schemas/admin.ts';
+import type { Config } from '../config.ts';
+import type { Executor } from '../db/prepared.ts';
+import type { DB } from '../db/schema.ts';
+import { createTwoStepRepository } from '../repositories/two-step-repository.ts';
+
+/**
+ * Instance administrators (docs/decisions/160-instance-admins.md): an account is an admin when it
+ * was promoted (`npm run admin -- users:promote`, `users.admin_since`) OR its address is in
+ * ADMIN_EMAILS. Either alone is enough; demoting clears only the flag, so an address in
+ * ADMIN_EMAILS stays an admin until it is taken out of the setting.
+ */
+export function isInstanceAdmin(config: Pick<Config, 'adminEmails'>, account: { email: string; adminSince: string | null }): boolean {
+  return account.adminSince !== null || config.adminEmails.includes(account.email);
+}
+
+/**
+ * Turns two-step sign-in off for an account: the authenticator secret, the recovery codes and any
+ * sign-in waiting for a code go. The one way to do it, for the admin page and `users:reset-2fa`
+ * alike. False when it was not set up.
+ */
+export function resetSecondStep(db: Kysely<DB>, userId: string, ex: Executor = db): Promise<boolean> {
+  return createTwoStepRepository(db).removeAll(userId, ex);
+}
+
+/** The address the audit log names when the admin command (shell access) acted. */
+export const COMMAND_ACTOR = 'admin command';
+
+/** A setting whose value is a secret by its name: shown only as set or not. */
+const SECRET_NAME = /SECRET|PASSWORD|KEY|TOKEN/;
+
+/** A URL without its user name and password (the rest of it is no secret). */
+function withoutCredentials(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.username === '' && url.password === '') return raw;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return '(not shown)';
+  }
+}
+
+const setOrNot = (value: string | null | undefined) => (value === null || value === undefined || value === '' ? 'not set' : 'set');
+
+/**
+ * Every setting the server runs with, as the admin page shows it: each environment variable of
+ * the README's settings table with its effective value. Secrets (any name with SECRET, PASSWORD,
+ * KEY or TOKEN, and the S3 key and secret) only as "set" or "not set"; URLs without credentials.
+ */
+export function describeSettings(config: Config): AdminSetting[] {
+  const { files, registration, attachments } = config;
+  const entries: [string, string | null][] = [
+    ['NODE_ENV', config.nodeEnv],
+    ['PORT', String(config.port)],
+    ['HOST', config.host],
+    ['DATABASE_URL', config.database.kind === 'sqlite' ? `file:${config.database.file}` : withoutCredentials(config.database.url)],
+    ['SMTP_URL', config.smtpUrl === null ? 'unset (mails are printed to the log)' : withoutCredentials(config.smtpUrl)],
+    ['SMTP password', config.smtpUrl === null ? null : new URL(config.smtpUrl).password],
+    ['MAIL_FROM', config.mailFrom],
+    ['APP_ORIGIN', config.appOrigin],
+    ['CORS_ORIGINS', config.corsOrigins.join(',')],
+    ['SESSION_SECRET', config.sessionSecret],
+    ['TRUST_PROXY', Array.isArray(config.trustProxy) ? config.trustProxy.join(',') : String(config.trustProxy)],
+    ['LOG_LEVEL', config.logLevel],
+    ['LOG_FORMAT', config.logFormat],
+    ['METRICS_TOKEN', config.metricsToken],
+    ['VAPID_PUBLIC_KEY', config.vapid.publicKey],
+    ['VAPID_PRIVATE_KEY', config.vapid.privateKey],
+    ['VAPID_SUBJECT', config.vapid.subject],
+    ['REGISTRATION', registration.mode],
+    ['REGISTRATION_DOMAINS', registration.domains.join(',')],
+    ['REQUIRE_2FA', String(config.requireSecondStep)],
+    ['FILES_DIR', files.kind === 'disk' ? files.dir : 'unused (S3_URL is set)'],
+    [
+      'S3_URL',
+      files.kind === 's3'
+        ? `${files.endpoint.startsWith('https:') ? 's3s' : 's3'}://${new URL(files.endpoint).host}/${files.bucket}?region=${files.region}&forcePathStyle=${String(files.forcePathStyle)}`
+        : 'unset',
+    ],
+    ['S3 access key', files.kind === 's3' ? files.accessKeyId : null],
+    ['S3 secret key', files.kind === 's3' ? files.secretAccessKey : null],
+    ['ATTACHMENT_MAX_MB', String(attachments.maxFileBytes / 1_000_000)],
+    ['BOARD_STORAGE_MB', String(attachments.boardQuotaBytes / 1_000_000)],
+    ['OUTBOUND_ALLOW_PRIVATE', String(config.outboundAllowPrivate)],
+    ['ADMIN_EMAILS', config.adminEmails.join(',')],
+  ];
+  return entries.map(([name, value]) => ({
+    name,
+    value: SECRET_NAME.test(name.toUpperCase()) ? setOrNot(value) : (value ?? 'unset'),
+  }));
+}

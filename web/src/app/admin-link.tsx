@@ -1,0 +1,18 @@
+import { NavLink } from 'react-router';
+import { useSettings } from '#web/features/account/api/get-settings.ts';
+
+/**
+ * "Admin" in the navigation bar and the phone's account menu, for an instance admin only (GET /api/users/me/settings says
+ * whether one is). In the signed-in pages' chunk: /login never downloads it.
+ */
+export function AdminLink({ className, onNavigate }: { className: string; onNavigate?: () => void }) {
+  const settings = useSettings();
+  if (settings.data?.data.isAdmin !== true) return null;
+  return (
+    <li>
+      <NavLink to="/admin" className={className} onClick={onNavigate}>
+        Admin
+      </NavLink>
+    </li>
+  );
+}

@@ -1,0 +1,22 @@
+import { PageHeading } from '#web/components/page-heading.tsx';
+import { AccountsSection, AuditSection, InviteSection, SettingsSection } from '#web/features/admin/components/admin-sections.tsx';
+import { useSession } from '#web/features/auth/components/session-provider.tsx';
+import { useDocumentTitle } from '#web/lib/use-document-title.ts';
+
+/** /admin: the instance admin's page (its API answers anyone else 404, which the sections show). */
+export function AdminPage() {
+  useDocumentTitle('Admin');
+  const { session } = useSession();
+  return (
+    <div className="admin">
+      <div>
+        <PageHeading>Admin</PageHeading>
+        <p className="account__intro">Accounts on this server, invitations, the server's settings, and what admins did.</p>
+      </div>
+      <AccountsSection myEmail={session.status === 'signedIn' ? session.user.email : ''} />
+      <InviteSection />
+      <SettingsSection />
+      <AuditSection />
+    </div>
+  );
+}
