@@ -7,6 +7,7 @@ import { errorText } from '#web/lib/error-text.ts';
 import { useLogin } from '../api/login.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { useSession } from './session-provider.tsx';
+import { ProviderLinks } from './provider-links.tsx';
 import './auth.css';
 
 /** Only accounts with two-step sign-in need it: a chunk of its own keeps /login light. */
@@ -27,7 +28,9 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   /** Set once the password was right for an account with two-step sign-in. */
-  const [secondStepToken, setSecondStepToken] = useState<string | null>(null);
+  // A provider sign-in of an account with two-step sign-in comes back as /login#second-step=TOKEN
+  // (a fragment: never sent to a server, never in a log).
+  const [secondStepToken, setSecondStepToken] = useState<string | null>(() => /^#second-step=([\w-]{43})$/.exec(location.hash)?.[1] ?? null);
   const errorRef = useRef<HTMLDivElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -114,6 +117,7 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
       <Button type="submit" variant="primary" size="lg" block busy={loginMutation.isPending}>
         {loginMutation.isPending ? 'Signing in…' : 'Sign in'}
       </Button>
+      <ProviderLinks verb="Sign in" />
     </form>
   );
 }

@@ -1,0 +1,43 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { ProvidersEnvelope } from '#shared/schemas/oidc.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { RETURN_PARAM } from '#web/lib/return-path.ts';
+
+/**
+ * "Sign in with <provider>" links (plain links: the server sends the browser on to the
+ * provider and back, and checks the return path itself) and, after a provider sign-in failed
+ * (`?error=CODE`), the server's text for it. Nothing when the server has no providers. No
+ * library: this is in the sign-in page's first chunk.
+ */
+export function ProviderLinks({ verb }: { verb: string }) {
+  const [answer, setAnswer] = useState<ProvidersEnvelope['data'] | null>(null);
+  const [params] = useSearchParams();
+  const next = params.get(RETURN_PARAM);
+  const error = params.get('error');
+  useEffect(() => {
+    fetch(`/api/auth/providers${error === null ? '' : `?error=${encodeURIComponent(error)}`}`)
+      .then((res) => res.json() as Promise<ProvidersEnvelope>)
+      .then(
+        (body) => {
+          setAnswer(body.data);
+        },
+        () => undefined,
+      );
+  }, [error]);
+  if (answer === null) return null;
+  return (
+    <>
+      {answer.error !== null && <Alert tone="error">{answer.error}</Alert>}
+      {answer.providers.map((p) => (
+        <a
+          key={p.id}
+          className="btn btn--secondary btn--lg btn--block"
+          href={`/api/auth/oidc/${p.id}/start${next === null ? '' : `?returnTo=${encodeURIComponent(next)}`}`}
+        >
+          {verb} with {p.name}
+        </a>
+      ))}
+    </>
+  );
+}
