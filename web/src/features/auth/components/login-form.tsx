@@ -7,7 +7,6 @@ import { errorText } from '#web/lib/error-text.ts';
 import { useLogin } from '../api/login.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { useSession } from './session-provider.tsx';
-import { ProviderLinks } from './provider-links.tsx';
 import './auth.css';
 
 /** Only accounts with two-step sign-in need it: a chunk of its own keeps /login light. */
@@ -117,7 +116,6 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
       <Button type="submit" variant="primary" size="lg" block busy={loginMutation.isPending}>
         {loginMutation.isPending ? 'Signing in…' : 'Sign in'}
       </Button>
-      <ProviderLinks verb="Sign in" />
     </form>
   );
 }

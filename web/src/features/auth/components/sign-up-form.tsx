@@ -12,7 +12,6 @@ import { errorText } from '#web/lib/error-text.ts';
 import { formatCountdown, useCooldown } from '#web/lib/use-cooldown.ts';
 import { useRegister } from '../api/register.ts';
 import { useRequestOtp } from '../api/request-otp.ts';
-import { ProviderLinks } from './provider-links.tsx';
 import './auth.css';
 
 type Step = 'details' | 'verify';
@@ -211,7 +210,6 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
         {coolingDown ? (
           <p className="auth-form__cooldown">You can request a new code in {formatCountdown(cooldown.secondsLeft)}.</p>
         ) : null}
-        <ProviderLinks verb="Sign up" />
       </form>
     );
   }
