@@ -36,8 +36,12 @@ const readForm = async (req: IncomingMessage): Promise<URLSearchParams> => {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Starts a provider whose client may redirect to `redirectUris`. */
-export async function startTestProvider(redirectUris: string[], port = 0): Promise<TestProvider> {
+/**
+ * Starts a provider whose client may redirect to `redirectUris`. `anyLoopbackPort`: a
+ * loopback redirect URI matches on any port (RFC 8252 7.3, for a "native" client), for an app
+ * whose port is chosen when it starts.
+ */
+export async function startTestProvider(redirectUris: string[], { port = 0, anyLoopbackPort = false } = {}): Promise<TestProvider> {
   const accounts = new Map<string, ProviderAccount>();
   const clientId = 'taskwise-test';
   const clientSecret = 'taskwise-test-secret-0123456789abcdef';
@@ -63,12 +67,21 @@ export async function startTestProvider(redirectUris: string[], port = 0): Promi
           res.end(
             `<!doctype html><title>Test provider</title><h1>Test provider sign-in</h1>` +
               `<form method="post" action="/interaction/${escapeHtml(details.uid)}/login">` +
-              `<label>Subject <input name="sub" value="${escapeHtml([...accounts.keys()].at(-1) ?? '')}"></label>` +
+              `<p><label>Subject <input name="sub" value="${escapeHtml([...accounts.keys()].at(-1) ?? '')}"></label></p>` +
+              `<p><label>E-mail <input name="email" type="email"></label></p>` +
+              `<p><label>Name <input name="name"></label></p>` +
+              `<p><label><input name="email_verified" type="checkbox" value="true"> E-mail verified</label></p>` +
               `<button type="submit">Continue</button></form>`,
           );
           return;
         }
-        const sub = (await readForm(req)).get('sub') ?? '';
+        const form = await readForm(req);
+        const sub = form.get('sub') ?? '';
+        const email = form.get('email') ?? '';
+        // An address typed at the login page makes (or changes) the account: who signs in is the test's choice.
+        if (sub !== '' && email !== '') {
+          accounts.set(sub, { sub, email, email_verified: form.get('email_verified') === 'true', ...(form.get('name') ? { name: form.get('name') ?? '' } : {}) });
+        }
         if (!accounts.has(sub)) {
           await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'unknown account' });
           return;
@@ -89,7 +102,15 @@ export async function startTestProvider(redirectUris: string[], port = 0): Promi
   const actualPort = await listen(port);
   issuer = `http://127.0.0.1:${actualPort}`;
   made.provider = new Provider(issuer, {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, token_endpoint_auth_method: 'client_secret_post' }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        token_endpoint_auth_method: 'client_secret_post',
+        ...(anyLoopbackPort ? { application_type: 'native' as const } : {}),
+      },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     findAccount: (_ctx: KoaContextWithOIDC, sub: string) => {
       const account = accounts.get(sub);
