@@ -73,7 +73,9 @@ export function safeReturnPath(raw: unknown, appOrigin: string, fallback = '/'):
     return fallback;
   }
   if (url.origin !== appOrigin || url.pathname.startsWith('/api/') || url.pathname === '/api') return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  // Dot segments are resolved: `/.//evil.example` comes out as `//evil.example`, another host to a browser.
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return path.startsWith('//') ? fallback : path;
 }
 
 /** What the provider's answer led to. */

@@ -131,7 +131,7 @@ describe('signing in with a provider', () => {
   });
 
   it('goes back only to a path of this app (no open redirect)', async () => {
-    for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/api/users/logout']) {
+    for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/.//evil.example', '/%2e//evil.example', '/a/..//evil.example', '/api/users/logout']) {
       const { res } = await signInWith(providerAccount(), { returnTo });
       expect(res.headers.location, returnTo).toBe('/');
     }

@@ -29,7 +29,9 @@ export function ProviderLinks({ verb }: { verb: string }) {
   return (
     <>
       {answer.error !== null && <Alert tone="error">{answer.error}</Alert>}
-      {answer.providers.map((p) => (
+      {answer.providers.length === 0 ? null : (
+        <div className="auth-providers">
+          {answer.providers.map((p) => (
         <a
           key={p.id}
           className="btn btn--secondary btn--lg btn--block"
@@ -37,7 +39,9 @@ export function ProviderLinks({ verb }: { verb: string }) {
         >
           {verb} with {p.name}
         </a>
-      ))}
+          ))}
+        </div>
+      )}
     </>
   );
 }
