@@ -112,7 +112,7 @@ describe('signing in with a provider', () => {
     const before = await countUsers();
     const { res } = await signInWith(account, { returnTo: '/boards?view=all' });
     expect(res.status, res.body).toBe(302);
-    expect(res.headers.location).toBe('/boards?view=all');
+    expect(res.headers.location).toBe('/login?next=%2Fboards%3Fview%3Dall#signed-in');
     expect(res.sessionCookie).toBeDefined();
     const signedIn = await me(res.sessionCookie ?? '');
     expect(signedIn.json.data.user).toEqual({ email: account.email, fullName: account.name });
@@ -124,7 +124,7 @@ describe('signing in with a provider', () => {
     expect(login.status).toBe(401);
 
     const again = await signInWith(account);
-    expect(again.res.headers.location).toBe('/');
+    expect(again.res.headers.location).toBe('/login#signed-in');
     expect((await me(again.res.sessionCookie ?? '')).json.data.user.email).toBe(account.email);
     expect(await countUsers()).toBe(before + 1);
     expect(await identitiesOf(user?.id ?? '')).toEqual([expect.objectContaining({ providerId: 'test', subject: account.sub })]);
@@ -133,7 +133,7 @@ describe('signing in with a provider', () => {
   it('goes back only to a path of this app (no open redirect)', async () => {
     for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/.//evil.example', '/%2e//evil.example', '/a/..//evil.example', '/api/users/logout']) {
       const { res } = await signInWith(providerAccount(), { returnTo });
-      expect(res.headers.location, returnTo).toBe('/');
+      expect(res.headers.location, returnTo).toBe('/login#signed-in');
     }
   });
 

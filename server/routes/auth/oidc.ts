@@ -73,7 +73,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'Where the provider sends the browser back',
         description:
           'Checks the answer against the flow this browser started (state, nonce, PKCE; once, within 10 minutes), then signs in (session cookie) ' +
-          'and redirects to the path the sign-in started from; an account with two-step sign-in goes to /login#second-step=TOKEN instead. ' +
+          'and redirects to /login?next=<the path the sign-in started from>#signed-in (the web app goes on from there); an account with two-step sign-in goes to /login#second-step=TOKEN instead. ' +
           'Any failure: /login?error=CODE (GET /api/auth/providers?error=CODE has its text), no session, nothing created. Counts against the per-IP sign-in limit.',
         params: ProviderParams,
         querystring: Type.Record(Type.String(), Type.String()),
@@ -87,7 +87,9 @@ const oidcRoutes: FastifyPluginAsyncTypebox = (fastify) => {
         const outcome = await oidc.finish(request, reply, provider, request.query);
         if (outcome.kind === 'second-step') return await reply.redirect(`/login#second-step=${outcome.token}`, 302);
         if (outcome.kind === 'linked') return await reply.redirect(`/account?oidcLinked=${outcome.providerId}`, 302);
-        return await reply.redirect(outcome.returnTo, 302);
+        // The web app learns of the session on its sign-in page (`#signed-in`), which then goes on to the return path.
+        const next = outcome.returnTo === '/' ? '' : `?next=${encodeURIComponent(outcome.returnTo)}`;
+        return await reply.redirect(`/login${next}#signed-in`, 302);
       } catch (error) {
         if (error instanceof OidcFlowError) return reply.redirect(errorPage(error), 302);
         throw error;

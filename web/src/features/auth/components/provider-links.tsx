@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
+import type { UserEnvelope } from '#shared/schemas/users.ts';
+import { useSession } from './session-provider.tsx';
 import type { ProvidersEnvelope } from '#shared/schemas/oidc.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { RETURN_PARAM } from '#web/lib/return-path.ts';
@@ -15,7 +17,20 @@ export function ProviderLinks({ verb }: { verb: string }) {
   const [params] = useSearchParams();
   const next = params.get(RETURN_PARAM);
   const error = params.get('error');
+  const signedIn = useLocation().hash === '#signed-in';
+  const { signIn } = useSession();
   useEffect(() => {
+    // Back from a provider with a session: take it, and the sign-in page sends the user on.
+    if (signedIn) {
+      fetch('/api/users/me')
+        .then((res) => (res.ok ? (res.json() as Promise<UserEnvelope>) : null))
+        .then(
+          (body) => {
+            if (body !== null) signIn(body.data.user);
+          },
+          () => undefined,
+        );
+    }
     fetch(`/api/auth/providers${error === null ? '' : `?error=${encodeURIComponent(error)}`}`)
       .then((res) => res.json() as Promise<ProvidersEnvelope>)
       .then(
@@ -24,7 +39,8 @@ export function ProviderLinks({ verb }: { verb: string }) {
         },
         () => undefined,
       );
-  }, [error]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per visit of the page
+  }, [error, signedIn]);
   if (answer === null) return null;
   return (
     <>
