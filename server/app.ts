@@ -62,6 +62,8 @@ import otpService from './services/otp-service.ts';
 import taskWrites from './services/task-writes.ts';
 import commentWrites from './services/comment-writes.ts';
 import checklistWrites from './services/checklist-writes.ts';
+import oidcSignIn from './services/oidc-sign-in.ts';
+import oidcRoutes from './routes/auth/oidc.ts';
 
 /**
  * TRUST_PROXY as Fastify's `trustProxy`. A hop count becomes a function: Fastify 5.12 answers a
@@ -192,6 +194,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
     await app.register(columns);
     await app.register(taskMoves);
     await app.register(webhooks);
+    await app.register(oidcSignIn);
     await app.register(swagger);
     await app.register(metrics);
 
@@ -222,6 +225,7 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(calendarRoute);
         await api.register(csvRoute);
         await api.register(tokensRoute);
+        await api.register(oidcRoutes);
         await api.register(adminRoute);
       },
       { prefix: '/api' },

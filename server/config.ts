@@ -3,6 +3,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { isIP } from 'node:net';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OidcConfigError, parseOidcProviders, type OidcProviderConfig } from './oidc/provider-config.ts';
 import { REGISTRATION_MODES, type RegistrationMode, type RegistrationPolicy } from '#shared/registration.ts';
 import { isValidEmail, normalizeEmail } from '#shared/email.ts';
 
@@ -64,6 +65,8 @@ export interface Config {
   files: FilesConfig;
   /** Directory of the built web app (Vite's output). Not an environment variable. */
   webRoot: string;
+  /** OpenID Connect providers to sign in with (OIDC_PROVIDERS): server/oidc/provider-config.ts. */
+  oidcProviders: OidcProviderConfig[];
   /**
    * ADMIN_EMAILS: the accounts with these addresses (lower-cased) are instance admins, as are
    * those promoted with `npm run admin -- users:promote` (server/services/admins.ts).
@@ -477,6 +480,13 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
   const files = parseFiles(read(env, 'S3_URL'), read(env, 'FILES_DIR'), cwd);
   const sessionSecret = rawSecret ?? generatedSecret(cwd);
   const vapid = { ...parseVapidKeys(env, cwd), subject: vapidSubject };
+  let oidcProviders: OidcProviderConfig[];
+  try {
+    oidcProviders = parseOidcProviders(read(env, 'OIDC_PROVIDERS'));
+  } catch (error) {
+    if (error instanceof OidcConfigError) throw new ConfigError('OIDC_PROVIDERS', error.message);
+    throw error;
+  }
 
   return {
     nodeEnv,
@@ -501,6 +511,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     attachments,
     files,
     webRoot: DEFAULT_WEB_ROOT,
+    oidcProviders,
     adminEmails: parseAdminEmails(read(env, 'ADMIN_EMAILS')),
   };
 }

@@ -5,11 +5,12 @@
  * server's SQL (server/repositories/admin-repository.ts, SIGN_IN_METHOD_PROBES); a new way in
  * (single sign-on, passkeys) adds its name here and its probe there.
  */
-export const SIGN_IN_METHODS = ['password', 'two-step'] as const;
+export const SIGN_IN_METHODS = ['password', 'single-sign-on', 'two-step'] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
 export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
   password: 'Password',
+  'single-sign-on': 'Single sign-on',
   'two-step': 'Two-step (authenticator app)',
 };
 

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../../scripts/lib/processes.ts';
 import { startMailCatcher, type MailCatcher } from '../../server/test/mail-catcher.ts';
+import { providersSetting, startTestProvider, type TestProvider } from '../../server/test/oidc-provider.ts';
 import { distIndex, repoRoot, tmpRoot } from './paths.ts';
 
 export interface Harness {
@@ -43,8 +44,11 @@ export async function startHarness(name = 'e2e'): Promise<Harness> {
 
   let mail: MailCatcher | undefined;
   let server: ServerProcess | undefined;
+  let provider: TestProvider | undefined;
   try {
     mail = await startMailCatcher({ dir: mailDir });
+    // An OpenID provider to sign in with (the oidc spec); the app's port is not known yet, so any loopback port may be redirected to.
+    provider = await startTestProvider(['http://127.0.0.1/api/auth/oidc/test/callback'], { anyLoopbackPort: true });
     // Same command as `npm start` after its build step; configuration by environment only.
     server = await startServerProcess({
       baseEnv: process.env,
@@ -59,10 +63,12 @@ export async function startHarness(name = 'e2e'): Promise<Harness> {
         LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
         // The webhook spec's receiver listens on 127.0.0.1, which the outbound rule refuses otherwise.
         OUTBOUND_ALLOW_PRIVATE: 'true',
+        OIDC_PROVIDERS: providersSetting(provider),
       },
     });
     const app = server;
     const smtp = mail;
+    const op = provider;
     return {
       baseURL: app.url,
       mailDir,
@@ -71,11 +77,13 @@ export async function startHarness(name = 'e2e'): Promise<Harness> {
       async stop() {
         await app.stop('SIGTERM', 10_000);
         await smtp.close();
+        await op.stop();
       },
     };
   } catch (error) {
     if (server) await server.stop('SIGTERM', 10_000);
     if (mail) await mail.close();
+    if (provider) await provider.stop();
     throw error;
   }
 }

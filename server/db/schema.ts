@@ -404,6 +404,34 @@ export interface SecondStepTokensTable {
   failures: Generated<number>;
 }
 
+/** An account's link to an OpenID Connect provider's account (its subject). */
+export interface UserIdentitiesTable {
+  providerId: string;
+  subject: string;
+  userId: string;
+  /** The address the provider gave when the link was made. */
+  email: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A sign-in or link under way at an OpenID Connect provider, by the SHA-256 of its `state`. */
+export interface OidcFlowsTable {
+  stateHash: string;
+  /** The SHA-256 of the short-lived cookie that binds the flow to the browser that started it. */
+  browserHash: string;
+  providerId: string;
+  purpose: 'sign-in' | 'link';
+  /** The account a link adds to; null for a sign-in. */
+  userId: string | null;
+  nonce: string;
+  codeVerifier: string;
+  returnTo: string;
+  expiresAt: string;
+  consumedAt: string | null;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   otpCodes: OtpCodesTable;
@@ -437,6 +465,8 @@ export interface DB {
   totpFactors: TotpFactorsTable;
   recoveryCodes: RecoveryCodesTable;
   secondStepTokens: SecondStepTokensTable;
+  userIdentities: UserIdentitiesTable;
+  oidcFlows: OidcFlowsTable;
   instanceInvitations: InstanceInvitationsTable;
   adminActions: AdminActionsTable;
 }

@@ -15,7 +15,7 @@ import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-r
  * event stream leases, rate-limit hits older than a day (the longest window, that of wrong
  * one-time codes), notifications older than 90 days, Idempotency-Key answers older than a day (the
  * window in which a repeat counts; deleted a batch at a time), resumable uploads started more than a
- * day ago (each under its upload's lock), expired sign-ins waiting for their second step. Idempotent,
+ * day ago (each under its upload's lock), expired sign-ins waiting for their second step, expired sign-ins at OpenID providers. Idempotent,
  * so several instances sharing a database may all run it. Cut-offs come from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance) {
@@ -32,6 +32,7 @@ export async function sweep(fastify: FastifyInstance) {
     idempotencyKeys: await fastify.idempotencyRepository.deleteBefore(new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString()),
     partialUploads: await fastify.partialUploads.expire(new Date(now)),
     secondStepTokens: await fastify.twoStepRepository.deleteExpiredTokens(new Date(now).toISOString()),
+    oidcFlows: await fastify.identitiesRepository.deleteFlowsExpiredBefore(new Date(now).toISOString()),
   };
 }
 

@@ -22,6 +22,8 @@ import { createTasksRepository, type TasksRepository } from '../repositories/tas
 import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
 import { createTwoStepRepository, type TwoStepRepository } from '../repositories/two-step-repository.ts';
 import { createUsersRepository, type UsersRepository } from '../repositories/users-repository.ts';
+import { createIdentitiesRepository, type IdentitiesRepository } from '../repositories/identities-repository.ts';
+import { createSignInMethodsRepository, type SignInMethodsRepository } from '../repositories/sign-in-methods-repository.ts';
 import { createWebhooksRepository, type WebhooksRepository } from '../repositories/webhooks-repository.ts';
 
 declare module 'fastify' {
@@ -50,6 +52,8 @@ declare module 'fastify' {
     columnsRepository: ColumnsRepository;
     attachmentsRepository: AttachmentsRepository;
     twoStepRepository: TwoStepRepository;
+    identitiesRepository: IdentitiesRepository;
+    signInMethodsRepository: SignInMethodsRepository;
   }
 }
 
@@ -80,6 +84,8 @@ export default fp(
     fastify.decorate('columnsRepository', createColumnsRepository(fastify.db));
     fastify.decorate('attachmentsRepository', createAttachmentsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('twoStepRepository', createTwoStepRepository(fastify.db));
+    fastify.decorate('identitiesRepository', createIdentitiesRepository(fastify.db));
+    fastify.decorate('signInMethodsRepository', createSignInMethodsRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

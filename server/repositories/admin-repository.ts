@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely, type SqlBool, type Expression } from 'kysely';
+import { NO_PASSWORD_HASH } from '../services/passwords.ts';
 import { ADMIN_POLICY, type AdminAction, type SignInMethod } from '#shared/admin.ts';
 import type { AdminAccount, AuditEntry } from '#shared/schemas/admin.ts';
 import type { Dialect } from '../db/connect.ts';
@@ -13,7 +14,8 @@ type UsersScope = ExpressionBuilder<DB & { u: UsersTable }, 'u'>;
  * A new way in adds its probe here, e.g. `passkey: (eb) => eb.exists(eb.selectFrom('passkeys')…)`.
  */
 export const SIGN_IN_METHOD_PROBES: Record<SignInMethod, (eb: UsersScope) => Expression<SqlBool>> = {
-  password: (eb) => eb('u.passwordHash', 'is not', null),
+  password: (eb) => eb('u.passwordHash', '<>', NO_PASSWORD_HASH),
+  'single-sign-on': (eb) => eb.exists(eb.selectFrom('userIdentities as i').select('i.userId').whereRef('i.userId', '=', 'u.id')),
   'two-step': (eb) =>
     eb.exists(eb.selectFrom('totpFactors as f').select('f.userId').whereRef('f.userId', '=', 'u.id').where('f.confirmedAt', 'is not', null)),
 };

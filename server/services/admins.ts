@@ -86,6 +86,8 @@ export function describeSettings(config: Config): AdminSetting[] {
     ['BOARD_STORAGE_MB', String(attachments.boardQuotaBytes / 1_000_000)],
     ['OUTBOUND_ALLOW_PRIVATE', String(config.outboundAllowPrivate)],
     ['ADMIN_EMAILS', config.adminEmails.join(',')],
+    ['OIDC_PROVIDERS', config.oidcProviders.length === 0 ? 'unset' : config.oidcProviders.map((p) => `${p.name} (${p.id}, ${p.issuer})`).join(', ')],
+    ['OIDC client secrets', config.oidcProviders.length === 0 ? null : config.oidcProviders.map((p) => p.clientSecret).join('')],
   ];
   return entries.map(([name, value]) => ({
     name,

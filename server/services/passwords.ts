@@ -9,6 +9,16 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
 
+/**
+ * The stored hash of an account without a password (made through a sign-in provider, or
+ * deleted): no password verifies against it, so such an account cannot sign in with one until
+ * a password reset sets one.
+ */
+export const NO_PASSWORD_HASH = '!';
+
+/** Whether the stored hash is a password's (not NO_PASSWORD_HASH). */
+export const hasPassword = (storedHash: string) => storedHash !== NO_PASSWORD_HASH;
+
 let dummyHash: Promise<string> | undefined;
 
 /** A hash of a random password, so an unknown e-mail costs one verification like a known one. */
@@ -17,14 +27,16 @@ export function warmDummyHash(): Promise<string> {
   return dummyHash;
 }
 
-/** False for a wrong password, a malformed hash, or no account (`storedHash` null). */
+/** False for a wrong password, a malformed hash, no password (NO_PASSWORD_HASH), or no account (`storedHash` null). */
 export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
-  const target = storedHash ?? (await warmDummyHash());
+  // An account without a password costs the same work as a wrong password: its answer's timing tells nothing.
+  const usable = storedHash !== null && hasPassword(storedHash);
+  const target = usable ? storedHash : await warmDummyHash();
   let matches: boolean;
   try {
     matches = await verify(target, password);
   } catch {
     matches = false;
   }
-  return storedHash !== null && matches;
+  return usable && matches;
 }

@@ -259,6 +259,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         await fastify.notificationsRepository.deleteOfAccount(user.id, trx);
         await fastify.idempotencyRepository.deleteOfUser(user.id, trx);
         await fastify.twoStepRepository.removeAll(user.id, trx);
+        await fastify.identitiesRepository.removeAllOf(user.id, trx);
         await sessions.endAllOf(user.id, { trx });
         // The row stays as a nameplate for what remains under the person's name (tasks they
         // created for others, their comments): its address is released for a new sign-up and

@@ -32,6 +32,8 @@ export function noContent(): Response {
 
 export const networkError = () => new TypeError('Failed to fetch');
 
+const PROVIDERS_PATH = '/api/auth/providers';
+
 export function mockFetch() {
   const routes: Route[] = [];
   const calls: Call[] = [];
@@ -42,6 +44,10 @@ export function mockFetch() {
     const rawBody = init?.body;
     const body: unknown = typeof rawBody === 'string' ? JSON.parse(rawBody) : undefined;
     const call: Call = { method, path: url.pathname, query: url.searchParams, body };
+    // The sign-in and sign-up pages ask which sign-in providers there are: none, unless the test says.
+    if (url.pathname === PROVIDERS_PATH && !routes.some((r) => r.path === PROVIDERS_PATH)) {
+      return json(200, { status: 'success', data: { providers: [], error: null } });
+    }
     calls.push(call);
     const index = routes.findIndex((r) => r.method === method && r.path === url.pathname);
     const route = routes[index];

@@ -1,9 +1,26 @@
 import type { ReactNode } from 'react';
 import { PageHeading } from '#web/components/page-heading.tsx';
+// Imported here only, so it travels in this page shell's chunk (no chunk of its own for /login).
+import { ProviderLinks } from '#web/features/auth/components/provider-links.tsx';
 import './auth-layout.css';
 
-/** Shell of the sign-in and sign-up pages: the form card, and a product showcase on wide screens. */
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle: ReactNode; children: ReactNode; footer: ReactNode }) {
+/**
+ * Shell of the sign-in and sign-up pages: the form card, and a product showcase on wide screens.
+ * `providers`: the verb of the server's sign-in provider links under the form ("Sign in with …").
+ */
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  footer,
+  providers,
+}: {
+  title: string;
+  subtitle: ReactNode;
+  children: ReactNode;
+  footer: ReactNode;
+  providers?: 'Sign in' | 'Sign up';
+}) {
   return (
     <div className="auth-page">
       <div className="auth-page__main">
@@ -11,6 +28,7 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
           <PageHeading className="auth-card__title">{title}</PageHeading>
           <p className="auth-card__subtitle">{subtitle}</p>
           {children}
+          {providers === undefined ? null : <ProviderLinks verb={providers} />}
           <p className="auth-card__footer">{footer}</p>
         </div>
       </div>

@@ -17,6 +17,7 @@ export function LoginPage() {
   return (
     <AuthLayout
       title="Sign in"
+      providers="Sign in"
       subtitle={returning ? 'Sign in to continue where you left off.' : 'Welcome back. Sign in to see your board.'}
       footer={
         <>

@@ -15,6 +15,7 @@ export function SignUpPage() {
   return (
     <AuthLayout
       title="Create your account"
+      providers="Sign up"
       subtitle="It takes a minute: confirm your e-mail with a one-time code, then choose a password."
       footer={
         <>

@@ -27,7 +27,9 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   /** Set once the password was right for an account with two-step sign-in. */
-  const [secondStepToken, setSecondStepToken] = useState<string | null>(null);
+  // A provider sign-in of an account with two-step sign-in comes back as /login#second-step=TOKEN
+  // (a fragment: never sent to a server, never in a log).
+  const [secondStepToken, setSecondStepToken] = useState<string | null>(() => /^#second-step=([\w-]{43})$/.exec(location.hash)?.[1] ?? null);
   const errorRef = useRef<HTMLDivElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);

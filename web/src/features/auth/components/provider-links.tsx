@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
+import type { UserEnvelope } from '#shared/schemas/users.ts';
+import { useSession } from './session-provider.tsx';
+import type { ProvidersEnvelope } from '#shared/schemas/oidc.ts';
+import { Alert } from '#web/components/alert.tsx';
+import { RETURN_PARAM } from '#web/lib/return-path.ts';
+
+/**
+ * "Sign in with <provider>" links (plain links: the server sends the browser on to the
+ * provider and back, and checks the return path itself) and, after a provider sign-in failed
+ * (`?error=CODE`), the server's text for it. Nothing when the server has no providers. No
+ * library: this is in the sign-in page's first chunk.
+ */
+export function ProviderLinks({ verb }: { verb: string }) {
+  const [answer, setAnswer] = useState<ProvidersEnvelope['data'] | null>(null);
+  const [params] = useSearchParams();
+  const next = params.get(RETURN_PARAM);
+  const error = params.get('error');
+  const signedIn = useLocation().hash === '#signed-in';
+  const { signIn } = useSession();
+  useEffect(() => {
+    // Back from a provider with a session: take it, and the sign-in page sends the user on.
+    if (signedIn) {
+      fetch('/api/users/me')
+        .then((res) => (res.ok ? (res.json() as Promise<UserEnvelope>) : null))
+        .then(
+          (body) => {
+            if (body !== null) signIn(body.data.user);
+          },
+          () => undefined,
+        );
+    }
+    fetch(`/api/auth/providers${error === null ? '' : `?error=${encodeURIComponent(error)}`}`)
+      .then((res) => res.json() as Promise<ProvidersEnvelope>)
+      .then(
+        (body) => {
+          setAnswer(body.data);
+        },
+        () => undefined,
+      );
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per visit of the page
+  }, [error, signedIn]);
+  if (answer === null) return null;
+  return (
+    <>
+      {answer.error !== null && <Alert tone="error">{answer.error}</Alert>}
+      {answer.providers.length === 0 ? null : (
+        <div className="auth-providers">
+          {answer.providers.map((p) => (
+        <a
+          key={p.id}
+          className="btn btn--secondary btn--lg btn--block"
+          href={`/api/auth/oidc/${p.id}/start${next === null ? '' : `?returnTo=${encodeURIComponent(next)}`}`}
+        >
+          {verb} with {p.name}
+        </a>
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
