@@ -31,5 +31,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  'LAST_SIGN_IN_METHOD',
+  'PASSKEY_NOT_ACCEPTED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

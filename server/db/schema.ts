@@ -398,6 +398,37 @@ export interface SecondStepTokensTable {
   failures: Generated<number>;
 }
 
+/** A passkey (WebAuthn discoverable credential) an account registered (migration 0027). */
+export interface PasskeysTable {
+  id: string;
+  userId: string;
+  /** base64url, as the browser sends it at sign-in. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** The signature counter the authenticator reported last (0 for those that keep none). */
+  counter: Generated<number>;
+  /** JSON array of the transports the browser reported. */
+  transports: Generated<string>;
+  /** 1 for a multi-device (syncable) credential. */
+  multiDevice: Generated<number>;
+  /** 1 when the authenticator said the credential is backed up. */
+  backedUp: Generated<number>;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A WebAuthn challenge handed out and not yet used; deleted by the statement that accepts it. */
+export interface WebauthnChallengesTable {
+  challenge: string;
+  /** `register` or `sign-in`. */
+  purpose: string;
+  /** The account a registration challenge was made for; null for sign-in. */
+  userId: string | null;
+  expiresAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   otpCodes: OtpCodesTable;
@@ -431,4 +462,6 @@ export interface DB {
   totpFactors: TotpFactorsTable;
   recoveryCodes: RecoveryCodesTable;
   secondStepTokens: SecondStepTokensTable;
+  passkeys: PasskeysTable;
+  webauthnChallenges: WebauthnChallengesTable;
 }

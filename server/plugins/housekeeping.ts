@@ -32,6 +32,7 @@ export async function sweep(fastify: FastifyInstance) {
     idempotencyKeys: await fastify.idempotencyRepository.deleteBefore(new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString()),
     partialUploads: await fastify.partialUploads.expire(new Date(now)),
     secondStepTokens: await fastify.twoStepRepository.deleteExpiredTokens(new Date(now).toISOString()),
+    webauthnChallenges: await fastify.passkeysRepository.deleteExpiredChallenges(new Date(now).toISOString()),
   };
 }
 

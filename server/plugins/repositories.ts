@@ -21,6 +21,7 @@ import { createSessionsRepository, type SessionsRepository } from '../repositori
 import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
 import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
 import { createTwoStepRepository, type TwoStepRepository } from '../repositories/two-step-repository.ts';
+import { createPasskeysRepository, type PasskeysRepository } from '../repositories/passkeys-repository.ts';
 import { createUsersRepository, type UsersRepository } from '../repositories/users-repository.ts';
 import { createWebhooksRepository, type WebhooksRepository } from '../repositories/webhooks-repository.ts';
 
@@ -50,6 +51,7 @@ declare module 'fastify' {
     columnsRepository: ColumnsRepository;
     attachmentsRepository: AttachmentsRepository;
     twoStepRepository: TwoStepRepository;
+    passkeysRepository: PasskeysRepository;
   }
 }
 
@@ -80,6 +82,7 @@ export default fp(
     fastify.decorate('columnsRepository', createColumnsRepository(fastify.db));
     fastify.decorate('attachmentsRepository', createAttachmentsRepository(fastify.db, fastify.dbDialect));
     fastify.decorate('twoStepRepository', createTwoStepRepository(fastify.db));
+    fastify.decorate('passkeysRepository', createPasskeysRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

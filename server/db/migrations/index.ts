@@ -22,6 +22,7 @@ import * as m0021 from './0021-board-columns.ts';
 import * as m0023 from './0023-task-start.ts';
 import * as m0024 from './0024-attachments.ts';
 import * as m0025 from './0025-two-step.ts';
+import * as m0027 from './0027-passkeys.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023-task-start': m0023,
   '0024-attachments': m0024,
   '0025-two-step': m0025,
+  '0027-passkeys': m0027,
 };
