@@ -7,6 +7,7 @@ import { PasswordSection } from './password-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { SessionsAndDataSection } from './sessions-data-section.tsx';
 import { TwoStepSection } from './two-step-section.tsx';
+import { PasskeysSection } from './passkeys-section.tsx';
 import './account.css';
 
 interface AccountSettingsProps {
@@ -31,6 +32,7 @@ export function AccountSettings({ user, onUserChanged, onSignedOut, notification
       <ProfileSection fullName={fullName} email={email} onSaved={onUserChanged} />
       <PasswordSection email={email} />
       <TwoStepSection />
+      <PasskeysSection />
       {notifications}
       <CalendarSection />
       <SessionsAndDataSection onSignedOut={onSignedOut} />
