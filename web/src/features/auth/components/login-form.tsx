@@ -33,20 +33,15 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   const passwordRef = useRef<HTMLInputElement>(null);
   const { signIn } = useSession();
   const loginMutation = useLogin();
-  const [passkeyBusy, setPasskeyBusy] = useState(false);
 
-  // The WebAuthn library comes with the click, in a chunk of its own.
+  // The WebAuthn library comes with the click, in a chunk of its own; the browser's own dialog
+  // shows the ceremony under way. Kept this small: the login page's script has a budget.
   const onPasskey = () => {
     setFormError(null);
-    setPasskeyBusy(true);
     import('../api/passkey-sign-in.ts')
       .then((m) => m.signInWithPasskey())
       .then(signIn, (error: unknown) => {
         setFormError(errorText(error));
-        requestAnimationFrame(() => errorRef.current?.focus());
-      })
-      .finally(() => {
-        setPasskeyBusy(false);
       });
   };
 
@@ -130,7 +125,7 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
       <Button type="submit" variant="primary" size="lg" block busy={loginMutation.isPending}>
         {loginMutation.isPending ? 'Signing in…' : 'Sign in'}
       </Button>
-      <Button type="button" size="lg" block busy={passkeyBusy} onClick={onPasskey}>
+      <Button type="button" size="lg" block onClick={onPasskey}>
         Sign in with a passkey
       </Button>
     </form>
