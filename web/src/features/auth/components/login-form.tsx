@@ -34,17 +34,6 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   const { signIn } = useSession();
   const loginMutation = useLogin();
 
-  // The WebAuthn library comes with the click, in a chunk of its own; the browser's own dialog
-  // shows the ceremony under way. Kept this small: the login page's script has a budget.
-  const onPasskey = () => {
-    setFormError(null);
-    import('../api/passkey-sign-in.ts')
-      .then((m) => m.signInWithPasskey())
-      .then(signIn, (error: unknown) => {
-        setFormError(errorText(error));
-      });
-  };
-
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checkedEmail = checkEmail(email);
@@ -125,7 +114,8 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
       <Button type="submit" variant="primary" size="lg" block busy={loginMutation.isPending}>
         {loginMutation.isPending ? 'Signing in…' : 'Sign in'}
       </Button>
-      <Button type="button" size="lg" block onClick={onPasskey}>
+      {/* The WebAuthn library comes with the click, in a chunk of its own: /login's script has a budget. */}
+      <Button type="button" size="lg" block onClick={() => void import('../api/passkey-sign-in.ts').then((m) => m.signInWithPasskey(signIn, setFormError))}>
         Sign in with a passkey
       </Button>
     </form>
