@@ -13,14 +13,16 @@ import { insertUser, newUserData, openDb } from './support/db.ts';
 import { startHarness, type Harness } from './support/harness.ts';
 import { loginForm, nav } from './support/pages.ts';
 
-test.describe.configure({ timeout: 120_000 });
+// It starts a server of its own on a machine whose cores other runs share.
+test.describe.configure({ timeout: 180_000 });
 
-let harness: Harness;
+let started: Harness | undefined;
 test.beforeAll(async () => {
-  harness = await startHarness('e2e-passkeys', 'localhost');
+  // One per worker (Playwright numbers them in TEST_WORKER_INDEX): each harness owns its directory.
+  started = await startHarness(`e2e-passkeys-${process.env.TEST_WORKER_INDEX ?? '0'}`, 'localhost');
 });
 test.afterAll(async () => {
-  await harness.stop();
+  await started?.stop();
 });
 
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
@@ -33,6 +35,8 @@ async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; auth
 }
 
 test('add a passkey on the account page, sign in with it without an e-mail, remove it', async ({ page }) => {
+  const harness = started;
+  if (harness === undefined) throw new Error('the localhost server did not start');
   expect(new URL(harness.baseURL).hostname).toBe('localhost');
   const user = newUserData();
   const db = openDb(harness.dbPath);
@@ -72,6 +76,7 @@ test('add a passkey on the account page, sign in with it without an e-mail, remo
   await expect(rows.first()).toContainText('Test laptop');
 
   await nav(page).logout.click();
+  await expect(nav(page).login).toBeVisible();
   await page.goto(url('/login'));
   await expect(loginForm(page).email).toHaveValue('');
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
@@ -85,6 +90,7 @@ test('add a passkey on the account page, sign in with it without an e-mail, remo
 
   // The device still holds it, but the server no longer knows it.
   await nav(page).logout.click();
+  await expect(nav(page).login).toBeVisible();
   await page.goto(url('/login'));
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByText('That passkey could not sign you in.', { exact: false })).toBeVisible();

@@ -151,7 +151,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       throw new Error(`The server exited (${String(child.exitCode ?? child.signalCode)}) before it was healthy:\n${output()}`);
     }
     try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      // Asked at the address it listens on, whatever host name its origin uses.
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
       if (res.status === 200) return server;
       last = `HTTP ${res.status}`;
