@@ -37,7 +37,7 @@ test('a forgotten password is reset from the sign-in page with a mailed code', a
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText(ACCOUNT_MESSAGES.passwordReset)).toBeVisible();
   await page.getByLabel('Password').fill('a fresh new password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByText(`Welcome, ${user.fullName}`)).toBeVisible();
 });
 

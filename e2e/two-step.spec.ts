@@ -41,7 +41,7 @@ test('set up on the account page, then sign in with a code, and once with a reco
   await page.goto('/login');
   await loginForm(page).email.fill(user.email);
   await loginForm(page).password.fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   const code = page.getByLabel('Code from your authenticator app');
   await expect(code).toBeVisible();
   await expectAccessible(page, 'sign-in second step');
@@ -56,7 +56,7 @@ test('set up on the account page, then sign in with a code, and once with a reco
   await page.goto('/login');
   await loginForm(page).email.fill(user.email);
   await loginForm(page).password.fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Use a recovery code' }).click();
   await page.getByLabel('Recovery code').fill(recoveryCode);
   await page.getByRole('button', { name: 'Verify' }).click();

@@ -25,6 +25,8 @@ import swagger from './plugins/swagger.ts';
 import webApp from './plugins/web-app.ts';
 import account from './routes/account/index.ts';
 import twoStep from './routes/account/two-step.ts';
+import passkeys from './routes/account/passkeys.ts';
+import passkeySignIn from './routes/users/passkey-sign-in.ts';
 import boardsRoute from './routes/boards/index.ts';
 import calendarRoute from './routes/calendar/index.ts';
 import csvRoute from './routes/boards/csv.ts';
@@ -213,6 +215,8 @@ export async function build({ config, clock = systemClock }: BuildOptions): Prom
         await api.register(mailSettings);
         await api.register(account);
         await api.register(twoStep);
+        await api.register(passkeys);
+        await api.register(passkeySignIn);
         await api.register(boardsRoute);
         await api.register(labelsRoute);
         await api.register(columnsRoute);

@@ -3,14 +3,15 @@
 /**
  * The ways an account can sign in, as the admin page lists them. Each has one probe in the
  * server's SQL (server/repositories/admin-repository.ts, SIGN_IN_METHOD_PROBES); a new way in
- * (single sign-on, passkeys) adds its name here and its probe there.
+ * adds its name here and its probe there.
  */
-export const SIGN_IN_METHODS = ['password', 'single-sign-on', 'two-step'] as const;
+export const SIGN_IN_METHODS = ['password', 'single-sign-on', 'passkey', 'two-step'] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
 export const SIGN_IN_METHOD_LABELS: Record<SignInMethod, string> = {
   password: 'Password',
   'single-sign-on': 'Single sign-on',
+  passkey: 'Passkey',
   'two-step': 'Two-step (authenticator app)',
 };
 

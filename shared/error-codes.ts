@@ -36,5 +36,6 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  'PASSKEY_NOT_ACCEPTED',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,3 +1,5 @@
+import { LAST_SIGN_IN_METHOD_MESSAGE } from './sign-in-methods.ts';
+
 /** Single sign-on with OpenID Connect providers: the codes and texts the server and the web app share. */
 
 /** A sign-in or link under way at a provider lasts this long. */
@@ -28,6 +30,6 @@ export const isOidcErrorCode = (code: string): code is OidcErrorCode => Object.h
 
 export const OIDC_MESSAGES = {
   unlinked: 'The provider is no longer linked to your account.',
-  lastSignInMethod: 'This is the last way to sign in to your account. Set a password (with "Forgot password") or link another provider first.',
+  lastSignInMethod: LAST_SIGN_IN_METHOD_MESSAGE,
   notLinked: 'That provider is not linked to your account.',
 } as const;

@@ -30,8 +30,11 @@ export function buildWeb(): void {
   if (result.status !== 0) throw new Error(`vite build failed (exit ${result.status ?? result.signal})`);
 }
 
-/** Starts the SMTP catcher and the app server; `name` separates concurrent harnesses' files. */
-export async function startHarness(name = 'e2e'): Promise<Harness> {
+/**
+ * Starts the SMTP catcher and the app server; `name` separates concurrent harnesses' files;
+ * `originHost` is the host name of its APP_ORIGIN (default 127.0.0.1).
+ */
+export async function startHarness(name = 'e2e', originHost?: string): Promise<Harness> {
   if (!existsSync(distIndex)) {
     throw new Error('dist/web/index.html is missing: build the web app first (node e2e/run.ts does).');
   }
@@ -51,6 +54,7 @@ export async function startHarness(name = 'e2e'): Promise<Harness> {
     provider = await startTestProvider(['http://127.0.0.1/api/auth/oidc/test/callback'], { anyLoopbackPort: true });
     // Same command as `npm start` after its build step; configuration by environment only.
     server = await startServerProcess({
+      ...(originHost === undefined ? {} : { originHost }),
       baseEnv: process.env,
       logFile: logPath,
       env: {

@@ -20,7 +20,7 @@ export const nav = (page: Page) => {
 export const loginForm = (page: Page) => ({
   email: page.getByLabel('E-mail', { exact: true }),
   password: page.getByLabel('Password', { exact: true }),
-  submit: page.getByRole('button', { name: /^Sign(ing)? in/ }),
+  submit: page.getByRole('button', { name: /^Sign(ing)? in(…)?$/ }),
   signUpLink: page.getByRole('main').getByRole('link', { name: 'Create an account' }),
 });
 

@@ -78,6 +78,12 @@ export interface ServerProcessOptions {
   nodeFlags?: string[];
   /** Append stdout and stderr to this file; without it they are kept in memory. */
   logFile?: string;
+  /**
+   * The host name of APP_ORIGIN (and `url`), default `127.0.0.1`. WebAuthn refuses an IP address
+   * as its relying party ID: the passkey browser test uses `localhost` (which resolves to the same
+   * loopback address the server listens on).
+   */
+  originHost?: string;
   /** How long to wait for `GET /api/health` to answer 200. */
   startTimeoutMs?: number;
 }
@@ -99,7 +105,7 @@ function tailOf(path: string, lines = 40): string {
  */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${options.originHost ?? '127.0.0.1'}:${port}`;
   const log = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), options.script ?? 'server/server.ts'], {
     cwd: options.cwd ?? repoRoot,
@@ -145,7 +151,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
       throw new Error(`The server exited (${String(child.exitCode ?? child.signalCode)}) before it was healthy:\n${output()}`);
     }
     try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2_000) });
+      // Asked at the address it listens on, whatever host name its origin uses.
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(2_000) });
       await res.arrayBuffer();
       if (res.status === 200) return server;
       last = `HTTP ${res.status}`;

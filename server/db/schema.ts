@@ -414,7 +414,26 @@ export interface UserIdentitiesTable {
   createdAt: string;
   lastUsedAt: string | null;
 }
-
+/** A passkey (WebAuthn discoverable credential) an account registered (migration 0027). */
+export interface PasskeysTable {
+  id: string;
+  userId: string;
+  /** base64url, as the browser sends it at sign-in. */
+  credentialId: string;
+  /** The COSE public key, base64url. */
+  publicKey: string;
+  /** The signature counter the authenticator reported last (0 for those that keep none). */
+  counter: Generated<number>;
+  /** JSON array of the transports the browser reported. */
+  transports: Generated<string>;
+  /** 1 for a multi-device (syncable) credential. */
+  multiDevice: Generated<number>;
+  /** 1 when the authenticator said the credential is backed up. */
+  backedUp: Generated<number>;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
 /** A sign-in or link under way at an OpenID Connect provider, by the SHA-256 of its `state`. */
 export interface OidcFlowsTable {
   stateHash: string;
@@ -430,6 +449,15 @@ export interface OidcFlowsTable {
   expiresAt: string;
   consumedAt: string | null;
   createdAt: string;
+}
+/** A WebAuthn challenge handed out and not yet used; deleted by the statement that accepts it. */
+export interface WebauthnChallengesTable {
+  challenge: string;
+  /** `register` or `sign-in`. */
+  purpose: string;
+  /** The account a registration challenge was made for; null for sign-in. */
+  userId: string | null;
+  expiresAt: string;
 }
 
 export interface DB {
@@ -469,6 +497,8 @@ export interface DB {
   oidcFlows: OidcFlowsTable;
   instanceInvitations: InstanceInvitationsTable;
   adminActions: AdminActionsTable;
+  passkeys: PasskeysTable;
+  webauthnChallenges: WebauthnChallengesTable;
 }
 
 /** An address an instance admin invited to register; goes when it registers. */

@@ -33,6 +33,7 @@ export async function sweep(fastify: FastifyInstance) {
     partialUploads: await fastify.partialUploads.expire(new Date(now)),
     secondStepTokens: await fastify.twoStepRepository.deleteExpiredTokens(new Date(now).toISOString()),
     oidcFlows: await fastify.identitiesRepository.deleteFlowsExpiredBefore(new Date(now).toISOString()),
+    webauthnChallenges: await fastify.passkeysRepository.deleteExpiredChallenges(new Date(now).toISOString()),
   };
 }
 

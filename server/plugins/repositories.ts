@@ -21,6 +21,7 @@ import { createSessionsRepository, type SessionsRepository } from '../repositori
 import { createTasksRepository, type TasksRepository } from '../repositories/tasks-repository.ts';
 import { createThrottleLocksRepository, type ThrottleLocksRepository } from '../repositories/throttle-locks-repository.ts';
 import { createTwoStepRepository, type TwoStepRepository } from '../repositories/two-step-repository.ts';
+import { createPasskeysRepository, type PasskeysRepository } from '../repositories/passkeys-repository.ts';
 import { createUsersRepository, type UsersRepository } from '../repositories/users-repository.ts';
 import { createIdentitiesRepository, type IdentitiesRepository } from '../repositories/identities-repository.ts';
 import { createSignInMethodsRepository, type SignInMethodsRepository } from '../repositories/sign-in-methods-repository.ts';
@@ -54,6 +55,7 @@ declare module 'fastify' {
     twoStepRepository: TwoStepRepository;
     identitiesRepository: IdentitiesRepository;
     signInMethodsRepository: SignInMethodsRepository;
+    passkeysRepository: PasskeysRepository;
   }
 }
 
@@ -86,6 +88,7 @@ export default fp(
     fastify.decorate('twoStepRepository', createTwoStepRepository(fastify.db));
     fastify.decorate('identitiesRepository', createIdentitiesRepository(fastify.db));
     fastify.decorate('signInMethodsRepository', createSignInMethodsRepository(fastify.db));
+    fastify.decorate('passkeysRepository', createPasskeysRepository(fastify.db));
     done();
   },
   { name: 'repositories', dependencies: ['db'] },

@@ -7,7 +7,7 @@ import { TOKEN_MESSAGES, TOKEN_POLICY } from '#shared/schemas/tokens.ts';
 import type { Executor } from '../db/prepared.ts';
 import { AppError, notAuthenticated } from '../errors.ts';
 import { bearerOf, hashTokenSecret, isTokenSecret } from '../services/api-tokens.ts';
-import { hasSecondStep } from '../services/two-step.ts';
+import { meetsSecondStepRule } from '../services/sign-in-methods.ts';
 import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 import { ADMIN_MESSAGES } from '#shared/admin.ts';
 
@@ -253,10 +253,10 @@ export default fp(
       request.apiToken = { id: token.id, access: token.access, secretHash };
     };
 
-    /** REQUIRE_2FA: an account without a second step may only set one up (asked only when it is on). */
+    /** REQUIRE_2FA: an account without a second step (or a passkey) may only set one up (asked only when it is on). */
     const checkSecondStep = async (request: FastifyRequest, userId: string) => {
       if (!fastify.config.requireSecondStep || request.routeOptions.config.secondStep === 'setup') return;
-      if (!(await hasSecondStep(fastify, userId))) throw new AppError(403, 'SECOND_STEP_REQUIRED', TWO_STEP_MESSAGES.setupRequired);
+      if (!(await meetsSecondStepRule(fastify, userId))) throw new AppError(403, 'SECOND_STEP_REQUIRED', TWO_STEP_MESSAGES.setupRequired);
     };
 
     fastify.decorate('authenticate', async function authenticate(request: FastifyRequest, reply: FastifyReply) {

@@ -16,6 +16,7 @@ type UsersScope = ExpressionBuilder<DB & { u: UsersTable }, 'u'>;
 export const SIGN_IN_METHOD_PROBES: Record<SignInMethod, (eb: UsersScope) => Expression<SqlBool>> = {
   password: (eb) => eb('u.passwordHash', '<>', NO_PASSWORD_HASH),
   'single-sign-on': (eb) => eb.exists(eb.selectFrom('userIdentities as i').select('i.userId').whereRef('i.userId', '=', 'u.id')),
+  passkey: (eb) => eb.exists(eb.selectFrom('passkeys as k').select('k.userId').whereRef('k.userId', '=', 'u.id')),
   'two-step': (eb) =>
     eb.exists(eb.selectFrom('totpFactors as f').select('f.userId').whereRef('f.userId', '=', 'u.id').where('f.confirmedAt', 'is not', null)),
 };

@@ -5,10 +5,10 @@ import type { DB } from '../db/schema.ts';
 import { NO_PASSWORD_HASH } from '../services/passwords.ts';
 
 /**
- * The ways an account can sign in, counted in ONE place: its password (when it has one) and
- * each provider account linked to it. Whatever removes a way to sign in (unlinking a provider
- * today) asks `countOf` under `lockOf`'s lock and refuses to remove the last one (409
- * LAST_SIGN_IN_METHOD). Another way to sign in (a passkey) is added to the sum here.
+ * The ways an account can sign in, counted in ONE place: its password (when it has one), each
+ * provider account linked to it and each passkey. Whatever removes a way to sign in (unlinking
+ * a provider, removing a passkey) does so under `lockOf`'s lock and then refuses, rolling back,
+ * when `countOf` is left at 0 (services/sign-in-methods.ts, 409 LAST_SIGN_IN_METHOD).
  */
 export function createSignInMethodsRepository(db: Kysely<DB>) {
   return {
@@ -18,11 +18,12 @@ export function createSignInMethodsRepository(db: Kysely<DB>) {
         .select([
           sql<number>`case when users.password_hash = ${NO_PASSWORD_HASH} then 0 else 1 end`.as('password'),
           (eb) => eb.selectFrom('userIdentities').select((e) => e.fn.countAll<number | string>().as('n')).whereRef('userIdentities.userId', '=', 'users.id').as('identities'),
+          (eb) => eb.selectFrom('passkeys').select((e) => e.fn.countAll<number | string>().as('n')).whereRef('passkeys.userId', '=', 'users.id').as('passkeys'),
         ])
         .where('users.id', '=', userId)
         .executeTakeFirst();
       if (row === undefined) return 0;
-      return row.password + Number(row.identities ?? 0);
+      return row.password + Number(row.identities ?? 0) + Number(row.passkeys ?? 0);
     },
 
     /** The throttle lock key that serializes changes to the account's ways to sign in. */

@@ -124,8 +124,8 @@ export function qrSvgOf(uri: string): Promise<string> {
 }
 
 /**
- * Whether the account has a second step. Only an authenticator app today; a passkey will be
- * another way to have one, and counts here (REQUIRE_2FA and sign-in both ask this).
+ * Whether a password sign-in of the account asks for a code: an authenticator app is on.
+ * REQUIRE_2FA also accepts a passkey instead (services/sign-in-methods.ts).
  */
 export function hasSecondStep(fastify: FastifyInstance, userId: string, ex?: Executor): Promise<boolean> {
   return fastify.twoStepRepository.isOn(userId, ex);

@@ -14,15 +14,20 @@ const t = useTestApp();
 /** The calls no token may make: managing tokens, the password, two-step sign-in, sessions, push subscriptions, the account. */
 const FORBIDDEN = [
   'DELETE /api/account/identities/{provider}',
+  'DELETE /api/account/passkeys/{id}',
   'DELETE /api/push/subscriptions',
   'DELETE /api/tokens/{id}',
   'DELETE /api/users/me',
   'GET /api/account/identities',
+  'GET /api/account/passkeys',
   'GET /api/account/two-step',
   'GET /api/tokens',
   'GET /api/users/me/export',
+  'PATCH /api/account/passkeys/{id}',
   'PATCH /api/users/me',
   'POST /api/account/identities/{provider}',
+  'POST /api/account/passkeys',
+  'POST /api/account/passkeys/options',
   'POST /api/account/two-step/confirm',
   'POST /api/account/two-step/disable',
   'POST /api/account/two-step/recovery-codes',
@@ -34,7 +39,7 @@ const FORBIDDEN = [
 ];
 
 /** Paths where every call manages credentials or the account: a new route here must refuse tokens. */
-const ACCOUNT_PATHS = [/^\/api\/account\/identities(\/|$)/, /^\/api\/account\/two-step(\/|$)/, /^\/api\/tokens(\/|$)/, /^\/api\/push\/subscriptions(\/|$)/, /^\/api\/users\/me\/password(\/|$)/, /^\/api\/users\/logout-all$/];
+const ACCOUNT_PATHS = [/^\/api\/account\/identities(\/|$)/, /^\/api\/account\/passkeys(\/|$)/, /^\/api\/account\/two-step(\/|$)/, /^\/api\/tokens(\/|$)/, /^\/api\/push\/subscriptions(\/|$)/, /^\/api\/users\/me\/password(\/|$)/, /^\/api\/users\/logout-all$/];
 
 interface Operation {
   security?: Record<string, string[]>[];

@@ -23,6 +23,7 @@ import * as m0023 from './0023-task-start.ts';
 import * as m0024 from './0024-attachments.ts';
 import * as m0025 from './0025-two-step.ts';
 import * as m0026 from './0026-oidc.ts';
+import * as m0027 from './0027-passkeys.ts';
 import * as m0028 from './0028-instance-admins.ts';
 
 /**
@@ -55,5 +56,6 @@ export const migrations: Record<string, Migration> = {
   '0024-attachments': m0024,
   '0025-two-step': m0025,
   '0026-oidc': m0026,
+  '0027-passkeys': m0027,
   '0028-instance-admins': m0028,
 };

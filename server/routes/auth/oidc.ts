@@ -9,6 +9,7 @@ import { currentUser } from '../../plugins/session.ts';
 import { hasPassword } from '../../services/passwords.ts';
 import { OidcFlowError, safeReturnPath } from '../../services/oidc-sign-in.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { checkSignInMethodsLeft, lockSignInMethods } from '../../services/sign-in-methods.ts';
 
 const notFound = () => new AppError(404, 'NOT_FOUND', OIDC_ERROR_MESSAGES.oidc_unknown);
 const redirectSchema = { 302: Type.Null({ description: 'To the provider, or back to the app.' }) };
@@ -19,7 +20,7 @@ const redirectSchema = { 302: Type.Null({ description: 'To the provider, or back
  * lands on /login?error=CODE (a link's on /account?oidcError=CODE), never on a JSON answer.
  */
 const oidcRoutes: FastifyPluginAsyncTypebox = (fastify) => {
-  const { oidc, config, identitiesRepository: identities, signInMethodsRepository: methods } = fastify;
+  const { oidc, config, identitiesRepository: identities } = fastify;
   const errorPage = (error: OidcFlowError) => (error.purpose === 'link' ? `/account?oidcError=${error.code}` : `/login?error=${error.code}`);
 
   fastify.get(
@@ -172,14 +173,12 @@ const oidcRoutes: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { id } = currentUser(request);
       const providerId = request.params.provider;
-      const now = fastify.clock.now().toISOString();
       await fastify.db.transaction().execute(async (trx) => {
-        // Under the account's lock: two unlinks at once cannot both remove a last-but-one way.
-        await fastify.throttleLocksRepository.take(methods.lockOf(id), now, trx);
+        await lockSignInMethods(fastify, id, trx);
         const linked = (await identities.listOf(id, trx)).filter((row) => row.providerId === providerId).length;
         if (linked === 0) throw new AppError(404, 'NOT_FOUND', OIDC_MESSAGES.notLinked);
-        if ((await methods.countOf(id, trx)) - linked < 1) throw new AppError(409, 'LAST_SIGN_IN_METHOD', OIDC_MESSAGES.lastSignInMethod);
         await identities.unlink(id, providerId, trx);
+        await checkSignInMethodsLeft(fastify, id, trx);
       });
       return { status: 'success' as const, message: OIDC_MESSAGES.unlinked };
     },

@@ -8,6 +8,7 @@ import { ProfileSection } from './profile-section.tsx';
 import { SessionsAndDataSection } from './sessions-data-section.tsx';
 import { TwoStepSection } from './two-step-section.tsx';
 import { LinkedProvidersSection } from './linked-providers-section.tsx';
+import { PasskeysSection } from './passkeys-section.tsx';
 import './account.css';
 
 interface AccountSettingsProps {
@@ -33,6 +34,7 @@ export function AccountSettings({ user, onUserChanged, onSignedOut, notification
       <PasswordSection email={email} />
       <TwoStepSection />
       <LinkedProvidersSection />
+      <PasskeysSection />
       {notifications}
       <CalendarSection />
       <SessionsAndDataSection onSignedOut={onSignedOut} />

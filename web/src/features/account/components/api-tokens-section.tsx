@@ -8,25 +8,14 @@ import { useNotices } from '#web/components/notices.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
-import { formatRelative } from '#web/lib/relative-time.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { useCreateToken } from '../api/create-token.ts';
 import { useTokens } from '../api/get-tokens.ts';
 import { useRevokeToken } from '../api/revoke-token.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
+import { When } from './when.tsx';
 
 const ACCESS_LABELS: Record<TokenAccess, string> = { read: 'Read only', write: 'Read and write' };
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
-
-function When({ iso, relative, now }: { iso: string; relative?: boolean; now: Date }) {
-  const date = new Date(iso);
-  return (
-    <time dateTime={iso} title={fullFormat.format(date)}>
-      {relative === true ? formatRelative(date, now) : dateFormat.format(date)}
-    </time>
-  );
-}
 
 /** The secret of the token just made: shown this once, with a Copy button. */
 function NewTokenSecret({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
