@@ -3,7 +3,7 @@ import { useSettings } from '#web/features/account/api/get-settings.ts';
 
 /**
  * "Admin" in the navigation bar and the phone's account menu, for an instance admin only (GET /api/users/me/settings says
- * whether one is). In the signed-in pages' chunk: /login never downloads it.
+ * whether one is, asked once the session is confirmed). In the signed-in pages' chunk: /login never downloads it.
  */
 export function AdminLink({ className, onNavigate }: { className: string; onNavigate?: () => void }) {
   const settings = useSettings();

@@ -112,13 +112,13 @@ export function SignedInNav({ user, verified }: { user: PublicUser; verified: bo
             </NavLink>
           </li>
         )}
-        {narrow ? null : <AdminLink className="nav__link" />}
+        {narrow || !verified ? null : <AdminLink className="nav__link" />}
       </ul>
       <SyncStatus className="nav__sync" />
       {narrow ? (
         <>
           {bell}
-          <AccountMenu fullName={user.fullName} onLogout={onLogout} loggingOut={loggingOut} />
+          <AccountMenu fullName={user.fullName} verified={verified} onLogout={onLogout} loggingOut={loggingOut} />
         </>
       ) : (
         <>
@@ -150,7 +150,7 @@ export function SignedInNav({ user, verified }: { user: PublicUser; verified: bo
  * A phone's navigation bar has room for the brand, Home and Tasks only: the account's items
  * (who is signed in, Account, dark mode, Logout) fold behind one button.
  */
-function AccountMenu({ fullName, onLogout, loggingOut }: { fullName: string; onLogout: () => void; loggingOut: boolean }) {
+function AccountMenu({ fullName, verified, onLogout, loggingOut }: { fullName: string; verified: boolean; onLogout: () => void; loggingOut: boolean }) {
   const { close, buttonProps, panelProps } = usePopover();
   // On the account page the bar shows where one is, as the links do for theirs.
   const onAccount = useMatch('/account') !== null;
@@ -179,12 +179,14 @@ function AccountMenu({ fullName, onLogout, loggingOut }: { fullName: string; onL
               Account
             </NavLink>
           </li>
-          <AdminLink
-            className="nav__menu-item"
-            onNavigate={() => {
-              close(false);
-            }}
-          />
+          {verified ? (
+            <AdminLink
+              className="nav__menu-item"
+              onNavigate={() => {
+                close(false);
+              }}
+            />
+          ) : null}
           <li>
             <ThemeToggle labelled />
           </li>

@@ -23,7 +23,8 @@ describe('session start-up (/users/me)', () => {
       .always('GET', '/tasks', json(200, listAnswer([])))
       .always('GET', '/tasks/counts', json(200, countsAnswer(0, 0)));
     renderApp('/tasks', { signedIn: true });
-    expect(screen.getByText(/Welcome,/)).toHaveTextContent('Welcome, Guest');
+    // The bar's signed-in part comes with the signed-in chunk (a moment later in a test).
+    expect(await screen.findByText(/Welcome,/)).toHaveTextContent('Welcome, Guest');
     expect(await screen.findByText('Loading…')).toBeInTheDocument();
     expect(api.calls.map((c) => c.path)).toEqual(['/api/users/me']);
 
