@@ -56,7 +56,7 @@ describe('the "added you to a board" mail', () => {
     const member = await createSignedInUser(t);
 
     const settings = await t.request('GET', '/api/users/me/settings', { cookie: member.cookie });
-    expect(settings.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true } });
+    expect(settings.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true }, isAdmin: false });
     const off = await t.request('PATCH', '/api/users/me/settings', { cookie: member.cookie, body: { notifyBoards: false, notifyMentions: true } });
     expect(off.status).toBe(200);
     expect(off.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: false, notifyMentions: true } });

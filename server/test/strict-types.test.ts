@@ -72,6 +72,9 @@ const TASK_FIELDS: WriteRoute['fields'] = {
   labelIds: ['array'],
 };
 
+/** A credential's answer in the shape @simplewebauthn/browser gives (its inside is the library's to check). */
+const CREDENTIAL = { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30' } };
+
 const ROUTES: WriteRoute[] = [
   {
     name: 'POST /api/otps',
@@ -166,6 +169,21 @@ const ROUTES: WriteRoute[] = [
     name: 'POST /api/users/login/second-step',
     setup: () => Promise.resolve({ method: 'POST', url: '/api/users/login/second-step', body: { token: 'x'.repeat(43), code: '123456', recoveryCode: 'abcd-efgh' } }),
     fields: { token: ['string'], code: ['string'], recoveryCode: ['string'] },
+  },
+  {
+    name: 'POST /api/users/login/passkey',
+    setup: () => Promise.resolve({ method: 'POST', url: '/api/users/login/passkey', body: { response: CREDENTIAL } }),
+    fields: { response: ['object'] },
+  },
+  {
+    name: 'POST /api/account/passkeys',
+    setup: async () => ({ method: 'POST', url: '/api/account/passkeys', cookie: await signedIn(), body: { name: 'Laptop', response: CREDENTIAL } }),
+    fields: { name: ['string'], response: ['object'] },
+  },
+  {
+    name: 'PATCH /api/account/passkeys/:id',
+    setup: async () => ({ method: 'PATCH', url: '/api/account/passkeys/none', cookie: await signedIn(), body: { name: 'Laptop' } }),
+    fields: { name: ['string'] },
   },
   {
     name: 'POST /api/account/two-step/confirm',
