@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import type { Linter } from 'eslint';
 import { defineConfig, globalIgnores } from 'eslint/config';
+import lingui from 'eslint-plugin-lingui';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -89,6 +90,28 @@ export default defineConfig(
     extends: [reactHooks.configs.flat['recommended-latest']],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ regex: serverPaths, message: 'web/ must not import server/.' }] }],
+    },
+  },
+  {
+    // Every text a person reads goes through a message of the catalogs (docs/i18n.md): a text
+    // written into JSX or an attribute a person reads fails here. Machine words (class names, keys,
+    // codes, URLs, MIME types) are strings without a space that do not start with a capital.
+    files: ['web/src/**/*.tsx', 'web/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'web/src/testing/**', 'web/src/sw.ts', 'web/src/sw/**'],
+    plugins: { lingui },
+    rules: {
+      ...lingui.configs['flat/recommended'].rules,
+      'lingui/no-unlocalized-strings': ['error', {
+        ignore: ['^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[A-Z][a-z]+[A-Z]\\w*$'],
+        ignoreNames: [
+          { regex: { pattern: 'className|^(key|id|type|role|name|href|to|src|rel|target|method|mode|autoComplete|inputMode|pattern|accept|form|htmlFor|variant|size|tone|kind|as|lang|dir|testId)$', flags: 'i' } },
+          { regex: { pattern: '^[A-Z0-9_]+$' } },
+          'displayName',
+        ],
+        ignoreFunctions: ['Error', 'TypeError', 'console.*', 'cx', '*.addEventListener', '*.removeEventListener', '*.getItem', '*.setItem', '*.removeItem', '*.querySelector', '*.querySelectorAll', '*.matchMedia', 'matchMedia', 'new URL', 'URLSearchParams', '*.set', '*.get', '*.has', '*.append', '*.delete', 'apiRequest', 'import', 'fetch', 'useMediaQuery', 'matchPath'],
+        useTsTypes: true,
+        ignoreMethodsOnTypes: ['Map.get', 'Map.has', 'Set.has', 'Headers.get', 'URLSearchParams.get'],
+      }],
     },
   },
   // After the web/src/** block: a file's last matching block decides its no-restricted-imports.

@@ -1,3 +1,4 @@
+import { lingui } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
@@ -35,7 +36,7 @@ export default defineConfig({
       ...(postgresUrl ? [apiProject('api-postgres', postgresUrl)] : []),
       {
         extends: true,
-        plugins: [react()],
+        plugins: [react(), lingui({ macroTransform: true })],
         test: {
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],

@@ -1,3 +1,4 @@
+import { lingui } from '@lingui/vite-plugin';
 import react from '@vitejs/plugin-react';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,7 +113,9 @@ function pwa() {
  */
 export default defineConfig({
   root,
-  plugins: [react(), pwa(), precompress()],
+  // Lingui turns its macros (<Trans>, t`…`) into catalog lookups and compiles a `.po` catalog
+  // when it is imported (web/src/app/i18n/, docs/i18n.md).
+  plugins: [react(), lingui({ macroTransform: true, configPath: fileURLToPath(new URL('../lingui.config.ts', import.meta.url)) }), pwa(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

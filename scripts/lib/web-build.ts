@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const INPUTS = ['web', 'shared', 'package-lock.json'];
+const INPUTS = ['web', 'shared', 'package-lock.json', 'lingui.config.ts'];
 export const webDist = join(repoRoot, 'dist/web');
 const stampFile = join(webDist, '.sources-sha256');
 

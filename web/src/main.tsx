@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
+import { startLanguage, switchLanguage } from '#web/app/i18n.ts';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes, preloadFirstScreen } from '#web/app/routes.tsx';
 import { askEarly } from '#web/features/auth/api/get-me.ts';
@@ -24,7 +25,8 @@ const signedIn = localStorage.getItem(LOGGED_IN_FLAG) !== null;
 // Who is signed in is asked now, not after the first render (features/auth/api/get-me.ts).
 if (signedIn) void askEarly();
 
-// The first render waits for what it needs, fetched side by side: whose copy this device holds,
+// The first render waits for what it needs, fetched side by side: the catalogs of its language
+// (app/i18n.ts); whose copy this device holds,
 // which decides how the session starts (one small IndexedDB read); the chunks of the first
 // screen, so that it renders whole, without a Suspense fallback and the delay React puts after
 // one; and, in a tab that starts signed in, the handlers of the changes that may be waiting in
@@ -34,7 +36,7 @@ const queuedWrites = signedIn
       registerQueuedWrites(queryClient);
     })
   : undefined;
-void Promise.all([openDeviceCopy({ signedIn }), preloadFirstScreen(window.location.pathname, window.location.search, signedIn), queuedWrites?.catch(() => undefined)]).then(([deviceCopy]) => {
+void Promise.all([openDeviceCopy({ signedIn }), switchLanguage(startLanguage(signedIn), { app: signedIn }), preloadFirstScreen(window.location.pathname, window.location.search, signedIn), queuedWrites?.catch(() => undefined)]).then(([deviceCopy]) => {
   createRoot(root).render(
     <StrictMode>
       <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>

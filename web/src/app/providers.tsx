@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import type { QueryClient } from '@tanstack/react-query';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { useMemo, type ReactNode } from 'react';
@@ -40,12 +42,14 @@ export function AppProviders({ queryClient, deviceCopy, children }: { queryClien
         void queryClient.resumePausedMutations();
       }}
     >
-      <DeviceCopyContext value={deviceCopy}>
-        <NoticeProvider>
-          <QueueNotices />
-          <SessionProvider>{children}</SessionProvider>
-        </NoticeProvider>
-      </DeviceCopyContext>
+      <I18nProvider i18n={i18n}>
+        <DeviceCopyContext value={deviceCopy}>
+          <NoticeProvider>
+            <QueueNotices />
+            <SessionProvider>{children}</SessionProvider>
+          </NoticeProvider>
+        </DeviceCopyContext>
+      </I18nProvider>
     </PersistQueryClientProvider>
   );
 }

@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom/vitest';
+import { i18n } from '@lingui/core';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 
@@ -6,6 +7,10 @@ import { afterEach, beforeEach, vi } from 'vitest';
 // library's default of 1 s failed tests on a busy machine (load 25 on 2 cores) that pass when
 // it is idle.
 configure({ asyncUtilTimeout: 5000 });
+
+// The tests read the English texts: the source messages, which Lingui compiles as it meets them
+// outside a production build (no catalog needs loading).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 /*
  * Tests fail on an unexpected console.error (React warnings, act() problems, our own error

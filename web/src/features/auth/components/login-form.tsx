@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Suspense, useRef, useState, type SubmitEvent } from 'react';
 import { checkEmail } from '#shared/validation.ts';
 import { Button } from '#web/components/button.tsx';
@@ -35,14 +36,15 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   const passwordRef = useRef<HTMLInputElement>(null);
   const { signIn } = useSession();
   const loginMutation = useLogin();
+  const { t } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checkedEmail = checkEmail(email);
     const errors: FieldErrors = {};
-    if (email.trim() === '') errors.email = 'Enter your e-mail address.';
+    if (email.trim() === '') errors.email = t`Enter your e-mail address.`;
     else if (!checkedEmail.ok) errors.email = checkedEmail.message;
-    if (password === '') errors.password = 'Enter your password.';
+    if (password === '') errors.password = t`Enter your password.`;
     setFieldErrors(errors);
     setFormError(null);
     if (errors.email) {
@@ -86,11 +88,11 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   }
 
   return (
-    <form className="auth-form" onSubmit={onSubmit} noValidate aria-label="Sign in">
+    <form className="auth-form" onSubmit={onSubmit} noValidate aria-label={t`Sign in`}>
       <FormAlert error={formError} errorRef={errorRef} className="auth-form__alert" />
       <EmailField
         ref={emailRef}
-        label="E-mail"
+        label={t`E-mail`}
         name="email"
         autoComplete="email"
         required
@@ -102,7 +104,7 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
       />
       <TextField
         ref={passwordRef}
-        label="Password"
+        label={t`Password`}
         type="password"
         name="password"
         autoComplete="current-password"
@@ -114,11 +116,11 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
         }}
       />
       <Button type="submit" variant="primary" size="lg" block busy={loginMutation.isPending}>
-        {loginMutation.isPending ? 'Signing in…' : 'Sign in'}
+        {loginMutation.isPending ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
       </Button>
       {/* The WebAuthn library comes with the click, in a chunk of its own: /login's script has a budget. */}
       <Button type="button" size="lg" block onClick={() => void import('../api/passkey-sign-in.ts').then((m) => m.signInWithPasskey(signIn, setFormError))}>
-        Sign in with a passkey
+        <Trans>Sign in with a passkey</Trans>
       </Button>
     </form>
   );

@@ -1,0 +1,95 @@
+import { i18n, type Messages } from '@lingui/core';
+import { bestLanguage, isRightToLeft, PSEUDO_LANGUAGE, toLanguage, type Language } from '#shared/languages.ts';
+
+/*
+ * The language the web app speaks, and its catalogs (lingui.config.ts, docs/i18n.md).
+ *
+ * Signed out, the app follows the browser. Signed in, it speaks the account's language: the
+ * settings answer carries it (app/account-language.tsx switches to it), and this device keeps it
+ * so that the next visit starts in it instead of flashing the browser's.
+ *
+ * Each language has two catalogs, each its own chunk: the public one (the signed-out screens and
+ * the app's frame), loaded before the first render, and the app one (every signed-in screen),
+ * loaded with the signed-in part of the app (`withAppCatalog`). Only the language in use is
+ * downloaded.
+ */
+
+export type WebLanguage = Language | typeof PSEUDO_LANGUAGE;
+type Catalog = { messages: Messages };
+
+const publicCatalogs = import.meta.glob<Catalog>('../locales/public/*.po');
+const appCatalogs = import.meta.glob<Catalog>('../locales/app/*.po');
+
+/** Where this device keeps the signed-in account's language between visits. */
+export const ACCOUNT_LANGUAGE_KEY = 'taskwise:language';
+
+const loaded = new Set<string>();
+
+function loadCatalog(catalogs: Record<string, () => Promise<Catalog>>, folder: 'public' | 'app', language: WebLanguage): Promise<void> {
+  const key = `${folder}/${language}`;
+  if (loaded.has(key)) return Promise.resolve();
+  const load = catalogs[`../locales/${key}.po`];
+  if (!load) return Promise.reject(new Error(`No ${folder} catalog for ${language}.`));
+  return load().then(({ messages }) => {
+    i18n.load(language, messages);
+    loaded.add(key);
+  });
+}
+
+/** The browser's language: its first wanted language we speak, or Chromium's pseudo-language when asked for first. */
+export function browserLanguage(): WebLanguage {
+  const wanted = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
+  if (wanted[0] === PSEUDO_LANGUAGE) return PSEUDO_LANGUAGE;
+  return bestLanguage(wanted);
+}
+
+/** The language a page starts in: the account's as this device last saw it, else the browser's. */
+export function startLanguage(signedIn: boolean): WebLanguage {
+  const browser = browserLanguage();
+  if (browser === PSEUDO_LANGUAGE || !signedIn) return browser;
+  return toLanguage(localStorage.getItem(ACCOUNT_LANGUAGE_KEY) ?? '') ?? browser;
+}
+
+function showLanguage(language: WebLanguage): void {
+  document.documentElement.lang = language;
+  document.documentElement.dir = isRightToLeft(language) ? 'rtl' : 'ltr';
+}
+
+let appCatalogWanted = false;
+
+/**
+ * Loads the language's catalogs (the app one too once the signed-in part has asked for it) and
+ * speaks it from then on. A language already in use costs nothing.
+ */
+export async function switchLanguage(language: WebLanguage, { app = appCatalogWanted }: { app?: boolean } = {}): Promise<void> {
+  await Promise.all([loadCatalog(publicCatalogs, 'public', language), app ? loadCatalog(appCatalogs, 'app', language) : undefined]);
+  if (i18n.locale !== language) i18n.activate(language);
+  showLanguage(language);
+}
+
+/** Loads the app catalog of the language in use; the signed-in chunks wait for it (`withAppCatalog`). */
+export function loadAppCatalog(): Promise<void> {
+  appCatalogWanted = true;
+  return loadCatalog(appCatalogs, 'app', (i18n.locale || browserLanguage()) as WebLanguage);
+}
+
+/** A lazy chunk of the signed-in part, ready only once the app catalog is: its screens never show a message id. */
+export function withAppCatalog<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), loadAppCatalog()]).then(([module]) => module);
+}
+
+/**
+ * The signed-in account's language, from its settings: remembered on this device and spoken from
+ * now on. The pseudo-language, when the browser asks for it, stays.
+ */
+export function adoptAccountLanguage(language: Language): Promise<void> {
+  localStorage.setItem(ACCOUNT_LANGUAGE_KEY, language);
+  if (i18n.locale === PSEUDO_LANGUAGE) return Promise.resolve();
+  return switchLanguage(language);
+}
+
+/** After signing out: forget the account's language and follow the browser again. */
+export function forgetAccountLanguage(): Promise<void> {
+  localStorage.removeItem(ACCOUNT_LANGUAGE_KEY);
+  return switchLanguage(browserLanguage());
+}
