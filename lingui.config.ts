@@ -1,5 +1,6 @@
 import { defineConfig } from '@lingui/cli';
 import { formatter } from '@lingui/format-po';
+import { extractor } from './scripts/i18n/extract-texts.ts';
 import { LANGUAGES, PSEUDO_LANGUAGE } from './shared/languages.ts';
 
 /**
@@ -26,6 +27,8 @@ export default defineConfig({
   fallbackLocales: { default: 'en' },
   format: formatter({ lineNumbers: false }),
   orderBy: 'messageId',
+  // The macros of the web app, and the `text()` / `message()` marks of shared/ and server/.
+  extractors: [extractor],
   catalogs: [
     { path: '<rootDir>/web/src/locales/public/{locale}', include: publicSources, exclude: tests },
     { path: '<rootDir>/web/src/locales/app/{locale}', include: ['<rootDir>/web/src/features'], exclude: ['<rootDir>/web/src/features/auth', ...tests] },

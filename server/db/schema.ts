@@ -25,6 +25,12 @@ export interface UsersTable {
   deactivatedAt: Generated<string | null>;
   /** The last sign-in that started a session. */
   lastSignInAt: Generated<string | null>;
+  /** The account's language, a tag of shared/languages.ts. */
+  language: Generated<string>;
+  /** `monday` | `sunday` | `saturday`. */
+  weekStart: Generated<string>;
+  /** `h12` | `h23`. */
+  hourCycle: Generated<string>;
 }
 
 export interface OtpCodesTable {
