@@ -1,5 +1,5 @@
 import js from '@eslint/js';
-import type { Linter } from 'eslint';
+import type { ESLint, Linter } from 'eslint';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import lingui from 'eslint-plugin-lingui';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -98,7 +98,8 @@ export default defineConfig(
     // codes, URLs, MIME types) are strings without a space that do not start with a capital.
     files: ['web/src/**/*.tsx', 'web/src/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.test.tsx', 'web/src/testing/**', 'web/src/sw.ts', 'web/src/sw/**'],
-    plugins: { lingui },
+    // The plugin's rule types lag ESLint 10's (it works as is).
+    plugins: { lingui: lingui as unknown as ESLint.Plugin },
     rules: {
       ...lingui.configs['flat/recommended'].rules,
       'lingui/no-unlocalized-strings': ['error', {

@@ -22,7 +22,7 @@ function load(language: Language): I18n {
   // translation; the English catalog is the source itself).
   i18n.setMessagesCompiler(compileMessage);
   const path = new URL(`../locales/${language}.po`, import.meta.url);
-  const catalog = po.parse(readFileSync(path, 'utf8'), { locale: language, sourceLocale: 'en', formatOptions: {} }) as Record<string, { translation?: string }>;
+  const catalog = po.parse(readFileSync(path, 'utf8'), { locale: language, sourceLocale: 'en', filename: path.pathname }) as Record<string, { translation?: string }>;
   const messages: Record<string, ReturnType<typeof compileMessage>> = {};
   for (const [id, entry] of Object.entries(catalog)) {
     if (entry.translation) messages[id] = compileMessage(entry.translation);
