@@ -3,7 +3,8 @@ import { formatter } from '@lingui/format-po';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import Negotiator from 'negotiator';
 import { readFileSync } from 'node:fs';
-import { bestLanguage, DEFAULT_LANGUAGE, toLanguage, type Language } from '#shared/languages.ts';
+import pseudolocale from 'pseudolocale';
+import { bestLanguage, DEFAULT_LANGUAGE, PSEUDO_LANGUAGE, toLanguage, type Language } from '#shared/languages.ts';
 import type { Translatable } from '#shared/i18n.ts';
 
 /*
@@ -41,9 +42,16 @@ function translator(language: Language): I18n {
   return i18n;
 }
 
-/** A text or message in the language; the English text when the catalog has none for it. */
-export function translate(language: Language, text: Translatable): string {
+/** A language the server writes in: one of ours, or the browser tests' pseudo-language. */
+export type ReaderLanguage = Language | typeof PSEUDO_LANGUAGE;
+
+/**
+ * A text or message in the language; the English text when the catalog has none for it. The
+ * pseudo-language is the English text accented and 40 % longer, made here: it needs no catalog.
+ */
+export function translate(language: ReaderLanguage, text: Translatable): string {
   const { id, values } = typeof text === 'string' ? { id: text, values: undefined } : text;
+  if (language === PSEUDO_LANGUAGE) return pseudolocale(translator(DEFAULT_LANGUAGE)._(id, values), { extend: 0.4, extendCharacter: '·' });
   return translator(language)._(id, values);
 }
 
@@ -52,14 +60,29 @@ export function english(text: Translatable): string {
   return translate(DEFAULT_LANGUAGE, text);
 }
 
+function wantedLanguages(acceptLanguage: string | undefined): string[] {
+  if (!acceptLanguage) return [];
+  return new Negotiator({ headers: { 'accept-language': acceptLanguage } }).languages().filter((tag) => tag !== '*');
+}
+
 /**
  * The best of our languages for an `Accept-Language` header (else English): its languages in
  * the order of their weights, the first we speak, exactly or by its language alone.
  */
 export function languageFromHeader(acceptLanguage: string | undefined): Language {
-  if (!acceptLanguage) return DEFAULT_LANGUAGE;
-  const wanted = new Negotiator({ headers: { 'accept-language': acceptLanguage } }).languages();
-  return bestLanguage(wanted.filter((tag) => tag !== '*'));
+  return bestLanguage(wantedLanguages(acceptLanguage));
+}
+
+/**
+ * The language to answer a request in: the pseudo-language when the header asks for it first
+ * (the browser tests' way to find untranslated text, whoever is signed in), else the signed-in
+ * account's language, else the header's best match. Signed out, only the header counts: an
+ * answer about an address never tells that account's language.
+ */
+export function readerLanguage(acceptLanguage: string | undefined, accountLanguage: Language | null): ReaderLanguage {
+  const wanted = wantedLanguages(acceptLanguage);
+  if (wanted[0] === PSEUDO_LANGUAGE) return PSEUDO_LANGUAGE;
+  return accountLanguage ?? bestLanguage(wanted);
 }
 
 /** A stored language tag as a Language (a row written before a language was dropped reads as English). */
