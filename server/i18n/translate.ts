@@ -51,7 +51,7 @@ export type ReaderLanguage = Language | typeof PSEUDO_LANGUAGE;
  */
 export function translate(language: ReaderLanguage, text: Translatable): string {
   const { id, values } = typeof text === 'string' ? { id: text, values: undefined } : text;
-  if (language === PSEUDO_LANGUAGE) return pseudolocale(translator(DEFAULT_LANGUAGE)._(id, values), { extend: 0.4, extendCharacter: '·' });
+  if (language === PSEUDO_LANGUAGE) return pseudolocale(translator(DEFAULT_LANGUAGE)._(id, values), { prepend: '', append: '', extend: 0.4, extendCharacter: '·' });
   return translator(language)._(id, values);
 }
 
