@@ -1,5 +1,6 @@
 import { i18n, type Messages } from '@lingui/core';
-import { bestLanguage, isRightToLeft, PSEUDO_LANGUAGE, toLanguage, type Language } from '#shared/languages.ts';
+import { bestLanguage, isRightToLeft, PSEUDO_LANGUAGE, toLanguage, type HourCycle, type Language, type WeekStart } from '#shared/languages.ts';
+import { setFormatPreferences } from '#web/lib/locale-format.ts';
 
 /*
  * The language the web app speaks, and its catalogs (lingui.config.ts, docs/i18n.md).
@@ -79,17 +80,21 @@ export function withAppCatalog<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * The signed-in account's language, from its settings: remembered on this device and spoken from
- * now on. The pseudo-language, when the browser asks for it, stays.
+ * The signed-in account's language and formats, from its settings: remembered on this device and
+ * used from now on. The pseudo-language, when the browser asks for it, stays.
  */
-export function adoptAccountLanguage(language: Language): Promise<void> {
+export async function adoptAccountPreferences({ language, weekStart, hourCycle }: { language: Language; weekStart: WeekStart; hourCycle: HourCycle }): Promise<void> {
   localStorage.setItem(ACCOUNT_LANGUAGE_KEY, language);
-  if (i18n.locale === PSEUDO_LANGUAGE) return Promise.resolve();
-  return switchLanguage(language);
+  const formatsChanged = setFormatPreferences({ weekStart, hourCycle });
+  const next = i18n.locale === PSEUDO_LANGUAGE ? PSEUDO_LANGUAGE : language;
+  if (next !== i18n.locale) await switchLanguage(next);
+  // Same language, other formats: the screens that show dates render again.
+  else if (formatsChanged) i18n.activate(next);
 }
 
-/** After signing out: forget the account's language and follow the browser again. */
+/** After signing out: forget the account's language and formats and follow the browser again. */
 export function forgetAccountLanguage(): Promise<void> {
   localStorage.removeItem(ACCOUNT_LANGUAGE_KEY);
+  setFormatPreferences({ weekStart: null, hourCycle: null });
   return switchLanguage(browserLanguage());
 }

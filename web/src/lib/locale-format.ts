@@ -16,11 +16,13 @@ interface Preferences {
 /** The signed-in account's choices; null follows the language's conventions (signed out, or not yet known). */
 const preferences: Preferences = { weekStart: null, hourCycle: null };
 
-/** Sets the account's week start and clock (from its settings); nulls go back to the language's. */
-export function setFormatPreferences(next: Preferences): void {
+/** Sets the account's week start and clock (from its settings); nulls go back to the language's. Says whether they changed. */
+export function setFormatPreferences(next: Preferences): boolean {
+  if (preferences.weekStart === next.weekStart && preferences.hourCycle === next.hourCycle) return false;
   preferences.weekStart = next.weekStart;
   preferences.hourCycle = next.hourCycle;
   dateFormats.clear();
+  return true;
 }
 
 /** The locale `Intl` formats with: the language in use (the pseudo-language formats as English). */
