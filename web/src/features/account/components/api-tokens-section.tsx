@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { checkTokenName, TOKEN_EXPIRY_CHOICES, TOKEN_POLICY, type ApiToken, type TokenAccess } from '#shared/schemas/tokens.ts';
 import { Alert } from '#web/components/alert.tsx';
@@ -15,12 +18,16 @@ import { useRevokeToken } from '../api/revoke-token.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 import { When } from './when.tsx';
 
-const ACCESS_LABELS: Record<TokenAccess, string> = { read: 'Read only', write: 'Read and write' };
+const ACCESS_LABELS: Record<TokenAccess, MessageDescriptor> = { read: msg`Read only`, write: msg`Read and write` };
+
+/** How a token is sent: typed as is, never translated. */
+const AUTHORIZATION_HEADER = 'Authorization: Bearer <token>';
 
 /** The secret of the token just made: shown this once, with a Copy button. */
 function NewTokenSecret({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
   const input = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<string | null>(null);
+  const { t } = useLingui();
   useEffect(() => {
     input.current?.focus();
     input.current?.select();
@@ -28,21 +35,23 @@ function NewTokenSecret({ name, secret, onDone }: { name: string; secret: string
   const copy = () => {
     navigator.clipboard.writeText(secret).then(
       () => {
-        setCopied('Copied to the clipboard.');
+        setCopied(t`Copied to the clipboard.`);
       },
       () => {
         input.current?.select();
-        setCopied('Could not copy: the token is selected, copy it with your keyboard.');
+        setCopied(t`Could not copy: the token is selected, copy it with your keyboard.`);
       },
     );
   };
   return (
     <div className="token-secret" role="group" aria-labelledby="token-secret-title">
       <h3 id="token-secret-title" className="token-secret__title">
-        Your new token “{name}”
+        <Trans>Your new token “{name}”</Trans>
       </h3>
       <p id="token-secret-warning" className="account-section__text">
-        <strong>Copy it now: you will not see it again.</strong> Send it as <code>Authorization: Bearer &lt;token&gt;</code>.
+        <Trans>
+          <strong>Copy it now: you will not see it again.</strong> Send it as <code>{AUTHORIZATION_HEADER}</code>.
+        </Trans>
       </p>
       <div className="token-secret__row">
         <input
@@ -50,7 +59,7 @@ function NewTokenSecret({ name, secret, onDone }: { name: string; secret: string
           className="input token-secret__value"
           readOnly
           value={secret}
-          aria-label={`New API token “${name}”`}
+          aria-label={t`New API token “${name}”`}
           aria-describedby="token-secret-warning"
           spellCheck={false}
           autoComplete="off"
@@ -59,14 +68,16 @@ function NewTokenSecret({ name, secret, onDone }: { name: string; secret: string
           }}
         />
         <Button variant="primary" onClick={copy}>
-          Copy
+          <Trans comment="Button that copies the new API token to the clipboard">Copy</Trans>
         </Button>
       </div>
       <p className="token-secret__copied" role="status">
         {copied}
       </p>
       <div className="account-form__actions">
-        <Button onClick={onDone}>I have copied it</Button>
+        <Button onClick={onDone}>
+          <Trans>I have copied it</Trans>
+        </Button>
       </div>
     </div>
   );
@@ -74,37 +85,44 @@ function NewTokenSecret({ name, secret, onDone }: { name: string; secret: string
 
 function TokenRow({ token, now, onRevoke }: { token: ApiToken; now: Date; onRevoke: (token: ApiToken) => void }) {
   const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= now.getTime();
+  const { i18n, t } = useLingui();
+  const name = token.name;
+  const never = t({ message: 'Never', comment: 'An API token that never expires, or was never used' });
   return (
     <li className="token-list__item">
       <div className="token-list__main">
         <span className="token-list__name">{token.name}</span>
-        <span className="token-list__access">{ACCESS_LABELS[token.access]}</span>
+        <span className="token-list__access">{i18n._(ACCESS_LABELS[token.access])}</span>
       </div>
       <dl className="token-list__facts">
         <div>
-          <dt>Created</dt>
+          <dt>
+            <Trans comment="When an API token was created">Created</Trans>
+          </dt>
           <dd>
             <When iso={token.createdAt} now={now} />
           </dd>
         </div>
         <div>
-          <dt>{expired ? 'Expired' : 'Expires'}</dt>
-          <dd className={expired ? 'token-list__expired' : undefined}>{token.expiresAt === null ? 'Never' : <When iso={token.expiresAt} now={now} />}</dd>
+          <dt>{expired ? <Trans comment="When an API token expired">Expired</Trans> : <Trans comment="When an API token expires">Expires</Trans>}</dt>
+          <dd className={expired ? 'token-list__expired' : undefined}>{token.expiresAt === null ? never : <When iso={token.expiresAt} now={now} />}</dd>
         </div>
         <div>
-          <dt>Last used</dt>
-          <dd>{token.lastUsedAt === null ? 'Never' : <When iso={token.lastUsedAt} relative now={now} />}</dd>
+          <dt>
+            <Trans>Last used</Trans>
+          </dt>
+          <dd>{token.lastUsedAt === null ? never : <When iso={token.lastUsedAt} relative now={now} />}</dd>
         </div>
       </dl>
       <Button
         size="sm"
         variant="danger"
-        aria-label={`Revoke “${token.name}”`}
+        aria-label={t`Revoke “${name}”`}
         onClick={() => {
           onRevoke(token);
         }}
       >
-        Revoke
+        <Trans comment="Button that revokes an API token">Revoke</Trans>
       </Button>
     </li>
   );
@@ -134,6 +152,7 @@ export function ApiTokensSection() {
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const createButton = useRef<HTMLDivElement>(null);
+  const { i18n, t } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -159,17 +178,22 @@ export function ApiTokensSection() {
   const onConfirmRevoke = () => {
     if (revoking === null) return;
     const token = revoking;
+    const name = token.name;
     return revoke.mutateAsync(token._id).then(() => {
-      notify('success', `The token “${token.name}” was revoked.`);
+      notify('success', t`The token “${name}” was revoked.`);
     });
   };
 
   const list = tokens.data?.data.tokens;
+  const nameMax = TOKEN_POLICY.nameMaxLength;
+  const revokingName = revoking?.name ?? '';
   return (
-    <AccountSection id="account-tokens" title="API tokens">
+    <AccountSection id="account-tokens" title={t`API tokens`}>
       <p className="account-section__text">
-        Let a script or another app use Taskwise as you. A token can do what you can (a read-only one only reads), but never manage tokens, your password,
-        sessions or account. Signing out everywhere or changing your password revokes every token.
+        <Trans>
+          Let a script or another app use Taskwise as you. A token can do what you can (a read-only one only reads), but never manage tokens, your password,
+          sessions or account. Signing out everywhere or changing your password revokes every token.
+        </Trans>
       </p>
       {created !== null ? (
         <NewTokenSecret
@@ -181,12 +205,12 @@ export function ApiTokensSection() {
           }}
         />
       ) : null}
-      <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Create an API token">
+      <form className="account-form" onSubmit={onSubmit} noValidate aria-label={t`Create an API token`}>
         {formError !== null ? <Alert tone="error">{formError}</Alert> : null}
         <TextField
-          label="Name"
+          label={t({ message: 'Name', comment: 'The name of an API token' })}
           name="tokenName"
-          hint={`What uses it, so you know which to revoke. Up to ${TOKEN_POLICY.nameMaxLength} characters.`}
+          hint={t`What uses it, so you know which to revoke. ${plural(nameMax, { one: 'Up to # character.', other: 'Up to # characters.' })}`}
           autoComplete="off"
           required
           value={name}
@@ -197,7 +221,7 @@ export function ApiTokensSection() {
         />
         <div className="token-form__choices">
           <SelectField
-            label="Access"
+            label={t({ message: 'Access', comment: 'What an API token may do: read only, or read and write' })}
             name="tokenAccess"
             value={access}
             error={errors.access}
@@ -205,11 +229,11 @@ export function ApiTokensSection() {
               setAccess(e.target.value as TokenAccess);
             }}
           >
-            <option value="read">{ACCESS_LABELS.read}</option>
-            <option value="write">{ACCESS_LABELS.write}</option>
+            <option value="read">{i18n._(ACCESS_LABELS.read)}</option>
+            <option value="write">{i18n._(ACCESS_LABELS.write)}</option>
           </SelectField>
           <SelectField
-            label="Expires"
+            label={t({ message: 'Expires', comment: 'When an API token expires' })}
             name="tokenExpiry"
             value={expiry}
             error={errors.expiresInDays}
@@ -220,22 +244,22 @@ export function ApiTokensSection() {
             {TOKEN_EXPIRY_CHOICES.map((days) =>
               days === null ? (
                 <option key="never" value="never">
-                  Never
+                  {t({ message: 'Never', comment: 'An API token that never expires, or was never used' })}
                 </option>
               ) : (
                 <option key={days} value={String(days)}>
-                  In {days} days
+                  {t`${plural(days, { one: 'In # day', other: 'In # days' })}`}
                 </option>
               ),
             )}
           </SelectField>
         </div>
         <div ref={createButton}>
-          <AccountFormFooter submitLabel="Create token" busy={create.isPending} done={null} />
+          <AccountFormFooter submitLabel={t`Create token`} busy={create.isPending} done={null} />
         </div>
       </form>
       <h3 className="token-list__title" id="account-tokens-list">
-        Your tokens
+        <Trans>Your tokens</Trans>
       </h3>
       {tokens.isError ? (
         <RetryAlert
@@ -246,9 +270,13 @@ export function ApiTokensSection() {
           {errorText(tokens.error)}
         </RetryAlert>
       ) : list === undefined ? (
-        <p className="account-section__text">Loading your tokens…</p>
+        <p className="account-section__text">
+          <Trans>Loading your tokens…</Trans>
+        </p>
       ) : list.length === 0 ? (
-        <p className="account-section__text">No tokens yet.</p>
+        <p className="account-section__text">
+          <Trans>No tokens yet.</Trans>
+        </p>
       ) : (
         <ul className="token-list" aria-labelledby="account-tokens-list">
           {list.map((token) => (
@@ -261,9 +289,9 @@ export function ApiTokensSection() {
         onClose={() => {
           setRevoking(null);
         }}
-        title={`Revoke “${revoking?.name ?? ''}”?`}
-        body="Anything that uses this token stops working at once. This cannot be undone."
-        confirmLabel="Revoke token"
+        title={t`Revoke “${revokingName}”?`}
+        body={t`Anything that uses this token stops working at once. This cannot be undone.`}
+        confirmLabel={t`Revoke token`}
         onConfirm={onConfirmRevoke}
       />
     </AccountSection>

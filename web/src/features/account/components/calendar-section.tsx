@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -21,36 +22,43 @@ export function CalendarSection() {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const url = feed.data?.data.url;
+  const { t } = useLingui();
 
   const copy = async () => {
     if (url === undefined) return;
     try {
       await navigator.clipboard.writeText(url);
-      notify('success', 'The calendar URL was copied.');
+      notify('success', t`The calendar URL was copied.`);
     } catch {
-      setError('The URL could not be copied: select it and copy it by hand.');
+      setError(t`The URL could not be copied: select it and copy it by hand.`);
     }
   };
 
   const onConfirm = () =>
     rotate.mutateAsync(undefined).then(() => {
-      notify('success', 'A new calendar URL was made. Subscribe to it again where you used the old one.');
+      notify('success', t`A new calendar URL was made. Subscribe to it again where you used the old one.`);
     });
 
   return (
-    <AccountSection id="account-calendar" title="Calendar">
+    <AccountSection id="account-calendar" title={t`Calendar`}>
       <p className="account-section__text">
-        Subscribe to this address in a calendar app (Google Calendar, Apple Calendar, Outlook, Thunderbird) to see your open tasks with a
-        deadline there. Anyone who has the address can read it, so keep it to yourself.
+        <Trans>
+          Subscribe to this address in a calendar app (Google Calendar, Apple Calendar, Outlook, Thunderbird) to see your open tasks with a
+          deadline there. Anyone who has the address can read it, so keep it to yourself.
+        </Trans>
       </p>
       {feed.isPending ? (
-        <LoadingLine>Loading your calendar address…</LoadingLine>
+        <LoadingLine>
+          <Trans>Loading your calendar address…</Trans>
+        </LoadingLine>
       ) : feed.isError || url === undefined ? (
-        <RetryAlert onRetry={() => void feed.refetch()}>Your calendar address could not be loaded.</RetryAlert>
+        <RetryAlert onRetry={() => void feed.refetch()}>
+          <Trans>Your calendar address could not be loaded.</Trans>
+        </RetryAlert>
       ) : (
         <>
           <TextField
-            label="Calendar address"
+            label={t`Calendar address`}
             value={url}
             readOnly
             spellCheck={false}
@@ -60,7 +68,7 @@ export function CalendarSection() {
           />
           <div className="account-form__actions">
             <Button variant="primary" onClick={() => void copy()}>
-              Copy
+              <Trans comment="Button that copies the calendar address to the clipboard">Copy</Trans>
             </Button>
             <Button
               onClick={() => {
@@ -68,7 +76,7 @@ export function CalendarSection() {
                 setConfirming(true);
               }}
             >
-              Make a new URL
+              <Trans>Make a new URL</Trans>
             </Button>
           </div>
         </>
@@ -79,9 +87,9 @@ export function CalendarSection() {
         onClose={() => {
           setConfirming(false);
         }}
-        title="Make a new calendar URL?"
-        body="The current address stops working at once: calendars subscribed to it no longer get your tasks until you subscribe to the new one."
-        confirmLabel="Make a new URL"
+        title={t`Make a new calendar URL?`}
+        body={t`The current address stops working at once: calendars subscribed to it no longer get your tasks until you subscribe to the new one.`}
+        confirmLabel={t`Make a new URL`}
         onConfirm={onConfirm}
       />
     </AccountSection>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState } from 'react';
 import { ACCOUNT_MESSAGES } from '#shared/account-messages.ts';
 import { Button } from '#web/components/button.tsx';
@@ -16,6 +17,7 @@ export function DeleteAccountSection({ onSignedOut }: { onSignedOut: () => void 
   const remove = useDeleteAccount();
   const { notify } = useNotices();
   const passwordRef = useRef<HTMLInputElement>(null);
+  const { t } = useLingui();
 
   const close = () => {
     setOpen(false);
@@ -25,7 +27,7 @@ export function DeleteAccountSection({ onSignedOut }: { onSignedOut: () => void 
 
   const onConfirm = () => {
     if (password === '') {
-      setError('Enter your password to confirm.');
+      setError(t`Enter your password to confirm.`);
       passwordRef.current?.focus();
       return;
     }
@@ -47,10 +49,12 @@ export function DeleteAccountSection({ onSignedOut }: { onSignedOut: () => void 
   };
 
   return (
-    <AccountSection id="account-delete" title="Delete account" danger>
+    <AccountSection id="account-delete" title={t`Delete account`} danger>
       <p className="account-section__text">
-        Your sign-in and the tasks only you can see are deleted. Tasks you created for other people, and your comments on them,
-        stay with your name. Mails you turned off stay off for your address. You can sign up again with the same address later.
+        <Trans>
+          Your sign-in and the tasks only you can see are deleted. Tasks you created for other people, and your comments on them,
+          stay with your name. Mails you turned off stay off for your address. You can sign up again with the same address later.
+        </Trans>
       </p>
       <div className="account-form__actions">
         <Button
@@ -59,19 +63,19 @@ export function DeleteAccountSection({ onSignedOut }: { onSignedOut: () => void 
             setOpen(true);
           }}
         >
-          Delete my account…
+          <Trans>Delete my account…</Trans>
         </Button>
       </div>
       <ConfirmDialog
         open={open}
         onClose={close}
-        title="Delete your account?"
-        body="This cannot be undone. Enter your password to confirm."
-        confirmLabel="Delete my account"
+        title={t`Delete your account?`}
+        body={t`This cannot be undone. Enter your password to confirm.`}
+        confirmLabel={t`Delete my account`}
         initialFocusRef={passwordRef}
         onConfirm={onConfirm}
       >
-        <TextField ref={passwordRef} label="Password" type="password" name="password" autoComplete="current-password" required value={password} error={error} onChange={(e) => { setPassword(e.target.value); }} />
+        <TextField ref={passwordRef} label={t`Password`} type="password" name="password" autoComplete="current-password" required value={password} error={error} onChange={(e) => { setPassword(e.target.value); }} />
       </ConfirmDialog>
     </AccountSection>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useSearchParams } from 'react-router';
 import { isOidcErrorCode, OIDC_ERROR_MESSAGES } from '#shared/oidc.ts';
 import { Alert } from '#web/components/alert.tsx';
@@ -7,10 +8,15 @@ import { useIdentities, useStartLink, useUnlink } from '../api/identities.ts';
 import { AccountSection } from './account-section.tsx';
 
 /** What a link that just came back from the provider says (`/account?oidcLinked=ID` or `?oidcError=CODE`). */
-function returnNote(params: URLSearchParams): { tone: 'success' | 'error'; text: string } | null {
+function useReturnNote(): { tone: 'success' | 'error'; text: string } | null {
+  const [params] = useSearchParams();
+  const { t } = useLingui();
   const error = params.get('oidcError');
-  if (error !== null) return { tone: 'error', text: isOidcErrorCode(error) ? OIDC_ERROR_MESSAGES[error] : 'Linking the provider did not work. Please try again.' };
-  if (params.has('oidcLinked')) return { tone: 'success', text: 'The provider is linked: you can sign in with it.' };
+  if (error !== null) {
+    const failed = t`Linking the provider did not work. Please try again.`;
+    return { tone: 'error', text: isOidcErrorCode(error) ? OIDC_ERROR_MESSAGES[error] : failed };
+  }
+  if (params.has('oidcLinked')) return { tone: 'success', text: t`The provider is linked: you can sign in with it.` };
   return null;
 }
 
@@ -23,8 +29,8 @@ export function LinkedProvidersSection() {
   const identities = useIdentities();
   const startLink = useStartLink();
   const unlink = useUnlink();
-  const [params] = useSearchParams();
-  const note = returnNote(params);
+  const note = useReturnNote();
+  const { t } = useLingui();
   const data = identities.data;
   if (data === undefined || (data.providers.length === 0 && data.identities.length === 0)) return null;
   const linked = new Set(data.identities.map((i) => i.providerId));
@@ -32,52 +38,60 @@ export function LinkedProvidersSection() {
   const error = startLink.error ?? unlink.error;
 
   return (
-    <AccountSection id="account-providers" title="Sign-in providers">
+    <AccountSection id="account-providers" title={t`Sign-in providers`}>
       {note !== null && unlink.data === undefined ? <Alert tone={note.tone}>{note.text}</Alert> : null}
       {unlink.data !== undefined ? <Alert tone="success">{unlink.data.message}</Alert> : null}
       {error !== null ? <Alert tone="error">{errorText(error)}</Alert> : null}
       {data.identities.length === 0 ? (
-        <p className="account-section__text">No sign-in provider is linked to your account.</p>
+        <p className="account-section__text">
+          <Trans>No sign-in provider is linked to your account.</Trans>
+        </p>
       ) : (
-        <ul className="account-providers" aria-label="Linked sign-in providers">
-          {data.identities.map((identity) => (
-            <li key={identity.providerId} className="account-providers__item">
-              <span>
-                <strong>{identity.providerName}</strong> {identity.email === '' ? null : <span>({identity.email})</span>}
-              </span>
-              <Button
-                size="sm"
-                variant="danger-ghost"
-                busy={unlink.isPending && unlink.variables === identity.providerId}
-                onClick={() => {
-                  startLink.reset();
-                  unlink.mutate(identity.providerId);
-                }}
-              >
-                Unlink {identity.providerName}
-              </Button>
-            </li>
-          ))}
+        <ul className="account-providers" aria-label={t`Linked sign-in providers`}>
+          {data.identities.map((identity) => {
+            const providerName = identity.providerName;
+            return (
+              <li key={identity.providerId} className="account-providers__item">
+                <span>
+                  <strong>{providerName}</strong> {identity.email === '' ? null : <span>({identity.email})</span>}
+                </span>
+                <Button
+                  size="sm"
+                  variant="danger-ghost"
+                  busy={unlink.isPending && unlink.variables === identity.providerId}
+                  onClick={() => {
+                    startLink.reset();
+                    unlink.mutate(identity.providerId);
+                  }}
+                >
+                  <Trans>Unlink {providerName}</Trans>
+                </Button>
+              </li>
+            );
+          })}
         </ul>
       )}
       {unlinkedProviders.length > 0 ? (
         <div className="account-form__actions">
-          {unlinkedProviders.map((provider) => (
-            <Button
-              key={provider.id}
-              busy={startLink.isPending && startLink.variables === provider.id}
-              onClick={() => {
-                unlink.reset();
-                startLink.mutate(provider.id, {
-                  onSuccess: (url) => {
-                    location.assign(url);
-                  },
-                });
-              }}
-            >
-              Link {provider.name}
-            </Button>
-          ))}
+          {unlinkedProviders.map((provider) => {
+            const providerName = provider.name;
+            return (
+              <Button
+                key={provider.id}
+                busy={startLink.isPending && startLink.variables === provider.id}
+                onClick={() => {
+                  unlink.reset();
+                  startLink.mutate(provider.id, {
+                    onSuccess: (url) => {
+                      location.assign(url);
+                    },
+                  });
+                }}
+              >
+                <Trans>Link {providerName}</Trans>
+              </Button>
+            );
+          })}
         </div>
       ) : null}
     </AccountSection>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type SubmitEvent } from 'react';
 import { PASSKEY_POLICY } from '#shared/passkeys.ts';
 import type { Passkey } from '#shared/schemas/passkeys.ts';
@@ -14,12 +16,12 @@ import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 import { When } from './when.tsx';
 
-const nameHint = `Where it is kept, so you know which to remove. Up to ${PASSKEY_POLICY.nameMaxLength} characters; left empty, the browser and system.`;
-
 function RenameForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void }) {
   const [name, setName] = useState(passkey.name);
   const [error, setError] = useState<string | undefined>(undefined);
   const rename = useRenamePasskey();
+  const { t } = useLingui();
+  const passkeyName = passkey.name;
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     rename.mutate(
@@ -33,9 +35,9 @@ function RenameForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void 
     );
   };
   return (
-    <form className="account-form" onSubmit={onSubmit} noValidate aria-label={`Rename “${passkey.name}”`}>
+    <form className="account-form" onSubmit={onSubmit} noValidate aria-label={t`Rename “${passkeyName}”`}>
       <TextField
-        label="New name"
+        label={t`New name`}
         name="passkeyNewName"
         autoComplete="off"
         required
@@ -47,10 +49,10 @@ function RenameForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void 
       />
       <div className="account-form__actions">
         <Button type="submit" variant="primary" size="sm" busy={rename.isPending}>
-          Save
+          <Trans comment="Button that saves a passkey's new name">Save</Trans>
         </Button>
         <Button size="sm" onClick={onDone}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </form>
@@ -59,22 +61,30 @@ function RenameForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void 
 
 function PasskeyRow({ passkey, now, onRemove }: { passkey: Passkey; now: Date; onRemove: (passkey: Passkey) => void }) {
   const [renaming, setRenaming] = useState(false);
+  const { t } = useLingui();
+  const passkeyName = passkey.name;
   return (
     <li className="token-list__item">
       <div className="token-list__main">
         <span className="token-list__name">{passkey.name}</span>
-        {passkey.backedUp ? <span className="token-list__access">Synced</span> : null}
+        {passkey.backedUp ? <span className="token-list__access">
+            <Trans comment="A passkey that the device's password manager keeps in sync across devices">Synced</Trans>
+          </span> : null}
       </div>
       <dl className="token-list__facts">
         <div>
-          <dt>Added</dt>
+          <dt>
+            <Trans comment="When a passkey was added">Added</Trans>
+          </dt>
           <dd>
             <When iso={passkey.createdAt} now={now} />
           </dd>
         </div>
         <div>
-          <dt>Last used</dt>
-          <dd>{passkey.lastUsedAt === null ? 'Never' : <When iso={passkey.lastUsedAt} relative now={now} />}</dd>
+          <dt>
+            <Trans>Last used</Trans>
+          </dt>
+          <dd>{passkey.lastUsedAt === null ? t({ message: 'Never', comment: 'A passkey that was never used' }) : <When iso={passkey.lastUsedAt} relative now={now} />}</dd>
         </div>
       </dl>
       {renaming ? (
@@ -88,22 +98,22 @@ function PasskeyRow({ passkey, now, onRemove }: { passkey: Passkey; now: Date; o
         <div className="account-form__actions">
           <Button
             size="sm"
-            aria-label={`Rename “${passkey.name}”`}
+            aria-label={t`Rename “${passkeyName}”`}
             onClick={() => {
               setRenaming(true);
             }}
           >
-            Rename
+            <Trans comment="Button that renames a passkey">Rename</Trans>
           </Button>
           <Button
             size="sm"
             variant="danger"
-            aria-label={`Remove “${passkey.name}”`}
+            aria-label={t`Remove “${passkeyName}”`}
             onClick={() => {
               onRemove(passkey);
             }}
           >
-            Remove
+            <Trans comment="Button that removes a passkey">Remove</Trans>
           </Button>
         </div>
       )}
@@ -126,6 +136,7 @@ export function PasskeysSection({ onAdded }: { onAdded?: () => void }) {
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
+  const { t } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -138,7 +149,7 @@ export function PasskeysSection({ onAdded }: { onAdded?: () => void }) {
         onAdded?.();
       },
       onError: (failure) => {
-        setFormError(passkeyErrorText(failure, 'No passkey was added: it was cancelled, or the device did not answer.'));
+        setFormError(passkeyErrorText(failure, t`No passkey was added: it was cancelled, or the device did not answer.`));
       },
     });
   };
@@ -146,33 +157,36 @@ export function PasskeysSection({ onAdded }: { onAdded?: () => void }) {
   const onConfirmRemove = () => {
     if (removing === null) return;
     const passkey = removing;
+    const name = passkey.name;
     return remove.mutateAsync(passkey.id).then(() => {
-      notify('success', `The passkey “${passkey.name}” was removed.`);
+      notify('success', t`The passkey “${name}” was removed.`);
     });
   };
 
   const list = passkeys.data;
+  const nameMax = PASSKEY_POLICY.nameMaxLength;
+  const removingName = removing?.name ?? '';
   return (
-    <AccountSection id="account-passkeys" title="Passkeys">
+    <AccountSection id="account-passkeys" title={t`Passkeys`}>
       <p className="account-section__text">
-        A passkey signs you in with your device&rsquo;s screen lock or security key, without your e-mail or password, and needs no code from an app.
+        <Trans>A passkey signs you in with your device’s screen lock or security key, without your e-mail or password, and needs no code from an app.</Trans>
       </p>
-      <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Add a passkey">
+      <form className="account-form" onSubmit={onSubmit} noValidate aria-label={t`Add a passkey`}>
         {formError !== null ? <Alert tone="error">{formError}</Alert> : null}
         <TextField
-          label="Passkey name"
+          label={t`Passkey name`}
           name="passkeyName"
-          hint={nameHint}
+          hint={t`Where it is kept, so you know which to remove. ${plural(nameMax, { one: 'Up to # character', other: 'Up to # characters' })}; left empty, the browser and system.`}
           autoComplete="off"
           value={name}
           onChange={(e) => {
             setName(e.target.value);
           }}
         />
-        <AccountFormFooter submitLabel="Add a passkey" busy={add.isPending} done={done} />
+        <AccountFormFooter submitLabel={t`Add a passkey`} busy={add.isPending} done={done} />
       </form>
       <h3 className="token-list__title" id="account-passkeys-list">
-        Your passkeys
+        <Trans>Your passkeys</Trans>
       </h3>
       {passkeys.isError ? (
         <RetryAlert
@@ -183,9 +197,13 @@ export function PasskeysSection({ onAdded }: { onAdded?: () => void }) {
           {errorText(passkeys.error)}
         </RetryAlert>
       ) : list === undefined ? (
-        <p className="account-section__text">Loading your passkeys…</p>
+        <p className="account-section__text">
+          <Trans>Loading your passkeys…</Trans>
+        </p>
       ) : list.length === 0 ? (
-        <p className="account-section__text">No passkeys yet.</p>
+        <p className="account-section__text">
+          <Trans>No passkeys yet.</Trans>
+        </p>
       ) : (
         <ul className="token-list" aria-labelledby="account-passkeys-list">
           {list.map((passkey) => (
@@ -198,9 +216,9 @@ export function PasskeysSection({ onAdded }: { onAdded?: () => void }) {
         onClose={() => {
           setRemoving(null);
         }}
-        title={`Remove “${removing?.name ?? ''}”?`}
-        body="It will no longer sign you in. Remove it from the device too, in its passkey settings."
-        confirmLabel="Remove passkey"
+        title={t`Remove “${removingName}”?`}
+        body={t`It will no longer sign you in. Remove it from the device too, in its passkey settings.`}
+        confirmLabel={t`Remove passkey`}
         onConfirm={onConfirmRemove}
       />
     </AccountSection>

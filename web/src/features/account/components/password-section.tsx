@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useState, type SubmitEvent } from 'react';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { checkPassword } from '#shared/validation.ts';
@@ -23,13 +24,14 @@ export function PasswordSection({ email }: { email: string }) {
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const change = useChangePassword();
+  const { t } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setDone(null);
     setFormError(null);
     const next: Errors = {};
-    if (currentPassword === '') next.currentPassword = 'Enter your current password.';
+    if (currentPassword === '') next.currentPassword = t`Enter your current password.`;
     const checked = checkPassword(newPassword, email);
     if (!checked.ok) next.newPassword = checked.message;
     else if (confirm !== newPassword) next.confirm = CLIENT_MESSAGES.passwordMismatch;
@@ -56,13 +58,13 @@ export function PasswordSection({ email }: { email: string }) {
   };
 
   return (
-    <AccountSection id="account-password" title="Password">
-      <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Change password">
+    <AccountSection id="account-password" title={t`Password`}>
+      <form className="account-form" onSubmit={onSubmit} noValidate aria-label={t`Change password`}>
         {formError !== null ? <Alert tone="error">{formError}</Alert> : null}
-        <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" required value={currentPassword} error={errors.currentPassword} onChange={(e) => { setCurrent(e.target.value); }} />
-        <TextField label="New password" type="password" name="newPassword" autoComplete="new-password" hint="8 to 128 characters." required value={newPassword} error={errors.newPassword} onChange={(e) => { setNew(e.target.value); }} />
-        <TextField label="Confirm new password" type="password" name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirm} onChange={(e) => { setConfirm(e.target.value); }} />
-        <AccountFormFooter submitLabel="Change password" busy={change.isPending} done={done} />
+        <TextField label={t`Current password`} type="password" name="currentPassword" autoComplete="current-password" required value={currentPassword} error={errors.currentPassword} onChange={(e) => { setCurrent(e.target.value); }} />
+        <TextField label={t`New password`} type="password" name="newPassword" autoComplete="new-password" hint={t`8 to 128 characters.`} required value={newPassword} error={errors.newPassword} onChange={(e) => { setNew(e.target.value); }} />
+        <TextField label={t`Confirm new password`} type="password" name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirm} onChange={(e) => { setConfirm(e.target.value); }} />
+        <AccountFormFooter submitLabel={t`Change password`} busy={change.isPending} done={done} />
       </form>
     </AccountSection>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type SubmitEvent } from 'react';
 import type { PublicUser } from '#shared/schemas/users.ts';
 import { checkFullName } from '#shared/validation.ts';
@@ -12,6 +13,7 @@ export function ProfileSection({ fullName, email, onSaved }: { fullName: string;
   const [error, setError] = useState<string | undefined>();
   const [done, setDone] = useState<string | null>(null);
   const update = useUpdateProfile();
+  const { t } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -38,13 +40,15 @@ export function ProfileSection({ fullName, email, onSaved }: { fullName: string;
   };
 
   return (
-    <AccountSection id="account-profile" title="Profile">
+    <AccountSection id="account-profile" title={t`Profile`}>
       <p className="account-section__text">
-        Signed in as <strong>{email}</strong>.
+        <Trans>
+          Signed in as <strong>{email}</strong>.
+        </Trans>
       </p>
-      <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Profile">
-        <TextField label="Full name" name="fullName" autoComplete="name" required value={name} error={error} onChange={(e) => { setName(e.target.value); }} />
-        <AccountFormFooter submitLabel="Save name" busy={update.isPending} done={done} />
+      <form className="account-form" onSubmit={onSubmit} noValidate aria-label={t`Profile`}>
+        <TextField label={t`Full name`} name="fullName" autoComplete="name" required value={name} error={error} onChange={(e) => { setName(e.target.value); }} />
+        <AccountFormFooter submitLabel={t`Save name`} busy={update.isPending} done={done} />
       </form>
     </AccountSection>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
@@ -35,6 +36,7 @@ export function ResetPasswordForm() {
   const navigate = useNavigate();
   const { notify } = useNotices();
   const otpRef = useRef<HTMLInputElement>(null);
+  const { t } = useLingui();
 
   const failed = (failure: unknown) => {
     setFormError(errorText(failure));
@@ -45,7 +47,7 @@ export function ResetPasswordForm() {
     setFormError(null);
     const checked = checkEmail(email);
     if (!checked.ok) {
-      setErrors({ email: email.trim() === '' ? 'Enter your e-mail address.' : checked.message });
+      setErrors({ email: email.trim() === '' ? t`Enter your e-mail address.` : checked.message });
       return;
     }
     setErrors({});
@@ -54,7 +56,9 @@ export function ResetPasswordForm() {
       {
         onSuccess: (answer) => {
           setEmail(checked.value);
-          setInfo(`${answer.message} Enter the 6-digit code from the mail and choose a new password.`);
+          // The server's sentence (already in the reader's language), then what to do next.
+          const sent = answer.message;
+          setInfo(t`${sent} Enter the 6-digit code from the mail and choose a new password.`);
           setStep('code');
           requestAnimationFrame(() => otpRef.current?.focus());
         },
@@ -88,26 +92,26 @@ export function ResetPasswordForm() {
 
   if (step === 'email') {
     return (
-      <form className="account-form" onSubmit={onRequest} noValidate aria-label="Reset password: your e-mail">
+      <form className="account-form" onSubmit={onRequest} noValidate aria-label={t`Reset password: your e-mail`}>
         {formError !== null ? <Alert tone="error">{formError}</Alert> : null}
-        <TextField label="E-mail" type="email" name="email" autoComplete="email" inputMode="email" spellCheck={false} required value={email} error={errors.email} onChange={(e) => { setEmail(e.target.value); }} />
+        <TextField label={t`E-mail`} type="email" name="email" autoComplete="email" inputMode="email" spellCheck={false} required value={email} error={errors.email} onChange={(e) => { setEmail(e.target.value); }} />
         <Button type="submit" variant="primary" size="lg" block busy={request.isPending}>
-          Send reset code
+          <Trans>Send reset code</Trans>
         </Button>
       </form>
     );
   }
 
   return (
-    <form className="account-form" onSubmit={onConfirm} noValidate aria-label="Reset password: code and new password">
+    <form className="account-form" onSubmit={onConfirm} noValidate aria-label={t`Reset password: code and new password`}>
       {info !== null ? <Alert tone="info">{info}</Alert> : null}
       {formError !== null ? <Alert tone="error">{formError}</Alert> : null}
-      <TextField label="E-mail" type="email" name="email" value={email} readOnly />
-      <TextField ref={otpRef} label="Code" name="otp" inputMode="numeric" autoComplete="one-time-code" required value={otp} error={errors.otp} onChange={(e) => { setOtp(e.target.value); }} />
-      <TextField label="New password" type="password" name="password" autoComplete="new-password" hint="8 to 128 characters." required value={password} error={errors.password} onChange={(e) => { setPassword(e.target.value); }} />
-      <TextField label="Confirm new password" type="password" name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirm} onChange={(e) => { setConfirm(e.target.value); }} />
+      <TextField label={t`E-mail`} type="email" name="email" value={email} readOnly />
+      <TextField ref={otpRef} label={t({ message: 'Code', comment: 'The one-time code from the password-reset mail' })} name="otp" inputMode="numeric" autoComplete="one-time-code" required value={otp} error={errors.otp} onChange={(e) => { setOtp(e.target.value); }} />
+      <TextField label={t`New password`} type="password" name="password" autoComplete="new-password" hint={t`8 to 128 characters.`} required value={password} error={errors.password} onChange={(e) => { setPassword(e.target.value); }} />
+      <TextField label={t`Confirm new password`} type="password" name="confirmPassword" autoComplete="new-password" required value={confirm} error={errors.confirm} onChange={(e) => { setConfirm(e.target.value); }} />
       <Button type="submit" variant="primary" size="lg" block busy={confirmReset.isPending}>
-        Set new password
+        <Trans>Set new password</Trans>
       </Button>
       <Button
         variant="ghost"
@@ -118,7 +122,7 @@ export function ResetPasswordForm() {
           setOtp('');
         }}
       >
-        Use another address or send a new code
+        <Trans>Use another address or send a new code</Trans>
       </Button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { Button } from '#web/components/button.tsx';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
@@ -11,6 +12,7 @@ export function SessionsAndDataSection({ onSignedOut }: { onSignedOut: () => voi
   const [confirming, setConfirming] = useState(false);
   const logoutAll = useLogoutAll();
   const { notify } = useNotices();
+  const { t } = useLingui();
 
   const onConfirm = () =>
     logoutAll.mutateAsync(undefined).then((answer) => {
@@ -20,25 +22,27 @@ export function SessionsAndDataSection({ onSignedOut }: { onSignedOut: () => voi
 
   return (
     <>
-      <AccountSection id="account-sessions" title="Devices">
-        <p className="account-section__text">Lost a phone, or signed in on a shared computer? Sign out on every device at once, this one included.</p>
+      <AccountSection id="account-sessions" title={t`Devices`}>
+        <p className="account-section__text">
+          <Trans>Lost a phone, or signed in on a shared computer? Sign out on every device at once, this one included.</Trans>
+        </p>
         <div className="account-form__actions">
           <Button
             onClick={() => {
               setConfirming(true);
             }}
           >
-            Sign out everywhere
+            <Trans>Sign out everywhere</Trans>
           </Button>
         </div>
       </AccountSection>
-      <AccountSection id="account-data" title="Your data">
+      <AccountSection id="account-data" title={t`Your data`}>
         <p className="account-section__text">
-          One JSON file with your account, every task you created or are assigned, and every comment you wrote.
+          <Trans>One JSON file with your account, every task you created or are assigned, and every comment you wrote.</Trans>
         </p>
         <div className="account-form__actions">
           <a className="btn btn--secondary btn--md" href={`${API_BASE}/users/me/export`} download>
-            Download my data
+            <Trans>Download my data</Trans>
           </a>
         </div>
       </AccountSection>
@@ -47,9 +51,9 @@ export function SessionsAndDataSection({ onSignedOut }: { onSignedOut: () => voi
         onClose={() => {
           setConfirming(false);
         }}
-        title="Sign out everywhere?"
-        body="Every device signed in to your account, this one included, will have to sign in again."
-        confirmLabel="Sign out everywhere"
+        title={t`Sign out everywhere?`}
+        body={t`Every device signed in to your account, this one included, will have to sign in again.`}
+        confirmLabel={t`Sign out everywhere`}
         onConfirm={onConfirm}
       />
     </>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type SubmitEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TwoStepSetupEnvelope } from '#shared/schemas/two-step.ts';
@@ -6,31 +7,35 @@ import { Button } from '#web/components/button.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { twoStepKey, useConfirmTwoStep, useDisableTwoStep, useRenewRecoveryCodes, useStartTwoStepSetup, useTwoStep } from '../api/two-step.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 
 /** The recovery codes just made: shown this once, with Copy and "I saved them". */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const [copied, setCopied] = useState<string | null>(null);
+  const { t } = useLingui();
   const copy = () => {
     navigator.clipboard.writeText(codes.join('\n')).then(
       () => {
-        setCopied('Copied to the clipboard.');
+        setCopied(t`Copied to the clipboard.`);
       },
       () => {
-        setCopied('Could not copy: select the codes and copy them with your keyboard.');
+        setCopied(t`Could not copy: select the codes and copy them with your keyboard.`);
       },
     );
   };
   return (
     <div className="token-secret" role="group" aria-labelledby="recovery-codes-title">
       <h3 id="recovery-codes-title" className="token-secret__title">
-        Your recovery codes
+        <Trans>Your recovery codes</Trans>
       </h3>
       <p className="account-section__text">
-        <strong>Save them now: you will not see them again.</strong> Each one signs you in once if you lose your authenticator app.
+        <Trans>
+          <strong>Save them now: you will not see them again.</strong> Each one signs you in once if you lose your authenticator app.
+        </Trans>
       </p>
-      <ul className="recovery-codes" aria-label="Recovery codes">
+      <ul className="recovery-codes" aria-label={t`Recovery codes`}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -39,9 +44,11 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       </ul>
       <div className="account-form__actions">
         <Button variant="primary" onClick={copy}>
-          Copy
+          <Trans comment="Button that copies the recovery codes to the clipboard">Copy</Trans>
         </Button>
-        <Button onClick={onDone}>I saved them</Button>
+        <Button onClick={onDone}>
+          <Trans>I saved them</Trans>
+        </Button>
       </div>
       <p className="token-secret__copied" role="status">
         {copied}
@@ -55,11 +62,12 @@ function SetupForm({ setup, onConfirmed }: { setup: TwoStepSetupEnvelope['data']
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const confirm = useConfirmTwoStep();
+  const { t } = useLingui();
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const entered = code.replace(/\s+/g, '');
     if (!/^\d{6}$/.test(entered)) {
-      setError('Enter the 6-digit code your app shows.');
+      setError(t`Enter the 6-digit code your app shows.`);
       return;
     }
     setError(undefined);
@@ -73,15 +81,21 @@ function SetupForm({ setup, onConfirmed }: { setup: TwoStepSetupEnvelope['data']
       },
     );
   };
+  const secret = setup.secret;
+  const secretLabel = t`Secret key`;
   return (
-    <form className="account-form" onSubmit={onSubmit} noValidate aria-label="Confirm two-step sign-in">
-      <p className="account-section__text">Scan this QR code with your authenticator app, or type the key into it. Then enter the code the app shows.</p>
-      <img className="two-step__qr" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} alt="QR code for your authenticator app" width={200} height={200} />
+    <form className="account-form" onSubmit={onSubmit} noValidate aria-label={t`Confirm two-step sign-in`}>
       <p className="account-section__text">
-        Key: <code aria-label="Secret key">{setup.secret}</code>
+        <Trans>Scan this QR code with your authenticator app, or type the key into it. Then enter the code the app shows.</Trans>
       </p>
-      <TextField label="Code from the app" name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} error={error} onChange={(e) => { setCode(e.target.value); }} />
-      <AccountFormFooter submitLabel="Turn on" busy={confirm.isPending} done={null} />
+      <img className="two-step__qr" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`} alt={t`QR code for your authenticator app`} width={200} height={200} />
+      <p className="account-section__text">
+        <Trans>
+          Key: <code aria-label={secretLabel}>{secret}</code>
+        </Trans>
+      </p>
+      <TextField label={t`Code from the app`} name="code" inputMode="numeric" autoComplete="one-time-code" required value={code} error={error} onChange={(e) => { setCode(e.target.value); }} />
+      <AccountFormFooter submitLabel={t({ message: 'Turn on', comment: 'Button that turns two-step sign-in on' })} busy={confirm.isPending} done={null} />
     </form>
   );
 }
@@ -115,12 +129,13 @@ function ProofForm({
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [errors, setErrors] = useState<{ password?: string; code?: string }>({});
+  const { t } = useLingui();
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const entered = code.trim();
     const next: { password?: string; code?: string } = {};
-    if (password === '') next.password = 'Enter your password.';
-    if (entered === '') next.code = recovery ? 'Enter a code from your app, or a recovery code.' : 'Enter the 6-digit code your app shows.';
+    if (password === '') next.password = t`Enter your password.`;
+    if (entered === '') next.code = recovery ? t`Enter a code from your app, or a recovery code.` : t`Enter the 6-digit code your app shows.`;
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     const digits = /^\d[\d\s]*$/.test(entered);
@@ -131,9 +146,9 @@ function ProofForm({
   };
   return (
     <form className="account-form" onSubmit={onSubmit} noValidate aria-label={name}>
-      <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} error={errors.password} onChange={(e) => { setPassword(e.target.value); }} />
+      <TextField label={t`Password`} type="password" name="password" autoComplete="current-password" required value={password} error={errors.password} onChange={(e) => { setPassword(e.target.value); }} />
       <TextField
-        label={recovery ? 'Code from the app, or a recovery code' : 'Code from the app'}
+        label={recovery ? t`Code from the app, or a recovery code` : t`Code from the app`}
         name="code"
         autoComplete="one-time-code"
         {...(recovery ? {} : { inputMode: 'numeric' as const })}
@@ -156,17 +171,21 @@ function TwoStepOn({ left, onNewCodes }: { left: number; onNewCodes: (codes: str
   const disable = useDisableTwoStep();
   const renew = useRenewRecoveryCodes();
   const [renewing, setRenewing] = useState(false);
+  const { t } = useLingui();
+  const codesLeft = formatNumber(left);
   return (
     <>
       <p className="account-section__text">
-        Two-step sign-in is on: signing in asks for a code from your authenticator app. Recovery codes left: {left}.
+        <Trans>Two-step sign-in is on: signing in asks for a code from your authenticator app. Recovery codes left: {codesLeft}.</Trans>
       </p>
       {renewing ? (
         <>
-          <p className="account-section__text">New recovery codes replace all the ones you have.</p>
+          <p className="account-section__text">
+            <Trans>New recovery codes replace all the ones you have.</Trans>
+          </p>
           <ProofForm
-            name="Make new recovery codes"
-            submitLabel="Make new codes"
+            name={t`Make new recovery codes`}
+            submitLabel={t`Make new codes`}
             recovery={false}
             busy={renew.isPending}
             onProof={(proof, onError) => {
@@ -181,13 +200,13 @@ function TwoStepOn({ left, onNewCodes }: { left: number; onNewCodes: (codes: str
               setRenewing(true);
             }}
           >
-            New recovery codes…
+            <Trans>New recovery codes…</Trans>
           </Button>
         </div>
       )}
       <ProofForm
-        name="Turn off two-step sign-in"
-        submitLabel="Turn off"
+        name={t`Turn off two-step sign-in`}
+        submitLabel={t({ message: 'Turn off', comment: 'Button that turns two-step sign-in off' })}
         danger
         recovery
         busy={disable.isPending}
@@ -209,6 +228,7 @@ export function TwoStepSection({ onTurnedOn }: { onTurnedOn?: () => void } = {})
   const start = useStartTwoStepSetup();
   // The recovery codes to show once: those of the set-up just confirmed (`first`), or new ones.
   const [codes, setCodes] = useState<{ list: string[]; first: boolean } | null>(null);
+  const { t } = useLingui();
 
   const body = () => {
     if (codes !== null) {
@@ -232,8 +252,11 @@ export function TwoStepSection({ onTurnedOn }: { onTurnedOn?: () => void } = {})
     return (
       <>
         <p className="account-section__text">
-          {status.data.required ? 'This server requires two-step sign-in. ' : ''}
-          Protect your account with a code from an authenticator app at every sign-in.
+          {status.data.required ? (
+            <Trans>This server requires two-step sign-in. Protect your account with a code from an authenticator app at every sign-in.</Trans>
+          ) : (
+            <Trans>Protect your account with a code from an authenticator app at every sign-in.</Trans>
+          )}
         </p>
         {start.isError ? <Alert tone="error">{errorText(start.error)}</Alert> : null}
         <div className="account-form__actions">
@@ -244,7 +267,7 @@ export function TwoStepSection({ onTurnedOn }: { onTurnedOn?: () => void } = {})
               start.mutate();
             }}
           >
-            Set up two-step sign-in
+            <Trans>Set up two-step sign-in</Trans>
           </Button>
         </div>
       </>
@@ -252,7 +275,7 @@ export function TwoStepSection({ onTurnedOn }: { onTurnedOn?: () => void } = {})
   };
 
   return (
-    <AccountSection id="account-two-step" title="Two-step sign-in">
+    <AccountSection id="account-two-step" title={t`Two-step sign-in`}>
       {body()}
     </AccountSection>
   );

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '#web/components/alert.tsx';
@@ -19,18 +20,27 @@ export function UnsubscribeResult({ token }: { token: string }) {
   }, [mutate, token]);
 
   if (token === '') {
-    return <Alert tone="error">This page needs the link from one of our mails. Turn mails off on your account page instead.</Alert>;
+    return (
+      <Alert tone="error">
+        <Trans>This page needs the link from one of our mails. Turn mails off on your account page instead.</Trans>
+      </Alert>
+    );
   }
   if (unsubscribe.isSuccess) {
     const { message, data } = unsubscribe.data;
+    const email = data.email;
     return (
       <>
         <Alert tone="success">{message}</Alert>
         <p className="account-section__text">
-          This applies to <strong>{data.email}</strong>. Codes for signing up and resetting a password are always sent.
+          <Trans>
+            This applies to <strong>{email}</strong>. Codes for signing up and resetting a password are always sent.
+          </Trans>
         </p>
         <p className="account-section__text">
-          Changed your mind? Turn it back on from your <Link className="account-link" to="/account">account page</Link>.
+          <Trans>
+            Changed your mind? Turn it back on from your <Link className="account-link" to="/account">account page</Link>.
+          </Trans>
         </p>
       </>
     );
@@ -42,7 +52,7 @@ export function UnsubscribeResult({ token }: { token: string }) {
   }
   return (
     <p role="status">
-      <Spinner /> Turning these mails off…
+      <Spinner /> <Trans>Turning these mails off…</Trans>
     </p>
   );
 }

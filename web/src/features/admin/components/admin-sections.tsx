@@ -1,4 +1,6 @@
-import { useId, useState, type SubmitEvent } from 'react';
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId, useState, type ReactNode, type SubmitEvent } from 'react';
 import { ADMIN_ACTION_LABELS, SIGN_IN_METHOD_LABELS } from '#shared/admin.ts';
 import type { AdminAccount } from '#shared/schemas/admin.ts';
 import { checkEmail } from '#shared/validation.ts';
@@ -7,21 +9,33 @@ import { Button } from '#web/components/button.tsx';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { EmailField, TextField } from '#web/components/field.tsx';
 import { errorText } from '#web/lib/error-text.ts';
+import { dateTimeFormat, formatNumber, numberFormat } from '#web/lib/locale-format.ts';
 import { useAccountAction, useAccounts, useAudit, useInvite, useServerSettings, type AccountAction } from '../api/admin.ts';
 import './admin.css';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string | null) => (iso === null ? 'Never' : dateTime.format(new Date(iso)));
-
-/** 1,234,567 bytes → "1.2 MB" (MB = 1,000,000 bytes, as the storage settings count). */
-function bytes(n: number): string {
-  if (n < 1000) return `${n} B`;
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1)} kB`;
-  if (n < 1_000_000_000) return `${(n / 1_000_000).toFixed(1)} MB`;
-  return `${(n / 1_000_000_000).toFixed(1)} GB`;
+/** A moment of the admin page, in the language in use: medium date and short time; "Never" for none. */
+function When({ iso }: { iso: string | null }) {
+  const { t } = useLingui();
+  if (iso === null) return t({ message: 'Never', comment: 'An account that was never seen' });
+  return dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
+type ByteUnit = 'kilobyte' | 'megabyte' | 'gigabyte';
+const unitSize = (unit: ByteUnit, digits: number) => numberFormat({ style: 'unit', unit, unitDisplay: 'short', minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** 1,234,567 bytes → "1.2 MB" (MB = 1,000,000 bytes, as the storage settings count). */
+function Bytes({ n }: { n: number }) {
+  const { t } = useLingui();
+  if (n < 1000) {
+    const size = formatNumber(n);
+    return t({ message: `${size} B`, comment: 'A size in bytes (B is the symbol of the byte)' });
+  }
+  if (n < 1_000_000) return unitSize('kilobyte', 1).format(n / 1000);
+  if (n < 1_000_000_000) return unitSize('megabyte', 1).format(n / 1_000_000);
+  return unitSize('gigabyte', 1).format(n / 1_000_000_000);
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
   return (
     <section className="admin-section" aria-labelledby={id}>
@@ -36,41 +50,65 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 function Pager({ page, pageSize, total, onPage, label }: { page: number; pageSize: number; total: number; onPage: (page: number) => void; label: string }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages === 1) return null;
+  const pageNumber = formatNumber(page);
+  const pageCount = formatNumber(pages);
   return (
     <nav className="admin-pager" aria-label={label}>
       <Button size="sm" disabled={page <= 1} onClick={() => { onPage(page - 1); }}>
-        Previous
+        <Trans comment="Button to the previous page of a list">Previous</Trans>
       </Button>
       <span>
-        Page {page} of {pages}
+        <Trans>
+          Page {pageNumber} of {pageCount}
+        </Trans>
       </span>
       <Button size="sm" disabled={page >= pages} onClick={() => { onPage(page + 1); }}>
-        Next
+        <Trans comment="Button to the next page of a list">Next</Trans>
       </Button>
     </nav>
   );
 }
 
-const CONFIRM: Record<AccountAction, { title: (a: AdminAccount) => string; body: string; label: string; destructive: boolean }> = {
-  deactivate: {
-    title: (a) => `Deactivate ${a.fullName}?`,
-    body: 'Every session of the account ends now, on every device; it cannot sign in and its API tokens stop working until it is reactivated. Nothing is deleted: its tasks, comments and board memberships stay.',
-    label: 'Deactivate account',
-    destructive: true,
-  },
-  reactivate: {
-    title: (a) => `Reactivate ${a.fullName}?`,
-    body: 'The account can sign in again, and its API tokens work again.',
-    label: 'Reactivate account',
-    destructive: false,
-  },
-  'reset-second-step': {
-    title: (a) => `Reset two-step sign-in of ${a.fullName}?`,
-    body: 'Their authenticator app and recovery codes stop working: the password alone signs in, and they may set two-step sign-in up again.',
-    label: 'Reset two-step sign-in',
-    destructive: true,
-  },
-};
+/** What the dialog that confirms an action on an account says, and how its button looks. */
+function useConfirmTexts(action: AccountAction, account: AdminAccount): { title: string; body: string; label: string; destructive: boolean } {
+  const { t } = useLingui();
+  const name = account.fullName;
+  switch (action) {
+    case 'deactivate':
+      return {
+        title: t`Deactivate ${name}?`,
+        body: t`Every session of the account ends now, on every device; it cannot sign in and its API tokens stop working until it is reactivated. Nothing is deleted: its tasks, comments and board memberships stay.`,
+        label: t`Deactivate account`,
+        destructive: true,
+      };
+    case 'reactivate':
+      return {
+        title: t`Reactivate ${name}?`,
+        body: t`The account can sign in again, and its API tokens work again.`,
+        label: t`Reactivate account`,
+        destructive: false,
+      };
+    case 'reset-second-step':
+      return {
+        title: t`Reset two-step sign-in of ${name}?`,
+        body: t`Their authenticator app and recovery codes stop working: the password alone signs in, and they may set two-step sign-in up again.`,
+        label: t`Reset two-step sign-in`,
+        destructive: true,
+      };
+  }
+}
+
+function AccountActionDialog({ account, action, onConfirm, onClose }: { account: AdminAccount; action: AccountAction; onConfirm: () => Promise<void>; onClose: () => void }) {
+  const texts = useConfirmTexts(action, account);
+  return <ConfirmDialog open title={texts.title} body={texts.body} confirmLabel={texts.label} destructive={texts.destructive} onConfirm={onConfirm} onClose={onClose} />;
+}
+
+/** How many accounts there are, or match the search. */
+function AccountCount({ total, query }: { total: number; query: string }) {
+  const { t } = useLingui();
+  if (query === '') return t`${plural(total, { one: '# account', other: '# accounts' })}`;
+  return t`${plural(total, { one: `# account match “${query}”`, other: `# accounts match “${query}”` })}`;
+}
 
 /** Accounts: search, figures, and deactivate / reactivate / reset the second step (each confirmed). */
 export function AccountsSection({ myEmail }: { myEmail: string }) {
@@ -81,13 +119,15 @@ export function AccountsSection({ myEmail }: { myEmail: string }) {
   const [pending, setPending] = useState<{ account: AdminAccount; action: AccountAction } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const data = accounts.data;
+  const { t } = useLingui();
+  const query = q.trim();
 
   return (
-    <Section title="Accounts">
+    <Section title={t`Accounts`}>
       <form role="search" className="admin-search" onSubmit={(event) => { event.preventDefault(); }}>
         <TextField
-          label="Search accounts"
-          hint="Part of an address or a name."
+          label={t`Search accounts`}
+          hint={t`Part of an address or a name.`}
           type="search"
           value={q}
           maxLength={100}
@@ -100,75 +140,106 @@ export function AccountsSection({ myEmail }: { myEmail: string }) {
       {done === null ? null : <Alert tone="success">{done}</Alert>}
       {accounts.isError ? <Alert tone="error">{errorText(accounts.error)}</Alert> : null}
       {data === undefined ? (
-        accounts.isPending ? <p role="status">Loading accounts…</p> : null
+        accounts.isPending ? (
+          <p role="status">
+            <Trans>Loading accounts…</Trans>
+          </p>
+        ) : null
       ) : (
         <>
           <p className="admin-count" role="status">
-            {data.total === 1 ? '1 account' : `${data.total} accounts`}
-            {q.trim() === '' ? '' : ` match “${q.trim()}”`}
+            <AccountCount total={data.total} query={query} />
           </p>
-          <div className="admin-table-wrap" role="region" aria-label="Accounts" tabIndex={0}>
+          <div className="admin-table-wrap" role="region" aria-label={t`Accounts`} tabIndex={0}>
             <table className="admin-table">
               <thead>
                 <tr>
-                  <th scope="col">Account</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last seen</th>
-                  <th scope="col">Boards</th>
-                  <th scope="col">Storage</th>
-                  <th scope="col">Sign-in</th>
-                  <th scope="col">Actions</th>
+                  <th scope="col">
+                    <Trans comment="Column of the accounts table: the name and address">Account</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans comment="Column of the accounts table: when the account was created">Created</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans comment="Column of the accounts table: when the account was last seen">Last seen</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans comment="Column of the accounts table: how many boards the account is on">Boards</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans comment="Column of the accounts table: how much its files take">Storage</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans comment="Column of the accounts table: the ways the account signs in">Sign-in</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans comment="Column of the accounts table: its buttons">Actions</Trans>
+                  </th>
                 </tr>
               </thead>
               <tbody>
-                {data.accounts.map((account) => (
-                  <tr key={account.id} className={account.deactivatedAt === null ? undefined : 'admin-table__row--off'}>
-                    <th scope="row">
-                      <span className="admin-table__name">{account.fullName}</span>
-                      <span className="admin-table__email">{account.email}</span>
-                      {account.isAdmin ? <span className="admin-badge">Admin</span> : null}
-                      {account.deactivatedAt === null ? null : <span className="admin-badge admin-badge--off">Deactivated</span>}
-                    </th>
-                    <td>{when(account.createdAt)}</td>
-                    <td>{when(account.lastSeenAt)}</td>
-                    <td>{account.boards}</td>
-                    <td>{bytes(account.storageBytes)}</td>
-                    <td>{account.signInMethods.map((m) => SIGN_IN_METHOD_LABELS[m]).join(', ') || '—'}</td>
-                    <td>
-                      <div className="admin-actions">
-                        {account.deactivatedAt === null ? (
-                          account.email === myEmail ? null : (
-                            <Button size="sm" variant="danger" onClick={() => { setPending({ account, action: 'deactivate' }); }} aria-label={`Deactivate ${account.fullName}`}>
-                              Deactivate
-                            </Button>
-                          )
-                        ) : (
-                          <Button size="sm" onClick={() => { setPending({ account, action: 'reactivate' }); }} aria-label={`Reactivate ${account.fullName}`}>
-                            Reactivate
-                          </Button>
-                        )}
-                        {account.signInMethods.includes('two-step') ? (
-                          <Button size="sm" onClick={() => { setPending({ account, action: 'reset-second-step' }); }} aria-label={`Reset two-step sign-in of ${account.fullName}`}>
-                            Reset two-step
-                          </Button>
+                {data.accounts.map((account) => {
+                  const name = account.fullName;
+                  return (
+                    <tr key={account.id} className={account.deactivatedAt === null ? undefined : 'admin-table__row--off'}>
+                      <th scope="row">
+                        <span className="admin-table__name">{account.fullName}</span>
+                        <span className="admin-table__email">{account.email}</span>
+                        {account.isAdmin ? (
+                          <span className="admin-badge">
+                            <Trans comment="Badge of an account that is an admin of this server">Admin</Trans>
+                          </span>
                         ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
+                        {account.deactivatedAt === null ? null : (
+                          <span className="admin-badge admin-badge--off">
+                            <Trans comment="Badge of a deactivated account">Deactivated</Trans>
+                          </span>
+                        )}
+                      </th>
+                      <td>
+                        <When iso={account.createdAt} />
+                      </td>
+                      <td>
+                        <When iso={account.lastSeenAt} />
+                      </td>
+                      <td>{formatNumber(account.boards)}</td>
+                      <td>
+                        <Bytes n={account.storageBytes} />
+                      </td>
+                      <td>{account.signInMethods.map((m) => SIGN_IN_METHOD_LABELS[m]).join(', ') || '—'}</td>
+                      <td>
+                        <div className="admin-actions">
+                          {account.deactivatedAt === null ? (
+                            account.email === myEmail ? null : (
+                              <Button size="sm" variant="danger" onClick={() => { setPending({ account, action: 'deactivate' }); }} aria-label={t`Deactivate ${name}`}>
+                                <Trans comment="Button that deactivates an account">Deactivate</Trans>
+                              </Button>
+                            )
+                          ) : (
+                            <Button size="sm" onClick={() => { setPending({ account, action: 'reactivate' }); }} aria-label={t`Reactivate ${name}`}>
+                              <Trans comment="Button that reactivates an account">Reactivate</Trans>
+                            </Button>
+                          )}
+                          {account.signInMethods.includes('two-step') ? (
+                            <Button size="sm" onClick={() => { setPending({ account, action: 'reset-second-step' }); }} aria-label={t`Reset two-step sign-in of ${name}`}>
+                              <Trans comment="Button that turns off the two-step sign-in of an account">Reset two-step</Trans>
+                            </Button>
+                          ) : null}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>
-          <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Pages of accounts" />
+          <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label={t`Pages of accounts`} />
         </>
       )}
       {pending === null ? null : (
-        <ConfirmDialog
-          open
-          title={CONFIRM[pending.action].title(pending.account)}
-          body={CONFIRM[pending.action].body}
-          confirmLabel={CONFIRM[pending.action].label}
-          destructive={CONFIRM[pending.action].destructive}
+        <AccountActionDialog
+          account={pending.account}
+          action={pending.action}
           onConfirm={async () => {
             const res = await action.mutateAsync({ id: pending.account.id, action: pending.action });
             setDone(res.message);
@@ -185,6 +256,7 @@ export function InviteSection() {
   const [email, setEmail] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const invite = useInvite();
+  const { t } = useLingui();
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkEmail(email);
@@ -196,13 +268,15 @@ export function InviteSection() {
     invite.mutate({ email: checked.value }, { onSuccess: () => { setEmail(''); } });
   };
   return (
-    <Section title="Invite someone">
-      <p className="admin-section__text">They get a mail with a link to sign up; on a server where sign-up is by invitation, the address may then register.</p>
+    <Section title={t`Invite someone`}>
+      <p className="admin-section__text">
+        <Trans>They get a mail with a link to sign up; on a server where sign-up is by invitation, the address may then register.</Trans>
+      </p>
       <form className="admin-form" onSubmit={submit} noValidate>
-        <EmailField label="E-mail address" value={email} autoComplete="off" error={fieldError} onChange={(event) => { setEmail(event.target.value); }} />
+        <EmailField label={t`E-mail address`} value={email} autoComplete="off" error={fieldError} onChange={(event) => { setEmail(event.target.value); }} />
         <div>
           <Button type="submit" variant="primary" busy={invite.isPending}>
-            Send invitation
+            <Trans>Send invitation</Trans>
           </Button>
         </div>
       </form>
@@ -215,16 +289,19 @@ export function InviteSection() {
 /** The server's settings, as the server shows them (secrets only as set / not set). */
 export function SettingsSection() {
   const settings = useServerSettings();
+  const { t } = useLingui();
   return (
-    <Section title="Server settings">
-      <p className="admin-section__text">Set in the server's environment; secrets are shown only as set or not set.</p>
+    <Section title={t`Server settings`}>
+      <p className="admin-section__text">
+        <Trans>Set in the server's environment; secrets are shown only as set or not set.</Trans>
+      </p>
       {settings.isError ? <Alert tone="error">{errorText(settings.error)}</Alert> : null}
       {settings.data === undefined ? null : (
         <dl className="admin-settings">
           {settings.data.map((s) => (
             <div key={s.name} className="admin-settings__row">
               <dt>{s.name}</dt>
-              <dd>{s.value === '' ? '(empty)' : s.value}</dd>
+              <dd>{s.value === '' ? t({ message: '(empty)', comment: 'A server setting that is set to nothing' }) : s.value}</dd>
             </div>
           ))}
         </dl>
@@ -238,22 +315,27 @@ export function AuditSection() {
   const [page, setPage] = useState(1);
   const audit = useAudit(page);
   const data = audit.data;
+  const { t } = useLingui();
   return (
-    <Section title="Audit log">
+    <Section title={t`Audit log`}>
       {audit.isError ? <Alert tone="error">{errorText(audit.error)}</Alert> : null}
       {data === undefined ? null : data.entries.length === 0 ? (
-        <p className="admin-section__text">No admin actions yet.</p>
+        <p className="admin-section__text">
+          <Trans>No admin actions yet.</Trans>
+        </p>
       ) : (
         <>
           <ol className="admin-audit">
             {data.entries.map((e) => (
               <li key={e.id}>
-                <time dateTime={e.at}>{when(e.at)}</time> <strong>{e.actorEmail}</strong> {ADMIN_ACTION_LABELS[e.action].toLowerCase()} {e.subjectEmail ?? ''}
+                <time dateTime={e.at}>
+                  <When iso={e.at} />
+                </time> <strong>{e.actorEmail}</strong> {ADMIN_ACTION_LABELS[e.action].toLowerCase()} {e.subjectEmail ?? ''}
                 {e.detail === '' ? '' : ` (${e.detail})`}
               </li>
             ))}
           </ol>
-          <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label="Pages of the audit log" />
+          <Pager page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} label={t`Pages of the audit log`} />
         </>
       )}
     </Section>

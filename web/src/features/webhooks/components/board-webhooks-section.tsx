@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type Delivery, type Webhook, type WebhookEvent } from '#shared/schemas/webhooks.ts';
 import { checkWebhookUrl } from '#shared/webhooks.ts';
@@ -8,31 +11,47 @@ import { TextField } from '#web/components/field.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { dateTimeFormat, formatNumber } from '#web/lib/locale-format.ts';
 import { useCreateWebhook, useDeleteWebhook, useDeliveries, useRedeliver, useUpdateWebhook, useWebhooks } from '../api/webhooks.ts';
 import './webhooks.css';
 
-const EVENT_LABELS: Record<WebhookEvent, string> = {
-  'task.created': 'Task created',
-  'task.updated': 'Task changed',
-  'task.deleted': 'Task deleted',
-  'comment.created': 'Comment added',
-  'comment.updated': 'Comment edited',
-  'comment.deleted': 'Comment deleted',
-  'attachment.created': 'File added',
-  'attachment.deleted': 'File deleted',
+const EVENT_LABELS: Record<WebhookEvent, MessageDescriptor> = {
+  'task.created': msg({ message: 'Task created', comment: 'A webhook event' }),
+  'task.updated': msg({ message: 'Task changed', comment: 'A webhook event' }),
+  'task.deleted': msg({ message: 'Task deleted', comment: 'A webhook event' }),
+  'comment.created': msg({ message: 'Comment added', comment: 'A webhook event' }),
+  'comment.updated': msg({ message: 'Comment edited', comment: 'A webhook event' }),
+  'comment.deleted': msg({ message: 'Comment deleted', comment: 'A webhook event' }),
+  'attachment.created': msg({ message: 'File added', comment: 'A webhook event' }),
+  'attachment.deleted': msg({ message: 'File deleted', comment: 'A webhook event' }),
 };
-const STATUS_LABELS: Record<Delivery['status'], string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Failed' };
+const STATUS_LABELS: Record<Delivery['status'], MessageDescriptor> = {
+  pending: msg({ message: 'Pending', comment: 'The status of a webhook delivery' }),
+  delivered: msg({ message: 'Delivered', comment: 'The status of a webhook delivery' }),
+  failed: msg({ message: 'Failed', comment: 'The status of a webhook delivery' }),
+};
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** The header a receiver checks (Standard Webhooks): typed as is, never translated. */
+const SIGNATURE_HEADER = 'webhook-signature';
+
+/** A moment of a webhook or a delivery, in the language in use (call it while rendering). */
+const when = (iso: string) => dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 /** The signing secret of a webhook just added, shown this once, with Copy. */
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
   const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
   const headingId = useId();
+  const { t } = useLingui();
   return (
     <div className="webhook-secret" role="region" aria-labelledby={headingId}>
-      <h3 id={headingId}>Signing secret</h3>
-      <p>Copy it now: it is not shown again. Your receiver checks each delivery’s <code>webhook-signature</code> with it (Standard Webhooks).</p>
+      <h3 id={headingId}>
+        <Trans>Signing secret</Trans>
+      </h3>
+      <p>
+        <Trans>
+          Copy it now: it is not shown again. Your receiver checks each delivery’s <code>{SIGNATURE_HEADER}</code> with it (Standard Webhooks).
+        </Trans>
+      </p>
       <code className="webhook-secret__value" data-testid="webhook-secret">
         {secret}
       </code>
@@ -51,20 +70,21 @@ function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) 
             );
           }}
         >
-          Copy secret
+          <Trans>Copy secret</Trans>
         </Button>
         <Button size="sm" variant="ghost" onClick={onDone}>
-          Done
+          <Trans comment="Button that closes the secret shown once">Done</Trans>
         </Button>
       </div>
       <p role="status" className="webhook-secret__status">
-        {copied === 'yes' ? 'Copied.' : copied === 'no' ? 'Couldn’t copy: select the secret and copy it yourself.' : ''}
+        {copied === 'yes' ? t`Copied.` : copied === 'no' ? t`Couldn’t copy: select the secret and copy it yourself.` : ''}
       </p>
     </div>
   );
 }
 
 function EventChoice({ value, onChange, legend }: { value: WebhookEvent[]; onChange: (events: WebhookEvent[]) => void; legend: string }) {
+  const { i18n } = useLingui();
   return (
     <fieldset className="webhook-events">
       <legend>{legend}</legend>
@@ -77,7 +97,7 @@ function EventChoice({ value, onChange, legend }: { value: WebhookEvent[]; onCha
               onChange(e.target.checked ? WEBHOOK_EVENTS.filter((x) => x === event || value.includes(x)) : value.filter((x) => x !== event));
             }}
           />
-          {EVENT_LABELS[event]} <code>{event}</code>
+          {i18n._(EVENT_LABELS[event])} <code>{event}</code>
         </label>
       ))}
     </fieldset>
@@ -90,13 +110,14 @@ function NewWebhook({ boardId, onSecret }: { boardId: string; onSecret: (secret:
   const [events, setEvents] = useState<WebhookEvent[]>(['task.created', 'task.updated', 'task.deleted']);
   const [urlError, setUrlError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const { t } = useLingui();
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkWebhookUrl(url);
     setUrlError(checked.ok ? null : checked.message);
     if (!checked.ok) return;
     if (events.length === 0) {
-      setError('Choose at least one event.');
+      setError(t`Choose at least one event.`);
       return;
     }
     setError(null);
@@ -117,11 +138,13 @@ function NewWebhook({ boardId, onSecret }: { boardId: string; onSecret: (secret:
   };
   return (
     <details className="webhook-new">
-      <summary className="webhook-new__summary">Add webhook</summary>
-      <form className="webhook-form" onSubmit={submit} noValidate aria-label="Add webhook">
+      <summary className="webhook-new__summary">
+        <Trans>Add webhook</Trans>
+      </summary>
+      <form className="webhook-form" onSubmit={submit} noValidate aria-label={t`Add webhook`}>
         {error ? <Alert tone="error">{error}</Alert> : null}
         <TextField
-          label="Payload URL"
+          label={t`Payload URL`}
           type="url"
           inputMode="url"
           autoComplete="off"
@@ -134,10 +157,10 @@ function NewWebhook({ boardId, onSecret }: { boardId: string; onSecret: (secret:
             setUrl(e.target.value);
           }}
         />
-        <EventChoice legend="Events to send" value={events} onChange={setEvents} />
+        <EventChoice legend={t`Events to send`} value={events} onChange={setEvents} />
         <div className="webhook-actions">
           <Button type="submit" size="sm" variant="primary" busy={create.isPending}>
-            {create.isPending ? 'Adding…' : 'Add webhook'}
+            {create.isPending ? <Trans>Adding…</Trans> : <Trans>Add webhook</Trans>}
           </Button>
         </div>
       </form>
@@ -149,63 +172,107 @@ function Deliveries({ boardId, hook }: { boardId: string; hook: Webhook }) {
   const deliveries = useDeliveries(boardId, hook._id, true);
   const redeliver = useRedeliver(boardId, hook._id);
   const [error, setError] = useState<string | null>(null);
-  if (deliveries.isPending) return <p className="board-settings__none">Loading deliveries…</p>;
-  if (deliveries.isError) return <RetryAlert onRetry={() => void deliveries.refetch()}>Couldn’t load the deliveries. {errorText(deliveries.error, { firstField: true })}</RetryAlert>;
-  if (deliveries.data.length === 0) return <p className="board-settings__none">No deliveries yet.</p>;
+  const { i18n, t } = useLingui();
+  if (deliveries.isPending) {
+    return (
+      <p className="board-settings__none">
+        <Trans>Loading deliveries…</Trans>
+      </p>
+    );
+  }
+  if (deliveries.isError) {
+    // The server's words (already in the reader's language) after ours.
+    const reason = errorText(deliveries.error, { firstField: true });
+    return (
+      <RetryAlert onRetry={() => void deliveries.refetch()}>
+        <Trans>Couldn’t load the deliveries. {reason}</Trans>
+      </RetryAlert>
+    );
+  }
+  if (deliveries.data.length === 0) {
+    return (
+      <p className="board-settings__none">
+        <Trans>No deliveries yet.</Trans>
+      </p>
+    );
+  }
+  const url = hook.url;
   return (
     <>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="webhook-deliveries__scroll">
         <table className="webhook-deliveries">
-          <caption className="visually-hidden">Recent deliveries to {hook.url}</caption>
+          <caption className="visually-hidden">
+            <Trans>Recent deliveries to {url}</Trans>
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Response</th>
-              <th scope="col">When</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <Trans comment="Column of the deliveries table: the webhook event">Event</Trans>
+              </th>
+              <th scope="col">
+                <Trans comment="Column of the deliveries table: pending, delivered or failed">Status</Trans>
+              </th>
+              <th scope="col">
+                <Trans comment="Column of the deliveries table: the HTTP status the receiver answered">Response</Trans>
+              </th>
+              <th scope="col">
+                <Trans comment="Column of the deliveries table: when it was sent">When</Trans>
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">
+                  <Trans comment="Column of the deliveries table: its buttons">Actions</Trans>
+                </span>
               </th>
             </tr>
           </thead>
           <tbody>
-            {deliveries.data.map((d) => (
-              <tr key={d._id}>
-                <td>
-                  <code>{d.type}</code>
-                </td>
-                <td>
-                  <span className={`webhook-status webhook-status--${d.status}`}>{STATUS_LABELS[d.status]}</span>
-                  {d.attempts > 1 ? <span className="webhook-muted"> ({d.attempts} attempts)</span> : null}
-                </td>
-                <td>{d.responseStatus ?? '—'}</td>
-                <td>{when(d.at)}</td>
-                <td>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    aria-label={`Redeliver ${d.type} of ${when(d.at)}`}
-                    disabled={redeliver.isPending}
-                    onClick={() => {
-                      setError(null);
-                      redeliver.mutate(d._id, {
-                        onError: (failure) => {
-                          if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
-                        },
-                      });
-                    }}
-                  >
-                    Redeliver
-                  </Button>
-                </td>
-              </tr>
-            ))}
+            {deliveries.data.map((d) => {
+              const type = d.type;
+              const at = when(d.at);
+              const attempts = d.attempts;
+              return (
+                <tr key={d._id}>
+                  <td>
+                    <code>{d.type}</code>
+                  </td>
+                  <td>
+                    <span className={`webhook-status webhook-status--${d.status}`}>{i18n._(STATUS_LABELS[d.status])}</span>
+                    {attempts > 1 ? (
+                      <span className="webhook-muted">
+                        {' '}
+                        {t`${plural(attempts, { one: '(# attempt)', other: '(# attempts)' })}`}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td>{d.responseStatus ?? '—'}</td>
+                  <td>{at}</td>
+                  <td>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      aria-label={t`Redeliver ${type} of ${at}`}
+                      disabled={redeliver.isPending}
+                      onClick={() => {
+                        setError(null);
+                        redeliver.mutate(d._id, {
+                          onError: (failure) => {
+                            if (!isUnauthorized(failure)) setError(errorText(failure, { firstField: true }));
+                          },
+                        });
+                      }}
+                    >
+                      <Trans comment="Button that sends a webhook delivery again">Redeliver</Trans>
+                    </Button>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       </div>
       <Button size="sm" variant="ghost" onClick={() => void deliveries.refetch()}>
-        Refresh
+        <Trans comment="Button that loads the deliveries again">Refresh</Trans>
       </Button>
     </>
   );
@@ -219,7 +286,14 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
   const [error, setError] = useState<string | null>(null);
   const deleteRef = useRef<HTMLButtonElement>(null);
   const logId = useId();
-  const state = !hook.active ? 'Paused' : hook.failingSince !== null ? `Failing since ${when(hook.failingSince)}` : 'Active';
+  const { i18n, t } = useLingui();
+  const url = hook.url;
+  const since = hook.failingSince === null ? null : when(hook.failingSince);
+  const state = !hook.active
+    ? t({ message: 'Paused', comment: 'The state of a webhook' })
+    : since !== null
+      ? t({ message: `Failing since ${since}`, comment: 'The state of a webhook' })
+      : t({ message: 'Active', comment: 'The state of a webhook' });
   const tone = !hook.active ? 'paused' : hook.failingSince !== null ? 'failing' : 'active';
   return (
     <li className="webhook-row">
@@ -227,14 +301,14 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
         <span className="webhook-row__url">{hook.url}</span>
         <span className={`webhook-state webhook-state--${tone}`}>{state}</span>
       </div>
-      <p className="webhook-muted">{hook.events.map((e) => EVENT_LABELS[e]).join(', ')}</p>
+      <p className="webhook-muted">{hook.events.map((e) => i18n._(EVENT_LABELS[e])).join(', ')}</p>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="webhook-actions">
         <Button
           size="sm"
           variant="secondary"
           busy={update.isPending}
-          aria-label={`${hook.active ? 'Pause' : 'Resume'} webhook ${hook.url}`}
+          aria-label={hook.active ? t`Pause webhook ${url}` : t`Resume webhook ${url}`}
           onClick={() => {
             setError(null);
             update.mutate(
@@ -247,7 +321,7 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
             );
           }}
         >
-          {hook.active ? 'Pause' : 'Resume'}
+          {hook.active ? <Trans comment="Button that pauses a webhook">Pause</Trans> : <Trans comment="Button that resumes a paused webhook">Resume</Trans>}
         </Button>
         <Button
           size="sm"
@@ -258,20 +332,20 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
             setShowLog((v) => !v);
           }}
         >
-          {showLog ? 'Hide deliveries' : 'Recent deliveries'}
+          {showLog ? <Trans>Hide deliveries</Trans> : <Trans>Recent deliveries</Trans>}
         </Button>
         <Button
           ref={deleteRef}
           size="sm"
           variant="danger-ghost"
           aria-haspopup="dialog"
-          aria-label={`Delete webhook ${hook.url}`}
+          aria-label={t`Delete webhook ${url}`}
           onClick={() => {
             setError(null);
             setConfirming(true);
           }}
         >
-          Delete
+          <Trans comment="Button that deletes a webhook">Delete</Trans>
         </Button>
       </div>
       <div id={logId} hidden={!showLog} className="webhook-row__log">
@@ -282,10 +356,10 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
         onClose={() => {
           setConfirming(false);
         }}
-        title="Delete this webhook?"
-        body={<>Events stop going to {hook.url}, and deliveries not yet made are dropped. This cannot be undone.</>}
-        confirmLabel="Delete webhook"
-        busyLabel="Deleting…"
+        title={t`Delete this webhook?`}
+        body={<Trans>Events stop going to {url}, and deliveries not yet made are dropped. This cannot be undone.</Trans>}
+        confirmLabel={t`Delete webhook`}
+        busyLabel={t`Deleting…`}
         onConfirm={() => remove.mutateAsync(hook._id)}
       />
     </li>
@@ -302,14 +376,23 @@ export function BoardWebhooksSection({ boardId }: { boardId: string }) {
   const [secret, setSecret] = useState<string | null>(null);
   const headingId = useId();
   if (hooks.isError && isApiError(hooks.error) && hooks.error.status === 403) return null;
+  const count = hooks.data ? formatNumber(hooks.data.length) : null;
+  const most = formatNumber(WEBHOOK_LIMITS.perBoard);
+  const reason = hooks.isError ? errorText(hooks.error, { firstField: true }) : '';
   return (
     <section className="settings-section" aria-labelledby={headingId}>
-      <h2 id={headingId}>Webhooks{hooks.data ? ` (${hooks.data.length})` : ''}</h2>
+      <h2 id={headingId}>{count !== null ? <Trans>Webhooks ({count})</Trans> : <Trans>Webhooks</Trans>}</h2>
       <p className="webhook-muted">
-        Taskwise sends a signed POST to each URL when the chosen events happen on this board. Deliveries that fail are retried for 24 hours; a webhook that fails all
-        that time is paused, and the board’s admins get a mail.
+        <Trans>
+          Taskwise sends a signed POST to each URL when the chosen events happen on this board. Deliveries that fail are retried for 24 hours; a webhook that fails
+          all that time is paused, and the board’s admins get a mail.
+        </Trans>
       </p>
-      {hooks.isError ? <RetryAlert onRetry={() => void hooks.refetch()}>Couldn’t load the webhooks. {errorText(hooks.error, { firstField: true })}</RetryAlert> : null}
+      {hooks.isError ? (
+        <RetryAlert onRetry={() => void hooks.refetch()}>
+          <Trans>Couldn’t load the webhooks. {reason}</Trans>
+        </RetryAlert>
+      ) : null}
       {secret !== null ? (
         <SecretOnce
           secret={secret}
@@ -318,7 +401,11 @@ export function BoardWebhooksSection({ boardId }: { boardId: string }) {
           }}
         />
       ) : null}
-      {hooks.data?.length === 0 ? <p className="board-settings__none">No webhooks yet.</p> : null}
+      {hooks.data?.length === 0 ? (
+        <p className="board-settings__none">
+          <Trans>No webhooks yet.</Trans>
+        </p>
+      ) : null}
       {hooks.data && hooks.data.length > 0 ? (
         <ul className="webhook-rows">
           {hooks.data.map((hook) => (
@@ -327,7 +414,11 @@ export function BoardWebhooksSection({ boardId }: { boardId: string }) {
         </ul>
       ) : null}
       {hooks.data && hooks.data.length < WEBHOOK_LIMITS.perBoard ? <NewWebhook boardId={boardId} onSecret={setSecret} /> : null}
-      {hooks.data && hooks.data.length >= WEBHOOK_LIMITS.perBoard ? <p className="board-settings__none">This board has the most webhooks it can have ({WEBHOOK_LIMITS.perBoard}).</p> : null}
+      {hooks.data && hooks.data.length >= WEBHOOK_LIMITS.perBoard ? (
+        <p className="board-settings__none">
+          <Trans>This board has the most webhooks it can have ({most}).</Trans>
+        </p>
+      ) : null}
     </section>
   );
 }
