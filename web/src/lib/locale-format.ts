@@ -82,3 +82,17 @@ export function numberFormat(options: Intl.NumberFormatOptions = {}): Intl.Numbe
 export function formatNumber(value: number): string {
   return numberFormat().format(value);
 }
+
+const listFormats = new Map<string, Intl.ListFormat>();
+
+/** Items as a list in the language in use ("a, b and c", "a、b、c"); `type: 'disjunction'` for "or". */
+export function formatList(items: readonly string[], type: Intl.ListFormatType = 'conjunction'): string {
+  const locale = formatLocale();
+  const key = `${locale}\0${type}`;
+  let format = listFormats.get(key);
+  if (!format) {
+    format = new Intl.ListFormat(locale, { style: 'long', type });
+    listFormats.set(key, format);
+  }
+  return format.format(items);
+}
