@@ -1,7 +1,8 @@
-import { plural } from '@lingui/core/macro';
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type ReactNode, type SubmitEvent } from 'react';
-import { ADMIN_ACTION_LABELS, SIGN_IN_METHOD_LABELS } from '#shared/admin.ts';
+import type { AdminAction, SignInMethod } from '#shared/admin.ts';
 import type { AdminAccount } from '#shared/schemas/admin.ts';
 import { checkEmail } from '#shared/validation.ts';
 import { Alert } from '#web/components/alert.tsx';
@@ -9,7 +10,7 @@ import { Button } from '#web/components/button.tsx';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { EmailField, TextField } from '#web/components/field.tsx';
 import { errorText } from '#web/lib/error-text.ts';
-import { dateTimeFormat, formatNumber, numberFormat } from '#web/lib/locale-format.ts';
+import { dateTimeFormat, formatList, formatNumber, numberFormat } from '#web/lib/locale-format.ts';
 import { useAccountAction, useAccounts, useAudit, useInvite, useServerSettings, type AccountAction } from '../api/admin.ts';
 import './admin.css';
 
@@ -206,7 +207,7 @@ export function AccountsSection({ myEmail }: { myEmail: string }) {
                       <td>
                         <Bytes n={account.storageBytes} />
                       </td>
-                      <td>{account.signInMethods.map((m) => SIGN_IN_METHOD_LABELS[m]).join(', ') || '—'}</td>
+                      <td>{account.signInMethods.length === 0 ? '—' : formatList(account.signInMethods.map((m) => i18n._(SIGN_IN_METHODS[m])))}</td>
                       <td>
                         <div className="admin-actions">
                           {account.deactivatedAt === null ? (
@@ -330,8 +331,9 @@ export function AuditSection() {
               <li key={e.id}>
                 <time dateTime={e.at}>
                   <When iso={e.at} />
-                </time> <strong>{e.actorEmail}</strong> {ADMIN_ACTION_LABELS[e.action].toLowerCase()} {e.subjectEmail ?? ''}
-                {e.detail === '' ? '' : ` (${e.detail})`}
+                </time>{' '}
+                <AuditLine action={e.action} actor={e.actorEmail} subject={e.subjectEmail ?? ''} />
+                {e.detail === '' ? null : <> ({e.detail})</>}
               </li>
             ))}
           </ol>
@@ -340,4 +342,31 @@ export function AuditSection() {
       )}
     </Section>
   );
+}
+
+/** How each way in is named in the accounts table. */
+const SIGN_IN_METHODS: Record<SignInMethod, MessageDescriptor> = {
+  password: msg({ message: 'Password', comment: 'A way to sign in' }),
+  'single-sign-on': msg({ message: 'Single sign-on', comment: 'A way to sign in' }),
+  passkey: msg({ message: 'Passkey', comment: 'A way to sign in' }),
+  'two-step': msg({ message: 'Two-step (authenticator app)', comment: 'A way to sign in: a code from an authenticator app as the second step' }),
+};
+
+/** One entry of the audit log: a whole sentence per action, so each language orders its words. */
+function AuditLine({ action, actor, subject }: { action: AdminAction; actor: string; subject: string }) {
+  const who = <strong>{actor}</strong>;
+  switch (action) {
+    case 'deactivate':
+      return <Trans>{who} deactivated {subject}</Trans>;
+    case 'reactivate':
+      return <Trans>{who} reactivated {subject}</Trans>;
+    case 'reset-second-step':
+      return <Trans>{who} reset the second step of {subject}</Trans>;
+    case 'invite':
+      return <Trans>{who} invited {subject}</Trans>;
+    case 'promote':
+      return <Trans>{who} made {subject} an admin</Trans>;
+    case 'demote':
+      return <Trans>{who} took admin rights from {subject}</Trans>;
+  }
 }

@@ -11,7 +11,7 @@ import { TextField } from '#web/components/field.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
-import { dateTimeFormat, formatNumber } from '#web/lib/locale-format.ts';
+import { dateTimeFormat, formatList, formatNumber } from '#web/lib/locale-format.ts';
 import { useCreateWebhook, useDeleteWebhook, useDeliveries, useRedeliver, useUpdateWebhook, useWebhooks } from '../api/webhooks.ts';
 import './webhooks.css';
 
@@ -301,7 +301,7 @@ function WebhookRow({ boardId, hook }: { boardId: string; hook: Webhook }) {
         <span className="webhook-row__url">{hook.url}</span>
         <span className={`webhook-state webhook-state--${tone}`}>{state}</span>
       </div>
-      <p className="webhook-muted">{hook.events.map((e) => i18n._(EVENT_LABELS[e])).join(', ')}</p>
+      <p className="webhook-muted">{formatList(hook.events.map((e) => i18n._(EVENT_LABELS[e])))}</p>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="webhook-actions">
         <Button
