@@ -84,7 +84,7 @@ describe('the column menu', () => {
     const { user } = renderApp('/boards/flow', { signedIn: true });
     const review = await screen.findByRole('region', { name: 'Review' }, { timeout: 10_000 });
     await waitFor(() => {
-      expect(within(review).getByText('1 tasks, WIP limit 1')).toBeInTheDocument();
+      expect(within(review).getByText('1 task, WIP limit 1')).toBeInTheDocument();
     });
     await user.click(within(review).getByRole('button', { name: 'Column options: Review' }));
     await user.click(screen.getByRole('button', { name: 'Delete column…' }));

@@ -15,7 +15,7 @@ import { personalBoardOf, useBoardScope, writableBoards } from '../api/board-sco
 import { useCreateTask } from '../api/create-task.ts';
 import { dateTimeLocalToIso, toDateTimeLocal } from '../utils/deadline.ts';
 import { PrioritySelect } from './priority.tsx';
-import { INCOMPLETE_DATE_TIME, readStart, StartField } from './start-field.tsx';
+import { incompleteDateTime, readStart, StartField } from './start-field.tsx';
 import { NewTaskLabelsField } from './task-labels.tsx';
 import { NO_REPEAT, readRepeat, RepeatField, type RepeatDraft } from './repeat-field.tsx';
 
@@ -96,7 +96,7 @@ export function CreateTaskForm() {
     if (!work.ok) errors.workTitle = work.message;
     if (!title.ok) errors.taskTitle = title.message;
     if (!assignee.ok) errors.assignee = assignee.message;
-    if (deadline === null) errors.deadline = INCOMPLETE_DATE_TIME;
+    if (deadline === null) errors.deadline = incompleteDateTime();
     else if (!deadline.ok) errors.deadline = deadline.message;
     const start = readStart(values.startAt, deadlineIso);
     if (!start.ok) errors.startAt = start.message;

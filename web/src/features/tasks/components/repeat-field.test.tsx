@@ -1,8 +1,13 @@
-import { render, screen } from '@testing-library/react';
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { render as renderBare, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
 import { NO_REPEAT, readRepeat, RepeatField, type RepeatDraft } from './repeat-field.tsx';
+
+/** The control alone, with the language the app gives it. */
+const render = (ui: ReactNode) => renderBare(ui, { wrapper: ({ children }) => <I18nProvider i18n={i18n}>{children}</I18nProvider> });
 
 function Controlled({ hasDeadline, initial = NO_REPEAT, seen }: { hasDeadline: boolean; initial?: RepeatDraft; seen: RepeatDraft[] }) {
   const [value, setValue] = useState(initial);

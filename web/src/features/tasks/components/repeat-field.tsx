@@ -1,8 +1,11 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { LIMITS, REPEAT_UNITS, type RepeatUnit } from '#shared/constants.ts';
 import { describeRepeat } from '#shared/repeat.ts';
 import type { Repeat } from '#shared/schemas/tasks.ts';
 import { SelectChevron } from '#web/components/field.tsx';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import './repeat-field.css';
 
 /** The control's own state: what is typed, checked only when the form is sent. */
@@ -16,19 +19,45 @@ export const NO_REPEAT: RepeatDraft = { unit: '', every: '1' };
 
 export const repeatDraftOf = (repeat: Repeat | null): RepeatDraft => (repeat ? { unit: repeat.unit, every: String(repeat.every) } : NO_REPEAT);
 
-const UNIT_LABELS: Record<RepeatUnit, [one: string, many: string]> = {
-  day: ['day', 'days'],
-  week: ['week', 'weeks'],
-  month: ['month', 'months'],
-  year: ['year', 'years'],
-};
+/** What is wrong with an interval out of range, per unit (made when the form is sent, in the language in use). */
+function outOfRange(unit: RepeatUnit): string {
+  const min = formatNumber(LIMITS.repeatEveryMin);
+  const max = formatNumber(LIMITS.repeatEveryMax);
+  switch (unit) {
+    case 'day':
+      return t`Repeat every ${min} to ${max} days.`;
+    case 'week':
+      return t`Repeat every ${min} to ${max} weeks.`;
+    case 'month':
+      return t`Repeat every ${min} to ${max} months.`;
+    case 'year':
+      return t`Repeat every ${min} to ${max} years.`;
+  }
+}
+
+/**
+ * The unit's word after the number typed ("Every 2 [weeks]"), in the language in use. `count`
+ * is the number typed; anything but a whole number reads as several.
+ */
+function unitWord(unit: RepeatUnit, count: number): string {
+  switch (unit) {
+    case 'day':
+      return t({ message: plural(count, { one: 'day', other: 'days' }), comment: 'Option of the repeat unit, after “Every” and the number typed' });
+    case 'week':
+      return t({ message: plural(count, { one: 'week', other: 'weeks' }), comment: 'Option of the repeat unit, after “Every” and the number typed' });
+    case 'month':
+      return t({ message: plural(count, { one: 'month', other: 'months' }), comment: 'Option of the repeat unit, after “Every” and the number typed' });
+    case 'year':
+      return t({ message: plural(count, { one: 'year', other: 'years' }), comment: 'Option of the repeat unit, after “Every” and the number typed' });
+  }
+}
 
 /** The draft as the API takes it, or the message that says what is wrong with it. */
 export function readRepeat(draft: RepeatDraft): { ok: true; value: Repeat | null } | { ok: false; message: string } {
   if (draft.unit === '') return { ok: true, value: null };
   const every = Number(draft.every.trim());
   if (!Number.isInteger(every) || every < LIMITS.repeatEveryMin || every > LIMITS.repeatEveryMax) {
-    return { ok: false, message: `Repeat every ${LIMITS.repeatEveryMin} to ${LIMITS.repeatEveryMax} ${UNIT_LABELS[draft.unit][1]}.` };
+    return { ok: false, message: outOfRange(draft.unit) };
   }
   return { ok: true, value: { every, unit: draft.unit } };
 }
@@ -53,18 +82,28 @@ export function RepeatField({
   legendHidden?: boolean;
 }) {
   const id = useId();
+  const { t } = useLingui();
   const off = !hasDeadline && value.unit === '';
-  const many = value.every.trim() !== '1';
-  const hint = !hasDeadline ? 'Set a deadline first: a task repeats from its deadline.' : value.unit === '' ? null : 'Completing it creates the next one, due one interval later.';
+  const typed = value.every.trim();
+  const number = Number(typed);
+  // "1" alone is one; anything else typed (another number, nothing yet, not a number) is several.
+  const count = typed === '1' ? 1 : Number.isInteger(number) && number > 1 ? number : 2;
+  const hint = !hasDeadline
+    ? t`Set a deadline first: a task repeats from its deadline.`
+    : value.unit === ''
+      ? null
+      : t`Completing it creates the next one, due one interval later.`;
   const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <fieldset className={error ? 'field repeat-field field--invalid' : 'field repeat-field'} aria-describedby={describedBy}>
-      <legend className={legendHidden ? 'visually-hidden' : 'field__label'}>Repeat</legend>
+      <legend className={legendHidden ? 'visually-hidden' : 'field__label'}>
+        <Trans comment="How often the task repeats">Repeat</Trans>
+      </legend>
       <div className="repeat-field__controls">
         {value.unit === '' ? null : (
           <>
             <label htmlFor={`${id}-every`} className="repeat-field__word">
-              Every
+              <Trans comment="Before the number of the repeat interval and its unit: “Every [2] [weeks]”">Every</Trans>
             </label>
             <input
               id={`${id}-every`}
@@ -84,7 +123,7 @@ export function RepeatField({
         <div className="select-wrap repeat-field__unit">
           <select
             className="input select"
-            aria-label={value.unit === '' ? 'Repeat' : 'Repeat unit'}
+            aria-label={value.unit === '' ? t({ message: 'Repeat', comment: 'How often the task repeats' }) : t`Repeat unit`}
             value={value.unit}
             disabled={off}
             aria-invalid={error ? true : undefined}
@@ -92,10 +131,10 @@ export function RepeatField({
               onChange({ ...value, unit: event.target.value as RepeatUnit | '' });
             }}
           >
-            <option value="">Does not repeat</option>
+            <option value="">{t`Does not repeat`}</option>
             {REPEAT_UNITS.map((unit) => (
               <option key={unit} value={unit}>
-                {value.unit === '' ? describeRepeat({ every: 1, unit }) : UNIT_LABELS[unit][many ? 1 : 0]}
+                {value.unit === '' ? describeRepeat({ every: 1, unit }) : unitWord(unit, count)}
               </option>
             ))}
           </select>

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
 import { Link, useLocation, useNavigate, type NavigateFunction } from 'react-router';
@@ -10,6 +13,8 @@ import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { cx } from '#web/lib/cx.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatLocale, formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { useBoardScope, useCanChangeTask } from '../api/board-scope.ts';
 import { taskSelection, useIsSelected, useTaskSelection } from '../api/task-selection.ts';
@@ -51,14 +56,14 @@ interface Editing {
   field: EditField;
 }
 
-const HEADERS: readonly { key: SortKey; label: string }[] = [
-  { key: 'title', label: 'Title' },
-  { key: 'assignee', label: 'Assignee' },
-  { key: 'deadline', label: 'Deadline' },
-  { key: 'priority', label: 'Priority' },
-  { key: 'column', label: 'Column' },
-  { key: 'labels', label: 'Labels' },
-  { key: 'start', label: 'Start' },
+const HEADERS: readonly { key: SortKey; label: MessageDescriptor }[] = [
+  { key: 'title', label: msg({ message: 'Title', comment: 'Table column: the task’s title' }) },
+  { key: 'assignee', label: msg`Assignee` },
+  { key: 'deadline', label: msg`Deadline` },
+  { key: 'priority', label: msg`Priority` },
+  { key: 'column', label: msg({ message: 'Column', comment: 'Table column: the board’s column the task is in' }) },
+  { key: 'labels', label: msg`Labels` },
+  { key: 'start', label: msg({ message: 'Start', comment: 'When the work on the task starts' }) },
 ];
 
 /** Where a task's column stands in the sort: its place on the board, or its status on "All my tasks". */
@@ -67,11 +72,15 @@ function columnRank(columns: readonly Column[] | undefined) {
   return (task: Task) => places.get(task.columnId) ?? (task.status === 'done' ? 1 : 0);
 }
 
+/** The task's column as the table shows it (made at render, in the language in use): its name, or its status on "All my tasks". */
 export function columnName(task: Task, columns: readonly Column[] | undefined): string {
-  return columns?.find((column) => column._id === task.columnId)?.name ?? (task.status === 'done' ? 'Completed' : 'To do');
+  const name = columns?.find((column) => column._id === task.columnId)?.name;
+  if (name !== undefined) return displayName(name);
+  return task.status === 'done' ? t({ message: 'Completed', context: 'Task status' }) : t({ message: 'To do', context: 'Task status' });
 }
 
-const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' });
+/** Texts in the order of the language in use. */
+const byText = (a: string, b: string) => a.localeCompare(b, formatLocale(), { sensitivity: 'base' });
 /** Dates ascending; a missing one last whichever way the column is sorted. */
 const time = (value: string | null) => (value === null ? null : Date.parse(value));
 
@@ -144,6 +153,7 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
   const { boardId: scopeBoardId } = useBoardScope();
   const navigate = useNavigate();
   const { mutate: updateTask } = useUpdateTask({ quiet: true });
+  const { t, i18n } = useLingui();
 
   const tasks = list.data?.tasks;
   const sorted = useMemo(() => sortTasks(tasks ?? [], sort, columns), [tasks, sort, columns]);
@@ -196,10 +206,19 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
   );
 
   const onSaveError = useCallback((task: Task, failure: unknown) => {
-    if (!isUnauthorized(failure)) setSaveError(`Couldn’t save “${task.taskTitle}”. ${errorText(failure)}`);
-  }, []);
+    if (isUnauthorized(failure)) return;
+    const title = task.taskTitle;
+    const reason = errorText(failure);
+    setSaveError(t`Couldn’t save “${title}”. ${reason}`);
+  }, [t]);
 
-  if (list.isPending) return <p className="board__view-loading">Loading…</p>;
+  if (list.isPending) {
+    return (
+      <p className="board__view-loading">
+        <Trans>Loading…</Trans>
+      </p>
+    );
+  }
   if (list.isError) {
     return (
       <Alert tone="error" className="table-view__alert">
@@ -213,17 +232,20 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
   const items = virtualizer.getVirtualItems();
   const before = items[0]?.start ?? 0;
   const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const soFar = formatNumber(rows.length);
+  const most = formatNumber(VIEW_TASKS_MAX);
+  const rowCount = rows.length;
 
   return (
-    <section className="table-view" aria-label="Tasks as a table">
+    <section className="table-view" aria-label={t`Tasks as a table`}>
       {list.data.complete ? null : (
         <p className="table-view__note" role="status">
-          Loading more tasks… {rows.length.toLocaleString('en-US')} so far.
+          <Trans>Loading more tasks… {soFar} so far.</Trans>
         </p>
       )}
       {list.data.truncated ? (
         <p className="table-view__note" role="note">
-          Showing the first {VIEW_TASKS_MAX.toLocaleString('en-US')} tasks of this filter: narrow it (search, priority, labels) to see the rest.
+          <Trans>Showing the first {most} tasks of this filter: narrow it (search, priority, labels) to see the rest.</Trans>
         </p>
       ) : null}
       {saveError !== null ? (
@@ -232,10 +254,12 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
         </Alert>
       ) : null}
       {sorted.length === 0 ? (
-        <p className="table-view__empty">No tasks match this filter.</p>
+        <p className="table-view__empty">
+          <Trans>No tasks match this filter.</Trans>
+        </p>
       ) : (
         <div className="table-view__scroll" ref={scrollRef}>
-          <table className="table-view__table" aria-rowcount={entries.length + 1} aria-label="Tasks">
+          <table className="table-view__table" aria-rowcount={entries.length + 1} aria-label={t({ message: 'Tasks', comment: 'Name of the table of tasks' })}>
             <thead>
               <tr aria-rowindex={1}>
                 {HEADERS.map(({ key, label }) => (
@@ -250,7 +274,7 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
                         <input
                           type="checkbox"
                           className="table-view__check"
-                          aria-label={`Select all ${String(rows.length)}`}
+                          aria-label={t({ message: plural(rowCount, { other: 'Select all #' }), comment: 'Checkbox that selects every task of the table; # is their number' })}
                           checked={allSelected}
                           // "All" is every task of the filter: offered once every page is in.
                           disabled={!list.data.complete}
@@ -270,7 +294,7 @@ export default function TableView({ filter, columns, group = 'none' }: ViewProps
                           setSort(sort?.key === key && sort.dir === 'asc' ? { key, dir: 'desc' } : { key, dir: 'asc' });
                         }}
                       >
-                        {label}
+                        {i18n._(label)}
                         <SortMark dir={sort?.key === key ? sort.dir : null} />
                       </button>
                     </div>
@@ -383,6 +407,7 @@ interface TableRowProps {
 const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, columns, now, editing, onEdit, onSaveError, onClearError, onPick, onMove, onFocusRow, scopeBoardId, search, navigate, updateTask }: TableRowProps) {
   const selected = useIsSelected(task._id);
   const canChange = useCanChangeTask(task);
+  const { t } = useLingui();
   const to = taskPathOf(task._id, scopeBoardId, search);
   const rowRef = useRef<HTMLTableRowElement>(null);
   // A closed editor gives focus back to the cell it opened from.
@@ -436,6 +461,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
   };
   // A click on the row but its controls selects it (Shift: the range from the last one picked).
   const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
+    // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS selector, not a text
     if (!(event.target instanceof Element) || event.target.closest('a, button, input, select, textarea, label, form')) return;
     onPick(task._id, event);
   };
@@ -463,7 +489,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
           <input
             type="checkbox"
             className="table-view__check"
-            aria-label={`Select “${title}”`}
+            aria-label={t({ message: `Select “${title}”`, comment: 'Checkbox that selects a task’s row' })}
             checked={selected}
             tabIndex={inner}
             onClick={(event) => {
@@ -474,7 +500,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
           />
           {editing === 'title' ? (
             <TextEditor
-              label={`Title of “${title}”`}
+              label={t({ message: `Title of “${title}”`, comment: 'The input that edits a task’s title in the table' })}
               type="text"
               initial={title}
               onSave={(value) => {
@@ -489,7 +515,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
               </Link>
               {canChange ? (
                 <EditButton
-                  label={`Edit title of “${title}”`}
+                  label={t`Edit title of “${title}”`}
                   onClick={() => {
                     edit('title');
                   }}
@@ -504,7 +530,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
       <td className="table-view__cell table-view__col--assignee">
         {editing === 'assignee' ? (
           <TextEditor
-            label={`Assignee of “${title}”`}
+            label={t({ message: `Assignee of “${title}”`, comment: 'The input that edits a task’s assignee in the table' })}
             type="email"
             initial={task.assignee}
             onSave={(value) => {
@@ -517,7 +543,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
             can={canChange}
             tabIndex={inner}
             field="assignee"
-            label={`edit assignee of “${title}”`}
+            label={t({ message: `edit assignee of “${title}”`, comment: 'Read by screen readers after the assignee shown in the table (lowercase)' })}
             onClick={() => {
               edit('assignee');
             }}
@@ -529,7 +555,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
       <td className="table-view__cell table-view__col--deadline">
         {editing === 'deadline' ? (
           <TextEditor
-            label={`Deadline of “${title}”`}
+            label={t({ message: `Deadline of “${title}”`, comment: 'The input that edits a task’s deadline in the table' })}
             type="datetime-local"
             initial={task.deadline ? toDateTimeLocal(new Date(task.deadline)) : ''}
             onSave={(value) => {
@@ -545,19 +571,19 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
             can={canChange}
             tabIndex={inner}
             field="deadline"
-            label={`edit deadline of “${title}”`}
+            label={t({ message: `edit deadline of “${title}”`, comment: 'Read by screen readers after the deadline shown in the table (lowercase)' })}
             onClick={() => {
               edit('deadline');
             }}
           >
-            {task.deadline ? <DeadlineText deadline={task.deadline} done={task.status === 'done'} now={now} /> : <span className="table-view__none">None</span>}
+            {task.deadline ? <DeadlineText deadline={task.deadline} done={task.status === 'done'} now={now} /> : <span className="table-view__none">{t({ message: 'None', comment: 'A task’s deadline in the table, when it has none' })}</span>}
           </Editable>
         )}
       </td>
       <td className="table-view__cell table-view__col--priority">
         {editing === 'priority' ? (
           <PriorityEditor
-            label={`Priority of “${title}”`}
+            label={t({ message: `Priority of “${title}”`, comment: 'The select that edits a task’s priority in the table' })}
             initial={task.priority}
             onSave={(value) => {
               saveIf(value !== task.priority, { priority: value });
@@ -569,7 +595,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
             can={canChange}
             tabIndex={inner}
             field="priority"
-            label={`edit priority of “${title}”`}
+            label={t({ message: `edit priority of “${title}”`, comment: 'Read by screen readers after the priority shown in the table (lowercase)' })}
             onClick={() => {
               edit('priority');
             }}

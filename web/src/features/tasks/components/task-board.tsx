@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -10,6 +11,7 @@ import { cx } from '#web/lib/cx.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { NARROW_SCREEN_QUERY } from '#web/lib/use-popover.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { useCanCreateHere } from '../api/board-scope.ts';
 import { fromOldAddress, parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
@@ -39,7 +41,7 @@ import './task-board.css';
 export interface TaskBoardProps {
   /** One board's tasks (`board=` on every list and count); none: every task the viewer sees. */
   boardId?: string;
-  /** The page's heading. */
+  /** The page's heading; "Tasks" when not given. */
   title?: string;
   /** Beside the heading: the board switcher's button on narrow screens. */
   headingExtra?: ReactNode;
@@ -53,7 +55,10 @@ export interface TaskBoardProps {
   onColumnsChanged?: () => Promise<unknown>;
 }
 
-/** "All my tasks" spans boards whose columns differ: its two columns are the categories. */
+/**
+ * "All my tasks" spans boards whose columns differ: its two columns are the categories, named as
+ * a new board's columns are (the product's own names, shown through displayName()).
+ */
 const CATEGORY_COLUMNS: readonly BoardColumn[] = [
   { _id: null, name: 'Tasks To Do', category: 'todo', wipLimit: null },
   { _id: null, name: 'Completed', category: 'done', wipLimit: null },
@@ -67,7 +72,13 @@ const noRefresh = () => Promise.resolve();
 function OtherView({ view, ...props }: ViewProps & { view: Exclude<BoardView, 'board'> }) {
   const View = OTHER_VIEWS[view];
   return (
-    <Suspense fallback={<p className="board__view-loading">Loading…</p>}>
+    <Suspense
+      fallback={
+        <p className="board__view-loading">
+          <Trans>Loading…</Trans>
+        </p>
+      }
+    >
       <View {...props} />
     </Suspense>
   );
@@ -80,13 +91,18 @@ function OtherView({ view, ...props }: ViewProps & { view: Exclude<BoardView, 'b
  */
 export function TaskBoard({
   boardId = '',
-  title = 'Tasks',
+  title,
   headingExtra,
-  subtitle = <p className="board__subtitle">Everything you assigned, and everything assigned to you.</p>,
+  subtitle = (
+    <p className="board__subtitle">
+      <Trans>Everything you assigned, and everything assigned to you.</Trans>
+    </p>
+  ),
   columns: boardColumns,
   canChangeColumns = false,
   onColumnsChanged = noRefresh,
 }: TaskBoardProps) {
+  const { t } = useLingui();
   const [searchParams, setSearchParams] = useSearchParams();
   const { priority, view, q, sort, label } = parseBoardFilter(searchParams, boardId);
   // An old address's `?view=assigned-to-me` (read as it is meanwhile) becomes `?show=` in place.
@@ -176,7 +192,7 @@ export function TaskBoard({
       <header className="board__header">
         <div className="board__heading-row">
           <PageHeading className="board__title" ref={headingRef}>
-            {title}
+            {title ?? t({ message: 'Tasks', comment: 'Heading of “All my tasks”, the page of every task the viewer assigned or was assigned' })}
           </PageHeading>
           {headingExtra}
           <OverdueCount count={counts.data?.overdue} />
@@ -197,7 +213,9 @@ export function TaskBoard({
               aria-haspopup="dialog"
               aria-keyshortcuts="n"
             >
-              <span className="board__create-label">Create Task</span>
+              <span className="board__create-label">
+                <Trans>Create Task</Trans>
+              </span>
             </Button>
           ) : null}
         </div>
@@ -221,7 +239,7 @@ export function TaskBoard({
           switcher={
             narrow && columns.length > 1 ? (
               <ColumnSwitcher
-                columns={columns.map((c) => ({ key: columnKey(c), name: c.name, count: countOf(c) }))}
+                columns={columns.map((c) => ({ key: columnKey(c), name: displayName(c.name), count: countOf(c) }))}
                 value={shown[0] ? columnKey(shown[0]) : ''}
                 onChange={setShownColumn}
               />
@@ -251,7 +269,7 @@ export function TaskBoard({
             switcher={
               narrow && columns.length > 1 ? (
                 <ColumnSwitcher
-                  columns={columns.map((c) => ({ key: columnKey(c), name: c.name, count: countOf(c) }))}
+                  columns={columns.map((c) => ({ key: columnKey(c), name: displayName(c.name), count: countOf(c) }))}
                   value={columnKey(column)}
                   onChange={setShownColumn}
                 />
@@ -280,9 +298,9 @@ export function TaskBoard({
         onClose={() => {
           setPanelOpen(false);
         }}
-        title="Create Task"
-        description="Assign work to anyone by e-mail address."
-        closeLabel="Close"
+        title={t`Create Task`}
+        description={t`Assign work to anyone by e-mail address.`}
+        closeLabel={t`Close`}
       >
         <CreateTaskForm />
       </Dialog>

@@ -1,5 +1,8 @@
+import { plural } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { describeRepeat } from '#shared/repeat.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 
 function ChecklistIcon() {
   return (
@@ -22,8 +25,6 @@ function LineIcon({ d, stroke }: { d: string; stroke: string }) {
 const PAPER_CLIP = 'm13 7.5-5.1 5.1a3.2 3.2 0 0 1-4.5-4.5l5.6-5.6a2.1 2.1 0 0 1 3 3L6.4 11a1.1 1.1 0 0 1-1.5-1.5L10 4.4';
 const REPEAT = 'M2.5 7V6a2.5 2.5 0 0 1 2.5-2.5h7.5M10.5 1.5l2 2-2 2M13.5 9v1a2.5 2.5 0 0 1-2.5 2.5H3.5M5.5 14.5l-2-2 2-2';
 
-const attachmentsText = (n: number) => (n === 1 ? '1 attachment' : `${String(n)} attachments`);
-
 /**
  * A card's checklist progress ("2/5", read as "2 of 5 checklist items done"), its number of files
  * (a paper clip and "3", read as "3 attachments") and repeat mark (its interval in words), on the
@@ -32,25 +33,31 @@ const attachmentsText = (n: number) => (n === 1 ? '1 attachment' : `${String(n)}
 export function TaskCardMarks({ task }: { task: Pick<Task, 'checklist' | 'repeat' | 'attachmentCount'> }) {
   const { done, total } = task.checklist;
   const files = task.attachmentCount;
+  const { t } = useLingui();
   if (total === 0 && files === 0 && !task.repeat) return null;
+  const doneCount = formatNumber(done);
+  const totalCount = formatNumber(total);
+  const checklistText = t({
+    message: plural(total, { one: `${doneCount} of # checklist item done`, other: `${doneCount} of # checklist items done` }),
+    comment: 'A card’s checklist progress, as screen readers say it (shown as “2/5”)',
+  });
+  const attachments = t({ message: plural(files, { one: '# attachment', other: '# attachments' }), comment: 'A card’s number of attached files' });
   return (
     <span className="task-card__marks">
       {total > 0 ? (
         <span className={done === total ? 'task-card__mark task-card__mark--complete' : 'task-card__mark'}>
           <ChecklistIcon />
           <span aria-hidden="true">
-            {done}/{total}
+            {doneCount}/{totalCount}
           </span>
-          <span className="visually-hidden">
-            {done} of {total} checklist items done
-          </span>
+          <span className="visually-hidden">{checklistText}</span>
         </span>
       ) : null}
       {files > 0 ? (
-        <span className="task-card__mark" title={attachmentsText(files)}>
+        <span className="task-card__mark" title={attachments}>
           <LineIcon d={PAPER_CLIP} stroke="1.4" />
-          <span aria-hidden="true">{files}</span>
-          <span className="visually-hidden">{attachmentsText(files)}</span>
+          <span aria-hidden="true">{formatNumber(files)}</span>
+          <span className="visually-hidden">{attachments}</span>
         </span>
       ) : null}
       {task.repeat ? (

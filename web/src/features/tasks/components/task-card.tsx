@@ -1,9 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { memo, useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
 import { cx } from '#web/lib/cx.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useCanChangeTask, useStatusColumn } from '../api/board-scope.ts';
 import { useTaskHighlight } from '../api/live-board-context.ts';
 import { isPendingTask } from '../api/pending-tasks.ts';
@@ -50,16 +52,23 @@ export function TaskLink({ task, className = 'task-card__link' }: { task: Task; 
 export function CardPlace({ task }: { task: Task }) {
   const place = useCardPlace(task);
   if (!place) return null;
+  const boardName = displayName(place.boardName);
+  const columnName = place.columnName === undefined ? undefined : displayName(place.columnName);
   return (
     <p className="task-card__board">
-      <span className="visually-hidden">Board: </span>
-      {place.boardName}
-      {place.columnName === undefined ? null : (
-        <>
+      {columnName === undefined ? (
+        <Trans comment="On a card of “All my tasks”: the board the task is on; “Board:” is read by screen readers only">
+          <span className="visually-hidden">Board: </span>
+          {boardName}
+        </Trans>
+      ) : (
+        <Trans comment="On a card of “All my tasks”: the board and the column the task is in; “Board:” and “, column:” are read by screen readers only, the dot is shown only">
+          <span className="visually-hidden">Board: </span>
+          {boardName}
           <span aria-hidden="true"> · </span>
           <span className="visually-hidden">, column: </span>
-          {place.columnName}
-        </>
+          {columnName}
+        </Trans>
       )}
     </p>
   );
@@ -96,6 +105,7 @@ export const TaskCard = memo(function TaskCard({
   const canChange = useCanChangeTask(task);
   const statusColumn = useStatusColumn(task, done ? 'todo' : 'done');
   const keys = useCardKeys(task, canChange && !pending ? onMoveKey : undefined);
+  const { t } = useLingui();
 
   useEffect(() => {
     if (!editing && returnFocusToEdit.current) {
@@ -123,7 +133,11 @@ export const TaskCard = memo(function TaskCard({
       {...position}
     >
       {/* Picked by Shift+click for the bulk bar: said as well as shown (the ring). */}
-      {keys.selected ? <span className="visually-hidden">Selected.</span> : null}
+      {keys.selected ? (
+        <span className="visually-hidden">
+          <Trans comment="Said of a card picked for the bulk bar">Selected.</Trans>
+        </span>
+      ) : null}
       {task.cover ? <CardCover cover={task.cover} /> : null}
       <div className="task-card__top">
         {task.workTitle ? <p className="task-card__work">{task.workTitle}</p> : null}
@@ -134,7 +148,7 @@ export const TaskCard = memo(function TaskCard({
       </div>
       <h3 className="task-card__title" id={titleId}>
         {done ? (
-          <span className="task-card__done-mark" title="Completed">
+          <span className="task-card__done-mark" title={t({ message: 'Completed', context: 'Task status' })}>
             <CheckIcon />
           </span>
         ) : null}
@@ -143,17 +157,23 @@ export const TaskCard = memo(function TaskCard({
       <LabelChips labels={task.labels} max={CARD_LABELS_SHOWN} />
       <dl className="task-card__meta">
         <div>
-          <dt>Assignee</dt>
+          <dt>
+            <Trans>Assignee</Trans>
+          </dt>
           <dd className="task-card__email" title={task.assignee}>
             {task.assignee}
           </dd>
         </div>
         <div>
-          <dt>Assignor</dt>
+          <dt>
+            <Trans comment="The person who assigned the task">Assignor</Trans>
+          </dt>
           <dd>{task.assignor}</dd>
         </div>
         <div className="task-card__deadline">
-          <dt>Deadline</dt>
+          <dt>
+            <Trans>Deadline</Trans>
+          </dt>
           <dd>
             <DeadlineText deadline={task.deadline} done={done} now={now} />
           </dd>
@@ -173,11 +193,11 @@ export const TaskCard = memo(function TaskCard({
         <div className="task-card__actions">
           {done ? (
             <Button size="sm" variant="secondary" icon={<ReopenIcon />} disabled={pending} onClick={onStatus}>
-              Reopen
+              <Trans comment="Button that marks a completed task as to do again">Reopen</Trans>
             </Button>
           ) : (
             <Button size="sm" variant="secondary" icon={<CheckIcon />} disabled={pending} onClick={onStatus}>
-              Mark complete
+              <Trans>Mark complete</Trans>
             </Button>
           )}
           <span className="task-card__spacer" />
@@ -191,7 +211,9 @@ export const TaskCard = memo(function TaskCard({
               onEdit(task);
             }}
           >
-            <span className="task-card__action-label">Edit</span>
+            <span className="task-card__action-label">
+              <Trans comment="Button that opens the card’s inline edit of assignee, priority and start">Edit</Trans>
+            </span>
           </Button>
           <Button
             size="sm"
@@ -202,7 +224,9 @@ export const TaskCard = memo(function TaskCard({
               onDelete(task);
             }}
           >
-            <span className="task-card__action-label">Delete</span>
+            <span className="task-card__action-label">
+              <Trans comment="Button that deletes the task">Delete</Trans>
+            </span>
           </Button>
         </div>
       ) : null}

@@ -1,3 +1,5 @@
+import { plural, select } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import type { TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -8,11 +10,12 @@ import { VirtualFeed } from '#web/components/virtual-feed.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { errorText } from '#web/lib/error-text.ts';
 import { cx } from '#web/lib/cx.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import type { MoveDirection } from './card-behaviour.ts';
 import { CompactTaskCard } from './compact-task-card.tsx';
-import { PRIORITY_LABELS } from './priority.tsx';
 import { TaskCard } from './task-card.tsx';
 import type { EditDraft } from './task-edit-form.tsx';
 
@@ -30,7 +33,8 @@ export interface BoardColumn {
   wipLimit: number | null;
 }
 
-/** The names of the columns a new board has, whose empty states speak of the status itself. */
+/** The names of the columns a new board has (as stored), whose empty states speak of the status itself. */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- stored column names compared, not shown
 const DEFAULT_COLUMN_NAMES = new Set(['Tasks To Do', 'Completed']);
 
 export interface TaskColumnProps {
@@ -72,15 +76,94 @@ function SkeletonCards() {
   );
 }
 
+/** The title of an empty column: its status or name, the priority filtered on and the words searched, as one sentence. */
+function useEmptyTitle(column: BoardColumn, filter: BoardFilter): string {
+  const { t } = useLingui();
+  // '' (no priority filter) is select's `other`.
+  const priority = filter.priority;
+  const query = filter.q;
+  // A column the board's admins added speaks of itself.
+  if (!DEFAULT_COLUMN_NAMES.has(column.name) && column._id !== null) {
+    const name = displayName(column.name);
+    return query
+      ? t({
+          message: select(priority, {
+            urgent: `No urgent-priority tasks in ${name} match “${query}”`,
+            high: `No high-priority tasks in ${name} match “${query}”`,
+            normal: `No normal-priority tasks in ${name} match “${query}”`,
+            low: `No low-priority tasks in ${name} match “${query}”`,
+            other: `No tasks in ${name} match “${query}”`,
+          }),
+          comment: 'An empty column: its name, the priority filtered on (if any) and the words searched',
+        })
+      : t({
+          message: select(priority, {
+            urgent: `No urgent-priority tasks in ${name}`,
+            high: `No high-priority tasks in ${name}`,
+            normal: `No normal-priority tasks in ${name}`,
+            low: `No low-priority tasks in ${name}`,
+            other: `No tasks in ${name}`,
+          }),
+          comment: 'An empty column: its name and the priority filtered on (if any)',
+        });
+  }
+  if (query && column.category === 'done') {
+    return t({
+      message: select(priority, {
+        urgent: `No completed urgent-priority tasks match “${query}”`,
+        high: `No completed high-priority tasks match “${query}”`,
+        normal: `No completed normal-priority tasks match “${query}”`,
+        low: `No completed low-priority tasks match “${query}”`,
+        other: `No completed tasks match “${query}”`,
+      }),
+      comment: 'The empty column of completed tasks: the priority filtered on (if any) and the words searched',
+    });
+  }
+  if (query) {
+    return t({
+      message: select(priority, {
+        urgent: `No urgent-priority tasks match “${query}”`,
+        high: `No high-priority tasks match “${query}”`,
+        normal: `No normal-priority tasks match “${query}”`,
+        low: `No low-priority tasks match “${query}”`,
+        other: `No tasks match “${query}”`,
+      }),
+      comment: 'The empty column of tasks to do: the priority filtered on (if any) and the words searched',
+    });
+  }
+  if (column.category === 'todo') {
+    return t({
+      message: select(priority, {
+        urgent: 'No urgent-priority tasks to do',
+        high: 'No high-priority tasks to do',
+        normal: 'No normal-priority tasks to do',
+        low: 'No low-priority tasks to do',
+        other: 'No tasks to do',
+      }),
+      comment: 'The empty column of tasks to do, with the priority filtered on (if any)',
+    });
+  }
+  return t({
+    message: select(priority, {
+      urgent: 'No completed urgent-priority tasks yet',
+      high: 'No completed high-priority tasks yet',
+      normal: 'No completed normal-priority tasks yet',
+      low: 'No completed low-priority tasks yet',
+      other: 'No completed tasks yet',
+    }),
+    comment: 'The empty column of completed tasks, with the priority filtered on (if any)',
+  });
+}
+
 function EmptyState({ column, filter }: { column: BoardColumn; filter: BoardFilter }) {
   const status = column.category;
   const { priority } = filter;
-  const filtered = priority ? `${PRIORITY_LABELS[priority].toLowerCase()}-priority ` : '';
+  const title = useEmptyTitle(column, filter);
   // A column the board's admins added speaks of itself.
   if (!DEFAULT_COLUMN_NAMES.has(column.name) && column._id !== null) {
     return (
       <div className="column__empty column__empty--short">
-        <p className="column__empty-title">{filter.q ? `No ${filtered}tasks in ${column.name} match “${filter.q}”` : `No ${filtered}tasks in ${column.name}`}</p>
+        <p className="column__empty-title">{title}</p>
       </div>
     );
   }
@@ -94,21 +177,19 @@ function EmptyState({ column, filter }: { column: BoardColumn; filter: BoardFilt
           <path d="M16 21h16M16 28h10" stroke="var(--brand-500)" strokeWidth="2.5" strokeLinecap="round" />
         )}
       </svg>
-      <p className="column__empty-title">
-        {filter.q
-          ? `No ${status === 'done' ? 'completed ' : ''}${filtered}tasks match “${filter.q}”`
-          : status === 'todo'
-            ? `No ${filtered}tasks to do`
-            : `No completed ${filtered}tasks yet`}
-      </p>
+      <p className="column__empty-title">{title}</p>
       <p className="column__empty-text">
-        {filter.q || filter.view !== 'all'
-          ? 'Try other words, another view or another filter.'
-          : status === 'todo'
-          ? priority
-            ? 'Try another filter, or create a task with this priority.'
-            : 'You’re all caught up. Create a task to get things moving.'
-          : 'Tasks you mark complete will land here.'}
+        {filter.q || filter.view !== 'all' ? (
+          <Trans>Try other words, another view or another filter.</Trans>
+        ) : status === 'todo' ? (
+          priority ? (
+            <Trans>Try another filter, or create a task with this priority.</Trans>
+          ) : (
+            <Trans>You’re all caught up. Create a task to get things moving.</Trans>
+          )
+        ) : (
+          <Trans>Tasks you mark complete will land here.</Trans>
+        )}
       </p>
     </div>
   );
@@ -116,16 +197,21 @@ function EmptyState({ column, filter }: { column: BoardColumn; filter: BoardFilt
 
 /** "6 / 5": the count against the WIP limit, in the warning colour when over it. */
 function WipState({ count, limit }: { count: number | undefined; limit: number }) {
+  const { t } = useLingui();
   const over = count !== undefined && count > limit;
+  const wipLimit = formatNumber(limit);
+  const said =
+    count === undefined
+      ? t`Unknown number of tasks, WIP limit ${wipLimit}`
+      : over
+        ? t({ message: plural(count, { one: `# task, WIP limit ${wipLimit}, over the limit`, other: `# tasks, WIP limit ${wipLimit}, over the limit` }), comment: 'A column’s number of tasks and its work-in-progress limit, which it is over' })
+        : t({ message: plural(count, { one: `# task, WIP limit ${wipLimit}`, other: `# tasks, WIP limit ${wipLimit}` }), comment: 'A column’s number of tasks and its work-in-progress limit' });
   return (
     <span className={cx('column__wip', over && 'column__wip--over')}>
       <span aria-hidden="true">
-        {count ?? '–'} / {limit}
+        {count === undefined ? '–' : formatNumber(count)} / {wipLimit}
       </span>
-      <span className="visually-hidden">
-        {count ?? 'Unknown number of'} tasks, WIP limit {limit}
-        {over ? ', over the limit' : ''}
-      </span>
+      <span className="visually-hidden">{said}</span>
     </span>
   );
 }
@@ -157,6 +243,7 @@ export function TaskColumn({ column, filter, count, compact, menu, switcher, onM
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) void fetchNextPage();
       },
+      // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS margin, not a text
       { root: scrollRef.current, rootMargin: '600px 0px' },
     );
     observer.observe(sentinel);
@@ -181,26 +268,32 @@ export function TaskColumn({ column, filter, count, compact, menu, switcher, onM
     >
       <header className={cx('column__header', switcher !== undefined && 'column__header--switcher')}>
         <h2 className={switcher === undefined ? 'column__title' : 'visually-hidden'} id={headingId} tabIndex={-1}>
-          {column.name}
+          {displayName(column.name)}
         </h2>
         {switcher}
         {column.wipLimit !== null ? <WipState count={countLabel} limit={column.wipLimit} /> : <span className={cx('column__count', switcher !== undefined && 'visually-hidden')}>
           {countLabel === undefined ? (
             <>
               <span aria-hidden="true">–</span>
-              <span className="visually-hidden">Count loading</span>
+              <span className="visually-hidden">
+                <Trans comment="A column’s number of tasks, not yet known">Count loading</Trans>
+              </span>
             </>
           ) : (
             <>
-              {countLabel}
-              <span className="visually-hidden">{countLabel === 1 ? ' task' : ' tasks'}</span>
+              <span aria-hidden="true">{formatNumber(countLabel)}</span>
+              <span className="visually-hidden">
+                <Plural value={countLabel} one="# task" other="# tasks" />
+              </span>
             </>
           )}
         </span>}
         {updating ? (
           <span className="column__updating">
             <Spinner size={14} />
-            <span className="visually-hidden">Updating</span>
+            <span className="visually-hidden">
+              <Trans comment="A column’s cards are being refreshed">Updating</Trans>
+            </span>
           </span>
         ) : null}
         {menu}
@@ -212,13 +305,15 @@ export function TaskColumn({ column, filter, count, compact, menu, switcher, onM
         ) : isPending ? (
           <>
             <p className="visually-hidden" role="status">
-              Loading tasks…
+              <Trans>Loading tasks…</Trans>
             </p>
             <SkeletonCards />
           </>
         ) : isError && tasks.length === 0 ? (
           <RetryAlert onRetry={() => void refetch()}>
-            <strong>Couldn’t load these tasks.</strong> {loadError}
+            <Trans>
+              <strong>Couldn’t load these tasks.</strong> {loadError}
+            </Trans>
           </RetryAlert>
         ) : tasks.length === 0 ? (
           <EmptyState column={column} filter={filter} />
@@ -261,7 +356,7 @@ export function TaskColumn({ column, filter, count, compact, menu, switcher, onM
             {hasNextPage ? (
               <div ref={sentinelRef} className="column__more">
                 <Button size="sm" variant="ghost" busy={isFetchingNextPage} onClick={() => void fetchNextPage()}>
-                  {isFetchingNextPage ? 'Loading more…' : 'Load more tasks'}
+                  {isFetchingNextPage ? <Trans>Loading more…</Trans> : <Trans>Load more tasks</Trans>}
                 </Button>
               </div>
             ) : null}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { LIMITS } from '#shared/constants.ts';
 import { canEditTasks } from '#shared/rights.ts';
@@ -8,6 +9,8 @@ import { SelectField, TextAreaField } from '#web/components/field.tsx';
 import { LinkedText } from '#web/components/linked-text.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { useBoardScope, useCanChangeTask, useStatusColumn, writableBoards } from '../api/board-scope.ts';
@@ -33,7 +36,13 @@ export function Timestamp({ iso, now }: { iso: string; now: Date }) {
 
 /** When the work starts, in the viewer's locale and time zone; "None" when unset. */
 function StartText({ startAt, now }: { startAt: string | null; now: Date }) {
-  if (startAt === null) return <span className="task-details__none">None</span>;
+  if (startAt === null) {
+    return (
+      <span className="task-details__none">
+        <Trans comment="A task’s start, when it has none">None</Trans>
+      </span>
+    );
+  }
   const date = new Date(startAt);
   return (
     <time dateTime={startAt} title={formatDeadlineFull(date)}>
@@ -47,6 +56,9 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateTask({ quiet: true });
   const textRef = useRef<HTMLTextAreaElement>(null);
+  const { t } = useLingui();
+  const most = formatNumber(DESCRIPTION_MAX);
+  const length = formatNumber(text.length);
   // The editor opens on the person's request: take them straight to the text.
   useEffect(() => {
     textRef.current?.focus();
@@ -55,7 +67,7 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (text.length > DESCRIPTION_MAX) {
-      setError(`The description can be at most ${DESCRIPTION_MAX.toLocaleString('en-US')} characters.`);
+      setError(t`The description can be at most ${most} characters.`);
       return;
     }
     if (text === task.description) {
@@ -76,7 +88,7 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
       className="task-details__editor"
       onSubmit={onSubmit}
       noValidate
-      aria-label="Edit description"
+      aria-label={t`Edit description`}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.stopPropagation();
@@ -85,8 +97,8 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
       }}
     >
       <TextAreaField
-        label="Description"
-        hint={`${text.length.toLocaleString('en-US')} / ${DESCRIPTION_MAX.toLocaleString('en-US')} characters. Plain text; web addresses become links.`}
+        label={t`Description`}
+        hint={t({ message: `${length} / ${most} characters. Plain text; web addresses become links.`, comment: 'Under the description being edited: its length against its limit' })}
         error={error}
         rows={8}
         ref={textRef}
@@ -97,10 +109,10 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
       />
       <div className="task-details__editor-actions">
         <Button type="submit" variant="primary" size="sm" busy={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save description'}
+          {update.isPending ? <Trans>Saving…</Trans> : <Trans>Save description</Trans>}
         </Button>
         <Button size="sm" variant="ghost" onClick={onDone}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </form>
@@ -114,15 +126,32 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
 function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
   const { boards } = useBoardScope();
   const move = useUpdateTask({ quiet: true });
+  const { t } = useLingui();
   const [error, setError] = useState<string | null>(null);
   const current = boards?.find((board) => board._id === task.boardId);
   const targets = writableBoards(boards);
   const canMove = canChange && targets.length > 0 && (targets.length > 1 || targets[0]?._id !== task.boardId);
-  if (!canMove) return <dd>{current?.name ?? <span className="task-details__none">A board you are not on</span>}</dd>;
+  if (!canMove) {
+    return (
+      <dd>
+        {current ? (
+          displayName(current.name)
+        ) : (
+          <span className="task-details__none">
+            <Trans>A board you are not on</Trans>
+          </span>
+        )}
+      </dd>
+    );
+  }
   return (
     <dd>
       <SelectField
-        label={<span className="visually-hidden">Move to board</span>}
+        label={
+          <span className="visually-hidden">
+            <Trans>Move to board</Trans>
+          </span>
+        }
         fieldClassName="task-details__board"
         value={task.boardId}
         error={error}
@@ -141,11 +170,11 @@ function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
           );
         }}
       >
-        {current ? null : <option value={task.boardId}>A board you are not on</option>}
-        {current && !canEditTasks(current.role) ? <option value={current._id}>{current.name}</option> : null}
+        {current ? null : <option value={task.boardId}>{t`A board you are not on`}</option>}
+        {current && !canEditTasks(current.role) ? <option value={current._id}>{displayName(current.name)}</option> : null}
         {targets.map((board) => (
           <option key={board._id} value={board._id}>
-            {board.name}
+            {displayName(board.name)}
           </option>
         ))}
       </SelectField>
@@ -174,6 +203,7 @@ export function TaskDetails({ task }: { task: Task }) {
   const description = task.description;
   const canChange = useCanChangeTask(task);
   const statusColumn = useStatusColumn(task, done ? 'todo' : 'done');
+  const { t } = useLingui();
 
   const onStatus = () => {
     setStatusError(null);
@@ -191,66 +221,104 @@ export function TaskDetails({ task }: { task: Task }) {
     <div className="task-details">
       {statusError ? <Alert tone="error">{statusError}</Alert> : null}
       <div className="task-details__status">
-        <span className={done ? 'status-pill status-pill--done' : 'status-pill'}>{done ? 'Completed' : 'To do'}</span>
+        <span className={done ? 'status-pill status-pill--done' : 'status-pill'}>
+          {done ? t({ message: 'Completed', context: 'Task status' }) : t({ message: 'To do', context: 'Task status' })}
+        </span>
         <PriorityBadge priority={task.priority} />
         <span className="task-details__spacer" />
         {canChange ? (
           <Button size="sm" variant="secondary" busy={status.isPending} onClick={onStatus}>
             {/* While the change waits (offline, it may for a while) the button names the change under way, not the one it would make. */}
-            {status.isPending ? (status.variables.changes.status === 'done' ? 'Completing…' : 'Reopening…') : done ? 'Reopen' : 'Mark complete'}
+            {status.isPending ? (
+              status.variables.changes.status === 'done' ? (
+                <Trans>Completing…</Trans>
+              ) : (
+                <Trans>Reopening…</Trans>
+              )
+            ) : done ? (
+              <Trans comment="Button that marks a completed task as to do again">Reopen</Trans>
+            ) : (
+              <Trans>Mark complete</Trans>
+            )}
           </Button>
         ) : null}
       </div>
 
       <dl className="task-details__fields">
         <div>
-          <dt>Board</dt>
+          <dt>
+            <Trans comment="The board the task is on">Board</Trans>
+          </dt>
           <BoardField task={task} canChange={canChange} />
         </div>
         <div>
-          <dt>Labels</dt>
+          <dt>
+            <Trans>Labels</Trans>
+          </dt>
           <TaskLabelsField task={task} />
         </div>
         <div>
-          <dt>Work title</dt>
-          <dd>{task.workTitle || <span className="task-details__none">None</span>}</dd>
+          <dt>
+            <Trans>Work title</Trans>
+          </dt>
+          <dd>
+            {task.workTitle || (
+              <span className="task-details__none">
+                <Trans comment="A task’s work title, when it has none">None</Trans>
+              </span>
+            )}
+          </dd>
         </div>
         <div>
-          <dt>Assignee</dt>
+          <dt>
+            <Trans>Assignee</Trans>
+          </dt>
           <dd className="task-details__email">{task.assignee}</dd>
         </div>
         <div>
-          <dt>Assignor</dt>
+          <dt>
+            <Trans comment="The person who assigned the task">Assignor</Trans>
+          </dt>
           <dd>
             {task.assignor} <span className="task-details__email">({task.assignorEmail})</span>
           </dd>
         </div>
         <div>
-          <dt>Start</dt>
+          <dt>
+            <Trans comment="When the work on the task starts">Start</Trans>
+          </dt>
           <dd>
             <StartText startAt={task.startAt} now={now} />
           </dd>
         </div>
         <div>
-          <dt>Deadline</dt>
+          <dt>
+            <Trans>Deadline</Trans>
+          </dt>
           <dd>
             <DeadlineText deadline={task.deadline} done={done} now={now} />
           </dd>
         </div>
         <div className="task-details__repeat">
-          <dt>Repeat</dt>
+          <dt>
+            <Trans comment="How often the task repeats">Repeat</Trans>
+          </dt>
           <dd>
             <TaskRepeat task={task} canChange={canChange} />
           </dd>
         </div>
         <div>
-          <dt>Created</dt>
+          <dt>
+            <Trans comment="When the task was created">Created</Trans>
+          </dt>
           <dd>
             <Timestamp iso={task.createdAt} now={now} />
           </dd>
         </div>
         <div>
-          <dt>Last changed</dt>
+          <dt>
+            <Trans>Last changed</Trans>
+          </dt>
           <dd>
             <Timestamp iso={task.updatedAt} now={now} />
           </dd>
@@ -259,7 +327,9 @@ export function TaskDetails({ task }: { task: Task }) {
 
       <section className="task-details__description" aria-labelledby="task-description-heading">
         <div className="task-details__section-head">
-          <h3 id="task-description-heading">Description</h3>
+          <h3 id="task-description-heading">
+            <Trans>Description</Trans>
+          </h3>
           {editing || !canChange ? null : (
             <Button
               ref={editButtonRef}
@@ -269,7 +339,7 @@ export function TaskDetails({ task }: { task: Task }) {
                 setEditing(true);
               }}
             >
-              Edit description
+              <Trans>Edit description</Trans>
             </Button>
           )}
         </div>
@@ -284,7 +354,9 @@ export function TaskDetails({ task }: { task: Task }) {
         ) : description ? (
           <LinkedText className="task-details__text" text={description} />
         ) : (
-          <p className="task-details__none">No description yet.</p>
+          <p className="task-details__none">
+            <Trans>No description yet.</Trans>
+          </p>
         )}
       </section>
     </div>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import type { Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -55,11 +56,15 @@ export function TaskEditForm({
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const assigneeRef = useRef<HTMLInputElement>(null);
   const startRef = useRef<HTMLInputElement>(null);
+  const { t } = useLingui();
 
   useEffect(() => {
     assigneeRef.current?.focus();
     assigneeRef.current?.select();
   }, []);
+
+  const title = task.taskTitle;
+  const deadline = draft.base.deadline ? formatDeadline(new Date(draft.base.deadline), new Date()) : null;
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -67,7 +72,7 @@ export function TaskEditForm({
     const email = checkEmail(draft.assignee);
     const start = readStart(draft.startAt, base.deadline);
     const errors: FieldErrors = {};
-    if (!email.ok) errors.assignee = draft.assignee.trim() === '' ? 'Enter the assignee’s e-mail address.' : email.message;
+    if (!email.ok) errors.assignee = draft.assignee.trim() === '' ? t`Enter the assignee’s e-mail address.` : email.message;
     if (!start.ok) errors.startAt = start.message;
     setFieldErrors(errors);
     if (!email.ok || !start.ok) {
@@ -95,7 +100,7 @@ export function TaskEditForm({
       className="task-edit"
       onSubmit={onSubmit}
       noValidate
-      aria-label={`Edit ${task.taskTitle}`}
+      aria-label={t({ message: `Edit ${title}`, comment: 'Name of a card’s inline edit form: the task’s title' })}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.stopPropagation();
@@ -106,7 +111,7 @@ export function TaskEditForm({
       <div className="task-edit__fields">
         <EmailField
           ref={assigneeRef}
-          label="Assignee"
+          label={t`Assignee`}
           autoComplete="off"
           required
           value={draft.assignee}
@@ -126,7 +131,7 @@ export function TaskEditForm({
           className="task-edit__start"
           value={draft.startAt}
           error={fieldErrors.startAt}
-          hint={draft.base.deadline ? `Not after the deadline, ${formatDeadline(new Date(draft.base.deadline), new Date())}.` : 'In your time zone.'}
+          hint={deadline ? t`Not after the deadline, ${deadline}.` : t`In your time zone.`}
           onChange={(startAt) => {
             onDraftChange({ ...draft, startAt });
           }}
@@ -134,7 +139,7 @@ export function TaskEditForm({
       </div>
       <div className="task-edit__actions">
         <Button type="submit" variant="primary" size="sm">
-          Save
+          <Trans comment="Saves a card’s inline edit">Save</Trans>
         </Button>
         <Button
           size="sm"
@@ -143,7 +148,7 @@ export function TaskEditForm({
             onEditEnd(false);
           }}
         >
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </form>

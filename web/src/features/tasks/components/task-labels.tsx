@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { canChangeLabels } from '#shared/rights.ts';
 import type { Label } from '#shared/schemas/labels.ts';
@@ -26,7 +27,13 @@ export function TaskLabelsField({ task }: { task: Task }) {
   const [error, setError] = useState<string | null>(null);
   return (
     <dd className="task-details__labels">
-      {task.labels.length > 0 ? <LabelChips labels={task.labels} /> : <span className="task-details__none">None</span>}
+      {task.labels.length > 0 ? (
+        <LabelChips labels={task.labels} />
+      ) : (
+        <span className="task-details__none">
+          <Trans comment="A task’s labels, when it has none">None</Trans>
+        </span>
+      )}
       {canChange && board ? (
         <LabelPicker
           boardId={task.boardId}
@@ -63,7 +70,9 @@ export function NewTaskLabelsField({ boardId, value, onChange }: { boardId: stri
   return (
     <div className="field" role="group" aria-labelledby={captionId}>
       <span className="field__label" id={captionId}>
-        Labels<span className="field__optional"> (optional)</span>
+        <Trans comment="Caption of the new-task form’s labels; “(optional)” is shown lighter">
+          Labels<span className="field__optional"> (optional)</span>
+        </Trans>
       </span>
       <div className="task-details__labels">
         <LabelChips labels={value} />

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type SubmitEvent } from 'react';
 import { describeRepeat, sameRepeat } from '#shared/repeat.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -18,7 +19,8 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const update = useUpdateTask({ quiet: true });
-  const text = task.repeat ? describeRepeat(task.repeat) : 'Does not repeat';
+  const { t } = useLingui();
+  const text = task.repeat ? describeRepeat(task.repeat) : t`Does not repeat`;
 
   if (!editing) {
     return (
@@ -29,14 +31,14 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
             size="sm"
             variant="ghost"
             className="task-repeat__change"
-            aria-label={`Change repeat: ${text}`}
+            aria-label={t({ message: `Change repeat: ${text}`, comment: 'Button that opens the editor of how often the task repeats; the placeholder is the interval in words' })}
             onClick={() => {
               setDraft(repeatDraftOf(task.repeat));
               setError(null);
               setEditing(true);
             }}
           >
-            Change
+            <Trans comment="Button that opens the editor of how often the task repeats">Change</Trans>
           </Button>
         ) : null}
       </span>
@@ -73,7 +75,7 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
       className="task-repeat__editor"
       onSubmit={onSubmit}
       noValidate
-      aria-label="Change repeat"
+      aria-label={t`Change repeat`}
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.stopPropagation();
@@ -84,7 +86,7 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
       <RepeatField value={draft} onChange={setDraft} hasDeadline={task.deadline !== null} error={error} legendHidden />
       <div className="task-details__editor-actions">
         <Button type="submit" size="sm" variant="primary" busy={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save repeat'}
+          {update.isPending ? <Trans>Saving…</Trans> : <Trans>Save repeat</Trans>}
         </Button>
         <Button
           size="sm"
@@ -93,7 +95,7 @@ export function TaskRepeat({ task, canChange }: { task: Task; canChange: boolean
             setEditing(false);
           }}
         >
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </form>

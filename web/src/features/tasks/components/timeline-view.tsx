@@ -1,8 +1,13 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, select, t } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { Link } from 'react-router';
 import { addDays, dayKeyOf, daysBetween, shiftByDays, shiftTimeline, timelineRange, type DayKey, type TimelineZoom } from '#shared/calendar-dates.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { cx } from '#web/lib/cx.ts';
+import { dateTimeFormat, formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useTaskPath } from './card-behaviour.ts';
 import { formatDay, type DateSave } from './date-moves.ts';
 import { moreNote, onAltArrow, PressedButtons, RangeSteps, useDatedTask, useDateView } from './use-date-view.tsx';
@@ -23,20 +28,24 @@ type Part = 'move' | 'start' | 'end';
 
 /** Pixels a day takes at each zoom. */
 const DAY_WIDTH: Record<TimelineZoom, number> = { day: 48, week: 20, month: 5 };
-const ZOOMS: { value: TimelineZoom; label: string }[] = [
-  { value: 'day', label: 'Day' },
-  { value: 'week', label: 'Week' },
-  { value: 'month', label: 'Month' },
+const ZOOMS: { value: TimelineZoom; label: MessageDescriptor }[] = [
+  { value: 'day', label: msg({ message: 'Day', comment: 'Timeline zoom: a column per day' }) },
+  { value: 'week', label: msg({ message: 'Week', comment: 'Timeline zoom: the days grouped by week' }) },
+  { value: 'month', label: msg({ message: 'Month', comment: 'Timeline zoom: the days grouped by month' }) },
 ];
 /** The most unscheduled tasks listed (a filter may hold thousands). */
 const UNSCHEDULED_SHOWN = 200;
 /** A pointer that moves less than this is a click (it opens the task), not a drag. */
 const DRAG_THRESHOLD = 4;
 
-const unitDay = new Intl.DateTimeFormat(undefined, { weekday: 'narrow', day: 'numeric', timeZone: 'UTC' });
-const unitWeek = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
-const unitMonth = new Intl.DateTimeFormat(undefined, { month: 'short', year: '2-digit', timeZone: 'UTC' });
-const rangeTitle = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** The options of the head's units (a day, a week, a month) and of the range's title; formats made when used, in the language in use. */
+const UNIT_FORMATS: Record<TimelineZoom, Intl.DateTimeFormatOptions> = {
+  day: { weekday: 'narrow', day: 'numeric', timeZone: 'UTC' },
+  week: { day: 'numeric', month: 'short', timeZone: 'UTC' },
+  month: { month: 'short', year: '2-digit', timeZone: 'UTC' },
+};
+const RANGE_TITLE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
+// eslint-disable-next-line lingui/no-unlocalized-strings -- an ISO date and time, not a text
 const utcDate = (key: DayKey) => new Date(`${key}T00:00:00Z`);
 /** Days since 1970-01-01: a slider's value. */
 const dayNumber = (key: DayKey) => daysBetween('1970-01-01', key);
@@ -61,13 +70,48 @@ function shifted(task: Task, part: Part, days: number, timeZone: string): Pick<U
   return changes;
 }
 
+/** What a screen reader hears once a move is made (made when the move is, in the language in use). */
 function sentence(task: Task, part: Part, changes: Pick<UpdateTaskBody, 'deadline' | 'startAt'>, timeZone: string): string {
   const day = (iso: string | null | undefined) => (iso ? formatDay(dayKeyOf(iso, timeZone)) : '');
-  if (part === 'start' && changes.startAt) return `“${task.taskTitle}” now starts ${day(changes.startAt)}.`;
-  if (part === 'end' && changes.deadline) return `“${task.taskTitle}” is now due ${day(changes.deadline)}.`;
+  const title = task.taskTitle;
+  if (part === 'start' && changes.startAt) {
+    const start = day(changes.startAt);
+    return t`“${title}” now starts ${start}.`;
+  }
+  if (part === 'end' && changes.deadline) {
+    const deadline = day(changes.deadline);
+    return t`“${title}” is now due ${deadline}.`;
+  }
   const start = changes.startAt ?? task.startAt;
   const end = changes.deadline ?? task.deadline;
-  return start && end && start !== end ? `“${task.taskTitle}” now runs ${day(start)} to ${day(end)}.` : `“${task.taskTitle}” is now on ${day(end ?? start)}.`;
+  if (start && end && start !== end) {
+    const first = day(start);
+    const last = day(end);
+    return t`“${title}” now runs ${first} to ${last}.`;
+  }
+  const date = day(end ?? start);
+  return t`“${title}” is now on ${date}.`;
+}
+
+/** A bar's name: the task, its dates, and whether it is completed. */
+function barName(task: Task, days: { first: DayKey; last: DayKey }): string {
+  const title = task.taskTitle;
+  const status = task.status;
+  const first = formatDay(days.first);
+  if (task.startAt !== null && task.deadline !== null && days.first !== days.last) {
+    const last = formatDay(days.last);
+    return t({
+      message: select(status, { done: `${title}, ${first} to ${last}, completed`, other: `${title}, ${first} to ${last}` }),
+      comment: 'A task’s bar on the timeline: its title and the days it runs',
+    });
+  }
+  if (task.deadline === null) {
+    return t({ message: select(status, { done: `${title}, starts ${first}, completed`, other: `${title}, starts ${first}` }), comment: 'A task’s bar on the timeline: its title and its start' });
+  }
+  if (task.startAt === null) {
+    return t({ message: select(status, { done: `${title}, due ${first}, completed`, other: `${title}, due ${first}` }), comment: 'A task’s bar on the timeline: its title and its deadline' });
+  }
+  return t({ message: select(status, { done: `${title}, ${first}, completed`, other: `${title}, ${first}` }), comment: 'A task’s bar on the timeline: its title and the one day it is on' });
 }
 
 interface Drag {
@@ -96,6 +140,7 @@ function TimelineRow({
   save: DateSave;
 }) {
   const { to, canChange } = useDatedTask(task);
+  const { t } = useLingui();
   const [drag, setDrag] = useState<Drag | null>(null);
   const pointer = useRef<{ x: number; part: Part; moved: boolean } | null>(null);
   const suppressClick = useRef(false);
@@ -162,9 +207,8 @@ function TimelineRow({
     commit(part, by);
   };
 
-  const dates = both && days.first !== days.last ? `${formatDay(days.first)} to ${formatDay(days.last)}` : formatDay(days.first);
-  const what = task.deadline === null ? 'starts' : task.startAt === null ? 'due' : '';
-  const name = `${task.taskTitle}, ${what ? `${what} ` : ''}${dates}${done ? ', completed' : ''}`;
+  const name = barName(task, days);
+  const title = task.taskTitle;
 
   const endHandle = (part: 'start' | 'end') => {
     const key = part === 'start' ? days.first : days.last;
@@ -173,7 +217,7 @@ function TimelineRow({
         role="slider"
         tabIndex={0}
         className={cx('timeline-bar__end', `timeline-bar__end--${part}`)}
-        aria-label={`${part === 'start' ? 'Start' : 'Deadline'} of “${task.taskTitle}”`}
+        aria-label={part === 'start' ? t`Start of “${title}”` : t`Deadline of “${title}”`}
         aria-valuemin={0}
         aria-valuemax={dayNumber('9999-12-31')}
         aria-valuenow={dayNumber(key)}
@@ -232,6 +276,7 @@ export default function TimelineView({ filter, columns }: ViewProps) {
   const { tasks, isPending, busy, timeZone, weekStart, today, anchor, setAnchor, save, hintId, titleId, asideId: unscheduledId, notices } = useDateView(filter);
   const [zoom, setZoom] = useState<TimelineZoom>('week');
   const [grouping, setGrouping] = useState<Grouping>('column');
+  const { t, i18n } = useLingui();
 
   const range = useMemo(() => timelineRange(anchor, zoom, weekStart), [anchor, zoom, weekStart]);
   const dayWidth = DAY_WIDTH[zoom];
@@ -261,13 +306,14 @@ export default function TimelineView({ filter, columns }: ViewProps) {
       grouping === 'assignee'
         ? [...byGroup.keys()].sort().map((key) => ({ key, name: key }))
         : columns
-          ? columns.map((column) => ({ key: column._id, name: column.name }))
+          ? columns.map((column) => ({ key: column._id, name: displayName(column.name) }))
           : [
-              { key: 'todo', name: 'To do' },
-              { key: 'done', name: 'Completed' },
+              { key: 'todo', name: t({ message: 'To do', context: 'Task status' }) },
+              { key: 'done', name: t({ message: 'Completed', context: 'Task status' }) },
             ];
     // A column the page does not know (yet): its tasks still show, after the known ones.
-    for (const key of byGroup.keys()) if (!order.some((group) => group.key === key)) order.push({ key, name: 'Other column' });
+    const other = t({ message: 'Other column', comment: 'Timeline group of tasks in a column the page does not know yet' });
+    for (const key of byGroup.keys()) if (!order.some((group) => group.key === key)) order.push({ key, name: other });
     const sorted = order
       .map(({ key, name }) => ({
         key,
@@ -276,30 +322,33 @@ export default function TimelineView({ filter, columns }: ViewProps) {
       }))
       .filter((group) => group.tasks.length > 0);
     return { groups: sorted, unscheduled: none, outside: away };
-  }, [tasks, timeZone, range.start, lastDay, grouping, columns]);
+  }, [tasks, timeZone, range.start, lastDay, grouping, columns, t]);
 
-  const unitLabel = (key: DayKey) => (zoom === 'day' ? unitDay : zoom === 'week' ? unitWeek : unitMonth).format(utcDate(key));
+  const unitFormat = dateTimeFormat(UNIT_FORMATS[zoom]);
+  const unitLabel = (key: DayKey) => unitFormat.format(utcDate(key));
+  const zooms = ZOOMS.map(({ value, label }) => ({ value, label: i18n._(label) }));
+  const unscheduledCount = formatNumber(unscheduled.length);
   const trackWidth = range.days * dayWidth;
 
   return (
     <section className="timeline" aria-labelledby={titleId} style={{ '--timeline-track': `${trackWidth}px`, '--timeline-day': `${dayWidth}px` } as CSSProperties}>
       <div className="timeline__toolbar">
         <h2 id={titleId} className="timeline__title" aria-live="polite">
-          {rangeTitle.formatRange(utcDate(range.start), utcDate(addDays(range.start, lastDay)))}
+          {dateTimeFormat(RANGE_TITLE).formatRange(utcDate(range.start), utcDate(addDays(range.start, lastDay)))}
         </h2>
         <PressedButtons
-          label="Group by"
+          label={t`Group by`}
           className="timeline__group"
           options={[
-            { value: 'column', label: columns ? 'Column' : 'Status' },
-            { value: 'assignee', label: 'Assignee' },
+            { value: 'column', label: columns ? t({ message: 'Column', comment: 'Timeline grouping: by the board’s column' }) : t({ message: 'Status', comment: 'Timeline grouping: by to do or completed' }) },
+            { value: 'assignee', label: t({ message: 'Assignee', comment: 'Timeline grouping: by the person the task is assigned to' }) },
           ]}
           value={grouping}
           onChange={setGrouping}
         />
-        <PressedButtons label="Zoom" className="timeline__group" options={ZOOMS} value={zoom} onChange={setZoom} />
+        <PressedButtons label={t({ message: 'Zoom', comment: 'How many days the timeline shows at once' })} className="timeline__group" options={zooms} value={zoom} onChange={setZoom} />
         <RangeSteps
-          label="Move through the timeline"
+          label={t`Move through the timeline`}
           className="timeline__group"
           onStep={(direction) => {
             setAnchor(shiftTimeline(anchor, zoom, direction));
@@ -310,7 +359,9 @@ export default function TimelineView({ filter, columns }: ViewProps) {
         />
       </div>
       <p id={hintId} className="visually-hidden">
-        Alt+Left or Alt+Right moves both dates a day, Alt+Up or Alt+Down a week; on the start or deadline of a bar, the arrow keys move that date a day and Page Up or Page Down a week.
+        <Trans>
+          Alt+Left or Alt+Right moves both dates a day, Alt+Up or Alt+Down a week; on the start or deadline of a bar, the arrow keys move that date a day and Page Up or Page Down a week.
+        </Trans>
       </p>
       <ViewNotices {...notices} noteClassName="timeline__note" />
       <div className="timeline__scroll" aria-busy={busy}>
@@ -329,7 +380,7 @@ export default function TimelineView({ filter, columns }: ViewProps) {
           {groups.map((group) => (
             <section key={group.key} className="timeline__lane" aria-label={group.name}>
               <h3 className="timeline__lane-title">
-                {group.name} <span className="timeline__count">({group.tasks.length})</span>
+                {group.name} <span className="timeline__count">({formatNumber(group.tasks.length)})</span>
               </h3>
               <ul className="timeline__rows">
                 {group.tasks.map((task) => (
@@ -338,14 +389,24 @@ export default function TimelineView({ filter, columns }: ViewProps) {
               </ul>
             </section>
           ))}
-          {!isPending && groups.length === 0 ? <p className="timeline__note timeline__empty">No scheduled tasks in this range.</p> : null}
+          {!isPending && groups.length === 0 ? (
+            <p className="timeline__note timeline__empty">
+              <Trans>No scheduled tasks in this range.</Trans>
+            </p>
+          ) : null}
         </div>
       </div>
-      {outside > 0 ? <p className="timeline__note">{outside === 1 ? '1 scheduled task is outside this range.' : `${outside.toLocaleString()} scheduled tasks are outside this range.`}</p> : null}
+      {outside > 0 ? (
+        <p className="timeline__note">
+          <Plural value={outside} one="# scheduled task is outside this range." other="# scheduled tasks are outside this range." />
+        </p>
+      ) : null}
       {unscheduled.length > 0 ? (
         <section className="timeline__unscheduled" aria-labelledby={unscheduledId}>
           <h3 id={unscheduledId} className="timeline__lane-title">
-            Not scheduled <span className="timeline__count">({unscheduled.length})</span>
+            <Trans comment="Heading of the tasks with neither a start nor a deadline, with their number">
+              Not scheduled <span className="timeline__count">({unscheduledCount})</span>
+            </Trans>
           </h3>
           <ul className="timeline__unscheduled-list">
             {unscheduled.slice(0, UNSCHEDULED_SHOWN).map((task) => (
@@ -362,10 +423,17 @@ export default function TimelineView({ filter, columns }: ViewProps) {
 }
 
 function UnscheduledLink({ task }: { task: Task }) {
+  const title = task.taskTitle;
   return (
     <Link to={useTaskPath(task)} state={{ fromBoard: true }} className={cx('timeline__unscheduled-link', task.status === 'done' && 'timeline__label--done')}>
-      {task.taskTitle}
-      {task.status === 'done' ? <span className="visually-hidden">, completed</span> : null}
+      {task.status === 'done' ? (
+        <Trans comment="A completed task’s link; “, completed” is read by screen readers only">
+          {title}
+          <span className="visually-hidden">, completed</span>
+        </Trans>
+      ) : (
+        title
+      )}
     </Link>
   );
 }

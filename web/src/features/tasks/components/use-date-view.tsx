@@ -1,7 +1,10 @@
+import { t } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { dayKeyOf, type DayKey } from '#shared/calendar-dates.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import { useCanChangeTask } from '../api/board-scope.ts';
@@ -106,14 +109,11 @@ export function PressedButtons<T extends string>({
   );
 }
 
-/** Previous, Today and Next; `unit` (the calendar's "month" or "week") ends the names of the first and last for screen readers. */
-export function RangeSteps({ label, className, unit, onStep, onToday }: { label: string; className: string; unit?: string; onStep: (direction: -1 | 1) => void; onToday: () => void }) {
-  const named = unit ? (
-    <>
-      {' '}
-      <span className="visually-hidden">{unit}</span>
-    </>
-  ) : null;
+/**
+ * Previous, Today and Next; `unit` (the calendar's month or week) ends the names of the first
+ * and last for screen readers ("Previous month").
+ */
+export function RangeSteps({ label, className, unit, onStep, onToday }: { label: string; className: string; unit?: 'month' | 'week'; onStep: (direction: -1 | 1) => void; onToday: () => void }) {
   return (
     <div className={className} role="group" aria-label={label}>
       <Button
@@ -122,10 +122,20 @@ export function RangeSteps({ label, className, unit, onStep, onToday }: { label:
           onStep(-1);
         }}
       >
-        Previous{named}
+        {unit === 'month' ? (
+          <Trans comment="Button that shows the month before; “month” is read by screen readers only">
+            Previous <span className="visually-hidden">month</span>
+          </Trans>
+        ) : unit === 'week' ? (
+          <Trans comment="Button that shows the week before; “week” is read by screen readers only">
+            Previous <span className="visually-hidden">week</span>
+          </Trans>
+        ) : (
+          <Trans comment="Button that shows the range of days before">Previous</Trans>
+        )}
       </Button>
       <Button size="sm" onClick={onToday}>
-        Today
+        <Trans comment="Button that shows the range of days around today">Today</Trans>
       </Button>
       <Button
         size="sm"
@@ -133,13 +143,25 @@ export function RangeSteps({ label, className, unit, onStep, onToday }: { label:
           onStep(1);
         }}
       >
-        Next{named}
+        {unit === 'month' ? (
+          <Trans comment="Button that shows the month after; “month” is read by screen readers only">
+            Next <span className="visually-hidden">month</span>
+          </Trans>
+        ) : unit === 'week' ? (
+          <Trans comment="Button that shows the week after; “week” is read by screen readers only">
+            Next <span className="visually-hidden">week</span>
+          </Trans>
+        ) : (
+          <Trans comment="Button that shows the range of days after">Next</Trans>
+        )}
       </Button>
     </div>
   );
 }
 
-/** Said under a list cut at `shown` of `total` tasks; null when nothing was cut. */
+/** Said under a list cut at `shown` of `total` tasks; null when nothing was cut. Called at render, in the language in use. */
 export function moreNote(total: number, shown: number): string | null {
-  return total > shown ? `And ${(total - shown).toLocaleString()} more: search or filter to find them.` : null;
+  if (total <= shown) return null;
+  const more = formatNumber(total - shown);
+  return t`And ${more} more: search or filter to find them.`;
 }

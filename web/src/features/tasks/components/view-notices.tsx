@@ -1,7 +1,9 @@
+import { Trans } from '@lingui/react/macro';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { VIEW_TASKS_MAX } from '../api/view-tasks.ts';
 
 interface ViewNoticesProps {
@@ -20,6 +22,7 @@ interface ViewNoticesProps {
 
 /** What the calendar and the timeline say above their grid: a move read out or refused, a list not read, a list cut short. */
 export function ViewNotices({ said, moveError, onDismiss, error, onRetry, truncated, noteClassName }: ViewNoticesProps) {
+  const most = formatNumber(VIEW_TASKS_MAX);
   return (
     <>
       <p className="visually-hidden" role="status">
@@ -30,7 +33,7 @@ export function ViewNotices({ said, moveError, onDismiss, error, onRetry, trunca
           tone="error"
           action={
             <Button size="sm" variant="ghost" onClick={onDismiss}>
-              Dismiss
+              <Trans>Dismiss</Trans>
             </Button>
           }
         >
@@ -38,7 +41,11 @@ export function ViewNotices({ said, moveError, onDismiss, error, onRetry, trunca
         </Alert>
       ) : null}
       {error ? <RetryAlert onRetry={onRetry}>{errorText(error)}</RetryAlert> : null}
-      {truncated ? <p className={noteClassName}>Only the first {VIEW_TASKS_MAX.toLocaleString('en-US')} tasks of this filter are shown.</p> : null}
+      {truncated ? (
+        <p className={noteClassName}>
+          <Trans>Only the first {most} tasks of this filter are shown.</Trans>
+        </p>
+      ) : null}
     </>
   );
 }
