@@ -103,13 +103,14 @@ export default defineConfig(
     rules: {
       ...lingui.configs['flat/recommended'].rules,
       'lingui/no-unlocalized-strings': ['error', {
-        ignore: ['^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[A-Z][a-z]+[A-Z]\\w*$'],
+        // …and SVG path data ("M10 2a8 8 0 1 1…").
+        ignore: ['^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[A-Z][a-z]+[A-Z]\\w*$', '^[Mm]-?\\d'],
         ignoreNames: [
           { regex: { pattern: 'className|^(key|id|type|role|name|href|to|src|rel|target|method|mode|autoComplete|inputMode|pattern|accept|form|htmlFor|variant|size|tone|kind|as|lang|dir|testId)$', flags: 'i' } },
           { regex: { pattern: '^[A-Z0-9_]+$' } },
           'displayName',
         ],
-        ignoreFunctions: ['Error', 'TypeError', 'console.*', 'cx', '*.addEventListener', '*.removeEventListener', '*.getItem', '*.setItem', '*.removeItem', '*.querySelector', '*.querySelectorAll', '*.matchMedia', 'matchMedia', 'new URL', 'URLSearchParams', '*.set', '*.get', '*.has', '*.append', '*.delete', 'apiRequest', 'import', 'fetch', 'useMediaQuery', 'matchPath'],
+        ignoreFunctions: ['Error', 'TypeError', 'console.*', 'cx', '*.addEventListener', '*.removeEventListener', '*.getItem', '*.setItem', '*.removeItem', '*.querySelector', '*.querySelectorAll', '*.closest', '*.matchMedia', 'matchMedia', 'new URL', 'URLSearchParams', '*.set', '*.get', '*.has', '*.append', '*.delete', 'apiRequest', 'import', 'fetch', 'useMediaQuery', 'matchPath'],
         useTsTypes: true,
         ignoreMethodsOnTypes: ['Map.get', 'Map.has', 'Set.has', 'Headers.get', 'URLSearchParams.get'],
       }],

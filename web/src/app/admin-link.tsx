@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { NavLink } from 'react-router';
 import { useSettings } from '#web/features/account/api/get-settings.ts';
 
@@ -11,7 +12,7 @@ export function AdminLink({ className, onNavigate }: { className: string; onNavi
   return (
     <li>
       <NavLink to="/admin" className={className} onClick={onNavigate}>
-        Admin
+        <Trans comment="The link to the instance admin’s page">Admin</Trans>
       </NavLink>
     </li>
   );

@@ -3,9 +3,10 @@ import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { loginPathFor, RETURN_PARAM, safeReturnPath } from '#web/lib/return-path.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
+import { withAppCatalog } from './i18n.ts';
 import { PageLoading } from './root-layout.tsx';
 
-export const SignedInOutlet = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SignedInOutlet));
+export const SignedInOutlet = lazyComponent(withAppCatalog(() => import('./signed-in.tsx').then((m) => m.SignedInOutlet)));
 
 /**
  * Signed-in only. A signed-out visitor goes to /login, remembering where they were headed

@@ -1,8 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Suspense } from 'react';
 import { Link, NavLink } from 'react-router';
 import { ButtonLink } from '#web/components/button.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
+import { withAppCatalog } from './i18n.ts';
+import { APP_NAME } from '#web/lib/use-document-title.ts';
 import { Logo } from './logo.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import './nav-bar.css';
@@ -12,16 +15,17 @@ import './nav-bar.css';
  * /sign-up download only the brand, Login, Sign Up and the theme switch; main.tsx fetches it
  * before a signed-in tab's first render (routes.tsx, preloadFirstScreen).
  */
-export const SignedInNav = lazyComponent(() => import('./signed-in.tsx').then((m) => m.SignedInNav));
+export const SignedInNav = lazyComponent(withAppCatalog(() => import('./signed-in.tsx').then((m) => m.SignedInNav)));
 
 export function NavBar() {
   const { session } = useSession();
+  const { t } = useLingui();
   return (
     <header className="nav">
-      <nav className="nav__inner" aria-label="Main">
+      <nav className="nav__inner" aria-label={t({ message: 'Main', comment: 'The name of the main navigation bar, for screen readers' })}>
         <Link to="/" className="nav__brand">
           <Logo />
-          <span>Taskwise</span>
+          <span>{APP_NAME}</span>
         </Link>
         {session.status === 'signedIn' ? (
           <Suspense fallback={null}>
@@ -32,12 +36,12 @@ export function NavBar() {
             <ul className="nav__links nav__links--guest">
               <li>
                 <NavLink to="/login" className="nav__link">
-                  Login
+                  <Trans comment="The link to the sign-in page">Login</Trans>
                 </NavLink>
               </li>
               <li>
                 <ButtonLink to="/sign-up" variant="primary" size="sm">
-                  Sign Up
+                  <Trans comment="The link to the sign-up page">Sign Up</Trans>
                 </ButtonLink>
               </li>
             </ul>

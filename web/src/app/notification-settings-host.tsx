@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { AccountSection } from '#web/features/account/components/account-section.tsx';
 import { useSettings } from '#web/features/account/api/get-settings.ts';
 import { useUpdateSettings } from '#web/features/account/api/update-settings.ts';
@@ -11,6 +12,7 @@ import { NotificationSettingsTable, type MailColumn } from '#web/features/notifi
 export function NotificationSettingsSections() {
   const settings = useSettings();
   const update = useUpdateSettings();
+  const { t } = useLingui();
   const mail: MailColumn = {
     settings: settings.data?.data.settings,
     status: settings.status,
@@ -21,10 +23,10 @@ export function NotificationSettingsSections() {
   };
   return (
     <>
-      <AccountSection id="account-notifications" title="Notifications">
+      <AccountSection id="account-notifications" title={t`Notifications`}>
         <NotificationSettingsTable mail={mail} />
       </AccountSection>
-      <AccountSection id="account-device" title="Notifications on this device">
+      <AccountSection id="account-device" title={t`Notifications on this device`}>
         <DevicePushSwitch />
       </AccountSection>
     </>

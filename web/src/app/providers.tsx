@@ -14,6 +14,7 @@ import { labelKeys } from '#web/features/labels/api/query-keys.ts';
 import { OWN_VERSIONS_KEY } from '#web/features/tasks/api/own-versions.ts';
 import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
 import { DeviceCopyContext, keepRestoredStaleUntilFetched, type DeviceCopy } from '#web/lib/device-copy.ts';
+import { forgetAccountLanguage } from './i18n.ts';
 import { QueueNotices } from './queue-notices.tsx';
 
 /**
@@ -22,6 +23,11 @@ import { QueueNotices } from './queue-notices.tsx';
  * behind another one of the same task is sent with the right version after a reload).
  */
 const PERSISTED_ROOTS = [boardKeys.all, taskKeys.all, commentKeys.all, checklistKeys.all, attachmentKeys.all, labelKeys.all, peopleKeys.all, OWN_VERSIONS_KEY].map((key) => key[0]);
+
+/** The account's language goes with the session: the page speaks the browser's again (offline, it stays as it is). */
+function afterSignOut(): void {
+  forgetAccountLanguage().catch(() => undefined);
+}
 
 /**
  * Everything the routes need around them. Tests wrap a memory router in the same stack.
@@ -46,7 +52,7 @@ export function AppProviders({ queryClient, deviceCopy, children }: { queryClien
         <DeviceCopyContext value={deviceCopy}>
           <NoticeProvider>
             <QueueNotices />
-            <SessionProvider>{children}</SessionProvider>
+            <SessionProvider onSignedOut={afterSignOut}>{children}</SessionProvider>
           </NoticeProvider>
         </DeviceCopyContext>
       </I18nProvider>

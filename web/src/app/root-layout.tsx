@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '#web/components/error-boundary.tsx';
@@ -7,18 +8,21 @@ import { Spinner } from '#web/components/spinner.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
+import { withAppCatalog } from './i18n.ts';
 import { SIDEBAR_QUERY } from './layout-queries.ts';
 import { NavBar } from './nav-bar.tsx';
 import { UpdatePrompt } from './pwa/update-prompt.tsx';
 import { RouteError } from './route-error.tsx';
 
-export const BoardSidebar = lazyComponent(() => import('./signed-in.tsx').then((m) => m.BoardSidebar));
+export const BoardSidebar = lazyComponent(withAppCatalog(() => import('./signed-in.tsx').then((m) => m.BoardSidebar)));
 
 export function PageLoading() {
   return (
     <div className="page-loading" role="status">
       <Spinner size={24} />
-      <span className="visually-hidden">Loading…</span>
+      <span className="visually-hidden">
+        <Trans>Loading…</Trans>
+      </span>
     </div>
   );
 }
@@ -44,7 +48,7 @@ export function RootLayout() {
           document.getElementById('main')?.focus();
         }}
       >
-        Skip to content
+        <Trans>Skip to content</Trans>
       </a>
       <NavBar />
       <div className={sidebar ? 'app-body app-body--sidebar' : 'app-body'}>

@@ -4,6 +4,7 @@ import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { openingView } from '#web/features/tasks/api/board-view-choice.ts';
 import { RequireAuth, RequireGuest, SignedInOutlet } from './guards.tsx';
+import { withAppCatalog } from './i18n.ts';
 import { NotificationBell } from './lazy-bell.ts';
 import { SignedInNav } from './nav-bar.tsx';
 import { BoardSidebar, PageLoading, RootLayout } from './root-layout.tsx';
@@ -15,18 +16,20 @@ import { NotFoundPage } from './routes/not-found.tsx';
  *
  * Each page is its own chunk (React.lazy), rendered only once its guard lets it through, so a
  * signed-out visitor to /tasks never downloads the board, and /login loads only the sign-in form.
+ * Every page but sign-in and sign-up shows screens of the features, whose messages are in the app
+ * catalog: its chunk comes with the catalog of the language in use (`withAppCatalog`).
  */
-const LandingPage = lazyComponent(() => import('./routes/landing.tsx').then((m) => m.LandingPage));
-const TasksPage = lazyComponent(() => import('./routes/tasks.tsx').then((m) => m.TasksPage));
+const LandingPage = lazyComponent(withAppCatalog(() => import('./routes/landing.tsx').then((m) => m.LandingPage)));
+const TasksPage = lazyComponent(withAppCatalog(() => import('./routes/tasks.tsx').then((m) => m.TasksPage)));
 const LoginPage = lazyComponent(() => import('./routes/login.tsx').then((m) => m.LoginPage));
-const TaskPage = lazyComponent(() => import('./routes/task.tsx').then((m) => m.TaskPage));
-const AccountPage = lazyComponent(() => import('./routes/account.tsx').then((m) => m.AccountPage));
-const ResetPasswordPage = lazyComponent(() => import('./routes/reset-password.tsx').then((m) => m.ResetPasswordPage));
-const UnsubscribePage = lazyComponent(() => import('./routes/unsubscribe.tsx').then((m) => m.UnsubscribePage));
-const BoardPage = lazyComponent(() => import('./routes/board.tsx').then((m) => m.BoardPage));
-const BoardTaskOnly = lazyComponent(() => import('./routes/board.tsx').then((m) => m.BoardTaskOnly));
-const BoardSettingsPage = lazyComponent(() => import('./routes/board-settings.tsx').then((m) => m.BoardSettingsPage));
-const AdminPage = lazyComponent(() => import('./routes/admin.tsx').then((m) => m.AdminPage));
+const TaskPage = lazyComponent(withAppCatalog(() => import('./routes/task.tsx').then((m) => m.TaskPage)));
+const AccountPage = lazyComponent(withAppCatalog(() => import('./routes/account.tsx').then((m) => m.AccountPage)));
+const ResetPasswordPage = lazyComponent(withAppCatalog(() => import('./routes/reset-password.tsx').then((m) => m.ResetPasswordPage)));
+const UnsubscribePage = lazyComponent(withAppCatalog(() => import('./routes/unsubscribe.tsx').then((m) => m.UnsubscribePage)));
+const BoardPage = lazyComponent(withAppCatalog(() => import('./routes/board.tsx').then((m) => m.BoardPage)));
+const BoardTaskOnly = lazyComponent(withAppCatalog(() => import('./routes/board.tsx').then((m) => m.BoardTaskOnly)));
+const BoardSettingsPage = lazyComponent(withAppCatalog(() => import('./routes/board-settings.tsx').then((m) => m.BoardSettingsPage)));
+const AdminPage = lazyComponent(withAppCatalog(() => import('./routes/admin.tsx').then((m) => m.AdminPage)));
 const SignUpPage = lazyComponent(() => import('./routes/sign-up.tsx').then((m) => m.SignUpPage));
 
 /** Kept in step with WIDE_SCREEN_QUERY in routes/task.tsx (that chunk loads later). */

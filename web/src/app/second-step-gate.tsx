@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { PageHeading } from '#web/components/page-heading.tsx';
@@ -29,9 +30,13 @@ export function SecondStepGate({ children }: { children: ReactNode }) {
   return (
     <div className="account">
       <div>
-        <PageHeading>Set up two-step sign-in</PageHeading>
+        <PageHeading>
+          <Trans>Set up two-step sign-in</Trans>
+        </PageHeading>
         <p className="account__intro">
-          This server asks every account for a second step at sign-in: a code from an authenticator app, or a passkey. Set one up to continue.
+          <Trans>
+            This server asks every account for a second step at sign-in: a code from an authenticator app, or a passkey. Set one up to continue.
+          </Trans>
         </p>
       </div>
       <TwoStepSection onTurnedOn={release} />

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
 import { NavLink, useMatch } from 'react-router';
@@ -83,6 +84,8 @@ export function SignedInNav({ user, verified }: { user: PublicUser; verified: bo
     });
   };
 
+  const name = user.fullName;
+
   // Once the session is confirmed: the bell asks for the unread count.
   const bell = verified ? (
     <div className="nav__bell">
@@ -97,18 +100,18 @@ export function SignedInNav({ user, verified }: { user: PublicUser; verified: bo
       <ul className="nav__links">
         <li>
           <NavLink to="/" end className="nav__link">
-            Home
+            <Trans comment="The link to the start page">Home</Trans>
           </NavLink>
         </li>
         <li>
           <NavLink to="/tasks" className="nav__link">
-            Tasks
+            <Trans comment="The link to all of one’s tasks">Tasks</Trans>
           </NavLink>
         </li>
         {narrow ? null : (
           <li>
             <NavLink to="/account" className="nav__link">
-              Account
+              <Trans comment="The link to one’s account page">Account</Trans>
             </NavLink>
           </li>
         )}
@@ -123,11 +126,13 @@ export function SignedInNav({ user, verified }: { user: PublicUser; verified: bo
       ) : (
         <>
           <p className="nav__welcome">
-            Welcome, <strong>{user.fullName}</strong>
+            <Trans comment="name: the signed-in person’s full name">
+              Welcome, <strong>{name}</strong>
+            </Trans>
           </p>
           {bell}
           <Button size="sm" className="nav__logout" onClick={onLogout} busy={loggingOut}>
-            {loggingOut ? 'Logging out…' : 'Logout'}
+            {loggingOut ? <Trans>Logging out…</Trans> : <Trans>Logout</Trans>}
           </Button>
           <ThemeToggle />
         </>
@@ -161,11 +166,15 @@ function AccountMenu({ fullName, verified, onLogout, loggingOut }: { fullName: s
           <circle cx="10" cy="7" r="3.25" fill="none" stroke="currentColor" strokeWidth="1.6" />
           <path d="M3.75 17c.9-3 3.3-4.5 6.25-4.5s5.35 1.5 6.25 4.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
         </svg>
-        <span className="visually-hidden">Account menu</span>
+        <span className="visually-hidden">
+          <Trans>Account menu</Trans>
+        </span>
       </button>
       <div className="nav__menu" {...panelProps}>
         <p className="nav__menu-user">
-          Signed in as <strong>{fullName}</strong>
+          <Trans comment="fullName: the signed-in person’s full name">
+            Signed in as <strong>{fullName}</strong>
+          </Trans>
         </p>
         <ul className="nav__menu-list">
           <li>
@@ -176,7 +185,7 @@ function AccountMenu({ fullName, verified, onLogout, loggingOut }: { fullName: s
                 close(false);
               }}
             >
-              Account
+              <Trans comment="The link to one’s account page">Account</Trans>
             </NavLink>
           </li>
           {verified ? (
@@ -192,7 +201,7 @@ function AccountMenu({ fullName, verified, onLogout, loggingOut }: { fullName: s
           </li>
           <li>
             <Button size="sm" variant="ghost" className="nav__menu-item nav__logout" onClick={onLogout} busy={loggingOut}>
-              {loggingOut ? 'Logging out…' : 'Logout'}
+              {loggingOut ? <Trans>Logging out…</Trans> : <Trans>Logout</Trans>}
             </Button>
           </li>
         </ul>

@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { cx } from '#web/lib/cx.ts';
@@ -13,14 +15,15 @@ export interface SyncState {
   waiting: number;
 }
 
-const changes = (n: number) => (n === 1 ? '1 change' : `${String(n)} changes`);
-
 /** What the status line says: where this device's changes stand. */
 export function syncText({ online, waiting }: SyncState): string {
-  if (!online) return waiting > 0 ? `Offline — ${changes(waiting)} waiting` : 'Offline';
-  return waiting > 0 ? 'Syncing…' : 'All changes saved';
+  if (!online) {
+    return waiting > 0
+      ? plural(waiting, { one: 'Offline — # change waiting', other: 'Offline — # changes waiting' })
+      : t({ message: 'Offline', comment: 'The status line: this device has no connection' });
+  }
+  return waiting > 0 ? t`Syncing…` : t`All changes saved`;
 }
-
 
 /** How many changes this device has not had answered yet. */
 export function useQueuedWrites(): number {
@@ -46,6 +49,8 @@ export function useQueuedWrites(): number {
  * stay in the live region for screen readers (polite: it never interrupts).
  */
 export function SyncStatus({ className }: { className?: string }) {
+  // Rendered again when the language changes: the words come from syncText.
+  useLingui();
   const online = useOnline();
   const waiting = useQueuedWrites();
   const text = syncText({ online, waiting });

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useTheme } from '#web/lib/theme.ts';
 
 /**
@@ -7,12 +8,13 @@ import { useTheme } from '#web/lib/theme.ts';
 export function ThemeToggle({ labelled = false }: { labelled?: boolean }) {
   const [theme, setTheme] = useTheme();
   const dark = theme === 'dark';
+  const { t } = useLingui();
   return (
     <button
       type="button"
       className={labelled ? 'nav__menu-item' : 'nav__theme'}
       aria-pressed={dark}
-      title={dark ? 'Dark mode is on' : 'Dark mode is off'}
+      title={dark ? t`Dark mode is on` : t`Dark mode is off`}
       onClick={() => {
         setTheme(dark ? 'light' : 'dark');
       }}
@@ -32,10 +34,12 @@ export function ThemeToggle({ labelled = false }: { labelled?: boolean }) {
           />
         </svg>
       )}
-      <span className={labelled ? undefined : 'visually-hidden'}>Dark mode</span>
+      <span className={labelled ? undefined : 'visually-hidden'}>
+        <Trans>Dark mode</Trans>
+      </span>
       {labelled ? (
         <span className="nav__menu-state" aria-hidden="true">
-          {dark ? 'On' : 'Off'}
+          {dark ? <Trans comment="Dark mode is on">On</Trans> : <Trans comment="Dark mode is off">Off</Trans>}
         </span>
       ) : null}
     </button>

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useState, type ReactNode } from 'react';
@@ -35,9 +37,14 @@ function Page({ onConfirm, children, ...rest }: Partial<ConfirmDialogProps> & { 
   );
 }
 
+/** The app's messages, as the app's providers give them. */
+function Speaking({ children }: { children: ReactNode }) {
+  return <I18nProvider i18n={i18n}>{children}</I18nProvider>;
+}
+
 async function openDialog(props: Parameters<typeof Page>[0]) {
   const user = userEvent.setup();
-  render(<Page {...props} />);
+  render(<Page {...props} />, { wrapper: Speaking });
   const opener = screen.getByRole('button', { name: 'Delete…' });
   await user.click(opener);
   const dialog = screen.getByRole('alertdialog', { name: 'Delete this thing?' });
@@ -167,7 +174,7 @@ describe('ConfirmDialog', () => {
     }
     const onConfirm = vi.fn(() => Promise.resolve());
     const user = userEvent.setup();
-    render(<Typed />);
+    render(<Typed />, { wrapper: Speaking });
     await user.click(screen.getByRole('button', { name: 'Delete…' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Delete this thing?' });
     expect(within(dialog).getByRole('button', { name: 'Keep it' })).toHaveFocus();

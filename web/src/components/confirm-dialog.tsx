@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject, type SubmitEvent } from 'react';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
@@ -56,7 +57,7 @@ function ConfirmSurface({
   body,
   confirmLabel,
   busyLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel,
   destructive = true,
   onConfirm,
   onClose,
@@ -66,6 +67,7 @@ function ConfirmSurface({
   fallbackFocus,
   returnFocus,
 }: ConfirmDialogProps) {
+  const { t } = useLingui();
   const cancelRef = useRef<HTMLButtonElement>(null);
   const formId = useId();
   const [running, setRunning] = useState(false);
@@ -121,7 +123,7 @@ function ConfirmSurface({
       footer={
         <>
           <Button ref={cancelRef} variant="ghost" onClick={onClose}>
-            {cancelLabel}
+            {cancelLabel ?? t`Cancel`}
           </Button>
           <Button
             {...(hasForm ? { type: 'submit', form: formId } : { onClick: confirm })}

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
 import { cx } from '#web/lib/cx.ts';
@@ -68,11 +69,12 @@ function DialogSurface({
   fallbackFocus,
   returnFocus,
   hideCloseButton = false,
-  closeLabel = 'Close',
+  closeLabel,
   footer,
   children,
   className,
 }: DialogProps) {
+  const { t } = useLingui();
   const rootRef = useRef<HTMLDivElement>(null);
   const surfaceRef = useRef<HTMLDivElement>(null);
   const pointerDownOnOverlay = useRef(false);
@@ -193,7 +195,7 @@ function DialogSurface({
           {hideCloseButton ? null : (
             <CloseButton
               className="dialog__close"
-              label={closeLabel}
+              label={closeLabel ?? t`Close`}
               size={20}
               data-dialog-close="true"
               onClick={() => {

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { cx } from '#web/lib/cx.ts';
 import './field.css';
@@ -17,7 +18,12 @@ function FieldFrame({ id, label, hint, error, optional, className, children }: F
     <div className={cx('field', error && 'field--invalid', className)}>
       <label className="field__label" htmlFor={id}>
         {label}
-        {optional ? <span className="field__optional"> (optional)</span> : null}
+        {optional ? (
+          <span className="field__optional">
+            {' '}
+            <Trans comment="After a field’s label: the field may be left empty">(optional)</Trans>
+          </span>
+        ) : null}
       </label>
       {children}
       {hint ? (

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NOTICE_TIMEOUT_MS, NoticeProvider, NoticeRegion, useNotices } from './notices.tsx';
@@ -18,11 +20,13 @@ function Trigger({ tone, text }: { tone: 'error' | 'success' | 'info'; text: str
 
 function renderNotices() {
   return render(
-    <NoticeProvider>
-      <Trigger tone="success" text="Saved." />
-      <Trigger tone="error" text="It broke." />
-      <NoticeRegion />
-    </NoticeProvider>,
+    <I18nProvider i18n={i18n}>
+      <NoticeProvider>
+        <Trigger tone="success" text="Saved." />
+        <Trigger tone="error" text="It broke." />
+        <NoticeRegion />
+      </NoticeProvider>
+    </I18nProvider>,
   );
 }
 

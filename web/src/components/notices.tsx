@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AlertIcon, type Tone } from './alert.tsx';
 import { CloseButton } from './close-button.tsx';
@@ -56,6 +57,7 @@ export function useNotices(): NoticeApi {
 }
 
 function NoticeItem({ notice, onDismiss }: { notice: Notice; onDismiss: (id: number) => void }) {
+  const { t } = useLingui();
   const [paused, setPaused] = useState(false);
   const persistent = notice.tone === 'error';
 
@@ -91,7 +93,7 @@ function NoticeItem({ notice, onDismiss }: { notice: Notice; onDismiss: (id: num
       </p>
       <CloseButton
         className="notice__close"
-        label="Dismiss notification"
+        label={t`Dismiss notification`}
         size={16}
         onClick={() => {
           onDismiss(notice.id);
@@ -108,8 +110,9 @@ function NoticeItem({ notice, onDismiss }: { notice: Notice; onDismiss: (id: num
 export function NoticeRegion({ children }: { children?: ReactNode }) {
   const notices = use(NoticeListContext);
   const { dismiss } = useNotices();
+  const { t } = useLingui();
   return (
-    <section className="notices" aria-label="Messages">
+    <section className="notices" aria-label={t({ message: 'Messages', comment: 'The region where the app’s notices appear' })}>
       <ol className="notices__list">
         {notices.map((notice) => (
           <NoticeItem key={notice.id} notice={notice} onDismiss={dismiss} />

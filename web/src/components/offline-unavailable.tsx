@@ -1,7 +1,5 @@
+import { Trans } from '@lingui/react/macro';
 import type { UseQueryResult } from '@tanstack/react-query';
-
-/** What a page says offline when this device has no copy of it. */
-export const NOT_OPENED_OFFLINE = 'You’re offline. This page hasn’t been opened on this device yet.';
 
 /**
  * Offline, a query with nothing in the device copy waits (fetchStatus `paused`) until the network
@@ -11,10 +9,11 @@ export function notAvailableOffline(query: Pick<UseQueryResult, 'data' | 'fetchS
   return query.data === undefined && query.fetchStatus === 'paused';
 }
 
+/** What a page says offline when this device has no copy of it. */
 export function OfflineUnavailable({ className }: { className?: string }) {
   return (
     <p className={className ?? 'offline-unavailable'} role="status">
-      {NOT_OPENED_OFFLINE} It will load when you’re back online.
+      <Trans>You’re offline. This page hasn’t been opened on this device yet. It will load when you’re back online.</Trans>
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { Alert } from './alert.tsx';
 import { Button } from './button.tsx';
@@ -17,7 +18,7 @@ export function RetryAlert({ onRetry, className, children }: RetryAlertProps) {
       className={className}
       action={
         <Button size="sm" onClick={onRetry}>
-          Try again
+          <Trans>Try again</Trans>
         </Button>
       }
     >

@@ -1,14 +1,26 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+
 /**
  * The one way the web app talks to the API: JSON over `fetch`, cookies included, JSend
  * envelopes unwrapped. Every failure becomes an `ApiError`; a 401 on an authenticated call is
  * reported to one handler (the session), so no screen has to deal with an expired session.
+ *
+ * The server's messages are shown as they come (the server speaks the reader's language); the
+ * words this client writes itself (no answer at all, an answer without a message) are messages
+ * of the catalog, put into words when the error is made.
  */
 
 export const API_BASE = '/api';
 
 /** Code of the error thrown when the request never got an answer. */
 export const NETWORK_ERROR = 'NETWORK_ERROR';
-export const NETWORK_ERROR_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+export const NETWORK_ERROR_MESSAGE = msg`Could not reach the server. Check your connection and try again.`;
+
+/** A text of the server's (as it came) or of this client's (a message, in the language in use). */
+export type ErrorWords = string | MessageDescriptor;
+
+const wordsOf = (words: ErrorWords): string => (typeof words === 'string' ? words : i18n._(words));
 
 export class ApiError extends Error {
   readonly status: number;
@@ -22,10 +34,10 @@ export class ApiError extends Error {
   constructor(
     status: number,
     code: string,
-    message: string,
+    message: ErrorWords,
     extra: { errors?: readonly { field: string; message: string }[]; retryAfter?: number | null; data?: unknown } = {},
   ) {
-    super(message);
+    super(wordsOf(message));
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
@@ -87,7 +99,7 @@ export interface RequestOptions {
   /** Only HTTP 204 counts as success (the rule for DELETE the original task-board client relies on). */
   expectNoContent?: boolean;
   /** Message when a failed answer carries none. */
-  fallbackMessage?: string;
+  fallbackMessage?: ErrorWords;
   /**
    * Sent as `Idempotency-Key`: a create sent again with the same key (after an answer that never
    * arrived) is answered with the first answer and changes nothing.
@@ -150,7 +162,7 @@ function asEnvelope(body: unknown): Envelope {
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, upload, query, signal, authenticated = true, expectNoContent = false, idempotencyKey } = options;
-  const fallbackMessage = options.fallbackMessage ?? `The request failed (${method} ${path}).`;
+  const fallbackMessage = options.fallbackMessage ?? t({ message: `The request failed (${method} ${path}).`, comment: 'method and path: the HTTP request, e.g. GET /tasks' });
 
   let response: Response;
   try {
@@ -187,10 +199,10 @@ export function failedAnswer(
   status: number,
   body: unknown,
   retryAfterHeader: string | null,
-  { fallbackMessage, authenticated = true }: { fallbackMessage: string; authenticated?: boolean },
+  { fallbackMessage, authenticated = true }: { fallbackMessage: ErrorWords; authenticated?: boolean },
 ): ApiError {
   const envelope = asEnvelope(body);
-  const message = typeof envelope.message === 'string' && envelope.message !== '' ? envelope.message : fallbackMessage;
+  const message = typeof envelope.message === 'string' && envelope.message !== '' ? envelope.message : wordsOf(fallbackMessage);
   const code = typeof envelope.code === 'string' ? envelope.code : `HTTP_${status}`;
   const errors = Array.isArray(envelope.errors) ? (envelope.errors as { field: string; message: string }[]) : [];
   const error = new ApiError(status, code, message, { errors, retryAfter: parseRetryAfter(retryAfterHeader), data: envelope.data });

@@ -1,7 +1,9 @@
+import { i18n } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
 import { isApiError } from './api-client.ts';
 
 /** Shown for a failure that is not an answer of the API's and carries no words of its own. */
-export const UNKNOWN_ERROR_MESSAGE = 'Something went wrong.';
+export const UNKNOWN_ERROR_MESSAGE = msg`Something went wrong.`;
 
 export interface ErrorTextOptions {
   /** The first field error's message instead, where the screen has no field to show it beside. */
@@ -18,9 +20,15 @@ export interface ErrorTextOptions {
 export function errorText(error: unknown, options: ErrorTextOptions = {}): string {
   if (isApiError(error)) {
     const message = (options.firstField ? error.errors[0]?.message : undefined) ?? error.message;
-    if (options.retryHint && error.status === 429 && error.retryAfter) return `${message} Try again in ${Math.ceil(error.retryAfter / 60)} min.`;
+    if (options.retryHint && error.status === 429 && error.retryAfter) {
+      const minutes = Math.ceil(error.retryAfter / 60);
+      return t({
+        message: plural(minutes, { one: `${message} Try again in # min.`, other: `${message} Try again in # min.` }),
+        comment: 'message: the server’s refusal (too many tries); then when to try again, in minutes',
+      });
+    }
     return message;
   }
   if (error instanceof Error && error.message !== '') return error.message;
-  return UNKNOWN_ERROR_MESSAGE;
+  return i18n._(UNKNOWN_ERROR_MESSAGE);
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { formatNumber, numberFormat } from './locale-format.ts';
 
 /**
  * A countdown for rate-limited actions (e.g. "Resend code"): `start(seconds)` begins it,
@@ -30,9 +31,9 @@ export function useCooldown(): { secondsLeft: number; start: (seconds: number) =
   return { secondsLeft, start };
 }
 
-/** 75 → "1:15". */
+/** 75 → "1:15", in the digits of the language in use. */
 export function formatCountdown(seconds: number): string {
-  const m = Math.floor(seconds / 60);
-  const s = seconds % 60;
-  return `${m}:${String(s).padStart(2, '0')}`;
+  const m = formatNumber(Math.floor(seconds / 60));
+  const s = numberFormat({ minimumIntegerDigits: 2 }).format(seconds % 60);
+  return `${m}:${s}`;
 }

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { act, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -61,7 +63,11 @@ async function setUp({ controlled, active = controlled, waiting = false }: { con
   let time = 1_000_000;
   const clock = { advance: (ms: number) => (time += ms) };
   await registerServiceWorker({ container: container as unknown as ServiceWorkerContainer, reload, now: () => time });
-  render(<UpdatePrompt />);
+  render(
+    <I18nProvider i18n={i18n}>
+      <UpdatePrompt />
+    </I18nProvider>,
+  );
   return { container, registration, reload, clock };
 }
 

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useState, useSyncExternalStore } from 'react';
 import { AlertIcon } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -17,7 +18,7 @@ export function UpdatePrompt() {
     <div className="notice notice--info update-prompt">
       <AlertIcon tone="info" />
       <p className="notice__text" role="status">
-        A new version is available.
+        <Trans>A new version is available.</Trans>
       </p>
       <Button
         variant="primary"
@@ -28,7 +29,7 @@ export function UpdatePrompt() {
           apply();
         }}
       >
-        Reload
+        <Trans comment="Loads the new version of the app">Reload</Trans>
       </Button>
     </div>
   );

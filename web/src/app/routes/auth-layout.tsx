@@ -1,12 +1,17 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { PageHeading } from '#web/components/page-heading.tsx';
 // Imported here only, so it travels in this page shell's chunk (no chunk of its own for /login).
 import { ProviderLinks } from '#web/features/auth/components/provider-links.tsx';
 import './auth-layout.css';
 
+/** The addresses on the showcase's sample cards (not words: the same in every language). */
+const SAMPLE_ASSIGNEES = { ops: 'ops@acme.io', lena: 'lena@acme.io' };
+
 /**
  * Shell of the sign-in and sign-up pages: the form card, and a product showcase on wide screens.
- * `providers`: the verb of the server's sign-in provider links under the form ("Sign in with …").
+ * `providers`: which of the server's sign-in provider links go under the form ("Sign in with …"
+ * or "Sign up with …").
  */
 export function AuthLayout({
   title,
@@ -19,8 +24,10 @@ export function AuthLayout({
   subtitle: ReactNode;
   children: ReactNode;
   footer: ReactNode;
-  providers?: 'Sign in' | 'Sign up';
+  providers?: 'signIn' | 'signUp';
 }) {
+  const { t } = useLingui();
+  const { ops, lena } = SAMPLE_ASSIGNEES;
   return (
     <div className="auth-page">
       <div className="auth-page__main">
@@ -28,29 +35,51 @@ export function AuthLayout({
           <PageHeading className="auth-card__title">{title}</PageHeading>
           <p className="auth-card__subtitle">{subtitle}</p>
           {children}
-          {providers === undefined ? null : <ProviderLinks verb={providers} />}
+          {providers === undefined ? null : <ProviderLinks action={providers} />}
           <p className="auth-card__footer">{footer}</p>
         </div>
       </div>
-      <aside className="auth-page__aside" aria-label="About Taskwise">
+      <aside className="auth-page__aside" aria-label={t`About Taskwise`}>
         <div className="auth-aside">
-          <p className="auth-aside__eyebrow">Self-hosted task board</p>
-          <p className="auth-aside__headline">Assign it by e-mail. Watch it move to done.</p>
+          <p className="auth-aside__eyebrow">
+            <Trans>Self-hosted task board</Trans>
+          </p>
+          <p className="auth-aside__headline">
+            <Trans>Assign it by e-mail. Watch it move to done.</Trans>
+          </p>
           <ul className="auth-aside__points">
-            <li>Your own columns, from to do to done</li>
-            <li>Deadlines in everyone’s own time zone</li>
-            <li>Priorities you can read at a glance</li>
+            <li>
+              <Trans>Your own columns, from to do to done</Trans>
+            </li>
+            <li>
+              <Trans>Deadlines in everyone’s own time zone</Trans>
+            </li>
+            <li>
+              <Trans>Priorities you can read at a glance</Trans>
+            </li>
           </ul>
           <div className="auth-aside__mock" aria-hidden="true">
             <div className="mock-card">
-              <span className="mock-card__badge mock-card__badge--urgent">Urgent</span>
-              <span className="mock-card__title">Renew the TLS certificate</span>
-              <span className="mock-card__meta">ops@acme.io · due in 2 hours</span>
+              <span className="mock-card__badge mock-card__badge--urgent">
+                <Trans comment="A task’s priority">Urgent</Trans>
+              </span>
+              <span className="mock-card__title">
+                <Trans comment="The title of a sample task">Renew the TLS certificate</Trans>
+              </span>
+              <span className="mock-card__meta">
+                <Trans comment="A sample task card: the address it is assigned to, and when it is due">{ops} · due in 2 hours</Trans>
+              </span>
             </div>
             <div className="mock-card mock-card--offset">
-              <span className="mock-card__badge mock-card__badge--normal">Normal</span>
-              <span className="mock-card__title">Draft the Q3 roadmap</span>
-              <span className="mock-card__meta">lena@acme.io · due Fri</span>
+              <span className="mock-card__badge mock-card__badge--normal">
+                <Trans comment="A task’s priority">Normal</Trans>
+              </span>
+              <span className="mock-card__title">
+                <Trans comment="The title of a sample task">Draft the Q3 roadmap</Trans>
+              </span>
+              <span className="mock-card__meta">
+                <Trans comment="A sample task card: the address it is assigned to, and when it is due (Friday, shortened)">{lena} · due Fri</Trans>
+              </span>
             </div>
           </div>
         </div>

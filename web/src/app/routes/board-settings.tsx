@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -13,6 +14,7 @@ import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
 import { BoardWebhooksSection } from '#web/features/webhooks/components/board-webhooks-section.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { PageLoading } from '../root-layout.tsx';
 import { BoardNotFound, useLeaveWhenRemoved } from './board.tsx';
@@ -25,28 +27,37 @@ export function BoardSettingsPage() {
   const navigate = useNavigate();
   const { notify } = useNotices();
   const queryClient = useQueryClient();
+  const { t } = useLingui();
   const me = session.status === 'signedIn' ? session.user.email : '';
-  const name = detail.data?.board.name;
-  useDocumentTitle(name ? `${name} settings` : 'Board settings');
+  const savedName = detail.data?.board.name;
+  const name = savedName ? displayName(savedName) : null;
+  useDocumentTitle(name ? t({ message: `${name} settings`, comment: 'The tab’s title of a board’s settings page; name: the board’s name' }) : t`Board settings`);
   const gone = useRef(false);
   useLeaveWhenRemoved(boardId, gone);
 
   if (detail.isPending) return <PageLoading />;
   if (detail.isError) {
     if (isApiError(detail.error) && detail.error.status === 404) return <BoardNotFound />;
+    const reason = errorText(detail.error);
     return (
       <div className="page">
-        <RetryAlert onRetry={() => void detail.refetch()}>Couldn’t load this board. {errorText(detail.error)}</RetryAlert>
+        <RetryAlert onRetry={() => void detail.refetch()}>
+          <Trans comment="reason: why, in the server’s or the app’s words">Couldn’t load this board. {reason}</Trans>
+        </RetryAlert>
       </div>
     );
   }
   const { board } = detail.data;
+  const boardName = displayName(board.name);
   return (
     <div className="page">
       <Link className="task-page__back" to={`/boards/${encodeURIComponent(board._id)}`}>
-        <span aria-hidden="true">← </span>Back to {board.name}
+        <span aria-hidden="true">← </span>
+        <Trans comment="A link back to a board; boardName: its name">Back to {boardName}</Trans>
       </Link>
-      <PageHeading className="settings-title">{canManageBoard(board.role) ? `${board.name}: settings` : board.name}</PageHeading>
+      <PageHeading className="settings-title">
+        {canManageBoard(board.role) ? <Trans comment="The heading of a board’s settings page; boardName: its name">{boardName}: settings</Trans> : boardName}
+      </PageHeading>
       <BoardSettings
         detail={detail.data}
         me={me}
@@ -59,7 +70,7 @@ export function BoardSettingsPage() {
         onCsvImported={() => void queryClient.invalidateQueries({ queryKey: taskKeys.all })}
         onGone={(how) => {
           gone.current = true;
-          notify('success', how === 'left' ? `You left ${board.name}.` : `Deleted ${board.name}.`);
+          notify('success', how === 'left' ? t`You left ${boardName}.` : t`Deleted ${boardName}.`);
           void navigate('/tasks', { replace: true });
         }}
       />

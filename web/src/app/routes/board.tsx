@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, type RefObject } from 'react';
 import { Link, Outlet, useNavigate, useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,24 +14,27 @@ import { BoardMembersStrip } from '#web/features/boards/components/board-members
 import { TaskBoard } from '#web/features/tasks/components/task-board.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { BoardScopeProvider, NarrowBoardSwitcher } from '../board-scope.tsx';
 import { notAvailableOffline, OfflineUnavailable } from '#web/components/offline-unavailable.tsx';
 import { PageLoading } from '../root-layout.tsx';
 import './status-page.css';
 
-export const BOARD_NOT_FOUND = 'Board not found';
-
 /** A board the viewer is not on answers 404, exactly as one that does not exist. */
 export function BoardNotFound() {
-  useDocumentTitle(BOARD_NOT_FOUND);
+  const { t } = useLingui();
+  const notFound = t`Board not found`;
+  useDocumentTitle(notFound);
   return (
     <div className="page status-page">
-      <PageHeading className="status-page__title">{BOARD_NOT_FOUND}</PageHeading>
-      <p className="status-page__text">It may have been deleted, or you are not on this board. Ask one of its admins to add you.</p>
+      <PageHeading className="status-page__title">{notFound}</PageHeading>
+      <p className="status-page__text">
+        <Trans>It may have been deleted, or you are not on this board. Ask one of its admins to add you.</Trans>
+      </p>
       <div className="status-page__actions">
         <ButtonLink to="/tasks" variant="primary">
-          Go to all my tasks
+          <Trans>Go to all my tasks</Trans>
         </ButtonLink>
       </div>
     </div>
@@ -45,6 +49,7 @@ export function useLeaveWhenRemoved(boardId: string, handled?: RefObject<boolean
   const boards = useBoards();
   const navigate = useNavigate();
   const { notify } = useNotices();
+  const { t } = useLingui();
   const seen = useRef<string | null>(null);
   const board = boards.data?.find((b) => b._id === boardId);
   useEffect(() => {
@@ -54,11 +59,12 @@ export function useLeaveWhenRemoved(boardId: string, handled?: RefObject<boolean
     }
     // The viewer left or deleted it here: that page says so itself.
     if (boards.data && seen.current !== null && handled?.current !== true) {
-      notify('info', `You are no longer on ${seen.current}.`);
+      const name = displayName(seen.current);
+      notify('info', t({ message: `You are no longer on ${name}.`, comment: 'name: a board’s name' }));
       seen.current = null;
       void navigate('/tasks', { replace: true });
     }
-  }, [board, boards.data, navigate, notify, handled]);
+  }, [board, boards.data, navigate, notify, handled, t]);
 }
 
 /**
@@ -73,14 +79,16 @@ export function BoardPage() {
   const listed = boards.data?.find((b) => b._id === boardId);
   const board = detail.data?.board ?? listed;
   const queryClient = useQueryClient();
+  const { t } = useLingui();
   useLeaveWhenRemoved(boardId);
-  useDocumentTitle(board?.name ?? 'Board');
+  const name = board ? displayName(board.name) : t({ message: 'Board', comment: 'The title of a board’s page while its name is not known' });
+  useDocumentTitle(name);
 
   // Offline, a board never opened on this device: its name may be in the switcher, its tasks are not here.
   if (notAvailableOffline(detail)) {
     return (
       <div className="page status-page">
-        <PageHeading className="status-page__title">{board?.name ?? 'Board'}</PageHeading>
+        <PageHeading className="status-page__title">{name}</PageHeading>
         <OfflineUnavailable className="status-page__text" />
       </div>
     );
@@ -89,16 +97,19 @@ export function BoardPage() {
   if (!board) {
     if (detail.isError && isApiError(detail.error) && detail.error.status === 404) return <BoardNotFound />;
     if (detail.isError) {
+      const reason = errorText(detail.error);
       return (
         <div className="page">
-          <RetryAlert onRetry={() => void detail.refetch()}>Couldn’t load this board. {errorText(detail.error)}</RetryAlert>
+          <RetryAlert onRetry={() => void detail.refetch()}>
+            <Trans comment="reason: why, in the server’s or the app’s words">Couldn’t load this board. {reason}</Trans>
+          </RetryAlert>
         </div>
       );
     }
     return <PageLoading />;
   }
 
-  const settingsLabel = canManageBoard(board.role) ? 'Board settings' : 'About this board';
+  const settingsLabel = canManageBoard(board.role) ? t`Board settings` : t`About this board`;
   const subtitle = (
     <div className="board-meta">
       {detail.data ? <BoardMembersStrip members={detail.data.members} /> : null}
@@ -115,7 +126,7 @@ export function BoardPage() {
         <TaskBoard
           key={board._id}
           boardId={board._id}
-          title={board.name}
+          title={name}
           headingExtra={<NarrowBoardSwitcher />}
           subtitle={subtitle}
           columns={board.columns}

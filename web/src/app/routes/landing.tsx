@@ -1,6 +1,10 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type CSSProperties, type ReactNode } from 'react';
 import { ButtonLink } from '#web/components/button.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
+import { numberFormat } from '#web/lib/locale-format.ts';
 import { useDocumentTitle } from '#web/lib/use-document-title.ts';
 import './landing.css';
 
@@ -33,8 +37,9 @@ const PARTICLES = Array.from({ length: PARTICLE_COUNT }, (_, i) => ({
 }));
 
 interface Feature {
-  title: string;
-  text: string;
+  id: string;
+  title: MessageDescriptor;
+  text: MessageDescriptor;
   icon: ReactNode;
 }
 
@@ -42,18 +47,21 @@ const stroke = { fill: 'none', stroke: 'currentColor', strokeWidth: 1.8, strokeL
 
 const FEATURES: readonly Feature[] = [
   {
-    title: 'Smart automation',
-    text: 'Let routine hand-offs run themselves, so the board stays current without anyone chasing updates.',
+    id: 'automation',
+    title: msg`Smart automation`,
+    text: msg`Let routine hand-offs run themselves, so the board stays current without anyone chasing updates.`,
     icon: <path {...stroke} d="M13 3 5 14h6l-1 7 8-11h-6l1-7Z" />,
   },
   {
-    title: 'Real-time analytics',
-    text: 'See what is open, what is late and what got done this week, at a glance and without a spreadsheet.',
+    id: 'analytics',
+    title: msg`Real-time analytics`,
+    text: msg`See what is open, what is late and what got done this week, at a glance and without a spreadsheet.`,
     icon: <path {...stroke} d="M4 20V10M10 20V4M16 20v-7M22 20H2" />,
   },
   {
-    title: 'Goal tracking',
-    text: 'Group tasks under a piece of work and watch it move from first to-do to last tick.',
+    id: 'goals',
+    title: msg`Goal tracking`,
+    text: msg`Group tasks under a piece of work and watch it move from first to-do to last tick.`,
     icon: (
       <>
         <circle {...stroke} cx="12" cy="12" r="8" />
@@ -63,8 +71,9 @@ const FEATURES: readonly Feature[] = [
     ),
   },
   {
-    title: 'Team sync',
-    text: 'Assign by e-mail address. Everyone sees what they owe and what they asked of others.',
+    id: 'team',
+    title: msg`Team sync`,
+    text: msg`Assign by e-mail address. Everyone sees what they owe and what they asked of others.`,
     icon: (
       <>
         <circle {...stroke} cx="9" cy="8" r="3.2" />
@@ -74,8 +83,9 @@ const FEATURES: readonly Feature[] = [
     ),
   },
   {
-    title: 'Custom workflows',
-    text: 'Priorities from low to urgent and deadlines in each person’s own time zone fit the way you work.',
+    id: 'workflows',
+    title: msg`Custom workflows`,
+    text: msg`Priorities from low to urgent and deadlines in each person’s own time zone fit the way you work.`,
     icon: (
       <>
         <rect {...stroke} x="3" y="3" width="7" height="7" rx="2" />
@@ -85,8 +95,9 @@ const FEATURES: readonly Feature[] = [
     ),
   },
   {
-    title: 'Integration hub',
-    text: 'A documented JSON API and your own server: connect Taskwise to the tools you already run.',
+    id: 'integrations',
+    title: msg`Integration hub`,
+    text: msg`A documented JSON API and your own server: connect Taskwise to the tools you already run.`,
     icon: (
       <>
         <path {...stroke} d="M9 7V3M15 7V3M6 7h12v4a6 6 0 0 1-12 0V7ZM12 17v4" />
@@ -111,7 +122,9 @@ function LandingSection({ name, title, children }: { name: string; title: string
 
 export function LandingPage() {
   useDocumentTitle(null);
-  const [year] = useState(() => new Date().getFullYear());
+  const { t, i18n } = useLingui();
+  const [thisYear] = useState(() => new Date().getFullYear());
+  const year = numberFormat({ useGrouping: false }).format(thisYear);
 
   return (
     <div className="landing">
@@ -122,52 +135,62 @@ export function LandingPage() {
           ))}
         </div>
         <div className="hero__content">
-          <p className="hero__eyebrow">Your team’s task board, on your own server</p>
+          <p className="hero__eyebrow">
+            <Trans>Your team’s task board, on your own server</Trans>
+          </p>
           <PageHeading className="hero__title" id="hero-title">
-            Work, assigned and <span className="hero__accent">done</span>.
+            <Trans>
+              Work, assigned and <span className="hero__accent">done</span>.
+            </Trans>
           </PageHeading>
           <p className="hero__lead">
-            Taskwise keeps every task in one calm place: assign it by e-mail, set a priority and a deadline, and watch
-            it move from to do to completed.
+            <Trans>
+              Taskwise keeps every task in one calm place: assign it by e-mail, set a priority and a deadline, and watch it move from to do to
+              completed.
+            </Trans>
           </p>
           <div className="hero__actions">
             <ButtonLink to="/tasks" variant="primary" size="lg">
-              Open your board
+              <Trans>Open your board</Trans>
             </ButtonLink>
             <ButtonLink to="/sign-up" variant="secondary" size="lg">
-              Create an account
+              <Trans>Create an account</Trans>
             </ButtonLink>
           </div>
         </div>
       </section>
 
-      <LandingSection name="features" title="Everything a busy team needs, nothing it doesn’t">
+      <LandingSection name="features" title={t`Everything a busy team needs, nothing it doesn’t`}>
         <ul className="features__grid">
           {FEATURES.map((feature) => (
-            <li key={feature.title} className="feature-card">
+            <li key={feature.id} className="feature-card">
               <span className="feature-card__icon">
                 <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
                   {feature.icon}
                 </svg>
               </span>
-              <h3 className="feature-card__title">{feature.title}</h3>
-              <p className="feature-card__text">{feature.text}</p>
+              <h3 className="feature-card__title">{i18n._(feature.title)}</h3>
+              <p className="feature-card__text">{i18n._(feature.text)}</p>
             </li>
           ))}
         </ul>
       </LandingSection>
 
-      <LandingSection name="cta" title="Ready when you are">
-        <p className="cta__text">Your board is one click away. Bring a teammate along: all they need is an e-mail address.</p>
+      <LandingSection name="cta" title={t`Ready when you are`}>
+        <p className="cta__text">
+          <Trans>Your board is one click away. Bring a teammate along: all they need is an e-mail address.</Trans>
+        </p>
         <div className="hero__actions">
           <ButtonLink to="/tasks" variant="primary" size="lg">
-            Go to my tasks
+            <Trans>Go to my tasks</Trans>
           </ButtonLink>
         </div>
       </LandingSection>
 
       <footer className="landing-footer">
-        <p>© {year} Taskwise. Self-hosted, open, yours.</p>
+        <p>
+          <Trans comment="year: this year">© {year} Taskwise. Self-hosted, open, yours.</Trans>
+        </p>
       </footer>
     </div>
   );

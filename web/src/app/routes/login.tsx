@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { LoginForm } from '#web/features/auth/components/login-form.tsx';
 import { RETURN_PARAM } from '#web/lib/return-path.ts';
@@ -10,24 +11,27 @@ function emailFromState(state: unknown): string {
 }
 
 export function LoginPage() {
-  useDocumentTitle('Sign in');
+  const { t } = useLingui();
+  useDocumentTitle(t`Sign in`);
   const location = useLocation();
   const [params] = useSearchParams();
   const returning = params.has(RETURN_PARAM);
   return (
     <AuthLayout
-      title="Sign in"
-      providers="Sign in"
-      subtitle={returning ? 'Sign in to continue where you left off.' : 'Welcome back. Sign in to see your board.'}
+      title={t`Sign in`}
+      providers="signIn"
+      subtitle={returning ? t`Sign in to continue where you left off.` : t`Welcome back. Sign in to see your board.`}
       footer={
-        <>
+        <Trans>
           New to Taskwise? <Link to="/sign-up">Create an account</Link>
-        </>
+        </Trans>
       }
     >
       <LoginForm initialEmail={emailFromState(location.state)} />
       <p className="auth-card__footer">
-        <Link to="/reset-password">Forgot password?</Link>
+        <Link to="/reset-password">
+          <Trans>Forgot password?</Trans>
+        </Link>
       </p>
     </AuthLayout>
   );

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import { ButtonLink } from '#web/components/button.tsx';
 import { PageHeading } from '#web/components/page-heading.tsx';
@@ -12,10 +13,12 @@ export function NotFoundPage() {
         404
       </p>
       <PageHeading className="status-page__title">{CLIENT_MESSAGES.pageNotFound}</PageHeading>
-      <p className="status-page__text">The address may be mistyped, or the page has moved.</p>
+      <p className="status-page__text">
+        <Trans>The address may be mistyped, or the page has moved.</Trans>
+      </p>
       <div className="status-page__actions">
         <ButtonLink to="/" variant="primary">
-          Go home
+          <Trans>Go home</Trans>
         </ButtonLink>
       </div>
     </div>

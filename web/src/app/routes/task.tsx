@@ -1,3 +1,6 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -15,7 +18,7 @@ import { TaskActivity } from '#web/features/tasks/components/task-activity.tsx';
 import { TaskDetails } from '#web/features/tasks/components/task-details.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
-import { APP_NAME, useDocumentTitle } from '#web/lib/use-document-title.ts';
+import { documentTitle, useDocumentTitle } from '#web/lib/use-document-title.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { TaskPageAttachments } from '../attachments-host.tsx';
@@ -26,7 +29,8 @@ import './task.css';
 /** From this width the task opens as a panel over the board (kept in step with app/routes.tsx). */
 export const WIDE_SCREEN_QUERY = '(min-width: 56.25rem)';
 
-export const TASK_NOT_FOUND = 'Task not found';
+/** The board's title (routes/tasks.tsx), put back when the task closes. */
+const TASKS_TITLE = msg({ message: 'Tasks', comment: 'The title of the page of all one’s tasks' });
 
 /**
  * /tasks/:id — one task with every field, its description, checklist, files, comments and activity. The board
@@ -45,13 +49,17 @@ export function TaskPage() {
   // Opened from a board (`/boards/:id/tasks/:taskId`): closing goes back to that board.
   const back = boardPath(useBoardScope().boardId);
   const bodyRef = useRef<HTMLDivElement>(null);
+  const { t } = useLingui();
   const notFound = task.isError && isApiError(task.error) && task.error.status === 404;
-  const title = task.data?.taskTitle ?? (notFound ? TASK_NOT_FOUND : task.isError || notAvailableOffline(task) ? 'Task' : 'Loading task…');
-  useDocumentTitle(task.data?.taskTitle ?? (notFound ? TASK_NOT_FOUND : 'Task'));
-  // Closing the task leaves the board, whose title was overwritten by the task's.
+  const taskWord = t({ message: 'Task', comment: 'The title of a task’s page while its title is not known' });
+  const notFoundTitle = t`Task not found`;
+  const title = task.data?.taskTitle ?? (notFound ? notFoundTitle : task.isError || notAvailableOffline(task) ? taskWord : t`Loading task…`);
+  useDocumentTitle(task.data?.taskTitle ?? (notFound ? notFoundTitle : taskWord));
+  // Closing the task leaves the board, whose title was overwritten by the task's (in the
+  // language in use then).
   useEffect(
     () => () => {
-      document.title = `Tasks · ${APP_NAME}`;
+      document.title = documentTitle(i18n._(TASKS_TITLE));
     },
     [],
   );
@@ -77,24 +85,27 @@ export function TaskPage() {
   } else if (task.isPending) {
     body = (
       <p className="task-page__loading" role="status">
-        <Spinner size={20} /> Loading task…
+        <Spinner size={20} /> <Trans>Loading task…</Trans>
       </p>
     );
   } else if (notFound) {
     body = (
       <div className="task-page__missing">
-        <p>It may have been deleted, or it is not shared with you.</p>
+        <p>
+          <Trans>It may have been deleted, or it is not shared with you.</Trans>
+        </p>
         {wide ? (
           <ButtonLink to={{ pathname: back, search: location.search }} variant="primary">
-            Back to the board
+            <Trans>Back to the board</Trans>
           </ButtonLink>
         ) : null}
       </div>
     );
   } else if (task.isError) {
+    const reason = errorText(task.error);
     body = (
       <RetryAlert onRetry={() => void task.refetch()}>
-        Couldn’t load this task. {errorText(task.error)}
+        <Trans comment="reason: why, in the server’s or the app’s words">Couldn’t load this task. {reason}</Trans>
       </RetryAlert>
     );
   } else {
@@ -122,7 +133,7 @@ export function TaskPage() {
         onClose={close}
         title={title}
         className="dialog--task"
-        closeLabel="Close task"
+        closeLabel={t`Close task`}
         initialFocusRef={bodyRef}
       >
         {content}
@@ -132,7 +143,8 @@ export function TaskPage() {
   return (
     <div className="page task-page">
       <Link className="task-page__back" to={{ pathname: back, search: location.search }}>
-        <span aria-hidden="true">← </span>Back to the board
+        <span aria-hidden="true">← </span>
+        <Trans>Back to the board</Trans>
       </Link>
       <PageHeading className="task-page__title">{title}</PageHeading>
       {content}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { PasskeyOptionsEnvelope } from '#shared/schemas/passkeys.ts';
 import type { PublicUser, UserEnvelope } from '#shared/schemas/users.ts';
@@ -17,6 +18,6 @@ export async function signInWithPasskey(signIn: (user: PublicUser) => void, show
     const answer = await apiRequest<UserEnvelope>('/users/login/passkey', { method: 'POST', body: { response }, authenticated: false });
     signIn(answer.data.user);
   } catch (error) {
-    showError(passkeyErrorText(error, 'No passkey was used: it was cancelled, or the device did not answer.'));
+    showError(passkeyErrorText(error, t`No passkey was used: it was cancelled, or the device did not answer.`));
   }
 }

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 import type { UserEnvelope } from '#shared/schemas/users.ts';
@@ -7,12 +8,13 @@ import { Alert } from '#web/components/alert.tsx';
 import { RETURN_PARAM } from '#web/lib/return-path.ts';
 
 /**
- * "Sign in with <provider>" links (plain links: the server sends the browser on to the
- * provider and back, and checks the return path itself) and, after a provider sign-in failed
- * (`?error=CODE`), the server's text for it. Nothing when the server has no providers. No
- * library: this is in the sign-in page's first chunk.
+ * "Sign in with <provider>" links (or "Sign up with <provider>" on the sign-up page: `action`)
+ * (plain links: the server sends the browser on to the provider and back, and checks the return
+ * path itself) and, after a provider sign-in failed (`?error=CODE`), the server's text for it.
+ * Nothing when the server has no providers. No library: this is in the sign-in page's first chunk.
  */
-export function ProviderLinks({ verb }: { verb: string }) {
+export function ProviderLinks({ action }: { action: 'signIn' | 'signUp' }) {
+  const { t } = useLingui();
   const [answer, setAnswer] = useState<ProvidersEnvelope['data'] | null>(null);
   const [params] = useSearchParams();
   const next = params.get(RETURN_PARAM);
@@ -47,14 +49,16 @@ export function ProviderLinks({ verb }: { verb: string }) {
       {answer.error !== null && <Alert tone="error">{answer.error}</Alert>}
       {answer.providers.length === 0 ? null : (
         <div className="auth-providers">
-          {answer.providers.map((p) => (
-        <a
-          key={p.id}
-          className="btn btn--secondary btn--lg btn--block"
-          href={`/api/auth/oidc/${p.id}/start${next === null ? '' : `?returnTo=${encodeURIComponent(next)}`}`}
-        >
-          {verb} with {p.name}
-        </a>
+          {answer.providers.map(({ id, name }) => (
+            <a
+              key={id}
+              className="btn btn--secondary btn--lg btn--block"
+              href={`/api/auth/oidc/${id}/start${next === null ? '' : `?returnTo=${encodeURIComponent(next)}`}`}
+            >
+              {action === 'signIn'
+                ? t({ message: `Sign in with ${name}`, comment: 'name: a sign-in provider’s name, e.g. GitHub' })
+                : t({ message: `Sign up with ${name}`, comment: 'name: a sign-in provider’s name, e.g. GitHub' })}
+            </a>
           ))}
         </div>
       )}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type SubmitEvent } from 'react';
 import type { PublicUser } from '#shared/schemas/users.ts';
 import { Button } from '#web/components/button.tsx';
@@ -19,18 +20,19 @@ export function SecondStepForm({ token, onSignedIn, onRestart }: { token: string
   const errorRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const mutation = useLoginSecondStep();
+  const { t } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const entered = value.replace(/\s+/g, '');
     setFormError(null);
     if (!recovery && !/^\d{6}$/.test(entered)) {
-      setFieldError('Enter the 6-digit code from your authenticator app.');
+      setFieldError(t`Enter the 6-digit code from your authenticator app.`);
       inputRef.current?.focus();
       return;
     }
     if (recovery && entered === '') {
-      setFieldError('Enter one of your recovery codes.');
+      setFieldError(t`Enter one of your recovery codes.`);
       inputRef.current?.focus();
       return;
     }
@@ -46,12 +48,12 @@ export function SecondStepForm({ token, onSignedIn, onRestart }: { token: string
   };
 
   return (
-    <form className="auth-form" onSubmit={onSubmit} noValidate aria-label="Two-step sign-in">
+    <form className="auth-form" onSubmit={onSubmit} noValidate aria-label={t`Two-step sign-in`}>
       <FormAlert error={formError} errorRef={errorRef} className="auth-form__alert" />
       <TextField
         ref={inputRef}
         key={recovery ? 'recovery' : 'code'}
-        label={recovery ? 'Recovery code' : 'Code from your authenticator app'}
+        label={recovery ? t`Recovery code` : t`Code from your authenticator app`}
         name={recovery ? 'recoveryCode' : 'code'}
         autoComplete={recovery ? 'off' : 'one-time-code'}
         inputMode={recovery ? 'text' : 'numeric'}
@@ -65,7 +67,7 @@ export function SecondStepForm({ token, onSignedIn, onRestart }: { token: string
         }}
       />
       <Button type="submit" variant="primary" size="lg" block busy={mutation.isPending}>
-        {mutation.isPending ? 'Checking…' : 'Verify'}
+        {mutation.isPending ? <Trans>Checking…</Trans> : <Trans>Verify</Trans>}
       </Button>
       <Button
         type="button"
@@ -77,10 +79,10 @@ export function SecondStepForm({ token, onSignedIn, onRestart }: { token: string
           setFieldError(undefined);
         }}
       >
-        {recovery ? 'Use a code from the app' : 'Use a recovery code'}
+        {recovery ? <Trans>Use a code from the app</Trans> : <Trans>Use a recovery code</Trans>}
       </Button>
       <Button type="button" variant="ghost" block onClick={onRestart}>
-        Start over
+        <Trans>Start over</Trans>
       </Button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
@@ -9,22 +10,24 @@ import { clearDeviceCopy, useDeviceCopy, type DeviceCopy } from '#web/lib/device
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { getMe, takeEarlyMe } from '../api/get-me.ts';
 
-/**
+/*
  * Client session state. The `isLoggedIn` flag in localStorage lets a reload start signed in
  * while `/users/me` confirms the cookie session: as the person whose copy this device holds
  * (their pages render from it at once, and keep working from it when the server cannot be
  * reached), or else as "Guest" with nothing shown until the server answers. The server's cookie
  * is the real authority: any 401 signs out here, in one place, and every sign-out empties the
- * device's copy.
+ * device's copy and tells the app (`onSignedOut`: the page goes back to the browser's language).
  */
-export const GUEST_NAME = 'Guest';
 
 /** Why the user is signed out: an explicit logout returns to a plain /login. */
 export type SignOutReason = 'logout' | 'expired' | 'failed' | 'initial';
 
 /** The notice when a session ends with changes still waiting on this device: they are gone with it. */
 export function discardedChangesMessage(count: number): string {
-  return count === 1 ? '1 change that hadn’t been saved was discarded.' : `${String(count)} changes that hadn’t been saved were discarded.`;
+  return plural(count, {
+    one: '# change that hadn’t been saved was discarded.',
+    other: '# changes that hadn’t been saved were discarded.',
+  });
 }
 
 /**
@@ -64,7 +67,7 @@ function initialSession(copy: DeviceCopy): Session {
   if (!readFlag()) return { status: 'signedOut', reason: 'initial' };
   return copy.owner
     ? { status: 'signedIn', user: copy.owner, verified: true }
-    : { status: 'signedIn', user: { fullName: GUEST_NAME, email: '' }, verified: false };
+    : { status: 'signedIn', user: { fullName: t({ message: 'Guest', comment: 'Who is signed in, while the server has not said yet' }), email: '' }, verified: false };
 }
 
 /** No answer at all (offline, the server unreachable): unlike a 5xx, it says nothing about the session. */
@@ -78,7 +81,7 @@ const isNetworkFailure = (error: unknown): boolean => isApiError(error) && error
  */
 export const VERIFY_RETRY_MS = 1000;
 
-export function SessionProvider({ children }: { children: ReactNode }) {
+export function SessionProvider({ onSignedOut, children }: { onSignedOut?: () => void; children: ReactNode }) {
   const copy = useDeviceCopy();
   const [session, setSession] = useState<Session>(() => initialSession(copy));
   const [mustVerify] = useState(() => session.status === 'signedIn');
@@ -106,8 +109,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       void clearDeviceCopy(queryClient, copy);
       if (waiting > 0) notify('error', discardedChangesMessage(waiting));
       setSession((current) => (current.status === 'signedOut' ? current : { status: 'signedOut', reason }));
+      onSignedOut?.();
     },
-    [queryClient, copy, notify],
+    [queryClient, copy, notify, onSignedOut],
   );
 
   const statusRef = useRef(session.status);

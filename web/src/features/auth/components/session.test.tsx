@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
+import { ACCOUNT_LANGUAGE_KEY } from '#web/app/i18n.ts';
 import { countsAnswer, listAnswer, meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, networkError } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
@@ -170,6 +171,22 @@ describe('logout', () => {
     });
     expect(localStorage.getItem(LOGGED_IN_FLAG)).toBeNull();
     expect(screen.getByRole('navigation', { name: 'Main' })).not.toHaveTextContent('Welcome');
+  });
+
+  it('forgets the account’s language on this device: the page follows the browser’s again', async () => {
+    localStorage.setItem(ACCOUNT_LANGUAGE_KEY, 'de');
+    const api = signedInOnBoard();
+    const { user } = renderApp('/tasks', { signedIn: true });
+    await screen.findByText('Ada Lovelace');
+    api.on('POST', '/users/logout', json(200, { status: 'success', message: 'Signed out successfully.' }));
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    await waitFor(() => {
+      expect(currentPath()).toBe('/login');
+    });
+    expect(localStorage.getItem(ACCOUNT_LANGUAGE_KEY)).toBeNull();
+    await waitFor(() => {
+      expect(document.documentElement.lang).toBe('en');
+    });
   });
 
   it('shows "Error in Logout! " and the server message on failure, and stays signed in', async () => {

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { LIMITS, OTP_POLICY } from '#shared/constants.ts';
@@ -9,6 +11,7 @@ import { EmailField, TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { formatCountdown, useCooldown } from '#web/lib/use-cooldown.ts';
 import { useRegister } from '../api/register.ts';
 import { useRequestOtp } from '../api/request-otp.ts';
@@ -53,6 +56,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
   const registerMutation = useRegister();
   const navigate = useNavigate();
   const { notify } = useNotices();
+  const { t } = useLingui();
 
   const fullNameRef = useRef<HTMLInputElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
@@ -104,7 +108,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
     const mail = checkEmail(email);
     const errors: FieldErrors = {};
     if (!name.ok) errors.fullName = name.message;
-    if (!mail.ok) errors.email = email.trim() === '' ? 'Enter your e-mail address.' : mail.message;
+    if (!mail.ok) errors.email = email.trim() === '' ? t`Enter your e-mail address.` : mail.message;
     setFieldErrors(errors);
     if (!name.ok || !mail.ok) {
       (errors.fullName ? fullNameRef : emailRef).current?.focus();
@@ -149,7 +153,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
     const code = checkOtp(otp);
     const pass = checkPassword(password, email);
     const errors: FieldErrors = {};
-    if (!code.ok) errors.otp = otp.trim() === '' ? 'Enter the code from the e-mail.' : code.message;
+    if (!code.ok) errors.otp = otp.trim() === '' ? t`Enter the code from the e-mail.` : code.message;
     if (!pass.ok) errors.password = pass.message;
     setFieldErrors(errors);
     if (!code.ok || !pass.ok) {
@@ -170,16 +174,22 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
     );
   };
 
+  const wait = formatCountdown(cooldown.secondsLeft);
+  const digits = formatNumber(LIMITS.otpLength);
+  const minutes = OTP_POLICY.ttlMs / 60_000;
+  const minLength = LIMITS.passwordMin;
   const alert = <FormAlert error={formError} errorRef={alertRef} note={{ tone: 'info', text: info }} className="auth-form__alert" />;
 
   if (step === 'details') {
     return (
-      <form className="auth-form" onSubmit={onSubmitDetails} noValidate aria-label="Sign up: your details">
-        <p className="auth-form__step">Step 1 of 2 · Your details</p>
+      <form className="auth-form" onSubmit={onSubmitDetails} noValidate aria-label={t`Sign up: your details`}>
+        <p className="auth-form__step">
+          <Trans>Step 1 of 2 · Your details</Trans>
+        </p>
         {alert}
         <TextField
           ref={fullNameRef}
-          label="Full name"
+          label={t`Full name`}
           name="fullName"
           autoComplete="name"
           required
@@ -192,42 +202,46 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
         />
         <EmailField
           ref={emailRef}
-          label="E-mail"
+          label={t`E-mail`}
           name="email"
           autoComplete="email"
           required
           maxLength={LIMITS.emailMax}
           value={email}
           error={fieldErrors.email}
-          hint="We'll send a 6-digit code to this address."
+          hint={t`We'll send a 6-digit code to this address.`}
           onChange={(event) => {
             setEmail(event.target.value);
           }}
         />
         <Button type="submit" variant="primary" size="lg" block busy={requestOtpMutation.isPending} disabled={coolingDown}>
-          {requestOtpMutation.isPending ? 'Sending code…' : 'Send OTP'}
+          {requestOtpMutation.isPending ? <Trans>Sending code…</Trans> : <Trans>Send OTP</Trans>}
         </Button>
         {coolingDown ? (
-          <p className="auth-form__cooldown">You can request a new code in {formatCountdown(cooldown.secondsLeft)}.</p>
+          <p className="auth-form__cooldown">
+            <Trans comment="wait: minutes and seconds, e.g. 0:42">You can request a new code in {wait}.</Trans>
+          </p>
         ) : null}
       </form>
     );
   }
 
   return (
-    <form className="auth-form" onSubmit={onSubmitVerify} noValidate aria-label="Sign up: verify your e-mail">
-      <p className="auth-form__step">Step 2 of 2 · Verify your e-mail</p>
+    <form className="auth-form" onSubmit={onSubmitVerify} noValidate aria-label={t`Sign up: verify your e-mail`}>
+      <p className="auth-form__step">
+        <Trans>Step 2 of 2 · Verify your e-mail</Trans>
+      </p>
       {alert}
       <div className="auth-form__identity">
-        <TextField label="E-mail" type="email" name="email" value={email} readOnly autoComplete="email" />
+        <TextField label={t`E-mail`} type="email" name="email" value={email} readOnly autoComplete="email" />
         <Button variant="ghost" size="sm" className="auth-form__change" onClick={onChangeEmail}>
-          Change e-mail
+          <Trans>Change e-mail</Trans>
         </Button>
       </div>
-      <TextField label="Full name" name="fullName" value={fullName} readOnly autoComplete="name" />
+      <TextField label={t`Full name`} name="fullName" value={fullName} readOnly autoComplete="name" />
       <TextField
         ref={otpRef}
-        label="One-time code"
+        label={t`One-time code`}
         name="otp"
         inputMode="numeric"
         autoComplete="one-time-code"
@@ -237,20 +251,27 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
         className="input--code"
         value={otp}
         error={fieldErrors.otp}
-        hint={`The ${LIMITS.otpLength}-digit code we sent to ${email}. It is valid for ${OTP_POLICY.ttlMs / 60_000} minutes.`}
+        hint={t({
+          message: `The ${digits}-digit code we sent to ${email}. It is valid for ${plural(minutes, { one: '# minute', other: '# minutes' })}.`,
+          comment: 'digits: how long the code is (6); email: the address it went to',
+        })}
         onChange={(event) => {
           setOtp(event.target.value.replace(/\D/g, '').slice(0, LIMITS.otpLength));
         }}
       />
       <div className="auth-form__resend">
         <Button variant="ghost" size="sm" onClick={onResend} disabled={coolingDown} busy={requestOtpMutation.isPending}>
-          Resend code
+          <Trans>Resend code</Trans>
         </Button>
-        {coolingDown ? <span className="auth-form__cooldown">Available in {formatCountdown(cooldown.secondsLeft)}</span> : null}
+        {coolingDown ? (
+          <span className="auth-form__cooldown">
+            <Trans comment="When a new code can be asked for; wait: minutes and seconds, e.g. 0:42">Available in {wait}</Trans>
+          </span>
+        ) : null}
       </div>
       <TextField
         ref={passwordRef}
-        label="Password"
+        label={t`Password`}
         type="password"
         name="password"
         autoComplete="new-password"
@@ -259,13 +280,13 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
         maxLength={LIMITS.passwordMax}
         value={password}
         error={fieldErrors.password}
-        hint={`At least ${LIMITS.passwordMin} characters. A long phrase is easier to remember than symbols.`}
+        hint={t`${plural(minLength, { one: 'At least # character.', other: 'At least # characters.' })} A long phrase is easier to remember than symbols.`}
         onChange={(event) => {
           setPassword(event.target.value);
         }}
       />
       <TextField
-        label="Confirm password"
+        label={t`Confirm password`}
         type="password"
         name="confirmPassword"
         autoComplete="new-password"
@@ -277,7 +298,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
         }}
       />
       <Button type="submit" variant="primary" size="lg" block busy={registerMutation.isPending}>
-        {registerMutation.isPending ? 'Creating account…' : 'Create Account'}
+        {registerMutation.isPending ? <Trans>Creating account…</Trans> : <Trans>Create Account</Trans>}
       </Button>
     </form>
   );

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MarkReadBody, UnreadCountEnvelope } from '#shared/schemas/notifications.ts';
 import { useNotices } from '#web/components/notices.tsx';
@@ -47,7 +48,8 @@ export function useMarkRead() {
         markInCache(queryClient, { ids: undo.changed }, null);
         setUnreadCount(queryClient, (readUnreadCount(queryClient) ?? 0) + undo.drop);
       }
-      notify('error', `Could not mark as read. ${errorText(error)}`);
+      const reason = errorText(error);
+      notify('error', t({ message: `Could not mark as read. ${reason}`, comment: 'reason: why, in the server’s or the app’s words' }));
     },
     onSettled: () => {
       // A first page cancelled above (the panel had only just opened) is asked for again.

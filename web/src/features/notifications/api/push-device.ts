@@ -1,3 +1,5 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { PublicKeyEnvelope, PushSubscriptionBody } from '#shared/schemas/notifications.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
@@ -14,17 +16,17 @@ import { apiRequest } from '#web/lib/api-client.ts';
 export const WORKER_TIMEOUT_MS = 10_000;
 
 export const DEVICE_MESSAGES = {
-  unsupported: 'This browser cannot show notifications from Taskwise. Most current browsers can; on an iPhone or iPad, add Taskwise to the Home Screen first.',
-  denied: 'Notifications are blocked for this site. To allow them, open the site settings from the icon left of the address bar, set Notifications to Allow, and reload the page.',
-  dismissed: 'Notifications were not allowed. Turn the switch on again to be asked once more.',
-  noWorker: 'This device is not ready for notifications: the app’s background worker is not running. Reload the page and try again.',
-  failed: 'Notifications could not be turned on for this device. Try again later.',
-} as const;
+  unsupported: msg`This browser cannot show notifications from Taskwise. Most current browsers can; on an iPhone or iPad, add Taskwise to the Home Screen first.`,
+  denied: msg`Notifications are blocked for this site. To allow them, open the site settings from the icon left of the address bar, set Notifications to Allow, and reload the page.`,
+  dismissed: msg`Notifications were not allowed. Turn the switch on again to be asked once more.`,
+  noWorker: msg`This device is not ready for notifications: the app’s background worker is not running. Reload the page and try again.`,
+  failed: msg`Notifications could not be turned on for this device. Try again later.`,
+} satisfies Record<string, MessageDescriptor>;
 
-/** A failure with a sentence to show. */
+/** A failure with a sentence to show (in the language in use when it happened). */
 export class DeviceError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: MessageDescriptor) {
+    super(i18n._(message));
     this.name = 'DeviceError';
   }
 }

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, networkError, noContent } from '#web/testing/fetch.ts';
@@ -72,7 +73,7 @@ describe('"Notifications on this device"', () => {
   it('explains when the browser cannot do push', () => {
     renderWithProviders(<DevicePushSwitch />);
     expect(deviceSwitch()).toBeDisabled();
-    expect(deviceSwitch()).toHaveAccessibleDescription(DEVICE_MESSAGES.unsupported);
+    expect(deviceSwitch()).toHaveAccessibleDescription(i18n._(DEVICE_MESSAGES.unsupported));
   });
 
   it('explains how to allow notifications when the browser blocks them', () => {
@@ -125,7 +126,7 @@ describe('"Notifications on this device"', () => {
       expect(deviceSwitch()).toBeEnabled();
     });
     await user.click(deviceSwitch());
-    expect(await screen.findByText(DEVICE_MESSAGES.dismissed)).toBeInTheDocument();
+    expect(await screen.findByText(i18n._(DEVICE_MESSAGES.dismissed))).toBeInTheDocument();
     expect(deviceSwitch()).not.toBeChecked();
 
     browser.notification.requestPermission.mockImplementation(() => {
@@ -188,7 +189,7 @@ describe('the device’s subscription, without a worker and at sign-out', () => 
     fakeBrowser({ worker: false });
     const attempt = subscribeThisDevice(20);
     await expect(attempt).rejects.toBeInstanceOf(DeviceError);
-    await expect(attempt).rejects.toThrow(DEVICE_MESSAGES.noWorker);
+    await expect(attempt).rejects.toThrow(i18n._(DEVICE_MESSAGES.noWorker));
   });
 
   it('at sign-out the browser drops the subscription even when the server cannot be told', async () => {

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useState } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
@@ -14,18 +17,13 @@ function initialState(): DeviceState {
   return permissionBlocked() ? 'denied' : 'checking';
 }
 
-const STATE_TEXT: Record<DeviceState, string> = {
-  checking: 'Checking this device…',
-  unsupported: 'Not available in this browser.',
-  denied: 'Blocked in this browser’s settings.',
-  on: 'On: this device shows your notifications, even with Taskwise closed.',
-  off: 'Off.',
+const STATE_TEXT: Record<DeviceState, MessageDescriptor> = {
+  checking: msg`Checking this device…`,
+  unsupported: msg`Not available in this browser.`,
+  denied: msg`Blocked in this browser’s settings.`,
+  on: msg`On: this device shows your notifications, even with Taskwise closed.`,
+  off: msg({ message: 'Off.', comment: 'Notifications on this device are off' }),
 };
-
-function failureText(error: unknown): string {
-  if (error instanceof DeviceError || isApiError(error)) return error.message;
-  return DEVICE_MESSAGES.failed;
-}
 
 /**
  * "Notifications on this device": one switch. Its state is the browser's own subscription
@@ -36,6 +34,12 @@ export function DevicePushSwitch() {
   const [busy, setBusy] = useState<'on' | 'off' | null>(null);
   const [message, setMessage] = useState<{ tone: 'success' | 'error' | 'info'; text: string } | null>(null);
   const explanation = useId();
+  const { t, i18n } = useLingui();
+
+  const failureText = (error: unknown): string => {
+    if (error instanceof DeviceError || isApiError(error)) return error.message;
+    return i18n._(DEVICE_MESSAGES.failed);
+  };
 
   useEffect(() => {
     if (initialState() !== 'checking') return;
@@ -60,11 +64,11 @@ export function DevicePushSwitch() {
       const outcome = await subscribeThisDevice();
       if (outcome === 'on') {
         setState('on');
-        setMessage({ tone: 'success', text: 'Notifications are on for this device.' });
+        setMessage({ tone: 'success', text: t`Notifications are on for this device.` });
       } else if (outcome === 'denied') {
         setState('denied');
       } else {
-        setMessage({ tone: 'info', text: DEVICE_MESSAGES.dismissed });
+        setMessage({ tone: 'info', text: i18n._(DEVICE_MESSAGES.dismissed) });
       }
     } catch (error) {
       setMessage({ tone: 'error', text: failureText(error) });
@@ -79,20 +83,23 @@ export function DevicePushSwitch() {
     try {
       await unsubscribeThisDevice();
       setState('off');
-      setMessage({ tone: 'success', text: 'Notifications are off for this device.' });
+      setMessage({ tone: 'success', text: t`Notifications are off for this device.` });
     } catch (error) {
-      setMessage({ tone: 'error', text: `Notifications are still on for this device. ${failureText(error)}` });
+      const reason = failureText(error);
+      setMessage({ tone: 'error', text: t({ message: `Notifications are still on for this device. ${reason}`, comment: 'reason: why, in the server’s or the app’s words' }) });
     } finally {
       setBusy(null);
     }
   };
 
   const usable = state === 'on' || state === 'off';
-  const note = state === 'unsupported' ? DEVICE_MESSAGES.unsupported : state === 'denied' ? DEVICE_MESSAGES.denied : null;
+  const note = state === 'unsupported' ? i18n._(DEVICE_MESSAGES.unsupported) : state === 'denied' ? i18n._(DEVICE_MESSAGES.denied) : null;
   return (
     <div className="device-push">
       <p className="account-section__text">
-        Get your notifications on this device as the system shows them, also when Taskwise is not open. Which types are pushed is set in the table above.
+        <Trans>
+          Get your notifications on this device as the system shows them, also when Taskwise is not open. Which types are pushed is set in the table above.
+        </Trans>
       </p>
       <label className="device-push__row">
         <Switch
@@ -106,11 +113,13 @@ export function DevicePushSwitch() {
             void (event.target.checked ? turnOn() : turnOff());
           }}
         />
-        <span className="device-push__label">Notifications on this device</span>
+        <span className="device-push__label">
+          <Trans>Notifications on this device</Trans>
+        </span>
       </label>
       <p className="device-push__state">
         {busy !== null || state === 'checking' ? <Spinner /> : null}
-        {busy === 'on' ? 'Turning on… (your browser may ask first)' : busy === 'off' ? 'Turning off…' : STATE_TEXT[state]}
+        {busy === 'on' ? <Trans>Turning on… (your browser may ask first)</Trans> : busy === 'off' ? <Trans>Turning off…</Trans> : i18n._(STATE_TEXT[state])}
       </p>
       {note !== null ? (
         <Alert tone="info">

@@ -1,18 +1,32 @@
+import { plural, t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react';
 import { useState } from 'react';
 import { cx } from '#web/lib/cx.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { usePopover } from '#web/lib/use-popover.ts';
 import { useUnreadCount } from '../api/get-notifications.ts';
 import { NotificationPanel } from './notification-panel.tsx';
 import './notifications.css';
 
 /** The badge: the count, "99+" past 99. */
-export const badgeText = (count: number): string => (count > 99 ? '99+' : String(count));
+export function badgeText(count: number): string {
+  if (count <= 99) return formatNumber(count);
+  const most = formatNumber(99);
+  return t({ message: `${most}+`, comment: 'The bell’s badge when more than 99 notifications are unread' });
+}
 
 /** The button's accessible name: "Notifications", or "Notifications, 3 unread". */
-export const bellName = (count: number): string => (count > 0 ? `Notifications, ${count} unread` : 'Notifications');
+export function bellName(count: number): string {
+  return count > 0
+    ? plural(count, { one: 'Notifications, # unread', other: 'Notifications, # unread' })
+    : t({ message: 'Notifications', comment: 'The bell’s name: it opens the notifications' });
+}
 
-export const unreadSentence = (count: number): string =>
-  count === 0 ? 'No unread notifications' : `${count} unread notification${count === 1 ? '' : 's'}`;
+/** What the live region says after the count changed: a new one came, or some were read. */
+function announcementText(count: number, before: number): string {
+  if (count > before) return plural(count, { one: 'New notification. # unread notification.', other: 'New notification. # unread notifications.' });
+  return plural(count, { 0: 'No unread notifications.', one: '# unread notification.', other: '# unread notifications.' });
+}
 
 /**
  * What the polite live region says: a change of the count after it first arrived (never the
@@ -24,7 +38,7 @@ function useCountAnnouncement(count: number | undefined): string {
   const [message, setMessage] = useState('');
   if (count !== seen) {
     setSeen(count);
-    if (seen !== undefined && count !== undefined) setMessage(count > seen ? `New notification. ${unreadSentence(count)}.` : `${unreadSentence(count)}.`);
+    if (seen !== undefined && count !== undefined) setMessage(announcementText(count, seen));
   }
   return message;
 }
@@ -35,6 +49,8 @@ function useCountAnnouncement(count: number | undefined): string {
  * loaded after sign-in. The navigation bar gives the button its look (`buttonClassName`).
  */
 export function NotificationBell({ buttonClassName }: { buttonClassName?: string }) {
+  // Rendered again when the language changes: the name and badge come from bellName and badgeText.
+  useLingui();
   const count = useUnreadCount();
   const unread = count.data ?? 0;
   const announcement = useCountAnnouncement(count.data);

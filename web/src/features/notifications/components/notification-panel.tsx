@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +9,8 @@ import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { errorText } from '#web/lib/error-text.ts';
 import { cx } from '#web/lib/cx.ts';
+import { dateTimeFormat } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { formatRelative } from '#web/lib/relative-time.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import type { usePopover } from '#web/lib/use-popover.ts';
@@ -30,14 +33,13 @@ export function notificationHref(notification: Notification): string {
   return '/tasks';
 }
 
-const fullTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'short' });
-
 /**
  * The inbox. Only the pages asked for are rendered: "Load more" asks for the next one and
  * moves focus to its first item (the button may be gone once the last page is in).
  */
 export function NotificationPanel({ open, unread, close, panelProps }: NotificationPanelProps) {
   const queryClient = useQueryClient();
+  const { t } = useLingui();
   const headingId = useId();
   // Asked for the first time when opened; after that the cache (and live events) keep it.
   const list = useNotifications(queryClient, open);
@@ -55,6 +57,8 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
     listRef.current?.querySelectorAll<HTMLElement>('.notif__link')[at]?.focus();
   }, [items.length]);
 
+  const reason = list.isError ? errorText(list.error) : '';
+
   const loadMore = () => {
     focusAt.current = items.length;
     void list.fetchNextPage();
@@ -64,7 +68,7 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
     <section className="notif-panel" aria-labelledby={headingId} {...panelProps}>
       <div className="notif-panel__head">
         <h2 id={headingId} className="notif-panel__title">
-          Notifications
+          <Trans comment="The heading of the notifications panel">Notifications</Trans>
         </h2>
         <Button
           size="sm"
@@ -74,10 +78,10 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
             markRead.mutate({ all: true });
           }}
         >
-          Mark all as read
+          <Trans>Mark all as read</Trans>
         </Button>
         <CloseButton
-          label="Close notifications"
+          label={t`Close notifications`}
           size={20}
           className="notif-panel__close"
           onClick={() => {
@@ -88,7 +92,7 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
       <div className="notif-panel__body">
         {list.isPending ? (
           <p className="notif-panel__state" role="status">
-            <Spinner /> Loading notifications…
+            <Spinner /> <Trans>Loading notifications…</Trans>
           </p>
         ) : list.isError && items.length === 0 ? (
           <RetryAlert
@@ -97,10 +101,12 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
               void list.refetch();
             }}
           >
-            Your notifications could not be loaded. {errorText(list.error)}
+            <Trans comment="reason: why, in the server’s or the app’s words">Your notifications could not be loaded. {reason}</Trans>
           </RetryAlert>
         ) : items.length === 0 ? (
-          <p className="notif-panel__state notif-panel__empty">You’re all caught up</p>
+          <p className="notif-panel__state notif-panel__empty">
+            <Trans>You’re all caught up</Trans>
+          </p>
         ) : (
           <>
             <ul className="notif-list" ref={listRef}>
@@ -118,12 +124,12 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
             </ul>
             {list.isFetchNextPageError ? (
               <RetryAlert className="notif-panel__error" onRetry={loadMore}>
-                More notifications could not be loaded.
+                <Trans>More notifications could not be loaded.</Trans>
               </RetryAlert>
             ) : list.hasNextPage ? (
               <div className="notif-panel__more">
                 <Button size="sm" busy={list.isFetchingNextPage} onClick={loadMore}>
-                  {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+                  {list.isFetchingNextPage ? <Trans>Loading…</Trans> : <Trans>Load more</Trans>}
                 </Button>
               </div>
             ) : null}
@@ -139,16 +145,21 @@ function NotificationItem({ notification, now, onOpen }: { notification: Notific
   const at = new Date(notification.at);
   // The text already names the task (and, for board_added, the board): the second line says
   // which board the task is on, when it is a shared one.
-  const about = notification.type === 'board_added' ? null : (notification.board?.name ?? null);
+  const boardName = notification.type === 'board_added' ? undefined : notification.board?.name;
+  const about = boardName === undefined ? null : displayName(boardName);
   return (
     <li className={cx('notif', unread && 'notif--unread')}>
       <Link to={notificationHref(notification)} className="notif__link" onClick={onOpen}>
         <span className="notif__dot" aria-hidden="true" />
         <span className="notif__body">
-          {unread ? <span className="visually-hidden">Unread:</span> : null}{' '}
+          {unread ? (
+            <span className="visually-hidden">
+              <Trans comment="Said before an unread notification’s text">Unread:</Trans>
+            </span>
+          ) : null}{' '}
           <span className="notif__text">{notification.text}</span>{' '}
           {about !== null ? <span className="notif__about">{about}</span> : null}{' '}
-          <time className="notif__time" dateTime={notification.at} title={fullTime.format(at)}>
+          <time className="notif__time" dateTime={notification.at} title={dateTimeFormat({ dateStyle: 'full', timeStyle: 'short' }).format(at)}>
             {formatRelative(at, now)}
           </time>
         </span>

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState } from 'react';
 import type { MailSettings, UpdateMailSettingsBody } from '#shared/schemas/account.ts';
 import { NOTIFICATION_TYPES, type NotificationChannel, type NotificationType } from '#shared/schemas/notifications.ts';
@@ -18,18 +21,22 @@ export interface MailColumn {
   save: (change: UpdateMailSettingsBody) => Promise<unknown>;
 }
 
-export const TYPE_LABELS: Record<NotificationType, string> = {
-  assigned: 'Assigned to me',
-  mentioned: 'Mentions',
-  commented: 'Comments on my tasks',
-  completed: 'My tasks completed',
-  due_soon: 'Due soon',
-  overdue: 'Overdue',
-  board_added: 'Added to a board',
+export const TYPE_LABELS: Record<NotificationType, MessageDescriptor> = {
+  assigned: msg({ message: 'Assigned to me', comment: 'A kind of notification: a task was assigned to me' }),
+  mentioned: msg({ message: 'Mentions', comment: 'A kind of notification: someone mentioned me in a comment' }),
+  commented: msg({ message: 'Comments on my tasks', comment: 'A kind of notification' }),
+  completed: msg({ message: 'My tasks completed', comment: 'A kind of notification: a task I assigned was completed' }),
+  due_soon: msg({ message: 'Due soon', comment: 'A kind of notification: a task’s deadline is near' }),
+  overdue: msg({ message: 'Overdue', comment: 'A kind of notification: a task’s deadline has passed' }),
+  board_added: msg({ message: 'Added to a board', comment: 'A kind of notification: someone added me to a board' }),
 };
 
 type Channel = NotificationChannel | 'mail';
-const CHANNEL_LABELS: Record<Channel, string> = { app: 'In the app', push: 'Push', mail: 'Mail' };
+const CHANNEL_LABELS: Record<Channel, MessageDescriptor> = {
+  app: msg({ message: 'In the app', comment: 'Where a notification goes: the app’s own list (the bell)' }),
+  push: msg({ message: 'Push', comment: 'Where a notification goes: the device’s system notifications' }),
+  mail: msg({ message: 'Mail', comment: 'Where a notification goes: an e-mail' }),
+};
 
 /**
  * Which mail setting sends each type by mail. "Due soon" and "Overdue" share one (the deadline
@@ -43,11 +50,6 @@ export const MAIL_SETTING: Partial<Record<NotificationType, keyof MailSettings>>
   board_added: 'notifyBoards',
 };
 
-/** Names the switches a change moves: both reminder rows for the one reminders setting. */
-function changeName(type: NotificationType, channel: Channel): string {
-  if (channel === 'mail' && MAIL_SETTING[type] === 'notifyReminders') return `${TYPE_LABELS.due_soon} and ${TYPE_LABELS.overdue}: ${CHANNEL_LABELS.mail}`;
-  return `${TYPE_LABELS[type]}: ${CHANNEL_LABELS[channel]}`;
-}
 
 /** A switch's cell: the reminders' mail switches are one cell (one setting). */
 const cellKey = (type: NotificationType, channel: Channel) => (channel === 'mail' ? `mail:${MAIL_SETTING[type] ?? type}` : `${channel}:${type}`);
@@ -64,11 +66,30 @@ export function NotificationSettingsTable({ mail }: { mail: MailColumn }) {
   const [moved, setMoved] = useState<Record<string, boolean>>({});
   const moves = useRef(new Map<string, number>());
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const { t, i18n } = useLingui();
+
+  /** A switch's name: its row and its column. */
+  const switchName = (type: NotificationType, channel: Channel): string => {
+    const kind = i18n._(TYPE_LABELS[type]);
+    const where = i18n._(CHANNEL_LABELS[channel]);
+    return t({ message: `${kind}: ${where}`, comment: 'A switch of the notification settings: kind: the kind of notification; where: where it goes' });
+  };
+
+  /** Names the switches a change moves: both reminder rows for the one reminders setting. */
+  const changeName = (type: NotificationType, channel: Channel): string => {
+    if (channel === 'mail' && MAIL_SETTING[type] === 'notifyReminders') {
+      const dueSoon = i18n._(TYPE_LABELS.due_soon);
+      const overdue = i18n._(TYPE_LABELS.overdue);
+      const where = i18n._(CHANNEL_LABELS.mail);
+      return t({ message: `${dueSoon} and ${overdue}: ${where}`, comment: 'The two reminder switches of the Mail column, changed together' });
+    }
+    return switchName(type, channel);
+  };
 
   if (settings.isPending || mail.status === 'pending') {
     return (
       <p>
-        <Spinner /> Loading your settings…
+        <Spinner /> <Trans>Loading your settings…</Trans>
       </p>
     );
   }
@@ -80,7 +101,7 @@ export function NotificationSettingsTable({ mail }: { mail: MailColumn }) {
           if (mail.status === 'error') mail.retry();
         }}
       >
-        Your notification settings could not be loaded.
+        <Trans>Your notification settings could not be loaded.</Trans>
       </RetryAlert>
     );
   }
@@ -110,10 +131,13 @@ export function NotificationSettingsTable({ mail }: { mail: MailColumn }) {
     };
     saving.then(
       () => {
-        settle({ tone: 'success', text: `Saved: ${changeName(type, channel)} ${value ? 'on' : 'off'}.` });
+        const name = changeName(type, channel);
+        settle({ tone: 'success', text: value ? t`Saved: ${name} on.` : t`Saved: ${name} off.` });
       },
       (error: unknown) => {
-        settle({ tone: 'error', text: `${changeName(type, channel)} was not changed. ${errorText(error)}` });
+        const name = changeName(type, channel);
+        const reason = errorText(error);
+        settle({ tone: 'error', text: t({ message: `${name} was not changed. ${reason}`, comment: 'reason: why, in the server’s or the app’s words' }) });
       },
     );
   };
@@ -121,18 +145,24 @@ export function NotificationSettingsTable({ mail }: { mail: MailColumn }) {
   return (
     <>
       <p className="account-section__text">
-        Choose what reaches you, and where. Push goes to every device where you turned notifications on (below). Sign-up and password-reset codes are always
-        mailed.
+        <Trans>
+          Choose what reaches you, and where. Push goes to every device where you turned notifications on (below). Sign-up and password-reset codes are
+          always mailed.
+        </Trans>
       </p>
       <div className="notif-settings__scroll">
         <table className="notif-settings">
-          <caption className="visually-hidden">Notifications by type and channel</caption>
+          <caption className="visually-hidden">
+            <Trans>Notifications by type and channel</Trans>
+          </caption>
           <thead>
             <tr>
-              <th scope="col">Type</th>
+              <th scope="col">
+                <Trans comment="The column of the kinds of notification">Type</Trans>
+              </th>
               {(['app', 'push', 'mail'] as const).map((channel) => (
                 <th key={channel} scope="col">
-                  {CHANNEL_LABELS[channel]}
+                  {i18n._(CHANNEL_LABELS[channel])}
                 </th>
               ))}
             </tr>
@@ -140,16 +170,18 @@ export function NotificationSettingsTable({ mail }: { mail: MailColumn }) {
           <tbody>
             {NOTIFICATION_TYPES.map((type) => (
               <tr key={type}>
-                <th scope="row">{TYPE_LABELS[type]}</th>
+                <th scope="row">{i18n._(TYPE_LABELS[type])}</th>
                 {(['app', 'push', 'mail'] as const).map((channel) => {
                   const value = valueOf(type, channel);
-                  const name = `${TYPE_LABELS[type]}: ${CHANNEL_LABELS[channel]}`;
+                  const name = switchName(type, channel);
                   return (
                     <td key={channel}>
                       {value === null ? (
-                        <span className="notif-settings__none" title="Never sent by mail">
+                        <span className="notif-settings__none" title={t`Never sent by mail`}>
                           <span aria-hidden="true">—</span>
-                          <span className="visually-hidden">{name}: never sent by mail</span>
+                          <span className="visually-hidden">
+                            <Trans comment="name: a switch’s row and column, e.g. Comments on my tasks: Mail">{name}: never sent by mail</Trans>
+                          </span>
                         </span>
                       ) : (
                         <Switch
@@ -170,10 +202,10 @@ export function NotificationSettingsTable({ mail }: { mail: MailColumn }) {
         </table>
       </div>
       <p id={remindersNote} className="notif-settings__note">
-        Mail for “Due soon” and “Overdue” is one setting, the deadline reminders: switching one switches both.
+        <Trans>Mail for “Due soon” and “Overdue” is one setting, the deadline reminders: switching one switches both.</Trans>
       </p>
       <p className="notif-settings__note">
-        “—”: comments and completed tasks are never sent by mail.
+        <Trans>“—”: comments and completed tasks are never sent by mail.</Trans>
       </p>
       {message !== null ? <Alert tone={message.tone}>{message.text}</Alert> : null}
     </>
