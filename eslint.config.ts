@@ -110,7 +110,7 @@ export default defineConfig(
           { regex: { pattern: '^[A-Z0-9_]+$' } },
           'displayName',
         ],
-        ignoreFunctions: ['Error', 'TypeError', 'console.*', 'cx', '*.addEventListener', '*.removeEventListener', '*.getItem', '*.setItem', '*.removeItem', '*.querySelector', '*.querySelectorAll', '*.closest', '*.matchMedia', 'matchMedia', 'new URL', 'URLSearchParams', '*.set', '*.get', '*.has', '*.append', '*.delete', 'apiRequest', 'import', 'fetch', 'useMediaQuery', 'matchPath'],
+        ignoreFunctions: ['Error', 'TypeError', 'console.*', 'cx', '*.addEventListener', '*.removeEventListener', '*.getItem', '*.setItem', '*.removeItem', '*.querySelector', '*.querySelectorAll', '*.closest', '*.matchMedia', 'matchMedia', 'new URL', 'URLSearchParams', '*.set', '*.get', '*.has', '*.append', '*.delete', '*.setRequestHeader', '*.getResponseHeader', '*.getHeader', 'apiRequest', 'import', 'fetch', 'useMediaQuery', 'matchPath'],
         useTsTypes: true,
         ignoreMethodsOnTypes: ['Map.get', 'Map.has', 'Set.has', 'Headers.get', 'URLSearchParams.get'],
       }],

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { Static } from 'typebox';
 import type { Attachment, AttachmentEnvelope } from '#shared/schemas/attachments.ts';
 import { API_BASE, ApiError, failedAnswer, NETWORK_ERROR, NETWORK_ERROR_MESSAGE, parseBody } from '#web/lib/api-client.ts';
@@ -20,7 +22,8 @@ export const RESUMABLE_CHUNK = 8_000_000;
 /** Pauses before each new try of a chunk that got no answer (then the upload fails). */
 const RETRY_DELAYS_MS = [0, 1_000, 3_000, 5_000, 10_000, 20_000, 30_000];
 export const UPLOADS_ENDPOINT = `${API_BASE}/uploads`;
-const UPLOAD_FAILED = 'The file could not be uploaded.';
+/** Shown when a refused upload's answer carries no message of its own. */
+const UPLOAD_FAILED = msg`The file could not be uploaded.`;
 
 export interface UploadHandle {
   /**
@@ -35,6 +38,8 @@ export interface UploadHandle {
 
 export type OnProgress = (sent: number, total: number) => void;
 
+// Never shown: a cancelled upload's row goes (use-uploads.ts); the words are for a developer's console.
+// eslint-disable-next-line lingui/no-unlocalized-strings -- an exception's message for developers, not a text on screen
 const aborted = () => new DOMException('The upload was cancelled.', 'AbortError');
 
 /** `POST /api/tasks/:id/attachments` with the file in the field `file`: 201 with the attachment. */
@@ -52,7 +57,7 @@ function sendMultipart(taskId: string, file: File, onProgress: OnProgress): Uplo
       const body = parseBody(xhr.responseText);
       const envelope = body as Partial<Static<typeof AttachmentEnvelope>> | null;
       if (xhr.status >= 200 && xhr.status < 300 && envelope?.status === 'success' && envelope.data) resolve(envelope.data.attachment);
-      else reject(failedAnswer(xhr.status, body, xhr.getResponseHeader('Retry-After'), { fallbackMessage: UPLOAD_FAILED }));
+      else reject(failedAnswer(xhr.status, body, xhr.getResponseHeader('Retry-After'), { fallbackMessage: i18n._(UPLOAD_FAILED) }));
     };
     xhr.onerror = () => {
       reject(new ApiError(0, NETWORK_ERROR, NETWORK_ERROR_MESSAGE));
@@ -76,7 +81,7 @@ function sendMultipart(taskId: string, file: File, onProgress: OnProgress): Uplo
 function tusFailure(error: Error | DetailedError): ApiError {
   const response = 'originalResponse' in error ? error.originalResponse : null;
   if (!response || response.getStatus() === 0) return new ApiError(0, NETWORK_ERROR, NETWORK_ERROR_MESSAGE);
-  return failedAnswer(response.getStatus(), parseBody(response.getBody()), response.getHeader('Retry-After') ?? null, { fallbackMessage: UPLOAD_FAILED });
+  return failedAnswer(response.getStatus(), parseBody(response.getBody()), response.getHeader('Retry-After') ?? null, { fallbackMessage: i18n._(UPLOAD_FAILED) });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { Attachment } from '#shared/schemas/attachments.ts';
 import { Button } from '#web/components/button.tsx';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
@@ -38,6 +39,7 @@ export function AttachmentItem({ taskId, attachment, viewable, isCover, canChang
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteAttachment(taskId);
   const { name, thumbnailUrl, width, height } = attachment;
+  const { t } = useLingui();
 
   return (
     <li className="attachment">
@@ -56,7 +58,12 @@ export function AttachmentItem({ taskId, attachment, viewable, isCover, canChang
         </a>
         <p className="attachment__meta">
           {typeInWords(attachment.type)} · {formatSize(attachment.size)}
-          {isCover ? <span className="attachment__cover-mark"> · Cover</span> : null}
+          {isCover ? (
+            <span className="attachment__cover-mark">
+              {' · '}
+              <Trans comment="Marks the image shown as the card’s cover">Cover</Trans>
+            </span>
+          ) : null}
         </p>
         <p className="attachment__by">{attachment.by.fullName}</p>
         {canChange ? (
@@ -65,24 +72,24 @@ export function AttachmentItem({ taskId, attachment, viewable, isCover, canChang
               <Button
                 size="sm"
                 variant="ghost"
-                aria-label={isCover ? `Remove cover ${name}` : `Make cover ${name}`}
+                aria-label={isCover ? t`Remove cover ${name}` : t`Make cover ${name}`}
                 onClick={() => {
                   onCover(isCover ? null : attachment);
                 }}
               >
-                {isCover ? 'Remove cover' : 'Make cover'}
+                {isCover ? <Trans>Remove cover</Trans> : <Trans>Make cover</Trans>}
               </Button>
             ) : null}
             {canDelete ? (
               <Button
                 size="sm"
                 variant="danger-ghost"
-                aria-label={`Delete ${name}`}
+                aria-label={t`Delete ${name}`}
                 onClick={() => {
                   setConfirming(true);
                 }}
               >
-                Delete
+                <Trans comment="Deletes an attached file">Delete</Trans>
               </Button>
             ) : null}
           </div>
@@ -93,11 +100,11 @@ export function AttachmentItem({ taskId, attachment, viewable, isCover, canChang
         onClose={() => {
           setConfirming(false);
         }}
-        title="Delete this file?"
-        body={<>“{name}” will be removed from the task for everyone. This cannot be undone.</>}
-        confirmLabel="Delete file"
-        busyLabel="Deleting…"
-        cancelLabel="Keep it"
+        title={t`Delete this file?`}
+        body={<Trans>“{name}” will be removed from the task for everyone. This cannot be undone.</Trans>}
+        confirmLabel={t`Delete file`}
+        busyLabel={t`Deleting…`}
+        cancelLabel={t`Keep it`}
         // Open until the server answers: a refusal (only the uploader and the board's admins may) is shown in it.
         onConfirm={() => remove.mutateAsync(attachment._id)}
         fallbackFocus={afterDelete}

@@ -1,7 +1,9 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import type { Attachment } from '#shared/schemas/attachments.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
+import { formatNumber } from '#web/lib/locale-format.ts';
 
 /**
  * The task's images one at a time, full size: its name, "n of m", Previous and Next (and the
@@ -21,6 +23,7 @@ export function AttachmentViewer({
 }) {
   const count = images.length;
   const image = images[index];
+  const { t } = useLingui();
   const step = (by: number) => {
     onIndex((index + by + count) % count);
   };
@@ -39,6 +42,8 @@ export function AttachmentViewer({
   }, [count, index, onIndex]);
 
   if (!image) return null;
+  const position = formatNumber(index + 1);
+  const total = formatNumber(count);
   return (
     <Dialog
       open
@@ -46,8 +51,8 @@ export function AttachmentViewer({
       variant="center"
       className="dialog--viewer"
       title={<span className="viewer__name">{image.name}</span>}
-      description={`${String(index + 1)} of ${String(count)}`}
-      closeLabel="Close viewer"
+      description={t({ message: `${position} of ${total}`, comment: 'Which image of the task’s images the viewer shows' })}
+      closeLabel={t`Close viewer`}
     >
       <figure className="viewer">
         <img className="viewer__image" src={image.url} alt={image.name} width={image.width} height={image.height} />
@@ -60,11 +65,11 @@ export function AttachmentViewer({
                 step(-1);
               }}
             >
-              Previous
+              <Trans comment="The previous image">Previous</Trans>
             </Button>
           ) : null}
           <a className="viewer__download" href={image.url} download={image.name}>
-            Download
+            <Trans>Download</Trans>
           </a>
           {count > 1 ? (
             <Button
@@ -74,7 +79,7 @@ export function AttachmentViewer({
                 step(1);
               }}
             >
-              Next
+              <Trans comment="The next image">Next</Trans>
             </Button>
           ) : null}
         </figcaption>

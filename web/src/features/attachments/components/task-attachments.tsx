@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useId, useRef, useState, type DragEvent } from 'react';
 import { INLINE_IMAGE_TYPES, type Attachment } from '#shared/schemas/attachments.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -8,6 +10,7 @@ import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber, numberFormat } from '#web/lib/locale-format.ts';
 import { useOnline } from '#web/lib/use-online.ts';
 import { useAttachments } from '../api/get-attachments.ts';
 import { AttachmentItem } from './attachment-item.tsx';
@@ -15,7 +18,8 @@ import { AttachmentViewer } from './attachment-viewer.tsx';
 import { useUploads, type UploadRow } from './use-uploads.ts';
 import './task-attachments.css';
 
-export const OFFLINE_TEXT = 'Attachments need a connection';
+/** The drag data type of files from the device (the HTML drag-and-drop standard's name). */
+const FILES_TYPE = 'Files';
 
 const isViewable = (attachment: Attachment) => (INLINE_IMAGE_TYPES as readonly string[]).includes(attachment.type);
 
@@ -27,41 +31,52 @@ function takesPaste(target: EventTarget | null): boolean {
   return target instanceof HTMLInputElement && TEXT_INPUT_TYPES.has(target.type);
 }
 
-/** A pasted screenshot comes as "image.png": named after the moment instead, so several stay apart. */
+/**
+ * A pasted screenshot comes as "image.png": named after the moment instead, so several stay
+ * apart (in the language of the person who pasted it: the name is the file's from then on).
+ */
 function pastedName(file: File): File {
   if (file.name !== '' && file.name !== 'image.png') return file;
   const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ').replaceAll(':', '.');
   const extension = file.type.split('/')[1]?.replace(/\W.*$/, '') ?? 'png';
-  return new File([file], `Pasted image ${stamp}.${extension}`, { type: file.type });
+  const name = t({ message: `Pasted image ${stamp}`, comment: 'The name given to a pasted image, with the date and time (the file’s extension follows)' });
+  return new File([file], `${name}.${extension}`, { type: file.type });
 }
 
 const percent = (row: UploadRow) => (row.total === 0 ? 0 : Math.round((row.sent / row.total) * 100));
 
 function UploadItem({ row, onCancel, onDismiss }: { row: UploadRow; onCancel: () => void; onDismiss: () => void }) {
+  const { t } = useLingui();
+  const { name } = row;
   if (row.error !== null) {
     return (
       <li className="upload upload--failed">
         <Alert
           tone="error"
-          action={<CloseButton size={16} label={`Dismiss ${row.name}`} onClick={onDismiss} />}
+          action={<CloseButton size={16} label={t`Dismiss ${name}`} onClick={onDismiss} />}
         >
-          <strong className="upload__name">{row.name}</strong> {row.error}
+          <strong className="upload__name">{name}</strong> {row.error}
         </Alert>
       </li>
     );
   }
   return (
     <li className="upload">
-      <span className="upload__name">{row.name}</span>
-      <progress className="upload__bar" max={100} value={percent(row)} aria-label={`Uploading ${row.name}`} />
+      <span className="upload__name">{name}</span>
+      <progress className="upload__bar" max={100} value={percent(row)} aria-label={t`Uploading ${name}`} />
       <span className="upload__percent" aria-hidden="true">
-        {percent(row)}%
+        {numberFormat({ style: 'percent' }).format(percent(row) / 100)}
       </span>
-      <Button size="sm" variant="ghost" aria-label={`Cancel uploading ${row.name}`} onClick={onCancel}>
-        Cancel
+      <Button size="sm" variant="ghost" aria-label={t`Cancel uploading ${name}`} onClick={onCancel}>
+        <Trans>Cancel</Trans>
       </Button>
     </li>
   );
+}
+
+function LoadFailure({ error }: { error: unknown }) {
+  const reason = errorText(error);
+  return <Trans>Couldn’t load the attachments. {reason}</Trans>;
 }
 
 export interface TaskAttachmentsProps {
@@ -99,6 +114,8 @@ export function TaskAttachments({ task, canChange, onCover }: TaskAttachmentsPro
   const viewIndex = images.findIndex((a) => a._id === viewing);
   const coverId = task.cover?.attachmentId ?? null;
   const count = attachments.data?.length ?? task.attachmentCount;
+  const shownCount = formatNumber(count);
+  const { t } = useLingui();
 
   useEffect(() => {
     if (!canAdd) return;
@@ -115,7 +132,7 @@ export function TaskAttachments({ task, canChange, onCover }: TaskAttachmentsPro
     };
   }, [canAdd, add]);
 
-  const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
+  const carriesFiles = (event: DragEvent) => event.dataTransfer.types.includes(FILES_TYPE);
   const dropProps = canAdd
     ? {
         onDragEnter: (event: DragEvent) => {
@@ -147,13 +164,22 @@ export function TaskAttachments({ task, canChange, onCover }: TaskAttachmentsPro
   if (attachments.isError && attachments.data === undefined) {
     body = (
       <RetryAlert onRetry={() => void attachments.refetch()}>
-        Couldn’t load the attachments. {errorText(attachments.error)}
+        <LoadFailure error={attachments.error} />
       </RetryAlert>
     );
   } else if (attachments.data === undefined && task.attachmentCount > 0) {
-    body = attachments.fetchStatus === 'paused' ? null : <LoadingLine>Loading attachments…</LoadingLine>;
+    body =
+      attachments.fetchStatus === 'paused' ? null : (
+        <LoadingLine>
+          <Trans>Loading attachments…</Trans>
+        </LoadingLine>
+      );
   } else if (list.length === 0) {
-    body = <p className="attachments__empty">No attachments yet.</p>;
+    body = (
+      <p className="attachments__empty">
+        <Trans>No attachments yet.</Trans>
+      </p>
+    );
   } else {
     body = (
       <ul className="attachments__list">
@@ -181,13 +207,13 @@ export function TaskAttachments({ task, canChange, onCover }: TaskAttachmentsPro
     <section className={cx('task-section attachments', dragDepth > 0 && 'attachments--dropping')} aria-labelledby={headingId} {...dropProps}>
       <div className="attachments__head">
         <h3 id={headingId} ref={headingRef} tabIndex={-1}>
-          Attachments
           {count > 0 ? (
-            <>
-              {' '}
-              <span className="attachments__count">({count})</span>
-            </>
-          ) : null}
+            <Trans>
+              Attachments <span className="attachments__count">({shownCount})</span>
+            </Trans>
+          ) : (
+            <Trans>Attachments</Trans>
+          )}
         </h3>
         {canAdd ? (
           <>
@@ -199,14 +225,14 @@ export function TaskAttachments({ task, canChange, onCover }: TaskAttachmentsPro
                 inputRef.current?.click();
               }}
             >
-              Add files
+              <Trans>Add files</Trans>
             </Button>
             <input
               ref={inputRef}
               type="file"
               multiple
               hidden
-              aria-label="Files to attach"
+              aria-label={t`Files to attach`}
               onChange={(event) => {
                 const files = Array.from(event.target.files ?? []);
                 // The same file can be picked again after this.
@@ -219,13 +245,13 @@ export function TaskAttachments({ task, canChange, onCover }: TaskAttachmentsPro
       </div>
       {!online ? (
         <p className="attachments__offline" role="status">
-          {OFFLINE_TEXT}
+          <Trans>Attachments need a connection</Trans>
         </p>
       ) : canAdd ? (
-        <p className="attachments__hint">{dragDepth > 0 ? 'Drop the files to attach them.' : 'Drop files here or paste an image.'}</p>
+        <p className="attachments__hint">{dragDepth > 0 ? <Trans>Drop the files to attach them.</Trans> : <Trans>Drop files here or paste an image.</Trans>}</p>
       ) : null}
       {uploads.rows.length > 0 ? (
-        <ul className="attachments__uploads" aria-label="Uploads">
+        <ul className="attachments__uploads" aria-label={t`Uploads`}>
           {uploads.rows.map((row) => (
             <UploadItem
               key={row.id}

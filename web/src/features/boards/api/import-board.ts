@@ -1,14 +1,19 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { TrelloImportEnvelope } from '#shared/schemas/trello-import.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { writeBoard } from './board-cache.ts';
+
+/** Shown when a refused import's answer carries no message of its own. */
+const IMPORT_FAILED = msg`The import failed.`;
 
 /** A Trello board export (the JSON file) → a new board; its answer says what was imported. */
 export async function importTrello(file: Blob) {
   const envelope = await apiRequest<TrelloImportEnvelope>('/boards/import/trello', {
     method: 'POST',
     upload: { data: file, type: 'application/json' },
-    fallbackMessage: 'The import failed.',
+    fallbackMessage: i18n._(IMPORT_FAILED),
   });
   return { board: envelope.data.board, counts: envelope.data.counts, message: envelope.message };
 }
@@ -35,7 +40,7 @@ export async function importCsv({ boardId, file }: { boardId: string; file: Blob
   const envelope = await apiRequest<CsvImportEnvelope>(`/boards/${encodeURIComponent(boardId)}/import.csv`, {
     method: 'POST',
     upload: { data: file, type: 'text/csv' },
-    fallbackMessage: 'The import failed.',
+    fallbackMessage: i18n._(IMPORT_FAILED),
   });
   return envelope.data.counts;
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type RefObject } from 'react';
 import { LIMITS } from '#shared/constants.ts';
 import { checkBoardDescription, checkBoardName } from '#shared/validation.ts';
@@ -77,11 +78,12 @@ interface BoardFieldsProps {
 
 /** The two fields, with the limits of the server's rules (`fields` of useBoardForm). */
 export function BoardFields({ values, errors, onChange, nameRef, descriptionRef, descriptionOptional = false }: BoardFieldsProps) {
+  const { t } = useLingui();
   return (
     <>
       <TextField
         ref={nameRef}
-        label="Name"
+        label={t({ message: 'Name', comment: 'The label of a board’s name field' })}
         name="name"
         autoComplete="off"
         required
@@ -96,11 +98,11 @@ export function BoardFields({ values, errors, onChange, nameRef, descriptionRef,
         ref={descriptionRef}
         label={
           descriptionOptional ? (
-            <>
+            <Trans>
               Description<span className="field__optional"> (optional)</span>
-            </>
+            </Trans>
           ) : (
-            'Description'
+            t`Description`
           )
         }
         name="description"

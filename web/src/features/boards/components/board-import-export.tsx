@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -10,6 +12,7 @@ import { Dialog } from '#web/components/dialog.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { useNotices } from '#web/components/notices.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { csvExportUrl, importCsv, useImportTrello } from '../api/import-board.ts';
 import { boardKeys } from '../api/query-keys.ts';
 import './boards.css';
@@ -38,9 +41,11 @@ function ImportProblemAlert({ problem }: { problem: ImportProblem | null }) {
         <p>{problem.message}</p>
         {problem.errors.length > 0 ? (
           <ul className="import-form__errors">
-            {problem.errors.map((e, i) => (
-              <li key={`${e.field}-${String(i)}`}>
-                <span className="import-form__field">{e.field}</span>: {e.message}
+            {problem.errors.map(({ field, message }, i) => (
+              <li key={`${field}-${String(i)}`}>
+                <Trans comment="A field or row the import refused, then why">
+                  <span className="import-form__field">{field}</span>: {message}
+                </Trans>
               </li>
             ))}
           </ul>
@@ -52,14 +57,15 @@ function ImportProblemAlert({ problem }: { problem: ImportProblem | null }) {
 
 /**
  * A file input's state: the picked file and its error. `take()` gives the file to send, or
- * shows why there is none to send (none picked, or past the import limit) and focuses the input.
+ * shows why there is none to send (`missing`: none picked; or past the import limit) and
+ * focuses the input.
  */
-function useFilePick(missing: string) {
+function useFilePick(missing: () => string) {
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const take = (): File | null => {
-    const refusal = file === null ? missing : file.size > LIMITS.importMaxBytes ? IMPORT_MESSAGES.tooLarge : null;
+    const refusal = file === null ? missing() : file.size > LIMITS.importMaxBytes ? IMPORT_MESSAGES.tooLarge : null;
     setError(refusal);
     if (refusal !== null) inputRef.current?.focus();
     return refusal === null ? file : null;
@@ -83,28 +89,38 @@ export function ImportExportSection({ boardId, role, onCsvImported }: { boardId:
   const [trelloOpen, setTrelloOpen] = useState(false);
   return (
     <section className="settings-section" aria-labelledby="board-import-heading">
-      <h2 id="board-import-heading">Import and export</h2>
+      <h2 id="board-import-heading">
+        <Trans>Import and export</Trans>
+      </h2>
       <div className="import-export__row">
         <div>
-          <h3 className="import-export__title">Export CSV</h3>
-          <p className="import-export__hint">Every task of this board as a spreadsheet file.</p>
+          <h3 className="import-export__title">
+            <Trans>Export CSV</Trans>
+          </h3>
+          <p className="import-export__hint">
+            <Trans>Every task of this board as a spreadsheet file.</Trans>
+          </p>
         </div>
         <a className={buttonClass('secondary')} href={csvExportUrl(boardId)} download>
-          Export CSV
+          <Trans>Export CSV</Trans>
         </a>
       </div>
       {canImportTasks(role) ? <CsvImportForm boardId={boardId} {...(onCsvImported ? { onImported: onCsvImported } : {})} /> : null}
       <div className="import-export__row">
         <div>
-          <h3 className="import-export__title">Import from Trello</h3>
-          <p className="import-export__hint">Makes a new board from a Trello board export (JSON).</p>
+          <h3 className="import-export__title">
+            <Trans>Import from Trello</Trans>
+          </h3>
+          <p className="import-export__hint">
+            <Trans>Makes a new board from a Trello board export (JSON).</Trans>
+          </p>
         </div>
         <Button
           onClick={() => {
             setTrelloOpen(true);
           }}
         >
-          Import from Trello…
+          <Trans>Import from Trello…</Trans>
         </Button>
       </div>
       <TrelloImportDialog
@@ -118,9 +134,11 @@ export function ImportExportSection({ boardId, role, onCsvImported }: { boardId:
 }
 
 function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: () => void }) {
-  const { error: fileError, inputRef, take, clear, onChange } = useFilePick('Choose a CSV file.');
+  const { t } = useLingui();
+  const { error: fileError, inputRef, take, clear, onChange } = useFilePick(() => t`Choose a CSV file.`);
   const [problem, setProblem] = useState<ImportProblem | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  /** How many tasks the last import made (its words are made as they are shown, in the language in use). */
+  const [imported, setImported] = useState<number | null>(null);
   const queryClient = useQueryClient();
   const upload = useMutation({
     mutationFn: importCsv,
@@ -133,14 +151,14 @@ function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setProblem(null);
-    setDone(null);
+    setImported(null);
     const file = take();
     if (file === null) return;
     upload.mutate(
       { boardId, file },
       {
         onSuccess: (counts) => {
-          setDone(`Imported ${counts.tasks.toLocaleString('en')} ${counts.tasks === 1 ? 'task' : 'tasks'}.`);
+          setImported(counts.tasks);
           clear();
         },
         onError: (error) => {
@@ -154,38 +172,49 @@ function CsvImportForm({ boardId, onImported }: { boardId: string; onImported?: 
   return (
     <form className="import-form" onSubmit={onSubmit} noValidate aria-labelledby="csv-import-heading">
       <h3 id="csv-import-heading" className="import-export__title">
-        Import CSV
+        <Trans>Import CSV</Trans>
       </h3>
       <p className="import-export__hint">
-        Adds tasks from a CSV file with the export’s columns (taskTitle and assignee required). Any bad row: nothing is imported.
+        <Trans comment="taskTitle and assignee are the names of CSV columns: keep them as they are">
+          Adds tasks from a CSV file with the export’s columns (taskTitle and assignee required). Any bad row: nothing is imported.
+        </Trans>
       </p>
       <ImportProblemAlert problem={problem} />
-      {done ? (
+      {imported !== null ? (
         <Alert tone="success" className="import-form__alert">
-          {done}
+          <ImportedCount count={imported} />
         </Alert>
       ) : null}
       <div className="import-form__controls">
-        <TextField ref={inputRef} label="CSV file" name="csv" type="file" accept=".csv,text/csv" error={fileError} onChange={onChange} />
+        <TextField ref={inputRef} label={t`CSV file`} name="csv" type="file" accept=".csv,text/csv" error={fileError} onChange={onChange} />
         <Button type="submit" busy={upload.isPending}>
-          {upload.isPending ? 'Importing…' : 'Import CSV'}
+          {upload.isPending ? <Trans>Importing…</Trans> : <Trans>Import CSV</Trans>}
         </Button>
       </div>
     </form>
   );
 }
 
+/** "Imported 1,234 tasks.", in the language in use. */
+function ImportedCount({ count }: { count: number }) {
+  const { t } = useLingui();
+  const shown = formatNumber(count);
+  return t`${plural(count, { one: `Imported ${shown} task.`, other: `Imported ${shown} tasks.` })}`;
+}
+
 /** "Import from Trello": a Trello board export becomes a new board, which opens with a note of what came over. */
 export function TrelloImportDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useLingui();
   return (
-    <Dialog open={open} onClose={onClose} variant="center" title="Import from Trello" description="A new board from a Trello board export.">
+    <Dialog open={open} onClose={onClose} variant="center" title={t`Import from Trello`} description={t`A new board from a Trello board export.`}>
       <TrelloImportForm onClose={onClose} />
     </Dialog>
   );
 }
 
 export function TrelloImportForm({ onClose, onBack }: { onClose: () => void; onBack?: () => void }) {
-  const { error: fileError, inputRef, take, onChange } = useFilePick('Choose the JSON file of a Trello board export.');
+  const { t } = useLingui();
+  const { error: fileError, inputRef, take, onChange } = useFilePick(() => t`Choose the JSON file of a Trello board export.`);
   const [problem, setProblem] = useState<ImportProblem | null>(null);
   const upload = useImportTrello();
   const navigate = useNavigate();
@@ -210,24 +239,26 @@ export function TrelloImportForm({ onClose, onBack }: { onClose: () => void; onB
   };
 
   return (
-    <form className="board-form" onSubmit={onSubmit} noValidate aria-label="Import from Trello">
+    <form className="board-form" onSubmit={onSubmit} noValidate aria-label={t`Import from Trello`}>
       <p className="import-export__hint">
-        In Trello, open the board’s menu: Print, export and share → Export as JSON. Open cards become tasks assigned to you, with their labels,
-        checklists and comments; archived cards and lists, attachments and members stay behind.
+        <Trans comment="“Print, export and share” and “Export as JSON” are items of Trello’s board menu: use Trello’s own words for them in this language">
+          In Trello, open the board’s menu: Print, export and share → Export as JSON. Open cards become tasks assigned to you, with their labels,
+          checklists and comments; archived cards and lists, attachments and members stay behind.
+        </Trans>
       </p>
       <ImportProblemAlert problem={problem} />
-      <TextField ref={inputRef} label="Trello export (JSON)" name="trello" type="file" accept=".json,application/json" error={fileError} onChange={onChange} />
+      <TextField ref={inputRef} label={t`Trello export (JSON)`} name="trello" type="file" accept=".json,application/json" error={fileError} onChange={onChange} />
       <div className="board-form__actions">
         {onBack ? (
           <Button variant="ghost" onClick={onBack} className="import-form__back">
-            Back
+            <Trans>Back</Trans>
           </Button>
         ) : null}
         <Button variant="ghost" onClick={onClose}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
         <Button type="submit" variant="primary" busy={upload.isPending}>
-          {upload.isPending ? 'Importing…' : 'Import board'}
+          {upload.isPending ? <Trans>Importing…</Trans> : <Trans>Import board</Trans>}
         </Button>
       </div>
     </form>

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import { BOARD_ROLES, type BoardRole } from '#shared/constants.ts';
 import { canChangeBoard, canLeave } from '#shared/rights.ts';
@@ -8,6 +11,8 @@ import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useAddMember, useRemoveMember, useUpdateMember } from '../api/board-members.ts';
 import { useDeleteBoard } from '../api/delete-board.ts';
 import type { BoardDetail } from '../api/get-board.ts';
@@ -17,8 +22,11 @@ import { ImportExportSection } from './board-import-export.tsx';
 import { initialsOf } from './board-members-strip.tsx';
 import './boards.css';
 
-const ROLE_LABELS: Record<BoardRole, string> = { admin: 'Admin', member: 'Member', viewer: 'Viewer' };
-const ROLE_HINT = 'Admins manage the board and its members; members create and change tasks; viewers read and comment.';
+const ROLE_LABELS: Record<BoardRole, MessageDescriptor> = {
+  admin: msg({ message: 'Admin', comment: 'A role on a board: manages the board and its members' }),
+  member: msg({ message: 'Member', comment: 'A role on a board: creates and changes tasks' }),
+  viewer: msg({ message: 'Viewer', comment: 'A role on a board: reads and comments' }),
+};
 
 /** The server's words for a refused change (LAST_ADMIN, ALREADY_MEMBER, PERSONAL_BOARD, 429 …). */
 const refusal = (error: unknown) => errorText(error, { retryHint: true });
@@ -44,35 +52,55 @@ export function BoardSettings({ detail, me, onGone, labels, onCsvImported }: Set
   const { board, members } = detail;
   // May rename, describe, share and delete it: an admin of a shared board (shared/rights.ts).
   const manages = canChangeBoard(board);
+  const { i18n } = useLingui();
+  const memberCount = formatNumber(members.length);
   return (
     <div className="board-settings">
       {board.personal ? (
-        <Alert tone="info">Your personal board is yours alone: it cannot be renamed, shared, left or deleted.</Alert>
+        <Alert tone="info">
+          <Trans>Your personal board is yours alone: it cannot be renamed, shared, left or deleted.</Trans>
+        </Alert>
       ) : null}
       <section className="settings-section" aria-labelledby="board-about-heading">
-        <h2 id="board-about-heading">About this board</h2>
+        <h2 id="board-about-heading">
+          <Trans>About this board</Trans>
+        </h2>
         {manages ? (
           <AboutForm key={`${board.name}\u0000${board.description}`} boardId={board._id} name={board.name} description={board.description} />
         ) : (
           <dl className="board-settings__about">
             <div>
-              <dt>Name</dt>
-              <dd>{board.name}</dd>
+              <dt>
+                <Trans comment="A board’s name">Name</Trans>
+              </dt>
+              <dd>{displayName(board.name)}</dd>
             </div>
             <div>
-              <dt>Description</dt>
-              <dd>{board.description || <span className="board-settings__none">None</span>}</dd>
+              <dt>
+                <Trans>Description</Trans>
+              </dt>
+              <dd>
+                {board.description || (
+                  <span className="board-settings__none">
+                    <Trans comment="A board without a description">None</Trans>
+                  </span>
+                )}
+              </dd>
             </div>
             <div>
-              <dt>Your role</dt>
-              <dd>{ROLE_LABELS[board.role]}</dd>
+              <dt>
+                <Trans>Your role</Trans>
+              </dt>
+              <dd>{i18n._(ROLE_LABELS[board.role])}</dd>
             </div>
           </dl>
         )}
       </section>
 
       <section className="settings-section" aria-labelledby="board-members-heading">
-        <h2 id="board-members-heading">Members ({members.length})</h2>
+        <h2 id="board-members-heading">
+          <Trans>Members ({memberCount})</Trans>
+        </h2>
         <MemberList boardId={board._id} members={members} admin={manages} me={me} onLeft={() => { onGone('left'); }} />
         {manages ? <AddMemberForm boardId={board._id} /> : null}
       </section>
@@ -83,7 +111,9 @@ export function BoardSettings({ detail, me, onGone, labels, onCsvImported }: Set
 
       {!canLeave(board) ? null : (
         <section className="settings-section settings-section--danger" aria-labelledby="board-leave-heading">
-          <h2 id="board-leave-heading">Leave or delete</h2>
+          <h2 id="board-leave-heading">
+            <Trans>Leave or delete</Trans>
+          </h2>
           <div className="board-settings__danger-actions">
             <LeaveBoard boardId={board._id} boardName={board.name} me={me} onLeft={() => { onGone('left'); }} />
             {manages ? <DeleteBoard boardId={board._id} boardName={board.name} onDeleted={() => { onGone('deleted'); }} /> : null}
@@ -98,6 +128,7 @@ function AboutForm({ boardId, name, description }: { boardId: string; name: stri
   const [saved, setSaved] = useState(false);
   const form = useBoardForm({ name, description }, { onEdit: () => { setSaved(false); } });
   const update = useUpdateBoard(boardId);
+  const { t } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -115,15 +146,15 @@ function AboutForm({ boardId, name, description }: { boardId: string; name: stri
   };
 
   return (
-    <form className="board-form" onSubmit={onSubmit} noValidate aria-label="About this board">
+    <form className="board-form" onSubmit={onSubmit} noValidate aria-label={t`About this board`}>
       {form.formError ? <Alert tone="error">{form.formError}</Alert> : null}
       <BoardFields {...form.fields} />
       <div className="board-form__actions board-form__actions--start">
         <Button type="submit" variant="primary" busy={update.isPending}>
-          {update.isPending ? 'Saving…' : 'Save'}
+          {update.isPending ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
         </Button>
         <p className="board-form__saved" role="status">
-          {saved ? 'Saved.' : ''}
+          {saved ? <Trans>Saved.</Trans> : ''}
         </p>
       </div>
     </form>
@@ -145,7 +176,9 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
   const update = useUpdateMember(boardId);
   const remove = useRemoveMember(boardId);
   const errorId = useId();
-  const name = member.fullName ?? 'Invited';
+  const { t, i18n } = useLingui();
+  const { email } = member;
+  const name = member.fullName ?? t({ message: 'Invited', comment: 'Shown instead of the name of someone invited to a board who has no account yet' });
   return (
     <li className="member-row">
       <span className="member-row__avatar" aria-hidden="true" data-status={member.status}>
@@ -153,14 +186,17 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
       </span>
       <span className="member-row__who">
         <span className={member.fullName ? 'member-row__name' : 'member-row__name member-row__name--invited'}>
-          {name}
-          {self ? ' (you)' : ''}
+          {self ? t({ message: `${name} (you)`, comment: 'The viewer’s own row in a board’s member list' }) : name}
         </span>
         <span className="member-row__email">{member.email}</span>
       </span>
       {admin ? (
         <SelectField
-          label={<span className="visually-hidden">Role of {member.email}</span>}
+          label={
+            <span className="visually-hidden">
+              <Trans>Role of {email}</Trans>
+            </span>
+          }
           fieldClassName="member-row__role"
           value={member.role}
           disabled={update.isPending}
@@ -179,19 +215,19 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
         >
           {BOARD_ROLES.map((role) => (
             <option key={role} value={role}>
-              {ROLE_LABELS[role]}
+              {i18n._(ROLE_LABELS[role])}
             </option>
           ))}
         </SelectField>
       ) : (
-        <span className="member-row__role-text">{ROLE_LABELS[member.role]}</span>
+        <span className="member-row__role-text">{i18n._(ROLE_LABELS[member.role])}</span>
       )}
       {admin && !self ? (
         <Button
           size="sm"
           variant="danger-ghost"
           busy={remove.isPending}
-          aria-label={`Remove ${member.email}`}
+          aria-label={t`Remove ${email}`}
           onClick={() => {
             setError(null);
             remove.mutate(
@@ -204,7 +240,7 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
             );
           }}
         >
-          Remove
+          <Trans comment="Takes a member off the board">Remove</Trans>
         </Button>
       ) : null}
       {self && admin ? (
@@ -225,7 +261,7 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
             );
           }}
         >
-          Leave
+          <Trans comment="The viewer leaves the board">Leave</Trans>
         </Button>
       ) : null}
       {error ? (
@@ -245,6 +281,7 @@ function AddMemberForm({ boardId }: { boardId: string }) {
   const [added, setAdded] = useState<string | null>(null);
   const add = useAddMember(boardId);
   const emailRef = useRef<HTMLInputElement>(null);
+  const { t, i18n } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -252,7 +289,7 @@ function AddMemberForm({ boardId }: { boardId: string }) {
     setAdded(null);
     const address = email.trim();
     if (!address.includes('@')) {
-      setEmailError('Enter the e-mail address of the person to add.');
+      setEmailError(t`Enter the e-mail address of the person to add.`);
       emailRef.current?.focus();
       return;
     }
@@ -262,7 +299,8 @@ function AddMemberForm({ boardId }: { boardId: string }) {
       {
         onSuccess: (member) => {
           setEmail('');
-          setAdded(member.status === 'invited' ? `Invited ${member.email}: they join when they sign up.` : `Added ${member.email}.`);
+          const who = member.email;
+          setAdded(member.status === 'invited' ? t`Invited ${who}: they join when they sign up.` : t`Added ${who}.`);
           emailRef.current?.focus();
         },
         onError: (failure) => {
@@ -279,13 +317,15 @@ function AddMemberForm({ boardId }: { boardId: string }) {
   };
 
   return (
-    <form className="add-member" onSubmit={onSubmit} noValidate aria-label="Add a member">
-      <h3 className="add-member__title">Add a member</h3>
+    <form className="add-member" onSubmit={onSubmit} noValidate aria-label={t`Add a member`}>
+      <h3 className="add-member__title">
+        <Trans>Add a member</Trans>
+      </h3>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <div className="add-member__row">
         <EmailField
           ref={emailRef}
-          label="E-mail address"
+          label={t`E-mail address`}
           name="email"
           autoComplete="off"
           required
@@ -297,7 +337,7 @@ function AddMemberForm({ boardId }: { boardId: string }) {
           }}
         />
         <SelectField
-          label="Role"
+          label={t({ message: 'Role', comment: 'A member’s role on the board' })}
           name="role"
           value={role}
           onChange={(event) => {
@@ -306,15 +346,20 @@ function AddMemberForm({ boardId }: { boardId: string }) {
         >
           {BOARD_ROLES.map((option) => (
             <option key={option} value={option}>
-              {ROLE_LABELS[option]}
+              {i18n._(ROLE_LABELS[option])}
             </option>
           ))}
         </SelectField>
         <Button type="submit" variant="primary" className="add-member__submit" busy={add.isPending}>
-          {add.isPending ? 'Adding…' : 'Add'}
+          {add.isPending ? <Trans>Adding…</Trans> : <Trans comment="Adds the person to the board">Add</Trans>}
         </Button>
       </div>
-      <p className="add-member__hint">{ROLE_HINT} They get an e-mail; someone without an account is invited until they sign up.</p>
+      <p className="add-member__hint">
+        <Trans>
+          Admins manage the board and its members; members create and change tasks; viewers read and comment. They get an e-mail; someone without
+          an account is invited until they sign up.
+        </Trans>
+      </p>
       <p className="board-form__saved" role="status">
         {added ?? ''}
       </p>
@@ -325,6 +370,8 @@ function AddMemberForm({ boardId }: { boardId: string }) {
 function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; boardName: string; me: string; onLeft: () => void }) {
   const [open, setOpen] = useState(false);
   const remove = useRemoveMember(boardId);
+  const { t } = useLingui();
+  const name = displayName(boardName);
   return (
     <>
       <Button
@@ -334,16 +381,16 @@ function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; board
           setOpen(true);
         }}
       >
-        Leave board
+        <Trans>Leave board</Trans>
       </Button>
       <ConfirmDialog
         open={open}
         onClose={() => {
           setOpen(false);
         }}
-        title="Leave this board?"
-        body={<>You will no longer see the tasks of “{boardName}”, except those assigned to you.</>}
-        confirmLabel="Leave board"
+        title={t`Leave this board?`}
+        body={<Trans>You will no longer see the tasks of “{name}”, except those assigned to you.</Trans>}
+        confirmLabel={t`Leave board`}
         onConfirm={() => remove.mutateAsync({ email: me, leaving: true }).then(onLeft)}
       />
     </>
@@ -354,7 +401,10 @@ function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; board
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const remove = useDeleteBoard();
-  const matches = typed.trim() === boardName;
+  const { t } = useLingui();
+  const name = displayName(boardName);
+  // The name as stored, or as this page shows it (a product's own name in the reader's language).
+  const matches = typed.trim() === boardName || typed.trim() === name;
   return (
     <>
       <Button
@@ -365,22 +415,22 @@ function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; board
           setOpen(true);
         }}
       >
-        Delete board
+        <Trans>Delete board</Trans>
       </Button>
       <ConfirmDialog
         open={open}
         onClose={() => {
           setOpen(false);
         }}
-        title="Delete this board?"
-        body={<>Every task of “{boardName}”, with its comments and activity, goes with it, for every member. This cannot be undone.</>}
-        confirmLabel="Delete board"
-        busyLabel="Deleting…"
+        title={t`Delete this board?`}
+        body={<Trans>Every task of “{name}”, with its comments and activity, goes with it, for every member. This cannot be undone.</Trans>}
+        confirmLabel={t`Delete board`}
+        busyLabel={t`Deleting…`}
         confirmDisabled={!matches}
         onConfirm={() => remove.mutateAsync(boardId).then(onDeleted)}
       >
         <TextField
-          label={<>Type the board’s name, “{boardName}”, to confirm</>}
+          label={<Trans>Type the board’s name, “{name}”, to confirm</Trans>}
           name="confirmName"
           autoComplete="off"
           value={typed}

@@ -1,9 +1,13 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation, useMatch } from 'react-router';
 import type { Board } from '#shared/schemas/boards.ts';
 import { Button } from '#web/components/button.tsx';
 import { Spinner } from '#web/components/spinner.tsx';
 import { cx } from '#web/lib/cx.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useBoards } from '../api/get-boards.ts';
 import { NewBoardDialog } from './new-board-dialog.tsx';
 import './boards.css';
@@ -14,8 +18,30 @@ function useBoardOnScreen(): string | null {
   return match?.params.boardId ?? null;
 }
 
-function openCountLabel(board: Board): string {
-  return `${board.counts.todo} open`;
+/** The board's open tasks, as its count shows them: "7" on screen, "7 open" to assistive technology. */
+function OpenCount({ board }: { board: Board }) {
+  const { t } = useLingui();
+  const open = board.counts.todo;
+  const shown = formatNumber(open);
+  return (
+    <span className="board-list__count" title={t({ message: plural(open, { one: `${shown} open`, other: `${shown} open` }), comment: 'How many tasks of a board are not done yet' })}>
+      <Plural
+        value={open}
+        one={
+          <>
+            {shown}
+            <span className="visually-hidden"> open</span>
+          </>
+        }
+        other={
+          <>
+            {shown}
+            <span className="visually-hidden"> open</span>
+          </>
+        }
+      />
+    </span>
+  );
 }
 
 /**
@@ -37,7 +63,9 @@ export function BoardList({ onNavigate, onNewBoard }: { onNavigate?: () => void;
             aria-current={onAllTasks ? 'page' : undefined}
             onClick={onNavigate}
           >
-            <span className="board-list__name">All my tasks</span>
+            <span className="board-list__name">
+              <Trans>All my tasks</Trans>
+            </span>
           </Link>
         </li>
         {boards.data?.map((board) => (
@@ -48,30 +76,27 @@ export function BoardList({ onNavigate, onNewBoard }: { onNavigate?: () => void;
               aria-current={onScreen === board._id ? 'page' : undefined}
               onClick={onNavigate}
             >
-              <span className="board-list__name">{board.name}</span>
-              <span className="board-list__count" title={openCountLabel(board)}>
-                {board.counts.todo}
-                <span className="visually-hidden"> open</span>
-              </span>
+              <span className="board-list__name">{displayName(board.name)}</span>
+              <OpenCount board={board} />
             </Link>
           </li>
         ))}
       </ul>
       {boards.isPending ? (
         <p className="board-list__status" role="status">
-          <Spinner /> Loading boards…
+          <Spinner /> <Trans>Loading boards…</Trans>
         </p>
       ) : null}
       {boards.isError ? (
         <p className="board-list__status">
-          Couldn’t load your boards.{' '}
+          <Trans>Couldn’t load your boards.</Trans>{' '}
           <Button size="sm" variant="ghost" onClick={() => void boards.refetch()}>
-            Try again
+            <Trans>Try again</Trans>
           </Button>
         </p>
       ) : null}
       <Button size="sm" variant="ghost" className="board-list__new" onClick={onNewBoard} aria-haspopup="dialog" icon={<PlusIcon />}>
-        New board
+        <Trans>New board</Trans>
       </Button>
     </div>
   );
@@ -88,9 +113,12 @@ function PlusIcon() {
 /** Wide screens: the switcher as a column beside every signed-in page. */
 export function BoardSidebar() {
   const [creating, setCreating] = useState(false);
+  const { t } = useLingui();
   return (
-    <nav className="board-sidebar" aria-label="Boards">
-      <h2 className="board-sidebar__title">Boards</h2>
+    <nav className="board-sidebar" aria-label={t`Boards`}>
+      <h2 className="board-sidebar__title">
+        <Trans>Boards</Trans>
+      </h2>
       <BoardList
         onNewBoard={() => {
           setCreating(true);
@@ -118,6 +146,7 @@ export function BoardMenuButton({ className }: { className?: string }) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
   const panelId = useId();
+  const { t } = useLingui();
   const { pathname } = useLocation();
   const open = openOn === pathname;
   const setOpen = (next: boolean) => {
@@ -158,7 +187,7 @@ export function BoardMenuButton({ className }: { className?: string }) {
         className="board-menu__button"
         aria-expanded={open}
         aria-controls={panelId}
-        aria-label="Switch board"
+        aria-label={t`Switch board`}
         onClick={() => {
           setOpen(!open);
         }}
@@ -168,7 +197,7 @@ export function BoardMenuButton({ className }: { className?: string }) {
         </svg>
       </button>
       <div ref={panelRef} id={panelId} className="board-menu__panel" hidden={!open}>
-        <nav aria-label="Boards">
+        <nav aria-label={t`Boards`}>
           <BoardList
             onNavigate={() => {
               setOpen(false);

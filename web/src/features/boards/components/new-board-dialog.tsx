@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '#web/components/button.tsx';
@@ -11,6 +12,7 @@ import { TrelloImportForm } from './board-import-export.tsx';
 /** "New board": a name and a description, or a Trello board export; the new board opens at once. */
 export function NewBoardDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const [trello, setTrello] = useState(false);
+  const { t } = useLingui();
   const close = () => {
     setTrello(false);
     onClose();
@@ -20,8 +22,8 @@ export function NewBoardDialog({ open, onClose }: { open: boolean; onClose: () =
       open={open}
       onClose={close}
       variant="center"
-      title={trello ? 'Import from Trello' : 'New board'}
-      description={trello ? 'A new board from a Trello board export.' : 'Share its tasks with the people you add to it.'}
+      title={trello ? t`Import from Trello` : t`New board`}
+      description={trello ? t`A new board from a Trello board export.` : t`Share its tasks with the people you add to it.`}
     >
       {trello ? (
         <TrelloImportForm
@@ -47,6 +49,7 @@ function NewBoardForm({ onClose, onTrello }: { onClose: () => void; onTrello: ()
   const alertRef = useRef<HTMLDivElement>(null);
   const create = useCreateBoard();
   const navigate = useNavigate();
+  const { t } = useLingui();
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -68,18 +71,18 @@ function NewBoardForm({ onClose, onTrello }: { onClose: () => void; onTrello: ()
   };
 
   return (
-    <form className="board-form" onSubmit={onSubmit} noValidate aria-label="New board">
+    <form className="board-form" onSubmit={onSubmit} noValidate aria-label={t`New board`}>
       <FormAlert error={form.formError} errorRef={alertRef} className="board-form__alert" />
       <BoardFields {...form.fields} descriptionOptional />
       <div className="board-form__actions">
         <Button variant="ghost" onClick={onTrello} className="board-form__other">
-          Import from Trello…
+          <Trans>Import from Trello…</Trans>
         </Button>
         <Button variant="ghost" onClick={onClose}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
         <Button type="submit" variant="primary" busy={create.isPending}>
-          {create.isPending ? 'Creating…' : 'Create board'}
+          {create.isPending ? <Trans>Creating…</Trans> : <Trans>Create board</Trans>}
         </Button>
       </div>
     </form>

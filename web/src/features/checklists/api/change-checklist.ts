@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, useQueryClient, type MutateOptions, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import type { ChecklistItem, ChecklistItemEnvelope } from '#shared/schemas/checklist.ts';
@@ -157,7 +158,8 @@ export function useChecklistSync(taskId: string, version: number): void {
   }, [queryClient, taskId, version]);
 }
 
-const CHANGE_FAILED = 'Couldn’t change the checklist.';
+/** What a refused change says, with the server's reason (made when it is said, in the language in use). */
+const changeFailed = (reason: string) => t`Couldn’t change the checklist. ${reason}`;
 
 /** A checklist change as it waits in the queue: everything needed to send it after a reload. */
 export interface ChecklistVariables {
@@ -215,7 +217,7 @@ export function registerChecklistWrites(queryClient: QueryClient, receiveTask: (
     onError: (error, { taskId, change }, context) => {
       queryClient.setQueryData<ChecklistItem[]>(checklistKeys.list(taskId), (items) => (items && context ? revertChange(items, change, context.before, context.index) : items));
       syncOf(queryClient, taskId, 0).missed = true;
-      if (!isUnauthorized(error)) queueNotices.send(queryClient, { tone: 'error', text: `${CHANGE_FAILED} ${errorText(error)}` });
+      if (!isUnauthorized(error)) queueNotices.send(queryClient, { tone: 'error', text: changeFailed(errorText(error)) });
     },
     onSettled: (_answer, _error, { taskId }) => {
       const state = syncOf(queryClient, taskId, 0);

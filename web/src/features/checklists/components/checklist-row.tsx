@@ -1,9 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { LIMITS } from '#shared/constants.ts';
 import type { ChecklistItem } from '#shared/schemas/checklist.ts';
 import { Button } from '#web/components/button.tsx';
 import { CloseButton } from '#web/components/close-button.tsx';
 import { cx } from '#web/lib/cx.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 
 function GripIcon() {
   return (
@@ -27,6 +29,7 @@ function ItemTextEditor({ item, onEnd }: { item: ChecklistItem; onEnd: (text: st
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const id = useId();
+  const { t } = useLingui();
   useEffect(() => {
     inputRef.current?.focus();
     inputRef.current?.select();
@@ -34,7 +37,7 @@ function ItemTextEditor({ item, onEnd }: { item: ChecklistItem; onEnd: (text: st
   const save = () => {
     const trimmed = text.trim();
     if (trimmed === '') {
-      setError('An item needs some text. Delete it instead?');
+      setError(t`An item needs some text. Delete it instead?`);
       inputRef.current?.focus();
       return;
     }
@@ -54,7 +57,7 @@ function ItemTextEditor({ item, onEnd }: { item: ChecklistItem; onEnd: (text: st
   return (
     <div className="checklist__editor">
       <label className="visually-hidden" htmlFor={id}>
-        Item text
+        <Trans>Item text</Trans>
       </label>
       <input
         ref={inputRef}
@@ -72,7 +75,7 @@ function ItemTextEditor({ item, onEnd }: { item: ChecklistItem; onEnd: (text: st
         onKeyDown={onKeyDown}
       />
       <Button size="sm" variant="primary" onClick={save}>
-        Save
+        <Trans>Save</Trans>
       </Button>
       <Button
         size="sm"
@@ -81,7 +84,7 @@ function ItemTextEditor({ item, onEnd }: { item: ChecklistItem; onEnd: (text: st
           onEnd(null);
         }}
       >
-        Cancel
+        <Trans>Cancel</Trans>
       </Button>
       {error ? (
         <p className="field__error checklist__edit-error" id={`${id}-error`}>
@@ -118,6 +121,10 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
   const [clicked, setClicked] = useState<{ done: boolean; from: ChecklistItem } | null>(null);
   if (clicked && clicked.from !== item) setClicked(null);
   const checked = clicked?.from === item ? clicked.done : item.done;
+  const { t } = useLingui();
+  const { text } = item;
+  const position = formatNumber(index + 1);
+  const total = formatNumber(count);
   return (
     <li className={cx('checklist__item', item.done && 'checklist__item--done')} data-item={item._id} data-index={index} onKeyDown={canChange ? onKeyDown : undefined}>
       {canChange ? (
@@ -125,7 +132,7 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
           type="button"
           className="checklist__handle"
           data-control="handle"
-          aria-label={`Move “${item.text}”, position ${index + 1} of ${count}`}
+          aria-label={t`Move “${text}”, position ${position} of ${total}`}
           aria-describedby={hintId}
           onKeyDown={(event) => {
             if (event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
@@ -135,7 +142,7 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
         >
           <GripIcon />
           <span className="visually-hidden" id={hintId}>
-            Drag, or press the up and down arrow keys to move the item.
+            <Trans>Drag, or press the up and down arrow keys to move the item.</Trans>
           </span>
         </button>
       ) : null}
@@ -160,10 +167,10 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
           </label>
           {canChange ? (
             <span className="checklist__actions">
-              <button type="button" className="checklist__icon-button" data-control="edit" aria-label={`Edit “${item.text}”`} onClick={onEdit}>
+              <button type="button" className="checklist__icon-button" data-control="edit" aria-label={t`Edit “${text}”`} onClick={onEdit}>
                 <EditIcon />
               </button>
-              <CloseButton size={16} className="checklist__delete" label={`Delete “${item.text}”`} onClick={onDelete} />
+              <CloseButton size={16} className="checklist__delete" label={t`Delete “${text}”`} onClick={onDelete} />
             </span>
           ) : null}
         </>

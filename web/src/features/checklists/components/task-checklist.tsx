@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type SubmitEvent } from 'react';
 import { LIMITS } from '#shared/constants.ts';
 import type { ChecklistItem } from '#shared/schemas/checklist.ts';
@@ -7,6 +9,7 @@ import { CloseButton } from '#web/components/close-button.tsx';
 import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { isPendingItem, newPendingId, useChangeChecklist, useChecklistSync, type ChecklistChange } from '../api/change-checklist.ts';
 import { useChecklist } from '../api/get-checklist.ts';
 import { ChecklistRow } from './checklist-row.tsx';
@@ -18,13 +21,15 @@ const ITEMS_MAX = LIMITS.checklistItemsPerTask;
 
 /** "2/5" on screen, "2 of 5 done" to a screen reader, and a bar. */
 export function ChecklistProgress({ done, total }: { done: number; total: number }) {
+  const doneShown = formatNumber(done);
+  const totalShown = formatNumber(total);
   return (
     <div className="checklist__progress">
       <span aria-hidden="true">
-        {done}/{total}
+        {doneShown}/{totalShown}
       </span>
       <span className="visually-hidden">
-        {done} of {total} done
+        <Plural value={done} one={`${doneShown} of ${totalShown} done`} other={`${doneShown} of ${totalShown} done`} />
       </span>
       <span className="checklist__bar" aria-hidden="true">
         <span className="checklist__bar-fill" style={{ width: `${total === 0 ? 0 : Math.round((done / total) * 100)}%` }} />
@@ -33,15 +38,22 @@ export function ChecklistProgress({ done, total }: { done: number; total: number
   );
 }
 
+function LoadFailure({ error }: { error: unknown }) {
+  const reason = errorText(error);
+  return <Trans>Couldn’t load the checklist. {reason}</Trans>;
+}
+
 function AddItemForm({ disabled, full, onAdd }: { disabled: boolean; full: boolean; onAdd: (text: string) => void }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
+  const { t } = useLingui();
+  const most = formatNumber(ITEMS_MAX);
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const trimmed = text.trim();
     if (trimmed === '') {
-      setError('Type the item first.');
+      setError(t`Type the item first.`);
       return;
     }
     setError(null);
@@ -50,14 +62,14 @@ function AddItemForm({ disabled, full, onAdd }: { disabled: boolean; full: boole
     setText('');
   };
   return (
-    <form className="checklist__add" onSubmit={onSubmit} noValidate aria-label="Add a checklist item">
+    <form className="checklist__add" onSubmit={onSubmit} noValidate aria-label={t`Add a checklist item`}>
       <label className="visually-hidden" htmlFor={inputId}>
-        New checklist item
+        <Trans>New checklist item</Trans>
       </label>
       <input
         id={inputId}
         className="input checklist__add-input"
-        placeholder={full ? `At most ${ITEMS_MAX} items` : 'Add an item'}
+        placeholder={full ? t`${plural(ITEMS_MAX, { one: `At most ${most} item`, other: `At most ${most} items` })}` : t`Add an item`}
         autoComplete="off"
         maxLength={TEXT_MAX}
         disabled={disabled || full}
@@ -70,7 +82,7 @@ function AddItemForm({ disabled, full, onAdd }: { disabled: boolean; full: boole
         }}
       />
       <Button type="submit" size="sm" variant="secondary" disabled={disabled || full}>
-        Add
+        <Trans comment="Adds the item to the checklist">Add</Trans>
       </Button>
       {error ? (
         <p className="field__error checklist__add-error" id={`${inputId}-error`}>
@@ -98,6 +110,7 @@ export function TaskChecklist({ task, canChange }: { task: Task; canChange: bool
   const sectionRef = useRef<HTMLElement>(null);
   const focusAfter = useRef<{ id: string; control: 'handle' | 'edit' | 'check' } | 'add' | null>(null);
   const headingId = useId();
+  const { t } = useLingui();
   const items = checklist.data ?? [];
 
   useEffect(() => {
@@ -119,7 +132,10 @@ export function TaskChecklist({ task, canChange }: { task: Task; canChange: bool
     if (from < 0 || to < 0 || to >= items.length || to === from) return;
     if (focus) focusAfter.current = { id: item._id, control: focus };
     run({ kind: 'update', itemId: item._id, position: to });
-    setAnnouncement(`“${item.text}” moved to position ${to + 1} of ${items.length}.`);
+    const { text } = item;
+    const position = formatNumber(to + 1);
+    const total = formatNumber(items.length);
+    setAnnouncement(t`“${text}” moved to position ${position} of ${total}.`);
   };
   useChecklistDrag(listRef, items, (itemId, to) => {
     const item = items.find((shown) => shown._id === itemId);
@@ -136,22 +152,29 @@ export function TaskChecklist({ task, canChange }: { task: Task; canChange: bool
 
   const done = checklist.data ? items.filter((item) => item.done).length : task.checklist.done;
   const total = checklist.data ? items.length : task.checklist.total;
+  const deletedText = deleted?.item.text ?? '';
 
   return (
     <section className="task-section checklist" aria-labelledby={headingId} ref={sectionRef}>
       <div className="checklist__head">
-        <h3 id={headingId}>Checklist</h3>
+        <h3 id={headingId}>
+          <Trans>Checklist</Trans>
+        </h3>
         {total > 0 ? <ChecklistProgress done={done} total={total} /> : null}
       </div>
       {checklist.isPending ? (
-        <LoadingLine>Loading the checklist…</LoadingLine>
+        <LoadingLine>
+          <Trans>Loading the checklist…</Trans>
+        </LoadingLine>
       ) : checklist.isError ? (
         <RetryAlert onRetry={() => void checklist.refetch()}>
-          Couldn’t load the checklist. {errorText(checklist.error)}
+          <LoadFailure error={checklist.error} />
         </RetryAlert>
       ) : (
         <>
-          {items.length === 0 && !canChange ? <p className="task-details__none">No checklist.</p> : null}
+          {items.length === 0 && !canChange ? <p className="task-details__none">
+              <Trans>No checklist.</Trans>
+            </p> : null}
           {items.length > 0 ? (
             <ol className="checklist__items" ref={listRef}>
               {items.map((item, index) => (
@@ -178,8 +201,9 @@ export function TaskChecklist({ task, canChange }: { task: Task; canChange: bool
                     if (text !== null && text !== item.text) run({ kind: 'update', itemId: item._id, text });
                   }}
                   onDelete={() => {
+                    const { text } = item;
                     setDeleted({ item, index });
-                    setAnnouncement(`Deleted “${item.text}”.`);
+                    setAnnouncement(t`Deleted “${text}”.`);
                     run({ kind: 'delete', itemId: item._id });
                   }}
                 />
@@ -188,24 +212,26 @@ export function TaskChecklist({ task, canChange }: { task: Task; canChange: bool
           ) : null}
           {deleted ? (
             <div className="checklist__undo">
-              <p>Deleted “{deleted.item.text}”.</p>
+              <p>
+                <Trans>Deleted “{deletedText}”.</Trans>
+              </p>
               <Button
                 ref={undoRef}
                 size="sm"
                 variant="ghost"
                 onClick={() => {
                   run({ kind: 'restore', text: deleted.item.text, done: deleted.item.done, position: deleted.index, tempId: newPendingId() });
-                  setAnnouncement(`“${deleted.item.text}” is back.`);
+                  setAnnouncement(t`“${deletedText}” is back.`);
                   // The Undo button goes; the next thing to do is most likely another item.
                   focusAfter.current = 'add';
                   setDeleted(null);
                 }}
               >
-                Undo
+                <Trans>Undo</Trans>
               </Button>
               <CloseButton
                 size={16}
-                label="Dismiss"
+                label={t`Dismiss`}
                 onClick={() => {
                   setDeleted(null);
                 }}
@@ -219,7 +245,7 @@ export function TaskChecklist({ task, canChange }: { task: Task; canChange: bool
               onAdd={(text) => {
                 setDeleted(null);
                 run({ kind: 'add', text, tempId: newPendingId() });
-                setAnnouncement(`Added “${text}”.`);
+                setAnnouncement(t`Added “${text}”.`);
               }}
             />
           ) : null}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, type MutateOptions, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
@@ -77,7 +78,18 @@ function shownAtOnce(list: readonly Comment[], { taskId, change, pendingId }: Co
   const now = new Date().toISOString();
   switch (change.kind) {
     case 'create':
-      return [...list, { _id: pendingId ?? newStandInId(STAND_IN_PREFIX), taskId, body: change.body, author: change.author ?? { fullName: 'You', email: '' }, createdAt: now, updatedAt: now, mentions: [] }];
+      return [
+        ...list,
+        {
+          _id: pendingId ?? newStandInId(STAND_IN_PREFIX),
+          taskId,
+          body: change.body,
+          author: change.author ?? { fullName: t({ message: 'You', comment: 'The author shown on a comment being posted, until the server’s copy arrives' }), email: '' },
+          createdAt: now,
+          updatedAt: now,
+          mentions: [],
+        },
+      ];
     case 'update':
       return list.map((c) => (c._id === change.commentId ? { ...c, body: change.body, updatedAt: now } : c));
     case 'delete':
@@ -97,7 +109,17 @@ function takenBack(list: readonly Comment[], { change, pendingId }: CommentVaria
   return next;
 }
 
-const FAILED = { create: 'Couldn’t post your comment.', update: 'Couldn’t save your comment.', delete: 'Couldn’t delete the comment.' } as const;
+/** What a refused change restored from the device says, with the server's reason (made when it is said). */
+function failedText(kind: Change['kind'], reason: string): string {
+  switch (kind) {
+    case 'create':
+      return t`Couldn’t post your comment. ${reason}`;
+    case 'update':
+      return t`Couldn’t save your comment. ${reason}`;
+    case 'delete':
+      return t`Couldn’t delete the comment. ${reason}`;
+  }
+}
 
 /** How a comment change is sent and answered, for this session's changes and restored ones alike. */
 export function registerCommentWrites(queryClient: QueryClient): void {
@@ -127,7 +149,7 @@ export function registerCommentWrites(queryClient: QueryClient): void {
       queryClient.setQueryData<Comment[]>(commentKeys.list(variables.taskId), (list) => (list ? takenBack(list, variables, context) : list));
       // The form that made it says why; a change restored from the device has no form.
       if (context?.madeIn !== THIS_PAGE_LOAD && !isUnauthorized(error)) {
-        queueNotices.send(queryClient, { tone: 'error', text: `${FAILED[variables.change.kind]} ${errorText(error)}` });
+        queueNotices.send(queryClient, { tone: 'error', text: failedText(variables.change.kind, errorText(error)) });
       }
     },
   });

@@ -1,6 +1,9 @@
+import { plural, t } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { useId, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import type { Person } from '#shared/schemas/comments.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { usePeople } from '../api/get-people.ts';
 
 /*
@@ -87,6 +90,7 @@ export function useMentionAutocomplete(
   const [dismissed, setDismissed] = useState<string | null>(null);
   const [asked, setAsked] = useState(false);
   const people = usePeople(taskId, asked);
+  const { t } = useLingui();
 
   const options = mention === null || people.data === undefined ? [] : matchPeople(people.data, mention.query);
   const keyOf = (m: { start: number; query: string }) => `${String(m.start)}:${m.query}`;
@@ -143,7 +147,7 @@ export function useMentionAutocomplete(
         {open ? mentionStatus(options.length) : ''}
       </p>
       {open ? (
-        <ul className="mention-list" id={listId} role="listbox" aria-label="People to mention">
+        <ul className="mention-list" id={listId} role="listbox" aria-label={t`People to mention`}>
           {options.map((person, index) => (
             <li
               key={person.email}
@@ -189,7 +193,8 @@ export function useMentionAutocomplete(
   };
 }
 
-/** How many people the open list offers, for the polite status line. */
+/** How many people the open list offers, for the polite status line (made when shown). */
 export function mentionStatus(count: number): string {
-  return count === 1 ? '1 person to mention. Use the arrow keys and Enter.' : `${String(count)} people to mention. Use the arrow keys and Enter.`;
+  const shown = formatNumber(count);
+  return t`${plural(count, { one: `${shown} person to mention. Use the arrow keys and Enter.`, other: `${shown} people to mention. Use the arrow keys and Enter.` })}`;
 }

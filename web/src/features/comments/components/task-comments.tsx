@@ -1,3 +1,5 @@
+import { plural, t } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
@@ -7,6 +9,7 @@ import { LoadingLine } from '#web/components/spinner.tsx';
 import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { dateTimeFormat, formatNumber } from '#web/lib/locale-format.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { heldMailNote, isPendingComment, useChangeComment } from '../api/change-comments.ts';
 import type { Comment } from '#shared/schemas/comments.ts';
@@ -16,13 +19,14 @@ import { useMentionAutocomplete } from './mention-autocomplete.tsx';
 import { MentionText } from './mention-text.tsx';
 import './task-comments.css';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** The same rule as the server's: trimmed, 1 to COMMENT_MAX characters. */
+/** The same rule as the server's: trimmed, 1 to COMMENT_MAX characters (the words made when said). */
 function checkBody(raw: string): string | null {
   const body = raw.trim();
-  if (body === '') return 'Write something first.';
-  if (body.length > COMMENT_MAX) return `A comment can be at most ${COMMENT_MAX.toLocaleString('en-US')} characters.`;
+  if (body === '') return t`Write something first.`;
+  if (body.length > COMMENT_MAX) {
+    const most = formatNumber(COMMENT_MAX);
+    return t`${plural(COMMENT_MAX, { one: `A comment can be at most ${most} character.`, other: `A comment can be at most ${most} characters.` })}`;
+  }
   return null;
 }
 
@@ -53,6 +57,7 @@ function CommentEditor({
   const [problem, setProblem] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentionAutocomplete(taskId, ref, text, setText);
+  const { t } = useLingui();
   useEffect(() => {
     if (autoFocus) ref.current?.focus();
   }, [autoFocus]);
@@ -89,7 +94,7 @@ function CommentEditor({
         rows={3}
         value={text}
         error={problem ?? error}
-        hint="Type @ to mention someone who can see this task."
+        hint={t`Type @ to mention someone who can see this task.`}
         {...mentions.inputProps}
         onChange={(event) => {
           setText(event.target.value);
@@ -103,7 +108,7 @@ function CommentEditor({
         </Button>
         {onCancel ? (
           <Button size="sm" variant="ghost" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         ) : null}
       </div>
@@ -122,23 +127,33 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
   const onError = (failure: unknown) => {
     if (!isUnauthorized(failure)) setError(errorText(failure));
   };
+  const { t } = useLingui();
+  const author = comment.author.fullName;
 
   return (
     <li className="comment">
-      <article aria-label={`Comment by ${comment.author.fullName}`}>
+      <article aria-label={t`Comment by ${author}`}>
         <header className="comment__head">
-          <strong>{comment.author.fullName}</strong>
-          {mine ? <span className="comment__you">(you)</span> : null}
-          <time dateTime={comment.createdAt}>{dateFormat.format(created)}</time>
-          {edited ? <span className="comment__edited">edited</span> : null}
+          <strong>{author}</strong>
+          {mine ? (
+            <span className="comment__you">
+              <Trans comment="After the name of a comment’s author: the comment is the viewer’s own">(you)</Trans>
+            </span>
+          ) : null}
+          <time dateTime={comment.createdAt}>{dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' }).format(created)}</time>
+          {edited ? (
+            <span className="comment__edited">
+              <Trans comment="Marks a comment changed since it was posted">edited</Trans>
+            </span>
+          ) : null}
         </header>
         {mode === 'edit' ? (
           <CommentEditor
             taskId={taskId}
-            label="Edit comment"
+            label={t`Edit comment`}
             initial={comment.body}
-            submitLabel="Save"
-            busyLabel="Saving…"
+            submitLabel={t`Save`}
+            busyLabel={t`Saving…`}
             busy={change.isPending}
             error={error}
             autoFocus
@@ -175,23 +190,23 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
             <Button
               size="sm"
               variant="ghost"
-              aria-label="Edit comment"
+              aria-label={t`Edit comment`}
               onClick={() => {
                 setMode('edit');
               }}
             >
-              Edit
+              <Trans comment="Edits a comment">Edit</Trans>
             </Button>
             <Button
               size="sm"
               variant="danger-ghost"
-              aria-label="Delete comment"
+              aria-label={t`Delete comment`}
               onClick={() => {
                 setError(null);
                 setMode('confirm');
               }}
             >
-              Delete
+              <Trans comment="Deletes a comment">Delete</Trans>
             </Button>
           </div>
         ) : null}
@@ -200,10 +215,10 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
           onClose={() => {
             setMode('view');
           }}
-          title="Delete this comment?"
-          body="This cannot be undone."
-          confirmLabel="Delete comment"
-          cancelLabel="Keep it"
+          title={t`Delete this comment?`}
+          body={t`This cannot be undone.`}
+          confirmLabel={t`Delete comment`}
+          cancelLabel={t`Keep it`}
           onConfirm={() => {
             // Taken off at once (a refusal brings it back with the reason).
             change.mutate({ kind: 'delete', commentId: comment._id }, { onError });
@@ -225,20 +240,33 @@ export function TaskComments({ taskId, me, myName, onChanged }: { taskId: string
   const [error, setError] = useState<string | null>(null);
   // Mention mail the sender's hourly cap held back: the comment is written, the mail is not.
   const [note, setNote] = useState<string | null>(null);
+  const { t } = useLingui();
+  const count = comments.data ? formatNumber(comments.data.length) : null;
+  const reason = comments.isError ? errorText(comments.error) : '';
 
   return (
     <section className="task-section comments" aria-labelledby="task-comments-heading">
       <h3 id="task-comments-heading">
-        Comments{comments.data ? <span className="comments__count"> ({comments.data.length})</span> : null}
+        {count === null ? (
+          <Trans>Comments</Trans>
+        ) : (
+          <Trans>
+            Comments<span className="comments__count"> ({count})</span>
+          </Trans>
+        )}
       </h3>
       {comments.isPending ? (
-        <LoadingLine>Loading comments…</LoadingLine>
+        <LoadingLine>
+          <Trans>Loading comments…</Trans>
+        </LoadingLine>
       ) : comments.isError ? (
         <RetryAlert onRetry={() => void comments.refetch()}>
-          Couldn’t load the comments. {errorText(comments.error)}
+          <Trans>Couldn’t load the comments. {reason}</Trans>
         </RetryAlert>
       ) : comments.data.length === 0 ? (
-        <p className="comments__empty">No comments yet.</p>
+        <p className="comments__empty">
+          <Trans>No comments yet.</Trans>
+        </p>
       ) : (
         <ol className="comments__list">
           {comments.data.map((comment) => (
@@ -248,10 +276,10 @@ export function TaskComments({ taskId, me, myName, onChanged }: { taskId: string
       )}
       <CommentEditor
         taskId={taskId}
-        label="Add a comment"
+        label={t`Add a comment`}
         initial=""
-        submitLabel="Post comment"
-        busyLabel="Posting…"
+        submitLabel={t`Post comment`}
+        busyLabel={t`Posting…`}
         // Busy while being sent; while it waits offline it already shows in the list (and another may be written).
         busy={post.isPending && !post.isPaused}
         error={error}

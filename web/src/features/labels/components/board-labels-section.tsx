@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type SubmitEvent } from 'react';
 import { LABEL_COLORS, LIMITS, type LabelColor } from '#shared/constants.ts';
 import type { Label } from '#shared/schemas/labels.ts';
@@ -8,6 +10,7 @@ import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { TextField } from '#web/components/field.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { useCreateLabel, useDeleteLabel, useUpdateLabel } from '../api/change-labels.ts';
 import { useLabels } from '../api/get-labels.ts';
 import { LabelChip } from './label-chips.tsx';
@@ -38,11 +41,15 @@ function LabelForm({
   const [color, setColor] = useState<LabelColor>(initial.color);
   const [nameError, setNameError] = useState<string | null>(null);
   const colorName = useId();
+  const { t } = useLingui();
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const trimmed = name.trim();
     if (trimmed.length < LIMITS.labelNameMin || trimmed.length > LIMITS.labelNameMax) {
-      setNameError(`A label's name is ${LIMITS.labelNameMin} to ${LIMITS.labelNameMax} characters.`);
+      const most = LIMITS.labelNameMax;
+      const min = formatNumber(LIMITS.labelNameMin);
+      const max = formatNumber(most);
+      setNameError(t`A label's name is ${min} to ${plural(most, { one: `${max} character`, other: `${max} characters` })}.`);
       return;
     }
     setNameError(null);
@@ -63,7 +70,7 @@ function LabelForm({
     >
       {error ? <Alert tone="error">{error}</Alert> : null}
       <TextField
-        label="Name"
+        label={t({ message: 'Name', comment: 'The label of a label’s name field' })}
         autoComplete="off"
         maxLength={LIMITS.labelNameMax}
         value={name}
@@ -72,14 +79,14 @@ function LabelForm({
           setName(event.target.value);
         }}
       />
-      <ColorChoice name={colorName} legend="Color" value={color} onChange={setColor} />
+      <ColorChoice name={colorName} legend={t`Color`} value={color} onChange={setColor} />
       <div className="board-form__actions board-form__actions--start">
         <Button type="submit" size="sm" variant="primary" busy={busy}>
           {busy ? busyLabel : submitLabel}
         </Button>
         {onCancel ? (
           <Button size="sm" variant="ghost" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         ) : null}
       </div>
@@ -94,15 +101,17 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
   const update = useUpdateLabel(boardId);
   const remove = useDeleteLabel(boardId);
   const editRef = useRef<HTMLButtonElement>(null);
+  const { t } = useLingui();
+  const { name } = label;
 
   if (editing) {
     return (
       <li className="label-row label-row--editing">
         <LabelForm
-          ariaLabel={`Edit label ${label.name}`}
+          ariaLabel={t`Edit label ${name}`}
           initial={label}
-          submitLabel="Save label"
-          busyLabel="Saving…"
+          submitLabel={t`Save label`}
+          busyLabel={t`Saving…`}
           busy={update.isPending}
           error={error}
           onCancel={() => {
@@ -137,24 +146,24 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
             ref={editRef}
             size="sm"
             variant="ghost"
-            aria-label={`Edit label ${label.name}`}
+            aria-label={t`Edit label ${name}`}
             onClick={() => {
               setError(null);
               setEditing(true);
             }}
           >
-            Edit
+            <Trans comment="Edits a label">Edit</Trans>
           </Button>
           <Button
             size="sm"
             variant="danger-ghost"
             aria-haspopup="dialog"
-            aria-label={`Delete label ${label.name}`}
+            aria-label={t`Delete label ${name}`}
             onClick={() => {
               setConfirming(true);
             }}
           >
-            Delete
+            <Trans comment="Deletes a label">Delete</Trans>
           </Button>
         </span>
       ) : null}
@@ -163,10 +172,10 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
         onClose={() => {
           setConfirming(false);
         }}
-        title="Delete this label?"
-        body={<>“{label.name}” comes off every task that has it, for everyone on the board. This cannot be undone.</>}
-        confirmLabel="Delete label"
-        busyLabel="Deleting…"
+        title={t`Delete this label?`}
+        body={<Trans>“{name}” comes off every task that has it, for everyone on the board. This cannot be undone.</Trans>}
+        confirmLabel={t`Delete label`}
+        busyLabel={t`Deleting…`}
         onConfirm={() => remove.mutateAsync(label._id)}
       />
     </li>
@@ -178,15 +187,18 @@ function NewLabel({ boardId, count }: { boardId: string; count: number }) {
   const [error, setError] = useState<string | null>(null);
   // A new form (empty name) after each label created.
   const [round, setRound] = useState(0);
+  const { t } = useLingui();
   return (
     <details className="label-new">
-      <summary className="label-new__summary">New label</summary>
+      <summary className="label-new__summary">
+        <Trans>New label</Trans>
+      </summary>
       <LabelForm
         key={round}
-        ariaLabel="New label"
+        ariaLabel={t`New label`}
         initial={{ name: '', color: LABEL_COLORS[count % LABEL_COLORS.length] ?? 'gray' }}
-        submitLabel="Create label"
-        busyLabel="Creating…"
+        submitLabel={t`Create label`}
+        busyLabel={t`Creating…`}
         busy={create.isPending}
         error={error}
         onSubmit={(values) => {
@@ -212,12 +224,20 @@ function NewLabel({ boardId, count }: { boardId: string; count: number }) {
 export function BoardLabelsSection({ boardId, canWrite }: { boardId: string; canWrite: boolean }) {
   const labels = useLabels(boardId);
   const headingId = useId();
+  const count = labels.data ? formatNumber(labels.data.length) : null;
+  const reason = labels.isError ? errorText(labels.error, { firstField: true }) : '';
   return (
     <section className="settings-section" aria-labelledby={headingId}>
-      <h2 id={headingId}>Labels{labels.data ? ` (${labels.data.length})` : ''}</h2>
-      {labels.isError ? <RetryAlert onRetry={() => void labels.refetch()}>Couldn’t load the labels. {errorText(labels.error, { firstField: true })}</RetryAlert> : null}
+      <h2 id={headingId}>{count === null ? <Trans>Labels</Trans> : <Trans>Labels ({count})</Trans>}</h2>
+      {labels.isError ? (
+        <RetryAlert onRetry={() => void labels.refetch()}>
+          <Trans>Couldn’t load the labels. {reason}</Trans>
+        </RetryAlert>
+      ) : null}
       {labels.data?.length === 0 ? (
-        <p className="board-settings__none">{canWrite ? 'No labels yet. Create one here or from a task’s label picker.' : 'No labels yet.'}</p>
+        <p className="board-settings__none">
+          {canWrite ? <Trans>No labels yet. Create one here or from a task’s label picker.</Trans> : <Trans>No labels yet.</Trans>}
+        </p>
       ) : null}
       {labels.data && labels.data.length > 0 ? (
         <ul className="label-rows">

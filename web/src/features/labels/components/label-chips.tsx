@@ -1,5 +1,7 @@
+import { Plural, useLingui } from '@lingui/react/macro';
 import type { Label } from '#shared/schemas/labels.ts';
 import { cx } from '#web/lib/cx.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import './labels.css';
 
 /** One label: its name on its colour. The name always shows, so colour is never the only cue. */
@@ -23,11 +25,15 @@ interface LabelChipsProps {
 
 /** A task's labels, as a list named "Labels" (nothing when it has none). */
 export function LabelChips({ labels, max, className }: LabelChipsProps) {
+  const { t } = useLingui();
   if (labels.length === 0) return null;
   const shown = max === undefined ? labels : labels.slice(0, max);
   const rest = labels.slice(shown.length);
+  const restCount = rest.length;
+  const restShown = formatNumber(restCount);
+  const restNames = rest.map((label) => label.name).join(', ');
   return (
-    <ul className={cx('label-chips', max !== undefined && 'label-chips--compact', className)} aria-label="Labels">
+    <ul className={cx('label-chips', max !== undefined && 'label-chips--compact', className)} aria-label={t`Labels`}>
       {shown.map((label) => (
         <li key={label._id}>
           <LabelChip label={label} />
@@ -35,10 +41,10 @@ export function LabelChips({ labels, max, className }: LabelChipsProps) {
       ))}
       {rest.length > 0 ? (
         <li>
-          <span className="label-chip label-chip--more" title={rest.map((label) => label.name).join(', ')}>
-            <span aria-hidden="true">+{rest.length}</span>
+          <span className="label-chip label-chip--more" title={restNames}>
+            <span aria-hidden="true">+{restShown}</span>
             <span className="visually-hidden">
-              {rest.length} more: {rest.map((label) => label.name).join(', ')}
+              <Plural value={restCount} one={`${restShown} more: ${restNames}`} other={`${restShown} more: ${restNames}`} />
             </span>
           </span>
         </li>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { SelectField } from '#web/components/field.tsx';
 import { cx } from '#web/lib/cx.ts';
 import { useLabels } from '../api/get-labels.ts';
@@ -18,9 +19,10 @@ interface LabelFilterProps {
 export function LabelFilterSelect({ boardId, value, onChange, className }: LabelFilterProps) {
   const labels = useLabels(boardId).data ?? [];
   const known = value === '' || labels.some((label) => label._id === value);
+  const { t } = useLingui();
   return (
     <SelectField
-      label="Label"
+      label={t({ message: 'Label', comment: 'The board’s filter by label' })}
       fieldClassName={cx('toolbar-field', className)}
       className="toolbar-field__control"
       value={value}
@@ -28,8 +30,8 @@ export function LabelFilterSelect({ boardId, value, onChange, className }: Label
         onChange(event.target.value);
       }}
     >
-      <option value="">All labels</option>
-      {known ? null : <option value={value}>A deleted label</option>}
+      <option value="">{t`All labels`}</option>
+      {known ? null : <option value={value}>{t`A deleted label`}</option>}
       {labels.map((label) => (
         <option key={label._id} value={label._id}>
           {label.name}
@@ -42,14 +44,15 @@ export function LabelFilterSelect({ boardId, value, onChange, className }: Label
 /** The label filter in force, as its chip with a button that clears it (the phone's row, where the select is folded away). */
 export function ActiveLabelFilter({ boardId, value, onChange }: LabelFilterProps) {
   const labels = useLabels(boardId).data;
+  const { t } = useLingui();
   if (value === '') return null;
   const label = labels?.find((l) => l._id === value);
-  const name = label?.name ?? (labels ? 'A deleted label' : '…');
+  const name = label?.name ?? (labels ? t`A deleted label` : '…');
   return (
     <button
       type="button"
       className={cx('label-filter-chip', 'label-chip', label && `label-chip--${label.color}`)}
-      aria-label={`Label filter: ${name}. Clear it`}
+      aria-label={t`Label filter: ${name}. Clear it`}
       onClick={() => {
         onChange('');
       }}

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { LABEL_COLORS, LIMITS, type LabelColor } from '#shared/constants.ts';
 import type { Label } from '#shared/schemas/labels.ts';
@@ -5,23 +8,25 @@ import { Button, buttonClass } from '#web/components/button.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { cx } from '#web/lib/cx.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { usePopover } from '#web/lib/use-popover.ts';
 import { useCreateLabel } from '../api/change-labels.ts';
 import { useLabels } from '../api/get-labels.ts';
 import { LabelChip } from './label-chips.tsx';
 import './labels.css';
 
-export const COLOR_NAMES: Record<LabelColor, string> = {
-  gray: 'Gray',
-  red: 'Red',
-  orange: 'Orange',
-  yellow: 'Yellow',
-  green: 'Green',
-  teal: 'Teal',
-  blue: 'Blue',
-  indigo: 'Indigo',
-  purple: 'Purple',
-  pink: 'Pink',
+/** Each colour's name, on its chip in the colour choice. */
+export const COLOR_NAMES: Record<LabelColor, MessageDescriptor> = {
+  gray: msg({ message: 'Gray', comment: 'A label colour' }),
+  red: msg({ message: 'Red', comment: 'A label colour' }),
+  orange: msg({ message: 'Orange', comment: 'A label colour' }),
+  yellow: msg({ message: 'Yellow', comment: 'A label colour' }),
+  green: msg({ message: 'Green', comment: 'A label colour' }),
+  teal: msg({ message: 'Teal', comment: 'A label colour' }),
+  blue: msg({ message: 'Blue', comment: 'A label colour' }),
+  indigo: msg({ message: 'Indigo', comment: 'A label colour' }),
+  purple: msg({ message: 'Purple', comment: 'A label colour' }),
+  pink: msg({ message: 'Pink', comment: 'A label colour' }),
 };
 
 const sameIds = (a: readonly Label[], b: readonly Label[]) => a.length === b.length && a.every((label) => b.some((other) => other._id === label._id));
@@ -31,6 +36,7 @@ const nameKey = (name: string) => name.trim().toLowerCase();
 
 /** The colour choice of a label: ten radio buttons, each a chip named by its colour. */
 export function ColorChoice({ name, value, onChange, legend, onKeyDown }: { name: string; value: LabelColor; onChange: (color: LabelColor) => void; legend: string; onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void }) {
+  const { i18n } = useLingui();
   return (
     <fieldset className="label-colors" onKeyDown={onKeyDown}>
       <legend className="label-colors__legend">{legend}</legend>
@@ -47,7 +53,7 @@ export function ColorChoice({ name, value, onChange, legend, onKeyDown }: { name
                 onChange(color);
               }}
             />
-            <span className={cx('label-chip', `label-chip--${color}`)}>{COLOR_NAMES[color]}</span>
+            <span className={cx('label-chip', `label-chip--${color}`)}>{i18n._(COLOR_NAMES[color])}</span>
           </label>
         ))}
       </div>
@@ -90,6 +96,7 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
   const baseId = useId();
   const listId = `${baseId}-list`;
   const optionId = (index: number) => `${baseId}-option-${index}`;
+  const { t } = useLingui();
 
   // Opening starts from the task's labels; closing hands the new set over, if it changed.
   useEffect(() => {
@@ -118,14 +125,19 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
   const activeIndex = Math.min(active, Math.max(0, optionCount - 1));
   const full = draft.length >= LIMITS.labelsPerTask;
   const picked = (label: Label) => draft.some((l) => l._id === label._id);
+  const typed = filter.trim();
+  const reason = labels.isError ? errorText(labels.error, { firstField: true }) : '';
+  const picks = formatNumber(draft.length);
+  const most = formatNumber(LIMITS.labelsPerTask);
 
   const toggle = (label: Label) => {
+    const { name } = label;
     if (picked(label)) {
       setDraft(draft.filter((l) => l._id !== label._id));
-      setAnnouncement(`${label.name} removed`);
+      setAnnouncement(t({ message: `${name} removed`, comment: 'Said to screen readers: a label was unticked in the label picker' }));
     } else if (!full) {
       setDraft([...draft, label]);
-      setAnnouncement(`${label.name} added`);
+      setAnnouncement(t({ message: `${name} added`, comment: 'Said to screen readers: a label was ticked in the label picker' }));
     }
   };
 
@@ -160,7 +172,8 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
     create.mutate(creating, {
       onSuccess: (label) => {
         if (draft.length < LIMITS.labelsPerTask) setDraft((current) => [...current, label]);
-        setAnnouncement(`Label ${label.name} created`);
+        const { name } = label;
+        setAnnouncement(t`Label ${name} created`);
         setFilter('');
         setActive(0);
         stopCreating();
@@ -201,9 +214,9 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
           <path fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" d="M2.5 2.5h5.2l5.8 5.8-5.2 5.2-5.8-5.8z" />
           <circle cx="5.3" cy="5.3" r="1.1" fill="currentColor" />
         </svg>
-        {value.length > 0 ? 'Edit labels' : 'Add labels'}
+        {value.length > 0 ? <Trans>Edit labels</Trans> : <Trans>Add labels</Trans>}
       </button>
-      <div className="label-picker__panel" role="dialog" aria-label="Labels" tabIndex={-1} {...panelProps}>
+      <div className="label-picker__panel" role="dialog" aria-label={t`Labels`} tabIndex={-1} {...panelProps}>
         {creating ? (
           <div
             ref={createRef}
@@ -219,11 +232,13 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
             }}
           >
             <p className="label-picker__create-title">
-              New label <LabelChip label={creating} />
+              <Trans>
+                New label <LabelChip label={creating} />
+              </Trans>
             </p>
             <ColorChoice
               name={`${baseId}-color`}
-              legend="Color"
+              legend={t`Color`}
               value={creating.color}
               onChange={(color) => {
                 setCreating({ ...creating, color });
@@ -236,10 +251,10 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
             ) : null}
             <div className="label-picker__footer">
               <Button size="sm" variant="ghost" onClick={stopCreating}>
-                Back
+                <Trans>Back</Trans>
               </Button>
               <Button size="sm" variant="primary" busy={create.isPending} onClick={submitCreate}>
-                {create.isPending ? 'Creating…' : 'Create label'}
+                {create.isPending ? <Trans>Creating…</Trans> : <Trans>Create label</Trans>}
               </Button>
             </div>
           </div>
@@ -250,12 +265,12 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
               className="input label-picker__filter"
               type="text"
               role="combobox"
-              aria-label={canCreate ? 'Filter or create labels' : 'Filter labels'}
+              aria-label={canCreate ? t`Filter or create labels` : t`Filter labels`}
               aria-expanded="true"
               aria-controls={listId}
               aria-autocomplete="list"
               aria-activedescendant={optionCount > 0 ? optionId(activeIndex) : undefined}
-              placeholder={canCreate ? 'Filter or create…' : 'Filter…'}
+              placeholder={canCreate ? t`Filter or create…` : t`Filter…`}
               autoComplete="off"
               spellCheck={false}
               maxLength={LIMITS.labelNameMax}
@@ -266,7 +281,7 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
               }}
               onKeyDown={onInputKeyDown}
             />
-            <ul className="label-picker__list" id={listId} role="listbox" aria-label="Labels" aria-multiselectable="true">
+            <ul className="label-picker__list" id={listId} role="listbox" aria-label={t`Labels`} aria-multiselectable="true">
               {shown.map((label, index) => {
                 const selected = picked(label);
                 const blocked = !selected && full;
@@ -312,19 +327,34 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
                   <span className="label-picker__plus" aria-hidden="true">
                     +
                   </span>
-                  Create label “{filter.trim()}”
+                  <Trans>Create label “{typed}”</Trans>
                 </li>
               ) : null}
             </ul>
-            {labels.isPending ? <p className="label-picker__note">Loading labels…</p> : null}
-            {labels.isError ? <p className="label-picker__error">Couldn’t load the labels. {errorText(labels.error, { firstField: true })}</p> : null}
+            {labels.isPending ? (
+              <p className="label-picker__note">
+                <Trans>Loading labels…</Trans>
+              </p>
+            ) : null}
+            {labels.isError ? (
+              <p className="label-picker__error">
+                <Trans>Couldn’t load the labels. {reason}</Trans>
+              </p>
+            ) : null}
             {labels.data && optionCount === 0 ? (
-              <p className="label-picker__note">{all.length === 0 && !canCreate ? 'This board has no labels yet.' : 'No label matches.'}</p>
+              <p className="label-picker__note">{all.length === 0 && !canCreate ? <Trans>This board has no labels yet.</Trans> : <Trans>No label matches.</Trans>}</p>
             ) : null}
             <div className="label-picker__footer">
               <span className={cx('label-picker__count', full && 'label-picker__count--full')}>
-                {draft.length} of {LIMITS.labelsPerTask}
-                {full ? ' (the most a task can have)' : ''}
+                {full ? (
+                  <Trans comment="How many labels the task has, of the most it may have">
+                    {picks} of {most} (the most a task can have)
+                  </Trans>
+                ) : (
+                  <Trans comment="How many labels the task has, of the most it may have">
+                    {picks} of {most}
+                  </Trans>
+                )}
               </span>
               <Button
                 size="sm"
@@ -333,7 +363,7 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
                   close(true);
                 }}
               >
-                Done
+                <Trans>Done</Trans>
               </Button>
             </div>
           </>

@@ -1,5 +1,7 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { render, screen, waitFor, within } from '@testing-library/react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Label } from '#shared/schemas/labels.ts';
 import { json, mockFetch } from '#web/testing/fetch.ts';
@@ -14,9 +16,12 @@ const LABELS = [BUG, DESIGN, DOCS];
 
 const labelsAnswer = (labels: Label[]) => json(200, { status: 'success', data: { labels } });
 
+/** The chips alone, with the language the app provides. */
+const withI18n = { wrapper: ({ children }: { children: ReactNode }) => <I18nProvider i18n={i18n}>{children}</I18nProvider> };
+
 describe('label chips', () => {
   it('name every label in a list called "Labels", and render nothing without labels', () => {
-    const { container, rerender } = render(<LabelChips labels={LABELS} />);
+    const { container, rerender } = render(<LabelChips labels={LABELS} />, withI18n);
     const list = screen.getByRole('list', { name: 'Labels' });
     expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Bug', 'Design', 'Docs']);
     // The colour is a class; the name is always there as text.
@@ -26,7 +31,7 @@ describe('label chips', () => {
   });
 
   it('on a card show the first few and name the rest behind "+N"', () => {
-    render(<LabelChips labels={LABELS} max={1} />);
+    render(<LabelChips labels={LABELS} max={1} />, withI18n);
     const items = within(screen.getByRole('list', { name: 'Labels' })).getAllByRole('listitem');
     expect(items).toHaveLength(2);
     expect(items[0]).toHaveTextContent('Bug');
