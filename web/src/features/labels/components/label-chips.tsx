@@ -1,7 +1,7 @@
 import { Plural, useLingui } from '@lingui/react/macro';
 import type { Label } from '#shared/schemas/labels.ts';
 import { cx } from '#web/lib/cx.ts';
-import { formatNumber } from '#web/lib/locale-format.ts';
+import { formatList, formatNumber } from '#web/lib/locale-format.ts';
 import './labels.css';
 
 /** One label: its name on its colour. The name always shows, so colour is never the only cue. */
@@ -31,7 +31,7 @@ export function LabelChips({ labels, max, className }: LabelChipsProps) {
   const rest = labels.slice(shown.length);
   const restCount = rest.length;
   const restShown = formatNumber(restCount);
-  const restNames = rest.map((label) => label.name).join(', ');
+  const restNames = formatList(rest.map((label) => label.name));
   return (
     <ul className={cx('label-chips', max !== undefined && 'label-chips--compact', className)} aria-label={t`Labels`}>
       {shown.map((label) => (
