@@ -95,7 +95,8 @@ export default defineConfig(
   {
     // Every text a person reads goes through a message of the catalogs (docs/i18n.md): a text
     // written into JSX or an attribute a person reads fails here. Machine words (class names, keys,
-    // codes, URLs, MIME types) are strings without a space that do not start with a capital.
+    // codes, URLs, MIME types) are strings without a space that do not start with a capital; SVG
+    // path data (`M8 2.5 13 7.5H9.6…`) is numbers and path commands.
     files: ['web/src/**/*.tsx', 'web/src/**/*.ts'],
     ignores: ['**/*.test.ts', '**/*.test.tsx', 'web/src/testing/**', 'web/src/sw.ts', 'web/src/sw/**'],
     // The plugin's rule types lag ESLint 10's (it works as is).
@@ -104,13 +105,13 @@ export default defineConfig(
       ...lingui.configs['flat/recommended'].rules,
       'lingui/no-unlocalized-strings': ['error', {
         // …and SVG path data ("M10 2a8 8 0 1 1…").
-        ignore: ['^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[A-Z][a-z]+[A-Z]\\w*$', '^[Mm]-?\\d'],
+        ignore: ['^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[A-Z][a-z]+[A-Z]\\w*$', '^[Mm]-?[\\d.]+[\\s,a-z][-\\d.\\s,MmLlHhVvCcSsQqTtAaZz]*$'],
         ignoreNames: [
           { regex: { pattern: 'className|^(key|id|type|role|name|href|to|src|rel|target|method|mode|autoComplete|inputMode|pattern|accept|form|htmlFor|variant|size|tone|kind|as|lang|dir|testId)$', flags: 'i' } },
           { regex: { pattern: '^[A-Z0-9_]+$' } },
           'displayName',
         ],
-        ignoreFunctions: ['Error', 'TypeError', 'console.*', 'cx', '*.addEventListener', '*.removeEventListener', '*.getItem', '*.setItem', '*.removeItem', '*.querySelector', '*.querySelectorAll', '*.closest', '*.matchMedia', 'matchMedia', 'new URL', 'URLSearchParams', '*.set', '*.get', '*.has', '*.append', '*.delete', '*.setRequestHeader', '*.getResponseHeader', '*.getHeader', 'apiRequest', 'import', 'fetch', 'useMediaQuery', 'matchPath'],
+        ignoreFunctions: ['Error', 'TypeError', 'console.*', 'cx', '*.addEventListener', '*.removeEventListener', '*.getItem', '*.setItem', '*.removeItem', '*.querySelector', '*.querySelectorAll', '*.closest', 'Date', '*.matchMedia', 'matchMedia', 'URL', 'URLSearchParams', '*.set', '*.get', '*.has', '*.append', '*.delete', '*.setRequestHeader', '*.getResponseHeader', '*.getHeader', 'apiRequest', 'import', 'fetch', 'useMediaQuery', 'matchPath'],
         useTsTypes: true,
         ignoreMethodsOnTypes: ['Map.get', 'Map.has', 'Set.has', 'Headers.get', 'URLSearchParams.get'],
       }],

@@ -1,3 +1,5 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { PRIORITY_ORDER, type Priority } from '#shared/constants.ts';
@@ -15,7 +17,13 @@ export const BOARD_GROUPS = ['none', 'assignee', 'priority', 'label'] as const;
 export type BoardGroup = (typeof BOARD_GROUPS)[number];
 export const GROUP_PARAM = 'group';
 
-export const GROUP_LABELS: Record<BoardGroup, string> = { none: 'None', assignee: 'Assignee', priority: 'Priority', label: 'Label' };
+/** The choices of the Group select (shown with `i18n._`). */
+export const GROUP_LABELS: Record<BoardGroup, MessageDescriptor> = {
+  none: msg({ message: 'None', comment: 'Group by: no grouping' }),
+  assignee: msg`Assignee`,
+  priority: msg`Priority`,
+  label: msg`Label`,
+};
 
 /** The address's `?group=`; anything unknown is no grouping. */
 export function parseGroup(raw: string | null): BoardGroup {
@@ -51,17 +59,23 @@ export interface TaskGroup {
   tasks: Task[];
 }
 
-const PRIORITY_NAMES: Record<Priority, string> = { urgent: 'Urgent', high: 'High', normal: 'Normal', low: 'Low' };
+const PRIORITY_NAMES: Record<Priority, MessageDescriptor> = {
+  urgent: msg({ message: 'Urgent', comment: 'A task’s priority' }),
+  high: msg({ message: 'High', comment: 'A task’s priority' }),
+  normal: msg({ message: 'Normal', comment: 'A task’s priority' }),
+  low: msg({ message: 'Low', comment: 'A task’s priority' }),
+};
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base' }) || a.localeCompare(b);
 
 /** A group's header as read out: "Low, 2 tasks" (on screen, the name and a count badge). */
-export const groupName = (name: string, count: number): string => `${name}, ${String(count)} ${count === 1 ? 'task' : 'tasks'}`;
+export const groupName = (name: string, count: number): string => t`${name}, ${plural(count, { one: '# task', other: '# tasks' })}`;
 
 /** The key of the group of `value` (null: the "No …" group). */
 export const groupKey = (group: BoardGroup, value: string | null): string => (value === null ? `${group}:none` : `${group}:${value}`);
 
 /**
- * The tasks split into groups, each group's tasks in the order of `tasks`:
+ * The tasks split into groups, each group's tasks in the order of `tasks`, named in the language
+ * in use (call it where the groups are shown):
  * - priority: every priority, the most pressing first (empty ones too, so a card can go there);
  * - assignee: each assignee by address, then "No assignee" when a task has none;
  * - label: the board's labels (`labels`, empty ones too) and any other label a task carries, by
@@ -69,7 +83,7 @@ export const groupKey = (group: BoardGroup, value: string | null): string => (va
  */
 export function groupTasks(tasks: readonly Task[], group: Exclude<BoardGroup, 'none'>, labels: readonly Label[] = []): TaskGroup[] {
   if (group === 'priority') {
-    return PRIORITY_ORDER.map((priority) => ({ key: groupKey(group, priority), name: PRIORITY_NAMES[priority], value: priority, tasks: tasks.filter((task) => task.priority === priority) }));
+    return PRIORITY_ORDER.map((priority) => ({ key: groupKey(group, priority), name: i18n._(PRIORITY_NAMES[priority]), value: priority, tasks: tasks.filter((task) => task.priority === priority) }));
   }
   if (group === 'assignee') {
     const byAssignee = new Map<string, Task[]>();
@@ -77,14 +91,14 @@ export function groupTasks(tasks: readonly Task[], group: Exclude<BoardGroup, 'n
     const named = [...byAssignee.keys()].filter((email) => email !== '').sort(byText);
     const groups: TaskGroup[] = named.map((email) => ({ key: groupKey(group, email), name: email, value: email, tasks: byAssignee.get(email) ?? [] }));
     const none = byAssignee.get('');
-    if (none) groups.push({ key: groupKey(group, null), name: 'No assignee', value: null, tasks: none });
+    if (none) groups.push({ key: groupKey(group, null), name: t`No assignee`, value: null, tasks: none });
     return groups;
   }
   const names = new Map<string, string>(labels.map((label) => [label._id, label.name]));
   for (const task of tasks) for (const label of task.labels) if (!names.has(label._id)) names.set(label._id, label.name);
   const ids = [...names.keys()].sort((a, b) => byText(names.get(a) ?? '', names.get(b) ?? ''));
   const groups: TaskGroup[] = ids.map((id) => ({ key: groupKey(group, id), name: names.get(id) ?? '', value: id, tasks: tasks.filter((task) => task.labels.some((label) => label._id === id)) }));
-  groups.push({ key: groupKey(group, null), name: 'No label', value: null, tasks: tasks.filter((task) => task.labels.length === 0) });
+  groups.push({ key: groupKey(group, null), name: t`No label`, value: null, tasks: tasks.filter((task) => task.labels.length === 0) });
   return groups;
 }
 

@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { BULK_TASKS_MAX, type BulkChange, type BulkConflictEnvelope, type BulkTasksEnvelope, type Task } from '#shared/schemas/tasks.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
@@ -26,8 +27,8 @@ export interface BulkRequest {
 }
 
 /** "3 tasks changed", "1 task changed". */
-export function changedText(n: number): string {
-  return `${String(n)} ${n === 1 ? 'task' : 'tasks'} changed`;
+export function changedText(count: number): string {
+  return plural(count, { one: '# task changed', other: '# tasks changed' });
 }
 
 function chunks(ids: readonly string[]): string[][] {
@@ -206,8 +207,8 @@ export interface UndoResult {
 
 /** The bar's words for an undo stopped by a task someone changed since (`putBack`: the tasks earlier requests put back all the same). */
 export function notUndoneText(title: string, putBack: number): string {
-  const why = `“${title}” was changed by someone else since.`;
-  return putBack === 0 ? `Not undone: ${why}` : `${changedText(putBack)} back; the rest not undone: ${why}`;
+  if (putBack === 0) return t`Not undone: “${title}” was changed by someone else since.`;
+  return t`${plural(putBack, { one: '# task changed back', other: '# tasks changed back' })}; the rest not undone: “${title}” was changed by someone else since.`;
 }
 
 /** A 409 CONFLICT of a bulk request given versions: the task at another version, by id, and as it is now (when the answer holds it). */
@@ -243,7 +244,7 @@ export function useUndoBulkChange() {
         const conflict = conflictOf(failure);
         if (conflict === undefined && check) continue;
         if (conflict === undefined) throw failure;
-        const title = conflict.task?.taskTitle ?? findCachedTask(queryClient, conflict.taskId)?.taskTitle ?? 'A task';
+        const title = conflict.task?.taskTitle ?? findCachedTask(queryClient, conflict.taskId)?.taskTitle ?? t`A task`;
         if (conflict.task !== undefined) receiveTask(queryClient, conflict.task, { isNew: false });
         for (const id of new Set(plan.flatMap((request) => request.taskIds))) void queryClient.invalidateQueries({ queryKey: taskKeys.detail(id) });
         return { putBack, changedSince: title };

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, type MutateOptions, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { DEFAULT_PRIORITY, DEFAULT_STATUS } from '#shared/constants.ts';
@@ -95,7 +96,8 @@ export function registerCreateTask(queryClient: QueryClient): void {
       // The form that made it says why; a create restored from the device has no form.
       if (context?.madeIn !== THIS_PAGE_LOAD && !isUnauthorized(error)) {
         const why = errorText(error);
-        queueNotices.send(queryClient, { tone: 'error', text: `Couldn’t create “${body.taskTitle}”. ${why}` });
+        const title = body.taskTitle;
+        queueNotices.send(queryClient, { tone: 'error', text: t`Couldn’t create “${title}”. ${why}` });
       }
     },
   });

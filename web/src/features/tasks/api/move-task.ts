@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useMutation, type QueryClient } from '@tanstack/react-query';
 import { COLUMN_MESSAGES } from '#shared/column-messages.ts';
 import type { MoveTaskEnvelope } from '#shared/schemas/columns.ts';
@@ -32,7 +34,7 @@ interface MoveContext {
 }
 
 /** The notice when the spot a card was dropped on is gone (someone moved the card it was to follow). */
-export const STALE_POSITION_NOTICE = 'The column changed meanwhile, so the card could not go there. The column has been reloaded: try again.';
+export const STALE_POSITION_NOTICE = msg`The column changed meanwhile, so the card could not go there. The column has been reloaded: try again.`;
 
 export async function moveTask(id: string, body: { columnId: string; afterId: string | null; version: number }): Promise<{ task: Task; message: string }> {
   const envelope = await apiRequest<MoveTaskEnvelope>(`/tasks/${encodeURIComponent(id)}/move`, { method: 'POST', body });
@@ -91,13 +93,14 @@ export function registerMoveTask(queryClient: QueryClient): void {
       if (isStalePosition(error)) {
         rollback();
         refreshColumn(queryClient, columnId);
-        queueNotices.send(queryClient, { tone: 'info', text: STALE_POSITION_NOTICE });
+        queueNotices.send(queryClient, { tone: 'info', text: i18n._(STALE_POSITION_NOTICE) });
         return;
       }
       // A 409 CONFLICT asks the person; "Apply mine on top" then makes the same move on their version.
       const mine = category === task.status ? {} : { status: category };
-      const say = (text: string) => {
-        queueNotices.send(queryClient, { tone: 'error', text: `Couldn’t move “${task.taskTitle}”. ${text}` });
+      const say = (why: string) => {
+        const title = task.taskTitle;
+        queueNotices.send(queryClient, { tone: 'error', text: t`Couldn’t move “${title}”. ${why}` });
       };
       settleFailedWrite(queryClient, say, error, { kind: 'move', base: task, mine, move: { columnId, category, afterId } }, rollback);
     },

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useMutation, type QueryClient } from '@tanstack/react-query';
 import { nextDeadline } from '#shared/repeat.ts';
 import type { Task, TaskEnvelope, UpdateTaskBody } from '#shared/schemas/tasks.ts';
@@ -11,7 +12,7 @@ import { receiveRemoval, receiveTask } from './task-receipts.ts';
 import { refreshTaskDetails } from './query-keys.ts';
 import { formatDeadline } from '../utils/deadline.ts';
 
-const UPDATE_FAILED = (title: string, message: string) => `Couldn’t save “${title}”. ${message}`;
+const UPDATE_FAILED = (title: string, why: string) => t`Couldn’t save “${title}”. ${why}`;
 
 export const UPDATE_TASK_KEY = ['queued', 'task', 'update'] as const;
 
@@ -143,7 +144,8 @@ export function settleFailedWrite(
 function nextOccurrenceNote(task: Task, changes: UpdateTaskBody): string | null {
   if (changes.status !== 'done' || task.status === 'done' || !task.repeat || !task.deadline) return null;
   const now = new Date();
-  return `Next occurrence due ${formatDeadline(new Date(nextDeadline(task.deadline, task.repeat, now)), now)}.`;
+  const due = formatDeadline(new Date(nextDeadline(task.deadline, task.repeat, now)), now);
+  return t`Next occurrence due ${due}.`;
 }
 
 /** How a task change is sent and answered, for this session's changes and restored ones alike. */

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { onlineManager } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -210,7 +211,7 @@ describe('moving a card within its column and a spot that is gone', () => {
     const asked = fetch.callsTo('GET', '/tasks').filter((call) => call.query.get('column') === 'col-review').length;
     card.focus();
     await user.keyboard('{Alt>}{ArrowRight}{/Alt}');
-    expect(await screen.findByText(STALE_POSITION_NOTICE)).toBeInTheDocument();
+    expect(await screen.findByText(i18n._(STALE_POSITION_NOTICE))).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Tasks To Do' })).getByRole('article', { name: 'Ship v2' })).toBeInTheDocument();
     expect(within(screen.getByRole('region', { name: 'Review' })).queryByRole('article', { name: 'Ship v2' })).not.toBeInTheDocument();
     await waitFor(() => {

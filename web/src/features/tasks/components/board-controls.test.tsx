@@ -1,4 +1,7 @@
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -246,7 +249,8 @@ it('keeps newer letters in the box when an older search reaches the URL late', a
     sent.push(q);
   };
   // The URL (the `value` prop) is left behind on purpose, as on a slow device.
-  const { rerender } = render(<SearchBox value="" onSearch={onSearch} />);
+  const withI18n = ({ children }: { children: ReactNode }) => <I18nProvider i18n={i18n}>{children}</I18nProvider>;
+  const { rerender } = render(<SearchBox value="" onSearch={onSearch} />, { wrapper: withI18n });
   const box = screen.getByRole('searchbox', { name: 'Search tasks' });
   fireEvent.change(box, { target: { value: 'inv' } });
   await waitFor(() => {

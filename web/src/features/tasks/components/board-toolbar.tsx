@@ -1,7 +1,11 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useImperativeHandle, useRef, useState, type ReactNode, type Ref, type RefObject } from 'react';
 import { buttonClass } from '#web/components/button.tsx';
 import { SelectField } from '#web/components/field.tsx';
 import { cx } from '#web/lib/cx.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { NARROW_SCREEN_QUERY, usePopover } from '#web/lib/use-popover.ts';
 import { ActiveLabelFilter, LabelFilterSelect } from '#web/features/labels/components/label-filter.tsx';
@@ -13,17 +17,17 @@ import './board-toolbar.css';
 /** How long typing must pause before the search runs (and lands in the URL). */
 export const SEARCH_DEBOUNCE_MS = 250;
 
-const VIEWS: readonly { value: TaskView; label: string }[] = [
-  { value: 'all', label: 'All' },
-  { value: 'assigned-to-me', label: 'Assigned to me' },
-  { value: 'created-by-me', label: 'Created by me' },
+const VIEWS: readonly { value: TaskView; label: MessageDescriptor }[] = [
+  { value: 'all', label: msg({ message: 'All', comment: 'Show tasks: every task, whoever made or has it' }) },
+  { value: 'assigned-to-me', label: msg`Assigned to me` },
+  { value: 'created-by-me', label: msg`Created by me` },
 ];
 
-const SORTS: readonly { value: BoardSort; label: string }[] = [
-  { value: 'position', label: 'Manual' },
-  { value: 'newest', label: 'Newest' },
-  { value: 'deadline', label: 'Deadline' },
-  { value: 'priority', label: 'Priority' },
+const SORTS: readonly { value: BoardSort; label: MessageDescriptor }[] = [
+  { value: 'position', label: msg({ message: 'Manual', comment: 'Sort by: the column’s own order, the one cards are dragged into' }) },
+  { value: 'newest', label: msg({ message: 'Newest', comment: 'Sort by: newest first' }) },
+  { value: 'deadline', label: msg({ message: 'Deadline', comment: 'Sort by: deadline' }) },
+  { value: 'priority', label: msg({ message: 'Priority', comment: 'Sort by: priority' }) },
 ];
 
 /** A row of toggle buttons (`aria-pressed`), one pressed: the look of the priority filter. */
@@ -49,14 +53,17 @@ export function PressedGroup<T extends string>({ label, options, value, onChange
 
 /** Whose tasks the board shows. */
 export function ViewSwitch({ value, onChange }: { value: TaskView; onChange: (view: TaskView) => void }) {
-  return <PressedGroup label="Show tasks" options={VIEWS} value={value} onChange={onChange} />;
+  const { t, i18n } = useLingui();
+  const options = VIEWS.map((view) => ({ value: view.value, label: i18n._(view.label) }));
+  return <PressedGroup label={t`Show tasks`} options={options} value={value} onChange={onChange} />;
 }
 
 /** `onBoard`: Manual (a column's own order) is offered, first; "All my tasks" spans boards and has none. */
 export function SortSelect({ value, onChange, onBoard = false }: { value: BoardSort; onChange: (sort: BoardSort) => void; onBoard?: boolean }) {
+  const { t, i18n } = useLingui();
   return (
     <SelectField
-      label="Sort by"
+      label={t`Sort by`}
       fieldClassName="toolbar-field"
       className="toolbar-field__control"
       value={value}
@@ -66,7 +73,7 @@ export function SortSelect({ value, onChange, onBoard = false }: { value: BoardS
     >
       {SORTS.filter((sort) => onBoard || sort.value !== 'position').map((sort) => (
         <option key={sort.value} value={sort.value}>
-          {sort.label}
+          {i18n._(sort.label)}
         </option>
       ))}
     </SelectField>
@@ -96,6 +103,7 @@ interface SearchBoxProps {
  * not one per letter. A URL changed from outside (back button, a link) updates the box.
  */
 export function SearchBox({ value, onSearch, ref, onCollapse }: SearchBoxProps) {
+  const { t } = useLingui();
   const id = useId();
   const [text, setText] = useState(value);
   const latest = useRef(value);
@@ -147,7 +155,7 @@ export function SearchBox({ value, onSearch, ref, onCollapse }: SearchBoxProps) 
   return (
     <div className={cx('toolbar-field', 'toolbar-field--search', onCollapse && 'toolbar-field--compact')} role="search">
       <label className={onCollapse ? 'visually-hidden' : 'toolbar-field__label'} htmlFor={id}>
-        Search tasks
+        <Trans>Search tasks</Trans>
       </label>
       <div className="search-box">
         <svg className="search-box__icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
@@ -159,7 +167,7 @@ export function SearchBox({ value, onSearch, ref, onCollapse }: SearchBoxProps) 
           id={id}
           type="search"
           className={cx('input', 'search-box__input')}
-          placeholder="Title, description, assignee…"
+          placeholder={t`Title, description, assignee…`}
           maxLength={SEARCH_MAX_LENGTH}
           autoComplete="off"
           spellCheck={false}
@@ -310,6 +318,7 @@ interface FiltersPopoverProps {
 
 function FiltersPopover({ filter, onChange, priority, view, sort, label, extra, group }: FiltersPopoverProps) {
   const { close, buttonProps, panelProps } = usePopover();
+  const { t } = useLingui();
   const titleId = useId();
   const count = activeFilterCount(filter);
   return (
@@ -319,32 +328,32 @@ function FiltersPopover({ filter, onChange, priority, view, sort, label, extra, 
         type="button"
         className={buttonClass('secondary', 'md', false, 'board-filters__button')}
         aria-haspopup="dialog"
-        aria-label={count > 0 ? `Filters, ${count} active` : undefined}
+        aria-label={count > 0 ? t`Filters, ${plural(count, { one: '# active', other: '# active' })}` : undefined}
         {...buttonProps}
       >
         <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
           <path stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" d="M2.5 4h11M4.5 8h7M6.5 12h3" />
         </svg>
-        Filters
+        <Trans>Filters</Trans>
         {count > 0 ? (
           <span className="board-filters__count" aria-hidden="true">
-            {count}
+            {formatNumber(count)}
           </span>
         ) : null}
       </button>
       <div className="board-filters__panel" role="dialog" aria-labelledby={titleId} tabIndex={-1} {...panelProps}>
         <h2 className="visually-hidden" id={titleId}>
-          Filters
+          <Trans>Filters</Trans>
         </h2>
         <div className="board-filters__section">
           <p className="board-filters__caption" aria-hidden="true">
-            Priority
+            <Trans>Priority</Trans>
           </p>
           {priority}
         </div>
         <div className="board-filters__section">
           <p className="board-filters__caption" aria-hidden="true">
-            Show
+            <Trans comment="The caption of the choice of whose tasks the board shows">Show</Trans>
           </p>
           {view}
         </div>
@@ -354,7 +363,7 @@ function FiltersPopover({ filter, onChange, priority, view, sort, label, extra, 
         {extra ? (
           <div className="board-filters__section">
             <p className="board-filters__caption" aria-hidden="true">
-              Card size
+              <Trans>Card size</Trans>
             </p>
             {extra}
           </div>
@@ -368,7 +377,7 @@ function FiltersPopover({ filter, onChange, priority, view, sort, label, extra, 
                 onChange({ priority: DEFAULT_FILTER.priority, view: DEFAULT_FILTER.view, sort: DEFAULT_FILTER.sort, label: DEFAULT_FILTER.label });
               }}
             >
-              Reset
+              <Trans comment="Puts the board's filters back to their defaults">Reset</Trans>
             </button>
           ) : null}
           <button
@@ -378,7 +387,7 @@ function FiltersPopover({ filter, onChange, priority, view, sort, label, extra, 
               close(true);
             }}
           >
-            Done
+            <Trans comment="Closes the board's filters">Done</Trans>
           </button>
         </div>
       </div>
@@ -437,7 +446,9 @@ function CompactSearch({ inputRef, value, onSearch, open, setOpen }: CompactSear
         <circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" strokeWidth="1.6" />
         <path d="m10.5 10.5 3 3" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
       </svg>
-      <span className="visually-hidden">Search tasks</span>
+      <span className="visually-hidden">
+        <Trans>Search tasks</Trans>
+      </span>
     </button>
   );
 }
@@ -445,9 +456,22 @@ function CompactSearch({ inputRef, value, onSearch, open, setOpen }: CompactSear
 /** "N overdue" next to the board's title: open tasks whose deadline has passed. */
 export function OverdueCount({ count }: { count: number | undefined }) {
   if (count === undefined) return null;
+  const shown = formatNumber(count);
   return (
     <p className={cx('overdue-count', count > 0 && 'overdue-count--some')} data-testid="overdue-count">
-      <strong>{count}</strong> overdue
+      <Plural
+        value={count}
+        one={
+          <>
+            <strong>{shown}</strong> overdue
+          </>
+        }
+        other={
+          <>
+            <strong>{shown}</strong> overdue
+          </>
+        }
+      />
     </p>
   );
 }

@@ -1,5 +1,8 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useState } from 'react';
 import { SelectField } from '#web/components/field.tsx';
+import { formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { BOARD_GROUPS, GROUP_LABELS, type BoardGroup } from '../api/board-group.ts';
 
 /** How big the board's cards are: the full card with its actions, or a short one. */
@@ -38,8 +41,9 @@ export function useCardSize(): [CardSize, (size: CardSize) => void] {
  * 1280 px beside the sidebar.
  */
 export function CardSizeToggle({ value, onChange }: { value: CardSize; onChange: (size: CardSize) => void }) {
+  const { t } = useLingui();
   return (
-    <div className="card-size priority-filter" role="group" aria-label="Card size">
+    <div className="card-size priority-filter" role="group" aria-label={t`Card size`}>
       <button
         type="button"
         className="priority-filter__option"
@@ -48,7 +52,7 @@ export function CardSizeToggle({ value, onChange }: { value: CardSize; onChange:
           onChange(value === 'compact' ? 'detailed' : 'compact');
         }}
       >
-        Compact
+        <Trans comment="The toggle that shows the board's cards short">Compact</Trans>
       </button>
     </div>
   );
@@ -66,8 +70,9 @@ export interface SwitcherColumn {
  * column's header, in place of its name.
  */
 export function ColumnSwitcher({ columns, value, onChange }: { columns: readonly SwitcherColumn[]; value: string; onChange: (key: string) => void }) {
+  const { t } = useLingui();
   return (
-    <div className="column-switcher" role="group" aria-label="Column shown">
+    <div className="column-switcher" role="group" aria-label={t`Column shown`}>
       {columns.map((column) => (
         <button
           key={column.key}
@@ -78,8 +83,8 @@ export function ColumnSwitcher({ columns, value, onChange }: { columns: readonly
             onChange(column.key);
           }}
         >
-          {column.name}
-          {column.count === undefined ? null : <span className="column-switcher__count">{column.count}</span>}
+          {displayName(column.name)}
+          {column.count === undefined ? null : <span className="column-switcher__count">{formatNumber(column.count)}</span>}
         </button>
       ))}
     </div>
@@ -88,9 +93,10 @@ export function ColumnSwitcher({ columns, value, onChange }: { columns: readonly
 
 /** How the board and the table are grouped (`?group=`): none, assignee, priority or label. */
 export function GroupSelect({ value, onChange }: { value: BoardGroup; onChange: (group: BoardGroup) => void }) {
+  const { t, i18n } = useLingui();
   return (
     <SelectField
-      label="Group"
+      label={t({ message: 'Group', comment: 'The select of how the board is grouped (by assignee, priority or label)' })}
       fieldClassName="toolbar-field"
       className="toolbar-field__control"
       value={value}
@@ -100,7 +106,7 @@ export function GroupSelect({ value, onChange }: { value: BoardGroup; onChange: 
     >
       {BOARD_GROUPS.map((group) => (
         <option key={group} value={group}>
-          {GROUP_LABELS[group]}
+          {i18n._(GROUP_LABELS[group])}
         </option>
       ))}
     </SelectField>

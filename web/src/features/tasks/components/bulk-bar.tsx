@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { PRIORITY_ORDER, type Priority } from '#shared/constants.ts';
 import type { Column } from '#shared/schemas/columns.ts';
@@ -9,6 +11,7 @@ import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { useOnline } from '#web/lib/use-online.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import { changedText, notUndoneText, useBulkChange, useUndoBulkChange, type BulkRequest } from '../api/bulk-change.ts';
 import { taskSelection, useTaskSelection } from '../api/task-selection.ts';
@@ -18,9 +21,6 @@ import './bulk-bar.css';
 
 /** How long "N tasks changed — Undo" stays (while the pointer or focus is not on it). */
 export const UNDO_MS = 10_000;
-export const OFFLINE_TEXT = 'Changes to many tasks need a connection';
-
-const tasksText = (n: number) => `${String(n)} ${n === 1 ? 'task' : 'tasks'}`;
 
 interface Done {
   text: string;
@@ -58,8 +58,9 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
   const [assignee, setAssignee] = useState('');
   const [deadline, setDeadline] = useState('');
   const [paused, setPaused] = useState(false);
+  const { t } = useLingui();
   const ids = [...selection.ids];
-  const n = ids.length;
+  const selected = ids.length;
 
   // A selection is of the board and filter on screen: another one starts with none.
   useEffect(
@@ -88,12 +89,15 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
       taskSelection.clear();
       setAssignee('');
       setDeadline('');
+      const changed = result.tasks.length;
+      const deleted = result.deleted;
+      const warnings = result.warnings.join(' ');
       setDone(
         'delete' in change
-          ? { text: `${tasksText(result.deleted)} deleted`, undo: [] }
+          ? { text: plural(deleted, { one: '# task deleted', other: '# tasks deleted' }), undo: [] }
           : {
               // A column left over its WIP limit is said after the count (the change is made all the same).
-              text: result.warnings.length === 0 ? changedText(result.tasks.length) : `${changedText(result.tasks.length)}. ${result.warnings.join(' ')}`,
+              text: warnings === '' ? changedText(changed) : t`${plural(changed, { one: '# task changed', other: '# tasks changed' })}. ${warnings}`,
               undo: result.undo,
             },
       );
@@ -113,7 +117,7 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
     sendUndo(plan)
       .then(({ putBack, changedSince }) => {
         // A task someone changed since the change keeps their change: said where refusals are.
-        if (changedSince === undefined) setDone({ text: `${tasksText(putBack)} put back`, undo: [] });
+        if (changedSince === undefined) setDone({ text: plural(putBack, { one: '# task put back', other: '# tasks put back' }), undo: [] });
         else setError(notUndoneText(changedSince, putBack));
       })
       .catch((failure: unknown) => {
@@ -125,6 +129,7 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
   };
 
   const disabled = busy || !online;
+  const deleting = confirmDelete ?? 0;
   const boardLabels = labels.data ?? [];
 
   const notice =
@@ -157,7 +162,7 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
                   undo(done.undo);
                 }}
               >
-                Undo
+                <Trans>Undo</Trans>
               </Button>
             </>
           ) : null}
@@ -172,20 +177,24 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
           {error}
         </Alert>
       ) : null}
-      {n === 0 ? (
+      {selected === 0 ? (
         notice
       ) : (
-        <section className="bulk-bar" aria-label="Change the selected tasks">
+        <section className="bulk-bar" aria-label={t`Change the selected tasks`}>
           <p className="bulk-bar__count" role="status">
-            {n} selected
+            <Plural value={selected} one="# selected" other="# selected" />
           </p>
-          {online ? null : <p className="bulk-bar__offline">{OFFLINE_TEXT}</p>}
+          {online ? null : (
+            <p className="bulk-bar__offline">
+              <Trans>Changes to many tasks need a connection</Trans>
+            </p>
+          )}
           <div className="bulk-bar__actions">
             {columns ? (
               <ChoiceSelect
-                label="Move to column"
+                label={t`Move to column`}
                 disabled={disabled}
-                options={columns.map((column) => ({ value: column._id, text: column.name }))}
+                options={columns.map((column) => ({ value: column._id, text: displayName(column.name) }))}
                 onChoose={(columnId) => {
                   act({ columnId });
                 }}
@@ -199,7 +208,7 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
                     act({ status: 'done' });
                   }}
                 >
-                  Complete
+                  <Trans comment="Completes the selected tasks">Complete</Trans>
                 </Button>
                 <Button
                   size="sm"
@@ -208,12 +217,12 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
                     act({ status: 'todo' });
                   }}
                 >
-                  Reopen
+                  <Trans comment="Reopens the selected tasks">Reopen</Trans>
                 </Button>
               </>
             )}
             <ChoiceSelect
-              label="Priority"
+              label={t`Priority`}
               disabled={disabled}
               options={PRIORITY_ORDER.map((priority) => ({ value: priority, text: PRIORITY_LABELS[priority] }))}
               onChoose={(priority) => {
@@ -230,8 +239,8 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
               <input
                 className="input bulk-bar__input"
                 type="email"
-                aria-label="Assign to (e-mail)"
-                placeholder="Assign to…"
+                aria-label={t`Assign to (e-mail)`}
+                placeholder={t`Assign to…`}
                 value={assignee}
                 disabled={disabled}
                 onChange={(event) => {
@@ -239,7 +248,7 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
                 }}
               />
               <Button size="sm" type="submit" disabled={disabled || assignee.trim() === ''}>
-                Assign
+                <Trans comment="Assigns the selected tasks to the address typed">Assign</Trans>
               </Button>
             </form>
             <form
@@ -253,7 +262,7 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
               <input
                 className="input bulk-bar__input"
                 type="datetime-local"
-                aria-label="Deadline"
+                aria-label={t`Deadline`}
                 value={deadline}
                 disabled={disabled}
                 onChange={(event) => {
@@ -261,13 +270,13 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
                 }}
               />
               <Button size="sm" type="submit" disabled={disabled}>
-                {deadline === '' ? 'Clear deadline' : 'Set deadline'}
+                {deadline === '' ? <Trans>Clear deadline</Trans> : <Trans>Set deadline</Trans>}
               </Button>
             </form>
             {boardLabels.length > 0 ? (
               <>
                 <ChoiceSelect
-                  label="Add label"
+                  label={t`Add label`}
                   disabled={disabled}
                   options={boardLabels.map((label) => ({ value: label._id, text: label.name }))}
                   onChoose={(id) => {
@@ -275,7 +284,7 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
                   }}
                 />
                 <ChoiceSelect
-                  label="Remove label"
+                  label={t`Remove label`}
                   disabled={disabled}
                   options={boardLabels.map((label) => ({ value: label._id, text: label.name }))}
                   onChoose={(id) => {
@@ -289,10 +298,10 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
               variant="danger"
               disabled={disabled}
               onClick={() => {
-                setConfirmDelete(n);
+                setConfirmDelete(selected);
               }}
             >
-              Delete
+              <Trans comment="Deletes the selected tasks">Delete</Trans>
             </Button>
             <Button
               size="sm"
@@ -302,17 +311,17 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
                 setError(null);
               }}
             >
-              Clear selection
+              <Trans>Clear selection</Trans>
             </Button>
           </div>
         </section>
       )}
       <ConfirmDialog
         open={confirmDelete !== null}
-        title={`Delete ${tasksText(confirmDelete ?? 0)}?`}
-        body="They are deleted for everyone who sees them, with their comments and checklists. This cannot be undone."
-        confirmLabel={`Delete ${tasksText(confirmDelete ?? 0)}`}
-        busyLabel="Deleting…"
+        title={plural(deleting, { one: 'Delete # task?', other: 'Delete # tasks?' })}
+        body={t`They are deleted for everyone who sees them, with their comments and checklists. This cannot be undone.`}
+        confirmLabel={plural(deleting, { one: 'Delete # task', other: 'Delete # tasks' })}
+        busyLabel={t`Deleting…`}
         onConfirm={() => run({ delete: true })}
         onClose={() => {
           setConfirmDelete(null);
@@ -324,6 +333,7 @@ export function BulkBar({ boardId, columns, filter }: BulkBarProps) {
 
 /** A select whose choice is the action: choosing sends it, and the select goes back to its prompt. */
 function ChoiceSelect({ label, options, disabled, onChoose }: { label: string; options: readonly { value: string; text: string }[]; disabled: boolean; onChoose: (value: string) => void }) {
+  const { t } = useLingui();
   return (
     <select
       className="input select bulk-bar__select"
@@ -334,7 +344,7 @@ function ChoiceSelect({ label, options, disabled, onChoose }: { label: string; o
         if (event.target.value !== '') onChoose(event.target.value);
       }}
     >
-      <option value="">{label}…</option>
+      <option value="">{t({ message: `${label}…`, comment: 'The first choice of a select whose choice is the action: its name, as a prompt' })}</option>
       {options.map((option) => (
         <option key={option.value} value={option.value}>
           {option.text}

@@ -1,9 +1,13 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { addDays, addMonths, dayKeyOf, defaultDueOn, monthGrid, moveToDay, shiftByDays, weekDays, type DayKey } from '#shared/calendar-dates.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { cx } from '#web/lib/cx.ts';
+import { dateTimeFormat, formatNumber } from '#web/lib/locale-format.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { formatDay, formatTimeOfDay, type DateSave } from './date-moves.ts';
 import { moreNote, onAltArrow, PressedButtons, RangeSteps, useDatedTask, useDateView } from './use-date-view.tsx';
@@ -19,9 +23,9 @@ import './calendar-view.css';
  */
 
 type CalendarMode = 'month' | 'week';
-const MODES: { value: CalendarMode; label: string }[] = [
-  { value: 'month', label: 'Month' },
-  { value: 'week', label: 'Week' },
+const MODES: { value: CalendarMode; label: MessageDescriptor }[] = [
+  { value: 'month', label: msg({ message: 'Month', comment: 'The calendar showing a month' }) },
+  { value: 'week', label: msg({ message: 'Week', comment: 'The calendar showing a week' }) },
 ];
 const CALENDAR_DRAG = 'taskwise-calendar-task';
 interface FocusRequest {
@@ -33,9 +37,10 @@ const UNDATED_SHOWN = 200;
 /** Narrower than a phone's landscape width: the agenda instead of the grid. */
 const PHONE_QUERY = '(max-width: 599px)';
 
-const monthTitle = new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
-const weekTitle = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-const weekdayName = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
+// Formats of day keys (midnight UTC of the day, in UTC), made in the language in use when drawn.
+const MONTH_TITLE: Intl.DateTimeFormatOptions = { month: 'long', year: 'numeric', timeZone: 'UTC' };
+const WEEK_TITLE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
+const WEEKDAY_NAME: Intl.DateTimeFormatOptions = { weekday: 'short', timeZone: 'UTC' };
 const utcDate = (key: DayKey) => new Date(`${key}T00:00:00Z`);
 
 /** A task's chip: its title and time, a link to its page, dragged (or moved by Alt+arrows) to another day. */
@@ -112,7 +117,15 @@ function TaskChip({
       ) : null}
       {task.deadline ? <span className="calendar-chip__time">{formatTimeOfDay(task.deadline, timeZone)}</span> : null}
       <span className="calendar-chip__title">{task.taskTitle}</span>
-      {done ? <span className="visually-hidden">, completed</span> : overdue ? <span className="visually-hidden">, overdue</span> : null}
+      {done ? (
+        <span className="visually-hidden">
+          <Trans comment="After a task's title in the calendar">, completed</Trans>
+        </span>
+      ) : overdue ? (
+        <span className="visually-hidden">
+          <Trans comment="After a task's title in the calendar">, overdue</Trans>
+        </span>
+      ) : null}
     </Link>
   );
 }
@@ -121,7 +134,10 @@ function TaskChip({
 function moveTo(task: Task, day: DayKey, timeZone: string, save: DateSave): void {
   if (task.deadline !== null && dayKeyOf(task.deadline, timeZone) === day) return;
   const deadline = task.deadline === null ? defaultDueOn(day, timeZone) : moveToDay(task.deadline, day, timeZone);
-  save(task, { deadline }, `“${task.taskTitle}” is now due ${formatDay(day)}, ${formatTimeOfDay(deadline, timeZone)}.`);
+  const title = task.taskTitle;
+  const date = formatDay(day);
+  const time = formatTimeOfDay(deadline, timeZone);
+  save(task, { deadline }, i18n._(msg`“${title}” is now due ${date}, ${time}.`));
 }
 
 /** A day that takes dropped chips; `children` are its chips. */
@@ -162,6 +178,7 @@ const MONTH_DAY_CHIPS = 4;
 const MONTH_DAY_SHOWN = 3;
 
 export default function CalendarView({ filter }: ViewProps) {
+  const { t } = useLingui();
   const { tasks, isPending, busy, timeZone, weekStart, now: nowDate, today, anchor, setAnchor, save, hintId, titleId, asideId: undatedId, notices } = useDateView(filter);
   const now = nowDate.getTime();
   const [mode, setMode] = useState<CalendarMode>('month');
@@ -236,8 +253,9 @@ export default function CalendarView({ filter }: ViewProps) {
   };
   const title =
     mode === 'month'
-      ? monthTitle.format(utcDate(anchor))
-      : weekTitle.formatRange(utcDate(weeks[0]?.[0] ?? anchor), utcDate(weeks[0]?.[6] ?? anchor));
+      ? dateTimeFormat(MONTH_TITLE).format(utcDate(anchor))
+      : dateTimeFormat(WEEK_TITLE).formatRange(utcDate(weeks[0]?.[0] ?? anchor), utcDate(weeks[0]?.[6] ?? anchor));
+  const modes = MODES.map((option) => ({ value: option.value, label: i18n._(option.label) }));
 
   const chips = (list: readonly Task[] | undefined) =>
     list && list.length > 0 ? (
@@ -256,6 +274,7 @@ export default function CalendarView({ filter }: ViewProps) {
     if (mode !== 'month' || list === undefined || list.length <= MONTH_DAY_CHIPS) return chips(list);
     const open = openDays.has(day);
     const hidden = list.length - MONTH_DAY_SHOWN;
+    const dayName = formatDay(day);
     return (
       <>
         {chips(open ? list : list.slice(0, MONTH_DAY_SHOWN))}
@@ -268,8 +287,15 @@ export default function CalendarView({ filter }: ViewProps) {
             openDay(day, !open);
           }}
         >
-          {open ? 'Show fewer' : `${hidden.toLocaleString()} more`}{' '}
-          <span className="visually-hidden">due {formatDay(day)}</span>
+          {open ? (
+            <Trans>
+              Show fewer <span className="visually-hidden">due {dayName}</span>
+            </Trans>
+          ) : (
+            <Trans>
+              <Plural value={hidden} one="# more" other="# more" /> <span className="visually-hidden">due {dayName}</span>
+            </Trans>
+          )}
         </button>
       </>
     );
@@ -281,9 +307,9 @@ export default function CalendarView({ filter }: ViewProps) {
         <h2 id={titleId} className="calendar__title" aria-live="polite">
           {title}
         </h2>
-        <PressedButtons label="Calendar range" className="calendar__modes" options={MODES} value={mode} onChange={setMode} />
+        <PressedButtons label={t`Calendar range`} className="calendar__modes" options={modes} value={mode} onChange={setMode} />
         <RangeSteps
-          label="Move through the calendar"
+          label={t`Move through the calendar`}
           className="calendar__steps"
           unit={mode}
           onStep={step}
@@ -293,54 +319,77 @@ export default function CalendarView({ filter }: ViewProps) {
         />
       </div>
       <p id={hintId} className="visually-hidden">
-        Alt+Left or Alt+Right moves the deadline a day, Alt+Up or Alt+Down a week, keeping its time. A task without a deadline gets one counted from today, at 17:00.
+        <Trans>Alt+Left or Alt+Right moves the deadline a day, Alt+Up or Alt+Down a week, keeping its time. A task without a deadline gets one counted from today, at 17:00.</Trans>
       </p>
       <ViewNotices {...notices} noteClassName="calendar__note" />
       <div className="calendar__body" aria-busy={busy}>
         {phone ? (
           <div className="calendar__agenda">
-            {agendaDays.map((day) => (
-              <DropDay key={day} day={day} label={formatDay(day)} className={cx('calendar__agenda-day', day === today && 'calendar__day--today')}>
-                <h3 className="calendar__agenda-heading">
-                  {formatDay(day)}
-                  {day === today ? <span className="calendar__today-tag"> (today)</span> : null}
-                </h3>
-                {chips(byDay.get(day)) ?? <p className="calendar__empty">Nothing due</p>}
-              </DropDay>
-            ))}
+            {agendaDays.map((day) => {
+              const dayName = formatDay(day);
+              return (
+                <DropDay key={day} day={day} label={dayName} className={cx('calendar__agenda-day', day === today && 'calendar__day--today')}>
+                  <h3 className="calendar__agenda-heading">
+                    {day === today ? (
+                      <Trans>
+                        {dayName}
+                        <span className="calendar__today-tag"> (today)</span>
+                      </Trans>
+                    ) : (
+                      dayName
+                    )}
+                  </h3>
+                  {chips(byDay.get(day)) ?? (
+                    <p className="calendar__empty">
+                      <Trans>Nothing due</Trans>
+                    </p>
+                  )}
+                </DropDay>
+              );
+            })}
           </div>
         ) : (
           <div className={cx('calendar__grid', mode === 'week' && 'calendar__grid--week')}>
             <div className="calendar__weekdays" aria-hidden="true">
               {(weeks[0] ?? []).map((day) => (
-                <span key={day}>{weekdayName.format(utcDate(day))}</span>
+                <span key={day}>{dateTimeFormat(WEEKDAY_NAME).format(utcDate(day))}</span>
               ))}
             </div>
             {weeks.map((week) => (
               <div key={week[0]} className="calendar__week">
-                {week.map((day) => (
-                  <DropDay
-                    key={day}
-                    day={day}
-                    label={`${formatDay(day)}${day === today ? ' (today)' : ''}`}
-                    className={cx('calendar__day', day === today && 'calendar__day--today', mode === 'month' && !day.startsWith(monthPrefix) && 'calendar__day--outside')}
-                  >
-                    <span className="calendar__date" aria-hidden="true">
-                      {Number(day.slice(8))}
-                    </span>
-                    {monthDayChips(day)}
-                  </DropDay>
-                ))}
+                {week.map((day) => {
+                  const dayName = formatDay(day);
+                  return (
+                    <DropDay
+                      key={day}
+                      day={day}
+                      label={day === today ? t`${dayName} (today)` : dayName}
+                      className={cx('calendar__day', day === today && 'calendar__day--today', mode === 'month' && !day.startsWith(monthPrefix) && 'calendar__day--outside')}
+                    >
+                      <span className="calendar__date" aria-hidden="true">
+                        {formatNumber(Number(day.slice(8)))}
+                      </span>
+                      {monthDayChips(day)}
+                    </DropDay>
+                  );
+                })}
               </div>
             ))}
           </div>
         )}
         <aside className="calendar__undated" aria-labelledby={undatedId}>
           <h3 id={undatedId} className="calendar__undated-title">
-            No deadline
+            <Trans>No deadline</Trans>
           </h3>
-          <p className="calendar__undated-hint">Drop a task on a day to give it that day at 17:00.</p>
-          {chips(undated.slice(0, UNDATED_SHOWN)) ?? (isPending ? null : <p className="calendar__empty">Every task has a deadline.</p>)}
+          <p className="calendar__undated-hint">
+            <Trans>Drop a task on a day to give it that day at 17:00.</Trans>
+          </p>
+          {chips(undated.slice(0, UNDATED_SHOWN)) ??
+            (isPending ? null : (
+              <p className="calendar__empty">
+                <Trans>Every task has a deadline.</Trans>
+              </p>
+            ))}
           {undated.length > UNDATED_SHOWN ? <p className="calendar__empty">{moreNote(undated.length, UNDATED_SHOWN)}</p> : null}
         </aside>
       </div>

@@ -1,6 +1,7 @@
 import type { KeyboardEvent, MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useBoardNames } from '../api/board-names.ts';
 import { boardPath, useBoardScope } from '../api/board-scope.ts';
 import { taskSelection, useIsSelected } from '../api/task-selection.ts';
@@ -69,7 +70,7 @@ export function useCardKeys(task: Task, onMove: ((task: Task, direction: MoveDir
 
 /**
  * In "All my tasks", where a card is: its board's name and its column's (boards differ in their
- * columns). A board the viewer is not on (a task of it is assigned to them) is asked for its
+ * columns), as shown (the product's own names in the reader's language). A board the viewer is not on (a task of it is assigned to them) is asked for its
  * names. Undefined on a board, and until the names are known.
  */
 export function useCardPlace(task: Pick<Task, 'boardId' | 'columnId'>): { boardName: string; columnName: string | undefined } | undefined {
@@ -78,7 +79,8 @@ export function useCardPlace(task: Pick<Task, 'boardId' | 'columnId'>): { boardN
   const other = useBoardNames(task.boardId, boardId === null && boards !== undefined && own === undefined);
   const board = boardId === null ? (own ?? other) : undefined;
   if (!board) return undefined;
-  return { boardName: board.name, columnName: board.columns.find((column) => column._id === task.columnId)?.name };
+  const columnName = board.columns.find((column) => column._id === task.columnId)?.name;
+  return { boardName: displayName(board.name), columnName: columnName === undefined ? undefined : displayName(columnName) };
 }
 
 /** An e-mail address's initials: "ada.lovelace@x" → "AL", "bob@x" → "B". */

@@ -2,10 +2,13 @@ import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { attachClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge/attach-closest-edge';
 import { extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge/extract-closest-edge';
+import { t } from '@lingui/core/macro';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import type { ColumnChange } from '../api/change-columns.ts';
 import { useMoveTask } from '../api/move-task.ts';
@@ -23,9 +26,13 @@ function cardsOf(queryClient: QueryClient, column: Column, filter: BoardFilter):
   return data?.pages.flatMap((page) => page.tasks) ?? [];
 }
 
-/** What a screen reader hears after a move. */
-export const movedText = (title: string, column: string, position: number | null, total: number | null): string =>
-  position === null || total === null ? `Moved ‘${title}’ to ${column}` : `Moved ‘${title}’ to ${column}, position ${position} of ${total}`;
+/** What a screen reader hears after a move (`column`: the name as shown). */
+export function movedText(title: string, column: string, position: number | null, total: number | null): string {
+  if (position === null || total === null) return t`Moved ‘${title}’ to ${column}`;
+  const place = formatNumber(position);
+  const size = formatNumber(total);
+  return t`Moved ‘${title}’ to ${column}, position ${place} of ${size}`;
+}
 
 /** Puts focus back on a moved card once it is drawn in its new column (a second at most). */
 function refocus(taskId: string, columnId: string, tries = 60): void {
@@ -73,7 +80,7 @@ export function useCardMoves({ columns, filter, counts, canChangeColumns, change
       const index = afterId === null ? 0 : cards.findIndex((t) => t._id === afterId) + 1;
       const size = total(column, cards.length + (task.columnId === column._id ? 1 : 0)) + (task.columnId === column._id ? 0 : 1);
       move.mutate({ task, columnId: column._id, category: column.category, afterId });
-      setAnnouncement(movedText(task.taskTitle, column.name, manual ? index + 1 : null, manual ? size : null));
+      setAnnouncement(movedText(task.taskTitle, displayName(column.name), manual ? index + 1 : null, manual ? size : null));
     },
     [queryClient, filter, manual, move, total],
   );

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type SubmitEvent } from 'react';
 import { COLUMN_POLICY } from '#shared/column-messages.ts';
 import type { TaskStatus } from '#shared/constants.ts';
@@ -8,11 +11,15 @@ import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { SelectField, TextField } from '#web/components/field.tsx';
 import { errorText } from '#web/lib/error-text.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { usePopover } from '#web/lib/use-popover.ts';
 import type { ColumnChange } from '../api/change-columns.ts';
 
-/** The words of a category, as the menu and the delete dialog say them. */
-export const CATEGORY_LABELS: Record<TaskStatus, string> = { todo: 'To do', done: 'Done' };
+/** The words of a category, as the column form says them. */
+const CATEGORY_LABELS: Record<TaskStatus, MessageDescriptor> = {
+  todo: msg({ message: 'To do', comment: 'A column’s category: its tasks are still to do' }),
+  done: msg({ message: 'Done', comment: 'A column’s category: its tasks are completed' }),
+};
 
 /** Sends one change of the board's columns; rejects with the server's refusal. */
 export type ChangeColumns = (change: ColumnChange) => Promise<unknown>;
@@ -34,6 +41,7 @@ function ColumnForm({ initial, submitLabel, onSubmit, onDone }: { initial: Colum
   const [values, setValues] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const { t, i18n } = useLingui();
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     setBusy(true);
@@ -53,7 +61,7 @@ function ColumnForm({ initial, submitLabel, onSubmit, onDone }: { initial: Colum
     <form className="column-form" onSubmit={submit} noValidate>
       {error ? <Alert tone="error">{error}</Alert> : null}
       <TextField
-        label="Name"
+        label={t({ message: 'Name', comment: 'A column’s name' })}
         value={values.name}
         maxLength={COLUMN_POLICY.nameMax}
         required
@@ -62,8 +70,8 @@ function ColumnForm({ initial, submitLabel, onSubmit, onDone }: { initial: Colum
         }}
       />
       <TextField
-        label="WIP limit"
-        hint="Empty: no limit. More tasks than this show as a warning, never a refusal."
+        label={t({ message: 'WIP limit', comment: 'Work in progress: the most tasks a column should hold' })}
+        hint={t`Empty: no limit. More tasks than this show as a warning, never a refusal.`}
         inputMode="numeric"
         value={values.wipLimit}
         onChange={(event) => {
@@ -71,15 +79,15 @@ function ColumnForm({ initial, submitLabel, onSubmit, onDone }: { initial: Colum
         }}
       />
       <SelectField
-        label="Category"
-        hint="Tasks in a Done column are completed. It changes only while the column is empty."
+        label={t`Category`}
+        hint={t({ message: 'Tasks in a Done column are completed. It changes only while the column is empty.', comment: '“Done” is the category as the Category select names it' })}
         value={values.category}
         onChange={(event) => {
           setValues({ ...values, category: event.target.value as TaskStatus });
         }}
       >
-        <option value="todo">{CATEGORY_LABELS.todo}</option>
-        <option value="done">{CATEGORY_LABELS.done}</option>
+        <option value="todo">{i18n._(CATEGORY_LABELS.todo)}</option>
+        <option value="done">{i18n._(CATEGORY_LABELS.done)}</option>
       </SelectField>
       <Button type="submit" variant="primary" busy={busy}>
         {submitLabel}
@@ -91,6 +99,7 @@ function ColumnForm({ initial, submitLabel, onSubmit, onDone }: { initial: Colum
 /** "Add column" at the end of the board: a new To do column goes last. */
 export function AddColumnButton({ lastId, onChange }: { lastId: string | undefined; onChange: ChangeColumns }) {
   const [open, setOpen] = useState(false);
+  const { t } = useLingui();
   const close = () => {
     setOpen(false);
   };
@@ -103,12 +112,12 @@ export function AddColumnButton({ lastId, onChange }: { lastId: string | undefin
         }}
         aria-haspopup="dialog"
       >
-        Add column
+        <Trans>Add column</Trans>
       </Button>
-      <Dialog open={open} onClose={close} title="Add column" variant="center" closeLabel="Close">
+      <Dialog open={open} onClose={close} title={t`Add column`} variant="center" closeLabel={t`Close`}>
         <ColumnForm
           initial={{ name: '', wipLimit: '', category: 'todo' }}
-          submitLabel="Add column"
+          submitLabel={t`Add column`}
           onSubmit={({ name, wipLimit, category }) => onChange({ kind: 'create', body: { name, category, wipLimit: wipOf(wipLimit), afterId: lastId ?? null } })}
           onDone={close}
         />
@@ -142,6 +151,8 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
   const targets = columns.filter((c) => c._id !== column._id && c.category === column.category);
   const [moveTo, setMoveTo] = useState('');
   const empty = count === 0;
+  const { t } = useLingui();
+  const name = displayName(column.name);
 
   const run = (change: ColumnChange) => {
     close(true);
@@ -161,7 +172,7 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
 
   return (
     <div className="column-menu">
-      <button type="button" className={buttonClass('ghost', 'sm', false, 'column-menu__button')} aria-label={`Column options: ${column.name}`} {...buttonProps}>
+      <button type="button" className={buttonClass('ghost', 'sm', false, 'column-menu__button')} aria-label={t`Column options: ${name}`} {...buttonProps}>
         <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
           <circle cx="3.5" cy="8" r="1.4" fill="currentColor" />
           <circle cx="8" cy="8" r="1.4" fill="currentColor" />
@@ -170,7 +181,7 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
       </button>
       <div className="column-menu__panel" role="group" aria-labelledby={titleId} tabIndex={-1} {...panelProps}>
         <p className="visually-hidden" id={titleId}>
-          Column options: {column.name}
+          <Trans>Column options: {name}</Trans>
         </p>
         <button
           type="button"
@@ -180,13 +191,13 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
             setEditing(true);
           }}
         >
-          Edit column…
+          <Trans>Edit column…</Trans>
         </button>
         <button type="button" className="column-menu__item" disabled={index <= 0} onClick={moveLeft}>
-          Move left
+          <Trans>Move left</Trans>
         </button>
         <button type="button" className="column-menu__item" disabled={index === -1 || index >= columns.length - 1} onClick={moveRight}>
-          Move right
+          <Trans>Move right</Trans>
         </button>
         <button
           type="button"
@@ -197,7 +208,7 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
             setDeleting(true);
           }}
         >
-          Delete column…
+          <Trans>Delete column…</Trans>
         </button>
       </div>
       {error ? (
@@ -210,13 +221,13 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
         onClose={() => {
           setEditing(false);
         }}
-        title={`Edit column “${column.name}”`}
+        title={t`Edit column “${name}”`}
         variant="center"
-        closeLabel="Close"
+        closeLabel={t`Close`}
       >
         <ColumnForm
           initial={{ name: column.name, wipLimit: column.wipLimit === null ? '' : String(column.wipLimit), category: column.category }}
-          submitLabel="Save column"
+          submitLabel={t`Save column`}
           onSubmit={({ name, wipLimit, category }) =>
             onChange({
               kind: 'update',
@@ -235,21 +246,23 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
         onClose={() => {
           setDeleting(false);
         }}
-        title={`Delete column “${column.name}”?`}
+        title={t`Delete column “${name}”?`}
         body={
           empty
-            ? 'The column is empty. This cannot be undone.'
-            : targets.length === 0
-              ? `Its tasks have no other ${CATEGORY_LABELS[column.category]} column to go to: add one first, or move its tasks out.`
-              : 'Its tasks keep their order at the end of the column you choose. This cannot be undone.'
+            ? t`The column is empty. This cannot be undone.`
+            : targets.length > 0
+              ? t`Its tasks keep their order at the end of the column you choose. This cannot be undone.`
+              : column.category === 'todo'
+                ? t({ message: 'Its tasks have no other To do column to go to: add one first, or move its tasks out.', comment: '“To do” is the column’s category as the column form names it' })
+                : t({ message: 'Its tasks have no other Done column to go to: add one first, or move its tasks out.', comment: '“Done” is the column’s category as the column form names it' })
         }
         confirmDisabled={!empty && targets.length === 0}
-        confirmLabel="Delete column"
+        confirmLabel={t`Delete column`}
         onConfirm={() => onChange({ kind: 'delete', columnId: column._id, moveTo: empty || moveTo === '' ? undefined : moveTo })}
       >
         {!empty && targets.length > 0 ? (
           <SelectField
-            label="Move its tasks to"
+            label={t`Move its tasks to`}
             value={moveTo}
             onChange={(event) => {
               setMoveTo(event.target.value);
@@ -257,7 +270,7 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
           >
             {targets.map((target) => (
               <option key={target._id} value={target._id}>
-                {target.name}
+                {displayName(target.name)}
               </option>
             ))}
           </SelectField>

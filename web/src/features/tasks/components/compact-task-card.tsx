@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { memo, useId } from 'react';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
@@ -7,7 +8,7 @@ import { useTaskHighlight } from '../api/live-board-context.ts';
 import { isPendingTask } from '../api/pending-tasks.ts';
 import { deadlineState, formatDeadline, formatDeadlineFull } from '../utils/deadline.ts';
 import { initialsOf, useCardKeys, type MoveDirection } from './card-behaviour.ts';
-import { PRIORITY_LABELS, PriorityIcon } from './priority.tsx';
+import { PRIORITY_PHRASES, PriorityIcon } from './priority.tsx';
 import { CardPlace, TaskLink } from './task-card.tsx';
 import { TaskCardMarks } from './task-card-marks.tsx';
 import './deadline-text.css';
@@ -38,6 +39,9 @@ export const CompactTaskCard = memo(function CompactTaskCard({ task, now, onMove
   const keys = useCardKeys(task, canChange && !pending ? onMoveKey : undefined);
   const deadline = task.deadline === null ? null : new Date(task.deadline);
   const state = deadline ? deadlineState(deadline, done, now) : null;
+  const { i18n } = useLingui();
+  const priority = i18n._(PRIORITY_PHRASES[task.priority]);
+  const assignee = task.assignee;
 
   return (
     <article
@@ -48,11 +52,15 @@ export const CompactTaskCard = memo(function CompactTaskCard({ task, now, onMove
       {...position}
     >
       {/* Picked by Shift+click for the bulk bar: said as well as shown (the ring). */}
-      {keys.selected ? <span className="visually-hidden">Selected.</span> : null}
+      {keys.selected ? (
+        <span className="visually-hidden">
+          <Trans comment="Said of a card picked for a change of many tasks">Selected.</Trans>
+        </span>
+      ) : null}
       <div className="compact-card__head">
-        <span className="compact-card__priority" title={`${PRIORITY_LABELS[task.priority]} priority`}>
+        <span className="compact-card__priority" title={priority}>
           <PriorityIcon priority={task.priority} />
-          <span className="visually-hidden">{PRIORITY_LABELS[task.priority]} priority</span>
+          <span className="visually-hidden">{priority}</span>
         </span>
         <h3 className="compact-card__title" id={titleId}>
           <TaskLink task={task} className="task-card__link compact-card__link" />
@@ -63,11 +71,17 @@ export const CompactTaskCard = memo(function CompactTaskCard({ task, now, onMove
       <div className="compact-card__meta">
         <span className="compact-card__assignee" title={task.assignee}>
           <span aria-hidden="true">{initialsOf(task.assignee)}</span>
-          <span className="visually-hidden">Assignee: {task.assignee}</span>
+          <span className="visually-hidden">
+            <Trans>Assignee: {assignee}</Trans>
+          </span>
         </span>
         {deadline && state ? (
           <span className={cx('compact-card__deadline', `deadline--${state}`)}>
-            {state === 'overdue' ? <strong className="deadline__flag">Overdue</strong> : null}
+            {state === 'overdue' ? (
+              <strong className="deadline__flag">
+                <Trans>Overdue</Trans>
+              </strong>
+            ) : null}
             <time dateTime={deadline.toISOString()} title={formatDeadlineFull(deadline)}>
               {formatDeadline(deadline, now)}
             </time>

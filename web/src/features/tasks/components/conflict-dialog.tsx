@@ -1,3 +1,6 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { CONFLICT_MESSAGES } from '#shared/conflict-messages.ts';
 import type { Column } from '#shared/schemas/columns.ts';
@@ -10,6 +13,7 @@ import { labelKeys } from '#web/features/labels/api/query-keys.ts';
 import { useNotices } from '#web/components/notices.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useDeleteTask } from '../api/delete-task.ts';
 import { useCurrentConflict, useLiveBoard, type Conflict } from '../api/live-board-context.ts';
 import { useUpdateTask } from '../api/update-task.ts';
@@ -20,18 +24,23 @@ import { PRIORITY_LABELS } from './priority.tsx';
 import './conflict-dialog.css';
 
 /** The fields a person can change, in the order the dialog lists them. */
-const FIELDS = [
-  ['taskTitle', 'Task title'],
-  ['workTitle', 'Work title'],
-  ['description', 'Description'],
-  ['assignee', 'Assignee'],
-  ['priority', 'Priority'],
-  ['status', 'Status'],
-  ['startAt', 'Start'],
-  ['deadline', 'Deadline'],
-] as const;
+const FIELDS = ['taskTitle', 'workTitle', 'description', 'assignee', 'priority', 'status', 'startAt', 'deadline'] as const;
 
-type Field = (typeof FIELDS)[number][0] | 'labels' | 'column';
+type Field = (typeof FIELDS)[number] | 'labels' | 'column';
+
+/** Each field's name, as the dialog heads its row. */
+const FIELD_NAMES: Record<Field, MessageDescriptor> = {
+  column: msg`Column`,
+  taskTitle: msg`Task title`,
+  workTitle: msg`Work title`,
+  description: msg`Description`,
+  assignee: msg`Assignee`,
+  priority: msg`Priority`,
+  status: msg`Status`,
+  startAt: msg({ message: 'Start', comment: 'When the work on a task starts' }),
+  deadline: msg`Deadline`,
+  labels: msg`Labels`,
+};
 
 /** A set of labels as one value: the names in the order tasks list them, or null for none. */
 const namesOf = (labels: readonly Label[]): string | null => (labels.length > 0 ? sortLabels(labels).map((label) => label.name).join(', ') : null);
@@ -48,10 +57,25 @@ function mineOf(mine: UpdateTaskBody, field: Exclude<Field, 'labels' | 'column'>
   return value === '' ? null : value;
 }
 
+/** A value as the dialog shows it, in the language in use (called while it is drawn). */
 function shown(field: Field, value: string | null): string {
-  if (value === null) return field === 'deadline' ? 'No deadline' : field === 'startAt' ? 'No start' : field === 'labels' ? 'None' : field === 'column' ? 'A column no longer there' : 'Empty';
+  if (value === null) {
+    switch (field) {
+      case 'deadline':
+        return i18n._(msg`No deadline`);
+      case 'startAt':
+        return i18n._(msg`No start`);
+      case 'labels':
+        return i18n._(msg({ message: 'None', comment: 'A task without labels' }));
+      case 'column':
+        return i18n._(msg`A column no longer there`);
+      default:
+        return i18n._(msg({ message: 'Empty', comment: 'A task’s field without a value' }));
+    }
+  }
   if (field === 'priority') return PRIORITY_LABELS[value as Task['priority']];
-  if (field === 'status') return value === 'done' ? 'Completed' : 'To do';
+  if (field === 'status') return value === 'done' ? i18n._(msg({ message: 'Completed', context: 'task status' })) : i18n._(msg({ message: 'To do', context: 'task status' }));
+  if (field === 'column') return displayName(value);
   if (field === 'deadline' || field === 'startAt') {
     const date = new Date(value);
     return Number.isNaN(date.getTime()) ? value : formatDeadlineFull(date);
@@ -61,6 +85,7 @@ function shown(field: Field, value: string | null): string {
 
 interface Row {
   field: Field;
+  /** The field's name as shown. */
   label: string;
   theirs: string | null;
   /** What it was before they changed it (`undefined`: they did not). */
@@ -72,7 +97,8 @@ interface Row {
 /**
  * Every field the other person changed, and every field this person tried to change. Labels
  * are sent as ids: `known` are the board's labels, to name them (with those of both copies);
- * `columns` the board's columns, to name where the card is and where a move put it.
+ * `columns` the board's columns, to name where the card is and where a move put it. Called
+ * while the dialog is drawn: the rows are named in the language in use.
  */
 export function conflictRows(conflict: Conflict, known: readonly Label[] = [], columns: readonly Pick<Column, '_id' | 'name'>[] = []): Row[] {
   const rows: Row[] = [];
@@ -81,9 +107,10 @@ export function conflictRows(conflict: Conflict, known: readonly Label[] = [], c
   const myColumn = conflict.move ? columnName(conflict.move.columnId) : undefined;
   const movedByMe = conflict.move !== undefined && conflict.move.columnId !== conflict.base.columnId;
   if (conflict.base.columnId !== conflict.theirs.columnId || movedByMe) {
-    rows.push({ field: 'column', label: 'Column', theirs: theirColumn, was: conflict.base.columnId !== conflict.theirs.columnId ? baseColumn : undefined, mine: movedByMe ? myColumn : undefined });
+    rows.push({ field: 'column', label: i18n._(FIELD_NAMES.column), theirs: theirColumn, was: conflict.base.columnId !== conflict.theirs.columnId ? baseColumn : undefined, mine: movedByMe ? myColumn : undefined });
   }
-  for (const [field, label] of FIELDS) {
+  for (const field of FIELDS) {
+    const label = i18n._(FIELD_NAMES[field]);
     const base = valueOf(conflict.base, field);
     const theirs = valueOf(conflict.theirs, field);
     const mine = mineOf(conflict.mine, field);
@@ -97,7 +124,7 @@ export function conflictRows(conflict: Conflict, known: readonly Label[] = [], c
   const named = [...known, ...conflict.base.labels, ...conflict.theirs.labels];
   const mine = ids === undefined ? undefined : namesOf(ids.flatMap((id) => named.find((l) => l._id === id) ?? []));
   const iChanged = mine !== undefined && mine !== base;
-  if (base !== theirs || iChanged) rows.push({ field: 'labels', label: 'Labels', theirs, was: base !== theirs ? base : undefined, mine: iChanged ? mine : undefined });
+  if (base !== theirs || iChanged) rows.push({ field: 'labels', label: i18n._(FIELD_NAMES.labels), theirs, was: base !== theirs ? base : undefined, mine: iChanged ? mine : undefined });
   return rows;
 }
 
@@ -116,6 +143,7 @@ export function ConflictDialog() {
   const remove = useDeleteTask();
   const { notify } = useNotices();
   const queryClient = useQueryClient();
+  const { t } = useLingui();
 
   const onFailure = (error: unknown) => {
     if (!isUnauthorized(error) && !(isApiError(error) && error.status === 409)) notify('error', errorText(error));
@@ -134,6 +162,7 @@ export function ConflictDialog() {
   const editor = live.editors.get(conflict.base._id);
   // The board's labels as this tab knows them (the picker read them), to name the ones sent.
   const columns = boards?.find((board) => board._id === conflict.base.boardId)?.columns;
+  const keepLabel = CONFLICT_MESSAGES.keepTheirs;
   const rows = conflictRows(conflict, queryClient.getQueryData<Label[]>(labelKeys.board(conflict.base.boardId)) ?? [], columns);
 
   return (
@@ -151,7 +180,7 @@ export function ConflictDialog() {
         </>
       }
       fallbackFocus={() => document.getElementById('main')}
-      closeLabel={`Close (${CONFLICT_MESSAGES.keepTheirs})`}
+      closeLabel={t`Close (${keepLabel})`}
       footer={
         <>
           <Button onClick={keepTheirs}>{CONFLICT_MESSAGES.keepTheirs}</Button>
@@ -161,36 +190,66 @@ export function ConflictDialog() {
         </>
       }
     >
-      <ul className="conflict" aria-label="Changes">
-        {rows.map((row) => (
-          <li key={row.field} className="conflict__row">
-            <h3 className="conflict__field">{row.label}</h3>
+      <ul className="conflict" aria-label={t`Changes`}>
+        {rows.map((row) => {
+          const was = row.was === undefined ? undefined : shown(row.field, row.was);
+          return (
+            <li key={row.field} className="conflict__row">
+              <h3 className="conflict__field">{row.label}</h3>
+              <dl className="conflict__values">
+                <div className="conflict__value conflict__value--theirs">
+                  <dt>
+                    <Trans comment="The other person's version of a task">Theirs</Trans>
+                  </dt>
+                  <dd>
+                    {shown(row.field, row.theirs)}
+                    {was !== undefined ? (
+                      <span className="conflict__was">
+                        {' '}
+                        <Trans comment="After their value: the value before they changed it">(was {was})</Trans>
+                      </span>
+                    ) : null}
+                  </dd>
+                </div>
+                <div className="conflict__value conflict__value--mine">
+                  <dt>
+                    <Trans comment="This person's version of a task">Yours</Trans>
+                  </dt>
+                  <dd>
+                    {row.mine !== undefined ? (
+                      shown(row.field, row.mine)
+                    ) : (
+                      <span className="conflict__untouched">
+                        <Trans>Not changed by you</Trans>
+                      </span>
+                    )}
+                  </dd>
+                </div>
+              </dl>
+            </li>
+          );
+        })}
+        {conflict.kind === 'delete' ? (
+          <li className="conflict__row">
+            <h3 className="conflict__field">
+              <Trans>Task</Trans>
+            </h3>
             <dl className="conflict__values">
               <div className="conflict__value conflict__value--theirs">
-                <dt>Theirs</dt>
+                <dt>
+                  <Trans comment="The other person's version of a task">Theirs</Trans>
+                </dt>
                 <dd>
-                  {shown(row.field, row.theirs)}
-                  {row.was !== undefined ? <span className="conflict__was"> (was {shown(row.field, row.was)})</span> : null}
+                  <Trans>Kept, with the changes above</Trans>
                 </dd>
               </div>
               <div className="conflict__value conflict__value--mine">
-                <dt>Yours</dt>
-                <dd>{row.mine !== undefined ? shown(row.field, row.mine) : <span className="conflict__untouched">Not changed by you</span>}</dd>
-              </div>
-            </dl>
-          </li>
-        ))}
-        {conflict.kind === 'delete' ? (
-          <li className="conflict__row">
-            <h3 className="conflict__field">Task</h3>
-            <dl className="conflict__values">
-              <div className="conflict__value conflict__value--theirs">
-                <dt>Theirs</dt>
-                <dd>Kept, with the changes above</dd>
-              </div>
-              <div className="conflict__value conflict__value--mine">
-                <dt>Yours</dt>
-                <dd>Deleted</dd>
+                <dt>
+                  <Trans comment="This person's version of a task">Yours</Trans>
+                </dt>
+                <dd>
+                  <Trans comment="What this person tried: the task deleted">Deleted</Trans>
+                </dd>
               </div>
             </dl>
           </li>

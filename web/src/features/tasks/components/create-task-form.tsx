@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef, useState, type SubmitEvent } from 'react';
 import { DEFAULT_PRIORITY, LIMITS, type Priority } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
@@ -9,6 +10,7 @@ import { FormAlert } from '#web/components/form-alert.tsx';
 import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { personalBoardOf, useBoardScope, writableBoards } from '../api/board-scope.ts';
@@ -64,6 +66,7 @@ export function CreateTaskForm() {
   const assigneeRef = useRef<HTMLInputElement>(null);
   const deadlineRef = useRef<HTMLInputElement>(null);
   const startRef = useRef<HTMLInputElement>(null);
+  const { t } = useLingui();
 
   const set = <K extends keyof Values>(key: K, value: Values[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
@@ -152,16 +155,16 @@ export function CreateTaskForm() {
   };
 
   return (
-    <form className="create-task" onSubmit={onSubmit} noValidate aria-label="New task">
+    <form className="create-task" onSubmit={onSubmit} noValidate aria-label={t`New task`}>
       <FormAlert error={formError} errorRef={alertRef} note={{ tone: 'success', text: success }} className="create-task__alert" />
       <TextField
         ref={firstFieldRef}
-        label="Work title"
+        label={t`Work title`}
         optional
         name="workTitle"
         autoComplete="off"
         maxLength={LIMITS.workTitleMax}
-        placeholder="e.g. Website launch"
+        placeholder={t`e.g. Website launch`}
         value={values.workTitle}
         error={fieldErrors.workTitle}
         onChange={(event) => {
@@ -170,13 +173,13 @@ export function CreateTaskForm() {
       />
       <TextField
         ref={taskTitleRef}
-        label="Task title"
+        label={t`Task title`}
         name="taskTitle"
         autoComplete="off"
         required
         minLength={LIMITS.taskTitleMin}
         maxLength={LIMITS.taskTitleMax}
-        placeholder="What needs to be done?"
+        placeholder={t`What needs to be done?`}
         value={values.taskTitle}
         error={fieldErrors.taskTitle}
         onChange={(event) => {
@@ -185,32 +188,32 @@ export function CreateTaskForm() {
       />
       <EmailField
         ref={assigneeRef}
-        label="Assignee"
+        label={t`Assignee`}
         name="assignee"
         autoComplete="email"
         required
         placeholder="name@company.com"
         value={values.assignee}
         error={fieldErrors.assignee}
-        hint="Their e-mail address. They will see the task on their board."
+        hint={t`Their e-mail address. They will see the task on their board.`}
         onChange={(event) => {
           set('assignee', event.target.value);
         }}
       />
       {boards.length > 1 ? (
         <SelectField
-          label="Board"
+          label={t`Board`}
           name="boardId"
           value={boardId}
           error={fieldErrors.boardId}
-          hint="Everyone on the board sees the task."
+          hint={t`Everyone on the board sees the task.`}
           onChange={(event) => {
             set('boardId', event.target.value);
           }}
         >
           {boards.map((board) => (
             <option key={board._id} value={board._id}>
-              {board.name}
+              {displayName(board.name)}
             </option>
           ))}
         </SelectField>
@@ -229,7 +232,7 @@ export function CreateTaskForm() {
         ref={startRef}
         value={values.startAt}
         error={fieldErrors.startAt}
-        hint="When the work starts, in your time zone; not after the deadline."
+        hint={t`When the work starts, in your time zone; not after the deadline.`}
         onChange={(value) => {
           set('startAt', value);
         }}
@@ -237,14 +240,14 @@ export function CreateTaskForm() {
       <div className="create-task__row">
         <TextField
           ref={deadlineRef}
-          label="Deadline"
+          label={t`Deadline`}
           optional
           type="datetime-local"
           name="deadline"
           min={toDateTimeLocal(now)}
           value={values.deadline}
           error={fieldErrors.deadline}
-          hint="In your time zone."
+          hint={t`In your time zone.`}
           onChange={(event) => {
             set('deadline', event.target.value);
           }}
@@ -267,7 +270,7 @@ export function CreateTaskForm() {
       />
       <div className="create-task__actions">
         <Button type="submit" variant="primary" size="lg" block busy={create.isPending && !create.isPaused}>
-          {create.isPending && !create.isPaused ? CLIENT_MESSAGES.creatingTask : 'Create Task'}
+          {create.isPending && !create.isPaused ? CLIENT_MESSAGES.creatingTask : <Trans>Create Task</Trans>}
         </Button>
       </div>
     </form>

@@ -1,8 +1,10 @@
+import { t } from '@lingui/core/macro';
 import { useCallback, useMemo, useState } from 'react';
-import { localeWeekStart, viewerTimeZone, type DayKey, type WeekStart } from '#shared/calendar-dates.ts';
+import { viewerTimeZone, type DayKey, type WeekStart } from '#shared/calendar-dates.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { dateTimeFormat, weekStartDay } from '#web/lib/locale-format.ts';
 import { conflictingTask, useUpdateTask } from '../api/update-task.ts';
 
 /*
@@ -17,29 +19,28 @@ export interface ViewerCalendar {
   weekStart: WeekStart;
 }
 
-/** The device's time zone and its locale's week start (read once per mount). */
+/**
+ * The device's time zone (read once per mount) and the week's first day: the account's choice,
+ * else its language's (lib/locale-format.ts).
+ */
 export function useViewerCalendar(): ViewerCalendar {
-  return useMemo(() => ({ timeZone: viewerTimeZone(), weekStart: localeWeekStart() }), []);
+  const timeZone = useMemo(() => viewerTimeZone(), []);
+  const weekStart = weekStartDay() as WeekStart;
+  return useMemo(() => ({ timeZone, weekStart }), [timeZone, weekStart]);
 }
 
 // Day keys are calendar days: formatted as midnight UTC of that day, in UTC.
-const longDay = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const shortDay = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const LONG_DAY: Intl.DateTimeFormatOptions = { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' };
+const SHORT_DAY: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', timeZone: 'UTC' };
 
 /** "Friday, 13 March 2026" (long) or "13 Mar", in the viewer's language. */
 export function formatDay(key: DayKey, long = true): string {
-  return (long ? longDay : shortDay).format(new Date(`${key}T00:00:00Z`));
+  return dateTimeFormat(long ? LONG_DAY : SHORT_DAY).format(new Date(`${key}T00:00:00Z`));
 }
 
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-/** "17:00" or "5:00 PM": the time of day `iso` shows in `timeZone`. */
+/** "17:00" or "5:00 PM" (the account's clock): the time of day `iso` shows in `timeZone`. */
 export function formatTimeOfDay(iso: string, timeZone: string): string {
-  let format = timeFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit', timeZone });
-    timeFormats.set(timeZone, format);
-  }
-  return format.format(new Date(iso));
+  return dateTimeFormat({ hour: 'numeric', minute: '2-digit', timeZone }).format(new Date(iso));
 }
 
 /** The keys that move a task's date by keyboard: Alt with an arrow. */
@@ -81,7 +82,9 @@ export function useDateMoves() {
           onError: (failure) => {
             // A 409 opens the conflict dialog (update-task.ts); a 401 is the session's to handle.
             if (isUnauthorized(failure) || conflictingTask(failure)) return;
-            setError(`Couldn’t save “${task.taskTitle}”. ${errorText(failure)}`);
+            const title = task.taskTitle;
+            const why = errorText(failure);
+            setError(t`Couldn’t save “${title}”. ${why}`);
             setSaid('');
           },
         },

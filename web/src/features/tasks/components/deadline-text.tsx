@@ -1,13 +1,20 @@
+import { Trans } from '@lingui/react/macro';
 import { cx } from '#web/lib/cx.ts';
 import { deadlineState, formatDeadline, formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
 import './deadline-text.css';
 
 /**
- * A deadline in the viewer's locale and time zone with a relative hint; an overdue task says
+ * A deadline in the viewer's language and time zone with a relative hint; an overdue task says
  * so in words ("Overdue"), not by colour alone.
  */
 export function DeadlineText({ deadline, done, now }: { deadline: string | null; done: boolean; now: Date }) {
-  if (deadline === null) return <span className="deadline deadline--none">No deadline</span>;
+  if (deadline === null) {
+    return (
+      <span className="deadline deadline--none">
+        <Trans>No deadline</Trans>
+      </span>
+    );
+  }
   const date = new Date(deadline);
   if (Number.isNaN(date.getTime())) return <span className="deadline deadline--none">{deadline}</span>;
   const state = deadlineState(date, done, now);
@@ -18,9 +25,13 @@ export function DeadlineText({ deadline, done, now }: { deadline: string | null;
       </time>
       <span className="deadline__hint">
         {state === 'overdue' ? (
-          <strong className="deadline__flag">Overdue</strong>
+          <strong className="deadline__flag">
+            <Trans>Overdue</Trans>
+          </strong>
         ) : state === 'soon' ? (
-          <strong className="deadline__flag">Due soon</strong>
+          <strong className="deadline__flag">
+            <Trans>Due soon</Trans>
+          </strong>
         ) : null}
         {formatRelative(date, now)}
       </span>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useRef } from 'react';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
@@ -22,13 +23,15 @@ export function DeleteTaskDialog({
   const confirmedRef = useRef(false);
   const remove = useDeleteTask();
   const { notify } = useNotices();
+  const { t } = useLingui();
+  const title = task?.taskTitle ?? '';
 
   const onConfirm = () => {
     if (!task) return;
     confirmedRef.current = true;
     remove.mutate(task, {
       onSuccess: () => {
-        notify('success', `Deleted “${task.taskTitle}”.`);
+        notify('success', t`Deleted “${title}”.`);
       },
     });
     onClose();
@@ -38,9 +41,9 @@ export function DeleteTaskDialog({
     <ConfirmDialog
       open={task !== null}
       onClose={onClose}
-      title="Delete task?"
-      body={task ? <>“{task.taskTitle}” will be removed for you and the other person. This cannot be undone.</> : null}
-      confirmLabel="Delete task"
+      title={t`Delete task?`}
+      body={task ? <Trans>“{title}” will be removed for you and the other person. This cannot be undone.</Trans> : null}
+      confirmLabel={t`Delete task`}
       onConfirm={onConfirm}
       fallbackFocus={fallbackFocus}
       returnFocus={() => {

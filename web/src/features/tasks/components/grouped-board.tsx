@@ -1,5 +1,6 @@
 import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -7,6 +8,8 @@ import { Alert } from '#web/components/alert.tsx';
 import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { cx } from '#web/lib/cx.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { formatNumber } from '#web/lib/locale-format.ts';
+import { displayName } from '#web/lib/product-names.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import { groupChange, groupName, groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
 import { useCollapsedGroups } from '../api/collapsed-groups.ts';
@@ -79,13 +82,16 @@ export function GroupedBoard(props: GroupedBoardProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const move = useMoveTask();
   const update = useUpdateTask();
+  const { t, i18n } = useLingui();
 
   const manual = filter.sort === 'position';
   const groups = useMemo(() => {
     const tasks = list.data?.tasks ?? [];
     // The columns' own order is the position keys; any other order is the list's.
     return groupTasks(manual ? tasks.toSorted(byPosition) : tasks, group, boardLabels);
-  }, [list.data, manual, group, boardLabels]);
+    // The groups' names are in the language in use: made again when it changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [list.data, manual, group, boardLabels, i18n.locale]);
 
   /** Moves `task` from lane `from` to the cell of lane `to` and column `column`: each change that differs. */
   const place = useCallback(
@@ -96,9 +102,12 @@ export function GroupedBoard(props: GroupedBoardProps) {
       if (columnMove && column._id !== null) move.mutate({ task, columnId: column._id, category: column.category, afterId: null });
       // Queued after the move, so it is sent on the version the move leaves.
       if (change) update.mutate({ task, changes: change.changes, ...(change.labels ? { labels: change.labels } : {}) });
-      onAnnounce(`Moved ‘${task.taskTitle}’ to ${to.name}, ${column.name}`);
+      const title = task.taskTitle;
+      const lane = to.name;
+      const columnName = displayName(column.name);
+      onAnnounce(t`Moved ‘${title}’ to ${lane}, ${columnName}`);
     },
-    [group, boardLabels, move, update, onAnnounce],
+    [group, boardLabels, move, update, onAnnounce, t],
   );
 
   // Cells as drop targets; one monitor places the dropped card.
@@ -165,7 +174,13 @@ export function GroupedBoard(props: GroupedBoardProps) {
     [group, boardLabels],
   );
 
-  if (list.isPending) return <p className="board__view-loading">Loading…</p>;
+  if (list.isPending) {
+    return (
+      <p className="board__view-loading">
+        <Trans>Loading…</Trans>
+      </p>
+    );
+  }
   if (list.isError) {
     return (
       <Alert tone="error" className="table-view__alert">
@@ -175,18 +190,19 @@ export function GroupedBoard(props: GroupedBoardProps) {
   }
 
   const style = { '--columns': columns.length } as CSSProperties;
+  const limit = formatNumber(VIEW_TASKS_MAX);
   return (
     <div className="lanes" ref={containerRef} data-group={group}>
       {list.data.truncated ? (
         <p className="table-view__note" role="note">
-          Showing the first {VIEW_TASKS_MAX.toLocaleString('en-US')} tasks of this filter: narrow it (search, priority, labels) to see the rest.
+          <Trans>Showing the first {limit} tasks of this filter: narrow it (search, priority, labels) to see the rest.</Trans>
         </p>
       ) : null}
       {switcher}
       <div className="lanes__columns" style={style} aria-hidden="true">
         {columns.map((column) => (
           <span key={column._id ?? column.category} className="lanes__column-name">
-            {column.name}
+            {displayName(column.name)}
           </span>
         ))}
       </div>
@@ -222,6 +238,7 @@ function Lane({ lane, group, collapsed, onToggle, onMoveKey, style, columns, mov
   const count = lane.tasks.length;
   // An assignee cannot be taken off a task: "No assignee" takes no card.
   const dropOk = movable && !(group === 'assignee' && lane.value === null);
+  const { t } = useLingui();
   return (
     <section className={cx('lane', collapsed && 'lane--collapsed')} aria-labelledby={headingId} data-group-key={lane.key}>
       <h2 className="lane__heading" id={headingId}>
@@ -231,7 +248,7 @@ function Lane({ lane, group, collapsed, onToggle, onMoveKey, style, columns, mov
           </svg>
           <span className="lane__name">{lane.name}</span>
           <span className="lane__count" aria-hidden="true">
-            {count}
+            {formatNumber(count)}
           </span>
         </button>
       </h2>
@@ -240,18 +257,24 @@ function Lane({ lane, group, collapsed, onToggle, onMoveKey, style, columns, mov
           ? null
           : columns.map((column) => {
               const tasks = lane.tasks.filter((task) => inColumn(task, column));
+              const laneName = lane.name;
+              const columnName = displayName(column.name);
               return (
                 <div
                   key={column._id ?? column.category}
                   className="lane__cell"
                   role="group"
-                  aria-label={`${lane.name}, ${column.name}`}
+                  aria-label={t({ message: `${laneName}, ${columnName}`, comment: 'A cell of the grouped board: its group, its column' })}
                   data-lane-cell=""
                   data-group-key={lane.key}
                   data-column-id={column._id ?? undefined}
                   data-drop-ok={dropOk}
                 >
-                  {tasks.length === 0 ? <p className="lane__empty">No tasks</p> : null}
+                  {tasks.length === 0 ? (
+                    <p className="lane__empty">
+                      <Trans>No tasks</Trans>
+                    </p>
+                  ) : null}
                   {tasks.map((task) => {
                     const card = compact ? (
                       <CompactTaskCard task={task} now={now} onMoveKey={onMoveKey} />

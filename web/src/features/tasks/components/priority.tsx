@@ -1,12 +1,42 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { PRIORITY_ORDER, type Priority } from '#shared/constants.ts';
 import { SelectField } from '#web/components/field.tsx';
 import './priority.css';
 
-export const PRIORITY_LABELS: Record<Priority, string> = {
-  urgent: 'Urgent',
-  high: 'High',
-  normal: 'Normal',
-  low: 'Low',
+const PRIORITY_NAMES: Record<Priority, MessageDescriptor> = {
+  urgent: msg({ message: 'Urgent', comment: 'A task’s priority' }),
+  high: msg({ message: 'High', comment: 'A task’s priority' }),
+  normal: msg({ message: 'Normal', comment: 'A task’s priority' }),
+  low: msg({ message: 'Low', comment: 'A task’s priority' }),
+};
+
+/**
+ * A priority's name in the language in use: each read (at render) translates it, so the table
+ * can be indexed like a record of strings.
+ */
+export const PRIORITY_LABELS: Readonly<Record<Priority, string>> = {
+  get urgent() {
+    return i18n._(PRIORITY_NAMES.urgent);
+  },
+  get high() {
+    return i18n._(PRIORITY_NAMES.high);
+  },
+  get normal() {
+    return i18n._(PRIORITY_NAMES.normal);
+  },
+  get low() {
+    return i18n._(PRIORITY_NAMES.low);
+  },
+};
+
+/** "Urgent priority": a priority said in full (a tooltip, a screen reader). */
+export const PRIORITY_PHRASES: Record<Priority, MessageDescriptor> = {
+  urgent: msg`Urgent priority`,
+  high: msg`High priority`,
+  normal: msg`Normal priority`,
+  low: msg`Low priority`,
 };
 
 /** A shape per priority, so the badge never relies on colour alone (WCAG 1.4.1). */
@@ -33,21 +63,51 @@ export function PriorityIcon({ priority }: { priority: Priority }) {
   );
 }
 
+/** The badge's words: the priority on screen, "priority" after it for screen readers. */
+function BadgeText({ priority }: { priority: Priority }) {
+  switch (priority) {
+    case 'urgent':
+      return (
+        <Trans>
+          Urgent<span className="visually-hidden"> priority</span>
+        </Trans>
+      );
+    case 'high':
+      return (
+        <Trans>
+          High<span className="visually-hidden"> priority</span>
+        </Trans>
+      );
+    case 'normal':
+      return (
+        <Trans>
+          Normal<span className="visually-hidden"> priority</span>
+        </Trans>
+      );
+    case 'low':
+      return (
+        <Trans>
+          Low<span className="visually-hidden"> priority</span>
+        </Trans>
+      );
+  }
+}
+
 export function PriorityBadge({ priority }: { priority: Priority }) {
   return (
     <span className={`priority-badge priority-badge--${priority}`}>
       <PriorityIcon priority={priority} />
-      {PRIORITY_LABELS[priority]}
-      <span className="visually-hidden"> priority</span>
+      <BadgeText priority={priority} />
     </span>
   );
 }
 
 /** The "Priority" select of the task forms, most pressing first. */
 export function PrioritySelect({ name, value, onChange }: { name?: string; value: Priority; onChange: (priority: Priority) => void }) {
+  const { t, i18n: lingui } = useLingui();
   return (
     <SelectField
-      label="Priority"
+      label={t`Priority`}
       name={name}
       value={value}
       onChange={(event) => {
@@ -56,7 +116,7 @@ export function PrioritySelect({ name, value, onChange }: { name?: string; value
     >
       {PRIORITY_ORDER.map((p) => (
         <option key={p} value={p}>
-          {PRIORITY_LABELS[p]}
+          {lingui._(PRIORITY_NAMES[p])}
         </option>
       ))}
     </SelectField>

@@ -1,35 +1,27 @@
+import { dateTimeFormat } from '#web/lib/locale-format.ts';
+
 /**
- * Deadlines travel as ISO 8601 instants in UTC; people see them in their own locale and time
- * zone (Intl), with a relative hint. A `datetime-local` input works in local wall-clock time,
- * so these helpers convert between the two.
+ * Deadlines travel as ISO 8601 instants in UTC; people see them in their language (with the
+ * account's clock) and their device's time zone (lib/locale-format.ts), with a relative hint.
+ * A `datetime-local` input works in local wall-clock time, so these helpers convert between the
+ * two.
  */
 
 const DAY = 24 * 60 * 60_000;
 
-const sameYearFormat = new Intl.DateTimeFormat(undefined, {
-  weekday: 'short',
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const otherYearFormat = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-const fullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'long' });
+/** The year only when it is not this year (dateTimeFormat makes and caches each format per language). */
+const SAME_YEAR: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' };
+const OTHER_YEAR: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' };
+const FULL: Intl.DateTimeFormatOptions = { dateStyle: 'full', timeStyle: 'long' };
 
 /** "Tue, Nov 24, 3:00 PM" (the year only when it is not this year), in the viewer's zone. */
 export function formatDeadline(date: Date, now: Date): string {
-  return (date.getFullYear() === now.getFullYear() ? sameYearFormat : otherYearFormat).format(date);
+  return dateTimeFormat(date.getFullYear() === now.getFullYear() ? SAME_YEAR : OTHER_YEAR).format(date);
 }
 
 /** The unabridged form, for a tooltip. */
 export function formatDeadlineFull(date: Date): string {
-  return fullFormat.format(date);
+  return dateTimeFormat(FULL).format(date);
 }
 
 export { formatRelative } from '#web/lib/relative-time.ts';
