@@ -16,7 +16,9 @@ import { setFormatPreferences } from '#web/lib/locale-format.ts';
  */
 
 export type WebLanguage = Language | typeof PSEUDO_LANGUAGE;
-type Catalog = { messages: Messages };
+interface Catalog {
+  messages: Messages;
+}
 
 const publicCatalogs = import.meta.glob<Catalog>('../locales/public/*.po');
 const appCatalogs = import.meta.glob<Catalog>('../locales/app/*.po');

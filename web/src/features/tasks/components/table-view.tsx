@@ -461,7 +461,6 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
   };
   // A click on the row but its controls selects it (Shift: the range from the last one picked).
   const onClick = (event: MouseEvent<HTMLTableRowElement>) => {
-    // eslint-disable-next-line lingui/no-unlocalized-strings -- a CSS selector, not a text
     if (!(event.target instanceof Element) || event.target.closest('a, button, input, select, textarea, label, form')) return;
     onPick(task._id, event);
   };

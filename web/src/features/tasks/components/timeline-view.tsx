@@ -45,7 +45,6 @@ const UNIT_FORMATS: Record<TimelineZoom, Intl.DateTimeFormatOptions> = {
   month: { month: 'short', year: '2-digit', timeZone: 'UTC' },
 };
 const RANGE_TITLE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' };
-// eslint-disable-next-line lingui/no-unlocalized-strings -- an ISO date and time, not a text
 const utcDate = (key: DayKey) => new Date(`${key}T00:00:00Z`);
 /** Days since 1970-01-01: a slider's value. */
 const dayNumber = (key: DayKey) => daysBetween('1970-01-01', key);
