@@ -36,7 +36,7 @@ describe('label chips', () => {
     expect(items).toHaveLength(2);
     expect(items[0]).toHaveTextContent('Bug');
     expect(items[1]).toHaveTextContent('+2');
-    expect(items[1]).toHaveTextContent('2 more: Design, Docs');
+    expect(items[1]).toHaveTextContent('2 more: Design and Docs');
   });
 });
 
