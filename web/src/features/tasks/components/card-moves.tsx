@@ -2,10 +2,12 @@ import { combine } from '@atlaskit/pragmatic-drag-and-drop/combine';
 import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/pragmatic-drag-and-drop/element/adapter';
 import { attachClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge/attach-closest-edge';
 import { extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge/extract-closest-edge';
+import type { Edge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/types';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
+import { startSide } from '#web/lib/direction.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import type { ColumnChange } from '../api/change-columns.ts';
 import { useMoveTask } from '../api/move-task.ts';
@@ -26,6 +28,17 @@ function cardsOf(queryClient: QueryClient, column: Column, filter: BoardFilter):
 /** What a screen reader hears after a move. */
 export const movedText = (title: string, column: string, position: number | null, total: number | null): string =>
   position === null || total === null ? `Moved ‘${title}’ to ${column}` : `Moved ‘${title}’ to ${column}, position ${position} of ${total}`;
+
+/**
+ * The column a column dropped at `edge` of `targetId`'s lands after (null: first). The edge is
+ * the side on screen (the hitbox's): the layout's start side, left or right to left the right,
+ * puts it before the target.
+ */
+export function columnDropAfter(columns: readonly Column[], movedId: string, targetId: string, edge: Edge | null, element: Element): string | null {
+  const others = columns.filter((c) => c._id !== movedId);
+  const at = others.findIndex((c) => c._id === targetId);
+  return edge === startSide(element) ? (others[at - 1]?._id ?? null) : targetId;
+}
 
 /** Puts focus back on a moved card once it is drawn in its new column (a second at most). */
 function refocus(taskId: string, columnId: string, tries = 60): void {
@@ -84,8 +97,8 @@ export function useCardMoves({ columns, filter, counts, canChangeColumns, change
       const at = columns.findIndex((column) => column._id === task.columnId);
       const here = columns[at];
       if (!here) return;
-      if (direction === 'left' || direction === 'right') {
-        const target = columns[direction === 'left' ? at - 1 : at + 1];
+      if (direction === 'previous' || direction === 'next') {
+        const target = columns[direction === 'previous' ? at - 1 : at + 1];
         if (!target) return;
         moveTo(task, target, null);
         refocus(task._id, target._id);
@@ -163,9 +176,7 @@ export function useCardMoves({ columns, filter, counts, canChangeColumns, change
         if (!column || !all) return;
         if (source.data[COLUMN_DRAG] === true) {
           const moved = String(source.data.columnId);
-          const others = all.filter((c) => c._id !== moved);
-          const at = others.findIndex((c) => c._id === column._id);
-          const afterId = extractClosestEdge(target.data) === 'left' ? (others[at - 1]?._id ?? null) : column._id;
+          const afterId = columnDropAfter(all, moved, column._id, extractClosestEdge(target.data), target.element);
           change({ kind: 'update', columnId: moved, body: { afterId } }).catch(() => undefined);
           return;
         }
