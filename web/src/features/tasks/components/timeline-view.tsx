@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { addDays, dayKeyOf, daysBetween, shiftByDays, shiftTimeline, timelineRange, type DayKey, type TimelineZoom } from '#shared/calendar-dates.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { cx } from '#web/lib/cx.ts';
+import { inlineStep, isRtl } from '#web/lib/direction.ts';
 import { useTaskPath } from './card-behaviour.ts';
 import { formatDay, type DateSave } from './date-moves.ts';
 import { moreNote, onAltArrow, PressedButtons, RangeSteps, useDatedTask, useDateView } from './use-date-view.tsx';
@@ -97,7 +98,8 @@ function TimelineRow({
 }) {
   const { to, canChange } = useDatedTask(task);
   const [drag, setDrag] = useState<Drag | null>(null);
-  const pointer = useRef<{ x: number; part: Part; moved: boolean } | null>(null);
+  /** `sign`: -1 right to left, where the later days are to the left. */
+  const pointer = useRef<{ x: number; sign: number; part: Part; moved: boolean } | null>(null);
   const suppressClick = useRef(false);
   const days = span(task, timeZone);
   if (!days) return null;
@@ -116,7 +118,7 @@ function TimelineRow({
   const first = daysBetween(rangeStart, days.first) + moveFirst;
   const last = Math.max(first, daysBetween(rangeStart, days.last) + moveLast);
   const inRange = last >= 0 && first < rangeDays;
-  const left = Math.max(0, first) * dayWidth;
+  const inlineStart = Math.max(0, first) * dayWidth;
   const width = (Math.min(rangeDays - 1, last) - Math.max(0, first) + 1) * dayWidth;
 
   // The part dragged is the element's `data-part`.
@@ -124,13 +126,13 @@ function TimelineRow({
     const part = event.currentTarget.dataset.part as Part | undefined;
     if (!canChange || event.button !== 0 || !part) return;
     event.stopPropagation();
-    pointer.current = { x: event.clientX, part, moved: false };
+    pointer.current = { x: event.clientX, sign: isRtl(event.currentTarget) ? -1 : 1, part, moved: false };
     event.currentTarget.setPointerCapture(event.pointerId);
   };
   const onPointerMove = (event: ReactPointerEvent<HTMLElement>) => {
     const start = pointer.current;
     if (!start) return;
-    const dx = event.clientX - start.x;
+    const dx = (event.clientX - start.x) * start.sign;
     if (!start.moved && Math.abs(dx) < DRAG_THRESHOLD) return;
     start.moved = true;
     setDrag({ taskId: task._id, part: start.part, days: Math.round(dx / dayWidth) });
@@ -140,7 +142,7 @@ function TimelineRow({
     pointer.current = null;
     if (!start?.moved) return;
     suppressClick.current = true;
-    const by = Math.round((event.clientX - start.x) / dayWidth);
+    const by = Math.round(((event.clientX - start.x) * start.sign) / dayWidth);
     setDrag(null);
     commit(start.part, by);
   };
@@ -156,7 +158,8 @@ function TimelineRow({
     });
   };
   const onEndKey = (part: 'start' | 'end') => (event: KeyboardEvent<HTMLSpanElement>) => {
-    const by = event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'PageDown' ? -7 : event.key === 'PageUp' ? 7 : 0;
+    // Left and right as on screen (right to left, the later days are to the left).
+    const by = inlineStep(event.key, event.currentTarget) || (event.key === 'ArrowDown' ? -1 : event.key === 'ArrowUp' ? 1 : event.key === 'PageDown' ? -7 : event.key === 'PageUp' ? 7 : 0);
     if (by === 0 || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
     commit(part, by);
@@ -191,7 +194,7 @@ function TimelineRow({
       <span className={cx('timeline__label', done && 'timeline__label--done')}>{task.taskTitle}</span>
       <div className="timeline__track">
         {inRange ? (
-          <div className={cx('timeline-bar', done && 'timeline-bar--done', drag && 'timeline-bar--dragging', !both && 'timeline-bar--point')} style={{ left, width }}>
+          <div className={cx('timeline-bar', done && 'timeline-bar--done', drag && 'timeline-bar--dragging', !both && 'timeline-bar--point')} style={{ insetInlineStart: inlineStart, width }}>
             <Link
               to={to}
               state={{ fromBoard: true }}
@@ -323,7 +326,7 @@ export default function TimelineView({ filter, columns }: ViewProps) {
                   {unitLabel(unit.start)}
                 </span>
               ))}
-              {todayAt >= 0 && todayAt < range.days ? <span className="timeline__today" style={{ left: todayAt * dayWidth + dayWidth / 2 }} /> : null}
+              {todayAt >= 0 && todayAt < range.days ? <span className="timeline__today" style={{ insetInlineStart: todayAt * dayWidth + dayWidth / 2 }} /> : null}
             </div>
           </div>
           {groups.map((group) => (
