@@ -4,6 +4,7 @@ import type { Attachment } from '#shared/schemas/attachments.ts';
 import { Button } from '#web/components/button.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { formatNumber } from '#web/lib/locale-format.ts';
+import { inlineStep } from '#web/lib/direction.ts';
 
 /**
  * The task's images one at a time, full size: its name, "n of m", Previous and Next (and the
@@ -31,9 +32,11 @@ export function AttachmentViewer({
     if (count < 2) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey) return;
-      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      // The key pointing at Previous on screen goes back (right to left, Previous is on the right).
+      const by = inlineStep(event.key);
+      if (by === 0) return;
       event.preventDefault();
-      onIndex((index + (event.key === 'ArrowLeft' ? -1 : 1) + count) % count);
+      onIndex((index + by + count) % count);
     };
     document.addEventListener('keydown', onKey);
     return () => {

@@ -2,14 +2,24 @@ import type { KeyboardEvent, MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { displayName } from '#web/lib/product-names.ts';
+import { inlineStep } from '#web/lib/direction.ts';
 import { useBoardNames } from '../api/board-names.ts';
 import { boardPath, useBoardScope } from '../api/board-scope.ts';
 import { taskSelection, useIsSelected } from '../api/task-selection.ts';
 
 /** Which way a keyboard move goes: to the previous or next column's top, or one place up or down. */
-export type MoveDirection = 'left' | 'right' | 'up' | 'down';
+export type MoveDirection = 'previous' | 'next' | 'up' | 'down';
 
-const MOVE_KEYS: Partial<Record<string, MoveDirection>> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
+/**
+ * The move an arrow key asks for on `card`: ArrowLeft to the column on its left, which is the
+ * previous one left to right and the next one right to left (lib/direction.ts).
+ */
+export function moveDirectionOf(key: string, card: Element): MoveDirection | undefined {
+  if (key === 'ArrowUp') return 'up';
+  if (key === 'ArrowDown') return 'down';
+  const step = inlineStep(key, card);
+  return step === 0 ? undefined : step < 0 ? 'previous' : 'next';
+}
 
 /** A card's task page: over the board on screen (its address keeps the board), the filters kept behind it. */
 export function useTaskPath(task: Pick<Task, '_id'>): { pathname: string; search: string } {
@@ -44,7 +54,7 @@ export function useCardKeys(task: Task, onMove: ((task: Task, direction: MoveDir
       open();
       return;
     }
-    const direction = event.altKey && !event.ctrlKey && !event.metaKey ? MOVE_KEYS[event.key] : undefined;
+    const direction = event.altKey && !event.ctrlKey && !event.metaKey ? moveDirectionOf(event.key, event.currentTarget) : undefined;
     if (direction && onMove) {
       event.preventDefault();
       onMove(task, direction);

@@ -3,12 +3,14 @@ import { draggable, dropTargetForElements, monitorForElements } from '@atlaskit/
 import { attachClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge/attach-closest-edge';
 import { extractClosestEdge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/closest-edge/extract-closest-edge';
 import { t } from '@lingui/core/macro';
+import type { Edge } from '@atlaskit/pragmatic-drag-and-drop-hitbox/types';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Task, TaskCounts } from '#shared/schemas/tasks.ts';
 import { formatNumber } from '#web/lib/locale-format.ts';
 import { displayName } from '#web/lib/product-names.ts';
+import { startSide } from '#web/lib/direction.ts';
 import type { BoardFilter } from '../api/board-filter.ts';
 import type { ColumnChange } from '../api/change-columns.ts';
 import { useMoveTask } from '../api/move-task.ts';
@@ -32,6 +34,17 @@ export function movedText(title: string, column: string, position: number | null
   const place = formatNumber(position);
   const size = formatNumber(total);
   return t`Moved ‘${title}’ to ${column}, position ${place} of ${size}`;
+}
+
+/**
+ * The column a column dropped at `edge` of `targetId`'s lands after (null: first). The edge is
+ * the side on screen (the hitbox's): the layout's start side, left or right to left the right,
+ * puts it before the target.
+ */
+export function columnDropAfter(columns: readonly Column[], movedId: string, targetId: string, edge: Edge | null, element: Element): string | null {
+  const others = columns.filter((c) => c._id !== movedId);
+  const at = others.findIndex((c) => c._id === targetId);
+  return edge === startSide(element) ? (others[at - 1]?._id ?? null) : targetId;
 }
 
 /** Puts focus back on a moved card once it is drawn in its new column (a second at most). */
@@ -91,8 +104,8 @@ export function useCardMoves({ columns, filter, counts, canChangeColumns, change
       const at = columns.findIndex((column) => column._id === task.columnId);
       const here = columns[at];
       if (!here) return;
-      if (direction === 'left' || direction === 'right') {
-        const target = columns[direction === 'left' ? at - 1 : at + 1];
+      if (direction === 'previous' || direction === 'next') {
+        const target = columns[direction === 'previous' ? at - 1 : at + 1];
         if (!target) return;
         moveTo(task, target, null);
         refocus(task._id, target._id);
@@ -170,9 +183,7 @@ export function useCardMoves({ columns, filter, counts, canChangeColumns, change
         if (!column || !all) return;
         if (source.data[COLUMN_DRAG] === true) {
           const moved = String(source.data.columnId);
-          const others = all.filter((c) => c._id !== moved);
-          const at = others.findIndex((c) => c._id === column._id);
-          const afterId = extractClosestEdge(target.data) === 'left' ? (others[at - 1]?._id ?? null) : column._id;
+          const afterId = columnDropAfter(all, moved, column._id, extractClosestEdge(target.data), target.element);
           change({ kind: 'update', columnId: moved, body: { afterId } }).catch(() => undefined);
           return;
         }

@@ -10,6 +10,7 @@ import { Button, buttonClass } from '#web/components/button.tsx';
 import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { Dialog } from '#web/components/dialog.tsx';
 import { SelectField, TextField } from '#web/components/field.tsx';
+import { isRtl } from '#web/lib/direction.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { displayName } from '#web/lib/product-names.ts';
 import { usePopover } from '#web/lib/use-popover.ts';
@@ -128,7 +129,7 @@ export function AddColumnButton({ lastId, onChange }: { lastId: string | undefin
 
 interface ColumnMenuProps {
   column: Column;
-  /** The board's columns, left to right. */
+  /** The board's columns, in order (left to right, or right to left in RTL). */
   columns: readonly Column[];
   /** How many tasks it holds (the server's count), if known. */
   count: number | undefined;
@@ -161,14 +162,20 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
       setError(errorText(failure));
     });
   };
-  // The column it will follow: moving left, the one before its left neighbour (none: first).
-  const moveLeft = () => {
+  // The column it will follow: moving back, the one before its previous neighbour (none: first).
+  const moveBack = () => {
     run({ kind: 'update', columnId: column._id, body: { afterId: index >= 2 ? (columns[index - 2]?._id ?? null) : null } });
   };
-  const moveRight = () => {
-    const right = columns[index + 1];
-    if (right) run({ kind: 'update', columnId: column._id, body: { afterId: right._id } });
+  const moveOn = () => {
+    const next = columns[index + 1];
+    if (next) run({ kind: 'update', columnId: column._id, body: { afterId: next._id } });
   };
+  const first = index <= 0;
+  const last = index === -1 || index >= columns.length - 1;
+  // Left and right as on screen: right to left, the next column is the one on the left.
+  const rtl = isRtl();
+  const moveLeft = rtl ? moveOn : moveBack;
+  const moveRight = rtl ? moveBack : moveOn;
 
   return (
     <div className="column-menu">
@@ -193,10 +200,10 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
         >
           <Trans>Edit column…</Trans>
         </button>
-        <button type="button" className="column-menu__item" disabled={index <= 0} onClick={moveLeft}>
+        <button type="button" className="column-menu__item" disabled={rtl ? last : first} onClick={moveLeft}>
           <Trans>Move left</Trans>
         </button>
-        <button type="button" className="column-menu__item" disabled={index === -1 || index >= columns.length - 1} onClick={moveRight}>
+        <button type="button" className="column-menu__item" disabled={rtl ? first : last} onClick={moveRight}>
           <Trans>Move right</Trans>
         </button>
         <button

@@ -3,6 +3,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { viewerTimeZone, type DayKey, type WeekStart } from '#shared/calendar-dates.ts';
 import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { isUnauthorized } from '#web/lib/api-client.ts';
+import { inlineStep } from '#web/lib/direction.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { dateTimeFormat, weekStartDay } from '#web/lib/locale-format.ts';
 import { conflictingTask, useUpdateTask } from '../api/update-task.ts';
@@ -43,13 +44,15 @@ export function formatTimeOfDay(iso: string, timeZone: string): string {
   return dateTimeFormat({ hour: 'numeric', minute: '2-digit', timeZone }).format(new Date(iso));
 }
 
-/** The keys that move a task's date by keyboard: Alt with an arrow. */
-export function arrowSteps(key: string): { days: number; weeks: number } | null {
+/**
+ * The keys that move a task's date by keyboard: Alt with an arrow. Left and right are the day
+ * on that side on screen (`element`'s): right to left, the day on the left is the next one.
+ */
+export function arrowSteps(key: string, element?: Element | null): { days: number; weeks: number } | null {
   switch (key) {
     case 'ArrowLeft':
-      return { days: -1, weeks: 0 };
     case 'ArrowRight':
-      return { days: 1, weeks: 0 };
+      return { days: inlineStep(key, element), weeks: 0 };
     case 'ArrowUp':
       return { days: 0, weeks: -1 };
     case 'ArrowDown':

@@ -157,9 +157,9 @@ export function GroupedBoard(props: GroupedBoardProps) {
       const { groups: all, columns: shown, place: send } = latest.current;
       const column = shown.find((c) => inColumn(task, c));
       if (!column) return;
-      if (direction === 'left' || direction === 'right') {
+      if (direction === 'previous' || direction === 'next') {
         const at = shown.indexOf(column);
-        const next = shown[direction === 'left' ? at - 1 : at + 1];
+        const next = shown[direction === 'previous' ? at - 1 : at + 1];
         if (!next) return;
         send(task, lane, lane, next);
         refocus(task._id, lane.key, next._id);

@@ -33,7 +33,7 @@ export function TrashIcon() {
 
 export function ReopenIcon() {
   return (
-    <svg viewBox="0 0 16 16" aria-hidden="true">
+    <svg className="mirror-rtl" viewBox="0 0 16 16" aria-hidden="true">
       <path fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" d="M3 8a5 5 0 1 0 1.5-3.6M3 2.5v2.5h2.5" />
     </svg>
   );

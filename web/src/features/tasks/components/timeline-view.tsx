@@ -8,6 +8,7 @@ import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { cx } from '#web/lib/cx.ts';
 import { dateTimeFormat, formatNumber } from '#web/lib/locale-format.ts';
 import { displayName } from '#web/lib/product-names.ts';
+import { inlineStep, isRtl } from '#web/lib/direction.ts';
 import { useTaskPath } from './card-behaviour.ts';
 import { formatDay, type DateSave } from './date-moves.ts';
 import { moreNote, onAltArrow, PressedButtons, RangeSteps, useDatedTask, useDateView } from './use-date-view.tsx';
@@ -141,7 +142,8 @@ function TimelineRow({
   const { to, canChange } = useDatedTask(task);
   const { t } = useLingui();
   const [drag, setDrag] = useState<Drag | null>(null);
-  const pointer = useRef<{ x: number; part: Part; moved: boolean } | null>(null);
+  /** `sign`: -1 right to left, where the later days are to the left. */
+  const pointer = useRef<{ x: number; sign: number; part: Part; moved: boolean } | null>(null);
   const suppressClick = useRef(false);
   const days = span(task, timeZone);
   if (!days) return null;
@@ -160,7 +162,7 @@ function TimelineRow({
   const first = daysBetween(rangeStart, days.first) + moveFirst;
   const last = Math.max(first, daysBetween(rangeStart, days.last) + moveLast);
   const inRange = last >= 0 && first < rangeDays;
-  const left = Math.max(0, first) * dayWidth;
+  const inlineStart = Math.max(0, first) * dayWidth;
   const width = (Math.min(rangeDays - 1, last) - Math.max(0, first) + 1) * dayWidth;
 
   // The part dragged is the element's `data-part`.
@@ -168,13 +170,13 @@ function TimelineRow({
     const part = event.currentTarget.dataset.part as Part | undefined;
     if (!canChange || event.button !== 0 || !part) return;
     event.stopPropagation();
-    pointer.current = { x: event.clientX, part, moved: false };
+    pointer.current = { x: event.clientX, sign: isRtl(event.currentTarget) ? -1 : 1, part, moved: false };
     event.currentTarget.setPointerCapture(event.pointerId);
   };
   const onPointerMove = (event: ReactPointerEvent<HTMLElement>) => {
     const start = pointer.current;
     if (!start) return;
-    const dx = event.clientX - start.x;
+    const dx = (event.clientX - start.x) * start.sign;
     if (!start.moved && Math.abs(dx) < DRAG_THRESHOLD) return;
     start.moved = true;
     setDrag({ taskId: task._id, part: start.part, days: Math.round(dx / dayWidth) });
@@ -184,7 +186,7 @@ function TimelineRow({
     pointer.current = null;
     if (!start?.moved) return;
     suppressClick.current = true;
-    const by = Math.round((event.clientX - start.x) / dayWidth);
+    const by = Math.round(((event.clientX - start.x) * start.sign) / dayWidth);
     setDrag(null);
     commit(start.part, by);
   };
@@ -200,7 +202,8 @@ function TimelineRow({
     });
   };
   const onEndKey = (part: 'start' | 'end') => (event: KeyboardEvent<HTMLSpanElement>) => {
-    const by = event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'PageDown' ? -7 : event.key === 'PageUp' ? 7 : 0;
+    // Left and right as on screen (right to left, the later days are to the left).
+    const by = inlineStep(event.key, event.currentTarget) || (event.key === 'ArrowDown' ? -1 : event.key === 'ArrowUp' ? 1 : event.key === 'PageDown' ? -7 : event.key === 'PageUp' ? 7 : 0);
     if (by === 0 || event.ctrlKey || event.metaKey) return;
     event.preventDefault();
     commit(part, by);
@@ -234,7 +237,7 @@ function TimelineRow({
       <span className={cx('timeline__label', done && 'timeline__label--done')}>{task.taskTitle}</span>
       <div className="timeline__track">
         {inRange ? (
-          <div className={cx('timeline-bar', done && 'timeline-bar--done', drag && 'timeline-bar--dragging', !both && 'timeline-bar--point')} style={{ left, width }}>
+          <div className={cx('timeline-bar', done && 'timeline-bar--done', drag && 'timeline-bar--dragging', !both && 'timeline-bar--point')} style={{ insetInlineStart: inlineStart, width }}>
             <Link
               to={to}
               state={{ fromBoard: true }}
@@ -373,7 +376,7 @@ export default function TimelineView({ filter, columns }: ViewProps) {
                   {unitLabel(unit.start)}
                 </span>
               ))}
-              {todayAt >= 0 && todayAt < range.days ? <span className="timeline__today" style={{ left: todayAt * dayWidth + dayWidth / 2 }} /> : null}
+              {todayAt >= 0 && todayAt < range.days ? <span className="timeline__today" style={{ insetInlineStart: todayAt * dayWidth + dayWidth / 2 }} /> : null}
             </div>
           </div>
           {groups.map((group) => (

@@ -70,7 +70,7 @@ export function useDatedTask(task: Task): { to: ReturnType<typeof useTaskPath>; 
 
 /** Alt with an arrow alone (and `enabled`): handled here, `move` given the days (a week up or down is 7). */
 export function onAltArrow(event: KeyboardEvent, enabled: boolean, move: (days: number) => void): void {
-  const steps = event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey ? arrowSteps(event.key) : null;
+  const steps = event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey ? arrowSteps(event.key, event.currentTarget) : null;
   if (!steps || !enabled) return;
   event.preventDefault();
   move(steps.days + 7 * steps.weeks);
