@@ -30,7 +30,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include: ['shared/**/*.test.ts'], environment: 'node' },
+        // shared/ and the scripts' own checks (the catalogs against the sources).
+        test: { name: 'shared', include: ['shared/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node', testTimeout: 120_000 },
       },
       apiProject('api-sqlite', 'sqlite'),
       ...(postgresUrl ? [apiProject('api-postgres', postgresUrl)] : []),

@@ -1,5 +1,5 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
-import { msg, t } from '@lingui/core/macro';
+import { msg } from '@lingui/core/macro';
 
 /**
  * The one way the web app talks to the API: JSON over `fetch`, cookies included, JSend
@@ -20,7 +20,8 @@ export const NETWORK_ERROR_MESSAGE = msg`Could not reach the server. Check your 
 /** A text of the server's (as it came) or of this client's (a message, in the language in use). */
 export type ErrorWords = string | MessageDescriptor;
 
-const wordsOf = (words: ErrorWords): string => (typeof words === 'string' ? words : i18n._(words));
+/** Words of a text; before any language is active (the page's first requests), a message's id. */
+const wordsOf = (words: ErrorWords): string => (typeof words === 'string' ? words : i18n.locale ? i18n._(words) : (words.message ?? words.id ?? ''));
 
 export class ApiError extends Error {
   readonly status: number;
@@ -162,7 +163,9 @@ function asEnvelope(body: unknown): Envelope {
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, upload, query, signal, authenticated = true, expectNoContent = false, idempotencyKey } = options;
-  const fallbackMessage = options.fallbackMessage ?? t({ message: `The request failed (${method} ${path}).`, comment: 'method and path: the HTTP request, e.g. GET /tasks' });
+  // A descriptor, put into words only if the request fails: the first requests start before the
+  // language's catalog has loaded (main.tsx).
+  const fallbackMessage = options.fallbackMessage ?? msg({ message: `The request failed (${method} ${path}).`, comment: 'method and path: the HTTP request, e.g. GET /tasks' });
 
   let response: Response;
   try {
