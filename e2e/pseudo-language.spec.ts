@@ -16,20 +16,22 @@ test.use({ locale: 'en-XA', viewport: { width: 360, height: 740 } });
 const ALLOWED = new Set(['Test', 'Taskwise', 'Trello', 'CSV', 'JSON', 'iCal', 'API', 'URL', 'HTTP', 'HTTPS', 'OpenID', 'Connect', 'WebAuthn', 'GitHub', 'Google', 'Esc', 'Enter', 'Alt', 'Shift', 'Ctrl', 'Tab', 'PNG', 'JPEG', 'PDF', 'SVG', 'GIF', 'WebP', 'TOTP', 'SSO', 'AM', 'PM']);
 const MONTHS_AND_DAYS = /^(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tue|Wed|Thu|Fri|Sat|Sun|seconds?|minutes?|hours?|days?|weeks?|months?|years?|ago|now|yesterday|tomorrow|today)$/;
 
-/** Texts on the page that read as plain English, and texts cut off by their box. */
-async function findProblems(page: Page, allowed: readonly string[]): Promise<{ english: string[]; cutOff: string[] }> {
-  return page.evaluate((extra) => {
-    const english: string[] = [];
-    const cutOff: string[] = [];
+/**
+ * Texts on the page that read as plain English, and texts cut off by their box. Run in the page
+ * (as source text: the browser tests are type-checked without the DOM's types).
+ */
+const FIND_PROBLEMS = String.raw`(extra) => {
+    const english = [];
+    const cutOff = [];
     // Shown on screen: not hidden, and not a screen reader's text (clipped to nothing).
-    const clippedAway = (element: Element) => {
-      for (let at: Element | null = element; at; at = at.parentElement) {
+    const clippedAway = (element) => {
+      for (let at = element; at; at = at.parentElement) {
         const style = getComputedStyle(at);
         if (style.clipPath === 'inset(50%)' || style.clip === 'rect(0px, 0px, 0px, 0px)') return true;
       }
       return false;
     };
-    const visible = (element: Element) => {
+    const visible = (element) => {
       const box = element.getBoundingClientRect();
       const style = getComputedStyle(element);
       return box.width > 1 && box.height > 1 && style.visibility !== 'hidden' && !element.closest('[aria-hidden="true"]') && !clippedAway(element);
@@ -59,7 +61,10 @@ async function findProblems(page: Page, allowed: readonly string[]): Promise<{ e
       }
     }
     return { english, cutOff };
-  }, allowed);
+  }`;
+
+async function findProblems(page: Page, allowed: readonly string[]): Promise<{ english: string[]; cutOff: string[] }> {
+  return page.evaluate<{ english: string[]; cutOff: string[] }>(`(${FIND_PROBLEMS})(${JSON.stringify(allowed)})`);
 }
 
 async function expectTranslated(page: Page, screen: string, allowed: readonly string[]) {
@@ -74,6 +79,10 @@ async function expectTranslated(page: Page, screen: string, allowed: readonly st
 test('signed out: the sign-in and sign-up pages', async ({ page }) => {
   await page.goto('/login');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
+  // The check itself finds plain English on the page.
+  await page.evaluate('document.body.insertAdjacentHTML("beforeend", "<p id=probe>Plain English words</p>")');
+  expect((await findProblems(page, [...ALLOWED])).english).toContain('Plain English words');
+  await page.evaluate('document.getElementById("probe").remove()');
   await expectTranslated(page, '/login', [...ALLOWED]);
   await page.goto('/sign-up');
   await expectTranslated(page, '/sign-up', [...ALLOWED]);

@@ -12,7 +12,7 @@ const MARKERS = new Set(['text', 'message']);
 
 /** The `i18n:` comment above the call, or above the statement or property it is part of. */
 function translatorNote(code: string, call: ts.Node): string | undefined {
-  for (let node: ts.Node | undefined = call; node && !ts.isSourceFile(node); node = node.parent) {
+  for (let node: ts.Node = call; !ts.isSourceFile(node); node = node.parent) {
     const comments = ts.getLeadingCommentRanges(code, node.getFullStart()) ?? [];
     const note = comments.map((range) => code.slice(range.pos, range.end)).find((comment) => /^\/[/*]\s*i18n:/.test(comment));
     if (note) return note.replace(/^\/[/*]\s*i18n:\s*/, '').replace(/\s*\*\/$/, '');

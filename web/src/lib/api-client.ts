@@ -21,7 +21,7 @@ export const NETWORK_ERROR_MESSAGE = msg`Could not reach the server. Check your 
 export type ErrorWords = string | MessageDescriptor;
 
 /** Words of a text; before any language is active (the page's first requests), a message's id. */
-const wordsOf = (words: ErrorWords): string => (typeof words === 'string' ? words : i18n.locale ? i18n._(words) : (words.message ?? words.id ?? ''));
+const wordsOf = (words: ErrorWords): string => (typeof words === 'string' ? words : i18n.locale ? i18n._(words) : (words.message ?? words.id));
 
 export class ApiError extends Error {
   readonly status: number;
