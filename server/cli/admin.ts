@@ -18,6 +18,7 @@ import { checkFiles } from '../files/sweeps.ts';
 import { activateInvitations } from '../services/board-events.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase, type CommandOutput } from './common.ts';
+import { english } from '../i18n/translate.ts';
 
 /**
  * `npm run admin -- COMMAND`: account and file chores for the person with shell access, on the
@@ -55,7 +56,8 @@ function filesReport({ rowsWithoutFile, filesWithoutRow }: { rowsWithoutFile: st
 }
 
 const valueOf = <T>(checked: Checked<T>, what: string): T => {
-  if (!checked.ok) throw new CommandError(`${what}: ${checked.message}`);
+  // The command speaks English, like the rest of its output.
+  if (!checked.ok) throw new CommandError(`${what}: ${english(checked.message)}`);
   return checked.value;
 };
 

@@ -5,6 +5,7 @@ import { MailSettingsEnvelope, MeSettingsEnvelope, UnsubscribeEnvelope, Unsubscr
 import { validationFailed } from '../../errors.ts';
 import { verifyUnsubscribeToken } from '../../mail/unsubscribe-tokens.ts';
 import { currentUser } from '../../plugins/session.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 import { isInstanceAdmin } from '../../services/admins.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 
@@ -47,7 +48,7 @@ const oneClickUnsubscribe: FastifyPluginAsyncTypebox = (fastify) => {
       }[kind];
       await settings.update(email, change, clock.now().toISOString());
       request.log.info({ kind }, 'Unsubscribed by one-click link');
-      return { status: 'success', message: ACCOUNT_MESSAGES.unsubscribed[kind], data: { email, kind } } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.unsubscribed[kind]), data: { email, kind } } as const;
     },
   );
 
@@ -102,7 +103,7 @@ const mailSettings: FastifyPluginAsyncTypebox = async (fastify) => {
         ...(notifyMentions === undefined ? {} : { notifyMentions }),
       };
       const next = await settings.update(currentUser(request).email, changes, clock.now().toISOString());
-      return { status: 'success', message: ACCOUNT_MESSAGES.settingsSaved, data: { settings: next } } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.settingsSaved), data: { settings: next } } as const;
     },
   );
 

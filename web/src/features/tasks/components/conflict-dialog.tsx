@@ -18,6 +18,7 @@ import { useBoardScope } from '../api/board-scope.ts';
 import { formatDeadlineFull } from '../utils/deadline.ts';
 import { PRIORITY_LABELS } from './priority.tsx';
 import './conflict-dialog.css';
+import { i18n } from '@lingui/core';
 
 /** The fields a person can change, in the order the dialog lists them. */
 const FIELDS = [
@@ -146,7 +147,7 @@ export function ConflictDialog() {
       title={CONFLICT_MESSAGES.title}
       description={
         <>
-          “{conflict.theirs.taskTitle}”: {editor ? CONFLICT_MESSAGES.changedBy(editor.fullName) : CONFLICT_MESSAGES.changedBySomeone}
+          “{conflict.theirs.taskTitle}”: {editor ? i18n._(CONFLICT_MESSAGES.changedBy(editor.fullName)) : CONFLICT_MESSAGES.changedBySomeone}
           {conflict.kind === 'delete' ? ` ${CONFLICT_MESSAGES.deleteNote}` : null}
         </>
       }

@@ -18,6 +18,7 @@ import { PrioritySelect } from './priority.tsx';
 import { INCOMPLETE_DATE_TIME, readStart, StartField } from './start-field.tsx';
 import { NewTaskLabelsField } from './task-labels.tsx';
 import { NO_REPEAT, readRepeat, RepeatField, type RepeatDraft } from './repeat-field.tsx';
+import { i18n } from '@lingui/core';
 
 interface Values {
   workTitle: string;
@@ -93,8 +94,8 @@ export function CreateTaskForm() {
     const deadlineIso = values.deadline ? dateTimeLocalToIso(values.deadline) : null;
     const deadline = values.deadline && !deadlineIso ? null : checkDeadline(deadlineIso, new Date());
     const errors: FieldErrors = {};
-    if (!work.ok) errors.workTitle = work.message;
-    if (!title.ok) errors.taskTitle = title.message;
+    if (!work.ok) errors.workTitle = i18n._(work.message);
+    if (!title.ok) errors.taskTitle = i18n._(title.message);
     if (!assignee.ok) errors.assignee = assignee.message;
     if (deadline === null) errors.deadline = INCOMPLETE_DATE_TIME;
     else if (!deadline.ok) errors.deadline = deadline.message;

@@ -10,6 +10,7 @@ import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { useCreateWebhook, useDeleteWebhook, useDeliveries, useRedeliver, useUpdateWebhook, useWebhooks } from '../api/webhooks.ts';
 import './webhooks.css';
+import { i18n } from '@lingui/core';
 
 const EVENT_LABELS: Record<WebhookEvent, string> = {
   'task.created': 'Task created',
@@ -93,7 +94,7 @@ function NewWebhook({ boardId, onSecret }: { boardId: string; onSecret: (secret:
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkWebhookUrl(url);
-    setUrlError(checked.ok ? null : checked.message);
+    setUrlError(checked.ok ? null : i18n._(checked.message));
     if (!checked.ok) return;
     if (events.length === 0) {
       setError('Choose at least one event.');
