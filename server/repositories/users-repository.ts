@@ -4,6 +4,9 @@ import { PERSONAL_BOARD_NAME } from '#shared/constants.ts';
 import { ADMIN_ROLE } from '#shared/rights.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
 
+/** A new account's row: its language, week start and clock are always given. */
+export type NewUser = Insertable<UsersTable> & Required<Pick<Insertable<UsersTable>, 'language' | 'weekStart' | 'hourCycle'>>;
+
 export function createUsersRepository(db: Kysely<DB>) {
   const byEmail = prepare<{ email: string }, Pick<UsersTable, 'id' | 'email' | 'fullName' | 'passwordHash'> & { deactivatedAt: string | null }>(
     db.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'deactivatedAt']).where('email', '=', slot('email')),
@@ -18,9 +21,10 @@ export function createUsersRepository(db: Kysely<DB>) {
     /**
      * An account is made with its personal board (whose id is the account's id), the account
      * being that board's active admin. Call it inside a transaction (or on SQLite's single
-     * connection) so neither is written without the other.
+     * connection) so neither is written without the other. Every way an account is made says its
+     * language and formats (server/i18n/account-language.ts).
      */
-    async insert(user: Insertable<UsersTable>, ex: Executor = db): Promise<void> {
+    async insert(user: NewUser, ex: Executor = db): Promise<void> {
       await ex.insertInto('users').values(user).execute();
       await ex
         .insertInto('boards')

@@ -19,6 +19,7 @@ import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { TWO_STEP_POLICY, TWO_STEP_MESSAGES } from '#shared/two-step.ts';
 import { translateFor } from '../../i18n/request-language.ts';
+import { newAccountLanguage } from '../../i18n/account-language.ts';
 
 const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
 const invalidSecondStep = () => new AppError(400, 'INVALID_CODE', TWO_STEP_MESSAGES.invalidCode);
@@ -56,6 +57,8 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       if (!checked.ok) throw invalidCode();
       // Hash only after the code proved right: a stream of guesses costs no argon2 work.
       const passwordHash = await hashPassword(password);
+      // The account speaks the browser's language from the start (changed on the account page).
+      const language = newAccountLanguage(request.headers['accept-language']);
       const now = clock.now().toISOString();
       try {
         await fastify.events.transaction(async (trx) => {
@@ -63,7 +66,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
           const consumed = await otpCodesRepository.consume(checked.codeId, now, trx);
           if (!consumed || (await usersRepository.findByEmail(email, trx)) !== undefined) throw invalidCode();
           const id = newId();
-          await usersRepository.insert({ id, email, fullName, passwordHash, createdAt: now, updatedAt: now }, trx);
+          await usersRepository.insert({ id, email, fullName, passwordHash, createdAt: now, updatedAt: now, ...language }, trx);
           // The code proved the address: the boards it was invited to become the account's.
           await activateInvitations(fastify.boardsRepository, trx, { id, email }, now);
           await dropInstanceInvitation(trx, email);
