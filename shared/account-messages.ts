@@ -3,6 +3,7 @@ import { text } from './i18n.ts';
 /** Answers of the account, settings and mail-preference calls, shown as-is by the web app. */
 export const ACCOUNT_MESSAGES = {
   settingsSaved: text('Your notification settings were saved.'),
+  languageSaved: text('Your language and formats were saved.'),
   unsubscribed: {
     assigned: text('You will no longer get a mail when someone assigns you a task.'),
     reminders: text('You will no longer get "due soon" and "overdue" reminder mails.'),

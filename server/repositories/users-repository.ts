@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import { prepare, slot, type Executor } from '../db/prepared.ts';
 import { PERSONAL_BOARD_NAME } from '#shared/constants.ts';
 import { ADMIN_ROLE } from '#shared/rights.ts';
@@ -45,7 +45,16 @@ export function createUsersRepository(db: Kysely<DB>) {
     },
 
     async findById(id: string, ex: Executor = db) {
-      return ex.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'createdAt', 'adminSince']).where('id', '=', id).executeTakeFirst();
+      return ex
+        .selectFrom('users')
+        .select(['id', 'email', 'fullName', 'passwordHash', 'createdAt', 'adminSince', 'language', 'weekStart', 'hourCycle'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Sets the account's language and formats (those given), as the settings API does. */
+    async updateLanguage(id: string, changes: Pick<Updateable<UsersTable>, 'language' | 'weekStart' | 'hourCycle'> & { updatedAt: string }, ex: Executor = db): Promise<void> {
+      await ex.updateTable('users').set(changes).where('id', '=', id).execute();
     },
 
     async update(id: string, changes: Partial<Pick<UsersTable, 'email' | 'fullName' | 'passwordHash' | 'updatedAt'>>, ex: Executor = db): Promise<void> {
