@@ -12,7 +12,7 @@ import { translateFor } from '../../i18n/request-language.ts';
 export const PUSH_MESSAGES = {
   subscribed: text('Notifications are on for this device.'),
   badEndpoint: text('The push endpoint must be an http or https URL.'),
-  badP256dh: 'keys.p256dh must be the base64url of a 65-byte uncompressed P-256 public key.',
+  badP256dh: text('keys.p256dh must be the base64url of a 65-byte uncompressed P-256 public key.'),
   badAuth: text('keys.auth must be the base64url of a 16-byte secret.'),
   tooMany: message('At most {max} devices can receive notifications per account. Turn them off on a device you no longer use.', { max: NOTIFICATION_POLICY.subscriptionsPerUser }),
 } as const;
