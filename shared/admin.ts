@@ -1,3 +1,5 @@
+import { text } from './i18n.ts';
+
 /** Rules and texts of instance administration that the server and the web app share. */
 
 /**
@@ -38,13 +40,13 @@ export const ADMIN_POLICY = {
 } as const;
 
 export const ADMIN_MESSAGES = {
-  deactivated: 'This account has been deactivated. Ask an administrator of this server to reactivate it.',
-  cannotDeactivateSelf: 'You cannot deactivate your own account: ask another admin, or use the admin command.',
-  accountDeactivated: 'The account is deactivated: its sessions ended, and it cannot sign in until it is reactivated.',
-  accountReactivated: 'The account is active again: it can sign in.',
-  secondStepReset: 'Two-step sign-in is off for this account: the password alone signs in, and it may set it up again.',
-  secondStepWasOff: 'Two-step sign-in was not set up for this account; nothing changed.',
-  invited: 'Invitation sent: the address may now sign up.',
-  accountExists: 'An account with this address already exists.',
-  registrationClosed: 'Sign-up on this server is closed (REGISTRATION=closed): create the account with the admin command instead.',
+  deactivated: text('This account has been deactivated. Ask an administrator of this server to reactivate it.'),
+  cannotDeactivateSelf: text('You cannot deactivate your own account: ask another admin, or use the admin command.'),
+  accountDeactivated: text('The account is deactivated: its sessions ended, and it cannot sign in until it is reactivated.'),
+  accountReactivated: text('The account is active again: it can sign in.'),
+  secondStepReset: text('Two-step sign-in is off for this account: the password alone signs in, and it may set it up again.'),
+  secondStepWasOff: text('Two-step sign-in was not set up for this account; nothing changed.'),
+  invited: text('Invitation sent: the address may now sign up.'),
+  accountExists: text('An account with this address already exists.'),
+  registrationClosed: text('Sign-up on this server is closed (REGISTRATION=closed): create the account with the admin command instead.'),
 } as const;

@@ -1,12 +1,11 @@
 import { LIMITS } from './constants.ts';
+import { message, text, type Message } from './i18n.ts';
 
 /** Texts of the Trello import (server answers and the web app's messages). */
 export const IMPORT_MESSAGES = {
-  notATrelloExport: 'This is not a Trello board export: choose the JSON file of Trello\'s "Print, export and share → Export as JSON".',
-  tooLarge: `The file is larger than ${LIMITS.importMaxBytes / 1024 / 1024} MB, the most one import takes.`,
+  notATrelloExport: text('This is not a Trello board export: choose the JSON file of Trello\'s "Print, export and share → Export as JSON".'),
+  tooLarge: message('The file is larger than {max} MB, the most one import takes.', { max: LIMITS.importMaxBytes / 1024 / 1024 }),
 } as const;
-
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
 export interface ImportCounts {
   tasks: number;
@@ -23,20 +22,28 @@ export interface ImportNotes {
 }
 
 /** "Imported 12 tasks, 4 labels, 9 checklist items and 3 comments." and a sentence on what did not fit. */
-export function trelloImportedMessage(counts: ImportCounts, notes: ImportNotes): string {
-  const parts = [
-    plural(counts.tasks, 'task', 'tasks'),
-    plural(counts.labels, 'label', 'labels'),
-    plural(counts.checklistItems, 'checklist item', 'checklist items'),
-    plural(counts.comments, 'comment', 'comments'),
-  ];
-  let message = `Imported ${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}.`;
-  const unfit: string[] = [];
-  if (notes.shortened > 0) unfit.push(`${plural(notes.shortened, 'text was', 'texts were')} shortened to fit`);
-  if (notes.labelsDropped > 0) unfit.push(`${plural(notes.labelsDropped, 'label', 'labels')} past ${LIMITS.labelsPerBoard} per board left out`);
-  if (notes.taskLabelsDropped > 0) unfit.push(`${plural(notes.taskLabelsDropped, 'card label', 'card labels')} past ${LIMITS.labelsPerTask} per task left out`);
-  if (notes.checklistItemsDropped > 0) unfit.push(`${plural(notes.checklistItemsDropped, 'checklist item', 'checklist items')} past ${LIMITS.checklistItemsPerTask} per task left out`);
-  const sentence = unfit.join('; ');
-  if (sentence !== '') message += ` ${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
-  return message;
+export function trelloImportedMessage(counts: ImportCounts, notes: ImportNotes): Message {
+  const imported = message(
+    'Imported {tasks, plural, one {# task} other {# tasks}}, {labels, plural, one {# label} other {# labels}}, {checklistItems, plural, one {# checklist item} other {# checklist items}} and {comments, plural, one {# comment} other {# comments}}.',
+    { tasks: counts.tasks, labels: counts.labels, checklistItems: counts.checklistItems, comments: counts.comments },
+  );
+  const unfit: Message[] = [];
+  if (notes.shortened > 0) unfit.push(message('{count, plural, one {# text was} other {# texts were}} shortened to fit', { count: notes.shortened }));
+  if (notes.labelsDropped > 0) {
+    unfit.push(message('{count, plural, one {# label} other {# labels}} past {max} per board left out', { count: notes.labelsDropped, max: LIMITS.labelsPerBoard }));
+  }
+  if (notes.taskLabelsDropped > 0) {
+    unfit.push(message('{count, plural, one {# card label} other {# card labels}} past {max} per task left out', { count: notes.taskLabelsDropped, max: LIMITS.labelsPerTask }));
+  }
+  if (notes.checklistItemsDropped > 0) {
+    unfit.push(
+      message('{count, plural, one {# checklist item} other {# checklist items}} past {max} per task left out', { count: notes.checklistItemsDropped, max: LIMITS.checklistItemsPerTask }),
+    );
+  }
+  const [first, ...rest] = unfit;
+  if (first === undefined) return imported;
+  // i18n: Parts of a list of what an import left out, one after the other.
+  const listed = rest.reduce((list, next) => message('{list}; {next}', { list, next }), first);
+  // i18n: {imported} is the sentence saying what was imported; {notes} lists what did not fit.
+  return message('{imported} {notes}.', { imported, notes: listed });
 }

@@ -1,4 +1,5 @@
 import { LAST_SIGN_IN_METHOD_MESSAGE } from './sign-in-methods.ts';
+import { text } from './i18n.ts';
 
 /** Rules and texts of passkeys that the server and the web app share (not in /login's main chunk). */
 
@@ -14,12 +15,12 @@ export const PASSKEY_POLICY = {
 
 /** Server answers about passkeys. */
 export const PASSKEY_MESSAGES = {
-  added: 'Passkey added. You can sign in with it without typing your e-mail or password.',
-  renamed: 'Passkey renamed.',
-  removed: 'Passkey removed.',
-  notAdded: 'The passkey could not be added. Please try again.',
-  signInFailed: 'That passkey could not sign you in. Try again, or sign in with your password.',
-  notFound: 'That passkey was not found.',
+  added: text('Passkey added. You can sign in with it without typing your e-mail or password.'),
+  renamed: text('Passkey renamed.'),
+  removed: text('Passkey removed.'),
+  notAdded: text('The passkey could not be added. Please try again.'),
+  signInFailed: text('That passkey could not sign you in. Try again, or sign in with your password.'),
+  notFound: text('That passkey was not found.'),
   lastSignInMethod: LAST_SIGN_IN_METHOD_MESSAGE,
-  nameInvalid: `Give the passkey a name of 1 to 60 characters.`,
+  nameInvalid: text('Give the passkey a name of 1 to 60 characters.'),
 } as const;

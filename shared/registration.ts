@@ -1,3 +1,5 @@
+import { message, text, type Message, type MessageValue, type Translatable } from './i18n.ts';
+
 /**
  * Who may register on this server: anyone (`open`, the default), only addresses with an
  * invitation to a board (`invite`), or nobody (`closed`: accounts are made with the admin
@@ -13,17 +15,25 @@ export interface RegistrationPolicy {
   domains: readonly string[];
 }
 
-/** "a.com", "a.com and b.org", "a.com, b.org and c.net". */
-function listed(domains: readonly string[]): string {
-  if (domains.length <= 1) return domains.join('');
-  return `${domains.slice(0, -1).join(', ')} and ${domains.at(-1) ?? ''}`;
+/** "a.com", "a.com and b.org", "a.com, b.org and c.net": the domains as one value of a message. */
+function listed(domains: readonly string[]): MessageValue {
+  const last = domains.at(-1) ?? '';
+  if (domains.length <= 1) return last;
+  // i18n: The last two of a list of domains ("a.com and b.org").
+  const end = message('{first} and {last}', { first: domains.at(-2) ?? '', last });
+  // i18n: A domain before the rest of a list of domains ("a.com, b.org and c.net").
+  return domains.slice(0, -2).reduceRight<Message>((rest, domain) => message('{first}, {rest}', { first: domain, rest }), end);
 }
 
 /** What a refused sign-up is told, and what the sign-up page says: null when anyone may register. */
-export function registrationMessage({ mode, domains }: RegistrationPolicy): string | null {
-  if (mode === 'closed') return 'Sign-up on this server is closed.';
-  if (mode === 'invite') return domains.length === 0 ? 'Sign-up on this server is by invitation.' : `Sign-up on this server is by invitation, for addresses at ${listed(domains)} only.`;
-  return domains.length === 0 ? null : `Sign-up on this server is open to addresses at ${listed(domains)} only.`;
+export function registrationMessage({ mode, domains }: RegistrationPolicy): Translatable | null {
+  if (mode === 'closed') return text('Sign-up on this server is closed.');
+  if (mode === 'invite') {
+    return domains.length === 0
+      ? text('Sign-up on this server is by invitation.')
+      : message('Sign-up on this server is by invitation, for addresses at {domains} only.', { domains: listed(domains) });
+  }
+  return domains.length === 0 ? null : message('Sign-up on this server is open to addresses at {domains} only.', { domains: listed(domains) });
 }
 
 /** Whether `email` (lower-cased) is at one of `domains` (any when there are none). */

@@ -1,3 +1,5 @@
+import { text } from './i18n.ts';
+
 /** Rules and texts of two-step sign-in that the server and the web app share (apart from /login's main chunk). */
 
 /**
@@ -17,7 +19,7 @@ export const TWO_STEP_POLICY = {
 
 /** Server answers about the second step of sign-in. */
 export const TWO_STEP_MESSAGES = {
-  secondStepNeeded: 'Enter the code from your authenticator app, or a recovery code.',
-  invalidCode: 'The code is not correct or was already used. Please try again, or sign in again.',
-  setupRequired: 'Set up two-step sign-in with an authenticator app before you continue.',
+  secondStepNeeded: text('Enter the code from your authenticator app, or a recovery code.'),
+  invalidCode: text('The code is not correct or was already used. Please try again, or sign in again.'),
+  setupRequired: text('Set up two-step sign-in with an authenticator app before you continue.'),
 } as const;

@@ -18,6 +18,8 @@ import { checkFiles } from '../files/sweeps.ts';
 import { activateInvitations } from '../services/board-events.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { CommandError, parseCommandArgs, readConfig, runCommand, withDatabase, type CommandOutput } from './common.ts';
+import { newAccountLanguage } from '../i18n/account-language.ts';
+import { english } from '../i18n/translate.ts';
 
 /**
  * `npm run admin -- COMMAND`: account and file chores for the person with shell access, on the
@@ -55,7 +57,8 @@ function filesReport({ rowsWithoutFile, filesWithoutRow }: { rowsWithoutFile: st
 }
 
 const valueOf = <T>(checked: Checked<T>, what: string): T => {
-  if (!checked.ok) throw new CommandError(`${what}: ${checked.message}`);
+  // The command speaks English, like the rest of its output.
+  if (!checked.ok) throw new CommandError(`${what}: ${english(checked.message)}`);
   return checked.value;
 };
 
@@ -112,7 +115,7 @@ await runCommand(async () => {
         // No stream of this process to wake: other instances learn of the events from the log.
         const activated = await createWriteTransaction(db, () => undefined)(async (trx) => {
           const id = newId();
-          await users.insert({ id, email: address, fullName, passwordHash, createdAt: now, updatedAt: now }, trx);
+          await users.insert({ id, email: address, fullName, passwordHash, createdAt: now, updatedAt: now, ...newAccountLanguage(undefined) }, trx);
           // As at sign-up: the boards the address was invited to become the account's.
           return activateInvitations(createBoardsRepository(db, dialect), trx, { id, email: address }, now);
         });

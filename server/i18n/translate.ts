@@ -50,9 +50,15 @@ export type ReaderLanguage = Language | typeof PSEUDO_LANGUAGE;
  * pseudo-language is the English text accented and 40 % longer, made here: it needs no catalog.
  */
 export function translate(language: ReaderLanguage, text: Translatable): string {
-  const { id, values } = typeof text === 'string' ? { id: text, values: undefined } : text;
-  if (language === PSEUDO_LANGUAGE) return pseudolocale(translator(DEFAULT_LANGUAGE)._(id, values), { prepend: '', append: '', extend: 0.4, extendCharacter: '·' });
-  return translator(language)._(id, values);
+  if (language === PSEUDO_LANGUAGE) return pseudolocale(inLanguage(DEFAULT_LANGUAGE, text), { prepend: '', append: '', extend: 0.4, extendCharacter: '·' });
+  return inLanguage(language, text);
+}
+
+/** The text in one of our languages, a message put into it (a field's label) translated first. */
+function inLanguage(language: Language, text: Translatable): string {
+  if (typeof text === 'string') return translator(language)._(text);
+  const values = text.values === undefined ? undefined : Object.fromEntries(Object.entries(text.values).map(([name, value]) => [name, typeof value === 'object' ? inLanguage(language, value) : value]));
+  return translator(language)._(text.id, values);
 }
 
 /** The English text of a text or message (logs, and the `Error.message` of an answer's error). */

@@ -2,33 +2,39 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LIMITS, PRIORITIES, STATUSES } from '#shared/constants.ts';
 import type { ErrorCode } from '#shared/error-codes.ts';
+import { asMessage, message, text, type Translatable } from '#shared/i18n.ts';
+import { HOUR_CYCLES, WEEK_STARTS } from '#shared/languages.ts';
 import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import type { FieldError } from '#shared/schemas/common.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { AppError, validationFailed } from '../errors.ts';
+import { AppError, validationFailed, type FieldError } from '../errors.ts';
+import { requestLanguage } from '../i18n/request-language.ts';
+import { translate } from '../i18n/translate.ts';
 
 type ValidationIssue = NonNullable<FastifyError['validation']>[number];
 
-const FIELD_LABELS: Record<string, string> = {
-  email: 'E-mail',
-  fullName: 'Full name',
-  otp: 'Code',
-  password: 'Password',
-  taskTitle: 'Task title',
-  workTitle: 'Work title',
-  assignee: 'Assignee',
-  deadline: 'Deadline',
-  priority: 'Priority',
-  status: 'Status',
-  limit: 'limit',
-  cursor: 'cursor',
-  id: 'id',
+/**
+ * How a sentence about a field names it: a label people read (translated before it is put into
+ * the sentence), or the field's own name where that is what the caller typed (`limit`, `cursor`).
+ */
+const FIELD_LABELS: Record<string, Translatable> = {
+  email: text('E-mail'),
+  fullName: text('Full name'),
+  otp: text('Code'),
+  password: text('Password'),
+  taskTitle: text('Task title'),
+  workTitle: text('Work title'),
+  assignee: text('Assignee'),
+  deadline: text('Deadline'),
+  priority: text('Priority'),
+  status: text('Status'),
 };
 
 const ENUMS: Record<string, readonly string[]> = {
   priority: PRIORITIES,
   status: STATUSES,
+  weekStart: WEEK_STARTS,
+  hourCycle: HOUR_CYCLES,
 };
 
 function fieldOf(issue: ValidationIssue): string {
@@ -39,28 +45,35 @@ function fieldOf(issue: ValidationIssue): string {
 }
 
 /** Ajv's messages are for developers; these are for the people reading the form. */
-function messageOf(field: string, issue: ValidationIssue, context: string | undefined): string {
-  const name = field.split('.').at(-1) ?? field;
-  const label = FIELD_LABELS[name] ?? name;
-  if (field === '') {
-    return context === 'body' ? 'The request body must be a JSON object.' : `The ${context ?? 'request'} is invalid.`;
+function messageOf(fieldPath: string, issue: ValidationIssue, context: string | undefined): Translatable {
+  const name = fieldPath.split('.').at(-1) ?? fieldPath;
+  const labelled = FIELD_LABELS[name];
+  // A label is translated; a field's own name (a machine word) is put in as it is.
+  const field = labelled === undefined ? name : asMessage(labelled);
+  if (fieldPath === '') {
+    return context === 'body' ? text('The request body must be a JSON object.') : message('The {part} is invalid.', { part: context ?? 'request' });
   }
-  if (name === 'limit') return `limit must be a whole number from ${LIMITS.pageMin} to ${LIMITS.pageMax}.`;
+  if (name === 'limit') return message('limit must be a whole number from {min} to {max}.', { min: LIMITS.pageMin, max: LIMITS.pageMax });
   const allowed = ENUMS[name];
-  if (allowed !== undefined) return `${label} must be one of: ${allowed.join(', ')}${name === 'priority' && context === 'querystring' ? ' (or empty for all)' : ''}.`;
+  if (allowed !== undefined) {
+    const values = allowed.join(', ');
+    return name === 'priority' && context === 'querystring'
+      ? message('{field} must be one of: {values} (or empty for all).', { field, values })
+      : message('{field} must be one of: {values}.', { field, values });
+  }
   switch (issue.keyword) {
     case 'required':
-      return `${label} is required.`;
+      return message('{field} is required.', { field });
     case 'format':
-      return issue.params.format === 'email' ? 'Enter a valid e-mail address.' : `${label} is not in the expected format.`;
+      return issue.params.format === 'email' ? text('Enter a valid e-mail address.') : message('{field} is not in the expected format.', { field });
     case 'maxLength':
-      return `${label} must be at most ${String(issue.params.limit)} characters.`;
+      return message('{field} must be at most {max, plural, one {# character} other {# characters}}.', { field, max: Number(issue.params.limit) });
     case 'minLength':
-      return `${label} must be at least ${String(issue.params.limit)} characters.`;
+      return message('{field} must be at least {min, plural, one {# character} other {# characters}}.', { field, min: Number(issue.params.limit) });
     case 'type':
-      return `${label} must be ${issue.params.type === 'string' ? 'text' : `of type ${String(issue.params.type)}`}.`;
+      return issue.params.type === 'string' ? message('{field} must be text.', { field }) : message('{field} must be of type {type}.', { field, type: String(issue.params.type) });
     default:
-      return `${label} is invalid.`;
+      return message('{field} is invalid.', { field });
   }
 }
 
@@ -74,7 +87,7 @@ export function toFieldErrors(issues: readonly ValidationIssue[], context: strin
   return [...byField.values()];
 }
 
-const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message: string }> = {
+const FRAMEWORK_CODES: Record<string, { status: number; code: ErrorCode; message: Translatable }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: SERVER_MESSAGES.payloadTooLarge },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: SERVER_MESSAGES.unsupportedMediaType },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'MALFORMED_JSON', message: SERVER_MESSAGES.malformedJson },
@@ -119,15 +132,18 @@ function toAppError(error: FastifyError | AppError | Error): AppError {
   return new AppError(500, 'INTERNAL_ERROR', SERVER_MESSAGES.internalError);
 }
 
-/** The JSend envelope of a 404 (the web-app plugin's fallback, and malformed URLs). */
+/** The JSend envelope of a 404 (the web-app plugin's fallback, and malformed URLs), in the reader's language. */
 export function sendApiNotFound(reply: FastifyReply): FastifyReply {
-  return reply.code(404).type('application/json; charset=utf-8').send({ status: 'fail', code: 'NOT_FOUND', message: SERVER_MESSAGES.routeNotFound });
+  const message = translate(requestLanguage(reply.request), SERVER_MESSAGES.routeNotFound);
+  return reply.code(404).type('application/json; charset=utf-8').send({ status: 'fail', code: 'NOT_FOUND', message });
 }
 
 /**
  * The one error handler: AppError, schema validation and framework errors become the JSend
  * envelope. 4xx are the client's (`fail`, logged at info); 5xx are ours (`error`, logged with
- * the request, answered with a fixed sentence so no stack trace, SQL or driver text leaks).
+ * the request, answered with a fixed sentence so no stack trace, SQL or driver text leaks). The
+ * message and every field's message are written in the reader's language (requestLanguage);
+ * the log keeps the English.
  * @see https://github.com/fastify/demo/blob/main/src/app.ts
  */
 export default fp(
@@ -144,14 +160,16 @@ export default fp(
       }
       for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
       reply.code(appError.status);
+      const language = requestLanguage(request);
+      const message = translate(language, appError.text);
       if (appError.status >= 500) {
-        return reply.send({ status: 'error', code: appError.code, message: appError.message });
+        return reply.send({ status: 'error', code: appError.code, message });
       }
       return reply.send({
         status: 'fail',
         code: appError.code,
-        message: appError.message,
-        ...(appError.errors === undefined ? {} : { errors: appError.errors }),
+        message,
+        ...(appError.errors === undefined ? {} : { errors: appError.errors.map(({ field, message: problem }) => ({ field, message: translate(language, problem) })) }),
         ...(appError.data === undefined ? {} : { data: appError.data }),
       });
     });

@@ -4,8 +4,8 @@ import fp from 'fastify-plugin';
 import cors from '@fastify/cors';
 import helmet from 'helmet';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import type { FieldError } from '#shared/schemas/common.ts';
-import { AppError, validationFailed } from '../errors.ts';
+import { text } from '#shared/i18n.ts';
+import { AppError, validationFailed, type FieldError } from '../errors.ts';
 import { bearerOf } from '../services/api-tokens.ts';
 import type { Config } from '../config.ts';
 
@@ -66,10 +66,10 @@ export function securityHeaders(config: Pick<Config, 'secureCookies'>): Readonly
  */
 function checkStrings(root: unknown): FieldError[] {
   const errors: FieldError[] = [];
-  const check = (text: string, path: string): void => {
+  const check = (value: string, path: string): void => {
     const field = path === '' ? 'body' : path;
-    if (text.includes('\u0000')) errors.push({ field, message: 'Text must not contain NUL characters.' });
-    else if (!text.isWellFormed()) errors.push({ field, message: 'Text must be valid Unicode.' });
+    if (value.includes('\u0000')) errors.push({ field, message: text('Text must not contain NUL characters.') });
+    else if (!value.isWellFormed()) errors.push({ field, message: text('Text must be valid Unicode.') });
   };
   if (typeof root === 'string') check(root, '');
   const stack: { node: Record<string, unknown> | unknown[]; path: string }[] = [];

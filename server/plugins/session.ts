@@ -15,6 +15,8 @@ export interface AuthUser {
   id: string;
   email: string;
   fullName: string;
+  /** The account's language tag as stored (server/i18n/request-language.ts reads it). */
+  language: string;
 }
 
 /** The personal API token a request was signed in with (`Authorization: Bearer`). */
@@ -249,7 +251,7 @@ export default fp(
       if (token.lastUsedAt === null || nowMs - Date.parse(token.lastUsedAt) >= touchMs) {
         await tokens.touch(token.id, now.toISOString(), new Date(nowMs - touchMs).toISOString());
       }
-      request.user = { id: token.userId, email: token.email, fullName: token.fullName };
+      request.user = { id: token.userId, email: token.email, fullName: token.fullName, language: token.language };
       request.apiToken = { id: token.id, access: token.access, secretHash };
     };
 
@@ -285,7 +287,7 @@ export default fp(
         await repo.touch(tokenHash, now.toISOString(), new Date(nowMs + ttlMs).toISOString());
         setCookie(reply, token);
       }
-      request.user = { id: session.userId, email: session.email, fullName: session.fullName };
+      request.user = { id: session.userId, email: session.email, fullName: session.fullName, language: session.language };
       await checkSecondStep(request, session.userId);
     });
     done();

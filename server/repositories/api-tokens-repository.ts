@@ -11,6 +11,8 @@ export interface TokenWithUser {
   userId: string;
   email: string;
   fullName: string;
+  /** The account's language tag (`users.language`). */
+  language: string;
 }
 
 /** A token as its owner sees it (never its hash). */
@@ -21,7 +23,7 @@ export type TokenRow = Omit<ApiTokensTable, 'secretHash' | 'userId'>;
  * index), joined to its user: one indexed read, like the session check.
  */
 export function createApiTokensRepository(db: Kysely<DB>, dialect: Dialect) {
-  const bySecretSelect = ['t.id', 't.access', 't.expiresAt', 't.lastUsedAt', 't.userId', 'u.email', 'u.fullName'] as const;
+  const bySecretSelect = ['t.id', 't.access', 't.expiresAt', 't.lastUsedAt', 't.userId', 'u.email', 'u.fullName', 'u.language'] as const;
   const bySecretQuery = db
     .selectFrom('apiTokens as t')
     .innerJoin('users as u', 'u.id', 't.userId')
@@ -47,8 +49,8 @@ export function createApiTokensRepository(db: Kysely<DB>, dialect: Dialect) {
       const { rows } = await bySecret.execute(ex, { secretHash });
       const row = rows[0];
       if (row === undefined) return undefined;
-      const [id, access, expiresAt, lastUsedAt, userId, email, fullName] = row;
-      return { id, access, expiresAt, lastUsedAt, userId, email, fullName };
+      const [id, access, expiresAt, lastUsedAt, userId, email, fullName, language] = row;
+      return { id, access, expiresAt, lastUsedAt, userId, email, fullName, language };
     },
 
     /** Sets `last_used_at` to `now` unless it is already later than `before`. */

@@ -8,12 +8,14 @@ export interface SessionWithUser {
   lastSeenAt: string;
   email: string;
   fullName: string;
+  /** The account's language tag (`users.language`): what its answers are written in. */
+  language: string;
 }
 
 export function createSessionsRepository(db: Kysely<DB>) {
   // The per-request check: one primary-key read joined to the user (also a primary key). Its
   // row comes back as an array, in the select list's order (docs/decisions/003-task-rows-read-as-arrays.md): it is read on every signed-in request.
-  const sessionSelect = ['s.userId', 's.expiresAt', 's.lastSeenAt', 'u.email', 'u.fullName'] as const;
+  const sessionSelect = ['s.userId', 's.expiresAt', 's.lastSeenAt', 'u.email', 'u.fullName', 'u.language'] as const;
   const sessionWithUser = db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.userId')
@@ -37,8 +39,8 @@ export function createSessionsRepository(db: Kysely<DB>) {
       const { rows } = await findWithUser.execute(ex, { tokenHash });
       const row = rows[0];
       if (row === undefined) return undefined;
-      const [userId, expiresAt, lastSeenAt, email, fullName] = row;
-      return { userId, expiresAt, lastSeenAt, email, fullName };
+      const [userId, expiresAt, lastSeenAt, email, fullName, language] = row;
+      return { userId, expiresAt, lastSeenAt, email, fullName, language };
     },
 
     async insert(session: SessionsTable, ex: Executor = db): Promise<void> {

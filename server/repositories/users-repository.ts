@@ -1,8 +1,11 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import { prepare, slot, type Executor } from '../db/prepared.ts';
 import { PERSONAL_BOARD_NAME } from '#shared/constants.ts';
 import { ADMIN_ROLE } from '#shared/rights.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
+
+/** A new account's row: its language, week start and clock are always given. */
+export type NewUser = Insertable<UsersTable> & Required<Pick<Insertable<UsersTable>, 'language' | 'weekStart' | 'hourCycle'>>;
 
 export function createUsersRepository(db: Kysely<DB>) {
   const byEmail = prepare<{ email: string }, Pick<UsersTable, 'id' | 'email' | 'fullName' | 'passwordHash'> & { deactivatedAt: string | null }>(
@@ -18,9 +21,10 @@ export function createUsersRepository(db: Kysely<DB>) {
     /**
      * An account is made with its personal board (whose id is the account's id), the account
      * being that board's active admin. Call it inside a transaction (or on SQLite's single
-     * connection) so neither is written without the other.
+     * connection) so neither is written without the other. Every way an account is made says its
+     * language and formats (server/i18n/account-language.ts).
      */
-    async insert(user: Insertable<UsersTable>, ex: Executor = db): Promise<void> {
+    async insert(user: NewUser, ex: Executor = db): Promise<void> {
       await ex.insertInto('users').values(user).execute();
       await ex
         .insertInto('boards')
@@ -41,7 +45,16 @@ export function createUsersRepository(db: Kysely<DB>) {
     },
 
     async findById(id: string, ex: Executor = db) {
-      return ex.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'createdAt', 'adminSince']).where('id', '=', id).executeTakeFirst();
+      return ex
+        .selectFrom('users')
+        .select(['id', 'email', 'fullName', 'passwordHash', 'createdAt', 'adminSince', 'language', 'weekStart', 'hourCycle'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Sets the account's language and formats (those given), as the settings API does. */
+    async updateLanguage(id: string, changes: Pick<Updateable<UsersTable>, 'language' | 'weekStart' | 'hourCycle'> & { updatedAt: string }, ex: Executor = db): Promise<void> {
+      await ex.updateTable('users').set(changes).where('id', '=', id).execute();
     },
 
     async update(id: string, changes: Partial<Pick<UsersTable, 'email' | 'fullName' | 'passwordHash' | 'updatedAt'>>, ex: Executor = db): Promise<void> {

@@ -1,6 +1,5 @@
 import type { Checked } from '#shared/validation.ts';
-import type { FieldError } from '#shared/schemas/common.ts';
-import { validationFailed } from '../errors.ts';
+import { validationFailed, type FieldError } from '../errors.ts';
 
 type Values<T> = { [K in keyof T]: T[K] extends Checked<infer V> ? V : never };
 

@@ -7,6 +7,8 @@ import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import { newId } from '../db/ids.ts';
 import { AppError } from '../errors.ts';
 import { actorOf, type Actor } from '../services/actor.ts';
+import { requestLanguage } from '../i18n/request-language.ts';
+import { translate, type ReaderLanguage } from '../i18n/translate.ts';
 
 /** Where the id of the attachment a finished upload became is told (besides the body). */
 const ATTACHMENT_ID_HEADER = 'Upload-Attachment-Id';
@@ -52,8 +54,9 @@ const uploads: FastifyPluginCallback = (fastify, _opts, done) => {
   const partial = fastify.partialUploads;
   const corsOrigins = new Set(fastify.config.corsOrigins);
 
-  /** The signed-in person and the refusal of each request handed to tus. */
+  /** The signed-in person, the reader's language and the refusal of each request handed to tus. */
   const actors = new WeakMap<TusRequest, Actor>();
+  const languages = new WeakMap<TusRequest, ReaderLanguage>();
   const refusals = new WeakMap<TusRequest, Error>();
   const actorOfTus = (req: TusRequest): Actor => {
     const actor = actors.get(req);
@@ -74,7 +77,7 @@ const uploads: FastifyPluginCallback = (fastify, _opts, done) => {
       return {
         status_code: 200,
         headers: { [ATTACHMENT_ID_HEADER]: attachment._id, 'Content-Type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({ status: 'success', message: ATTACHMENT_MESSAGES.attachmentAdded, data: { attachment } }),
+        body: JSON.stringify({ status: 'success', message: translate(languages.get(req) ?? 'en', ATTACHMENT_MESSAGES.attachmentAdded), data: { attachment } }),
       };
     } finally {
       // A refusal before the first byte leaves the stream unread: closed, it never opens a file removed below.
@@ -127,6 +130,7 @@ const uploads: FastifyPluginCallback = (fastify, _opts, done) => {
   async function handle(request: FastifyRequest, reply: FastifyReply) {
     const req = new NodeRequest({ req: request.raw, res: reply.raw });
     actors.set(req, actorOf(request));
+    languages.set(req, requestLanguage(request));
     const response = await tus.handleWeb(req);
     // tus's headers (Tus-Resumable, Tus-Version, Upload-Offset…) go with refusals too; the body is ours.
     for (const [name, value] of response.headers) {

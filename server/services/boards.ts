@@ -15,13 +15,15 @@ import { plan } from './notifications.ts';
 import type { Actor } from './actor.ts';
 import { senderMailCap } from './mail-cap.ts';
 import { existingId } from './not-found.ts';
+import type { Translatable } from '#shared/i18n.ts';
+import { sentences } from '../i18n/compose.ts';
 
 export const boardNotFound = () => new AppError(404, 'NOT_FOUND', BOARD_MESSAGES.boardNotFound);
 const memberNotFound = () => new AppError(404, 'NOT_FOUND', BOARD_MESSAGES.memberNotFound);
 const forbidden = () => new AppError(403, 'FORBIDDEN', BOARD_MESSAGES.forbidden);
 const personalBoard = () => new AppError(400, 'PERSONAL_BOARD', BOARD_MESSAGES.personalBoard);
 const lastAdmin = () => new AppError(409, 'LAST_ADMIN', BOARD_MESSAGES.lastAdmin);
-const limitReached = (message: string) => new AppError(409, 'LIMIT_REACHED', message);
+const limitReached = (message: Translatable) => new AppError(409, 'LIMIT_REACHED', message);
 /** A refusal of the rights rule (shared/rights.ts) as the answer it gets; none: allowed. */
 const refuse = (refusal: Refusal | undefined) => {
   if (refusal === 'personal') throw personalBoard();
@@ -285,7 +287,7 @@ export default fp(
 );
 
 /** The message of a member addition's answer: what happened, and a word about mail the cap held back. */
-export function addedMessage(member: Member, mailHeld: boolean): string {
+export function addedMessage(member: Member, mailHeld: boolean): Translatable {
   const message = member.status === 'invited' ? BOARD_MESSAGES.invited : BOARD_MESSAGES.memberAdded;
-  return mailHeld ? `${message} ${SERVER_MESSAGES.mailCapReached}` : message;
+  return mailHeld ? sentences(message, SERVER_MESSAGES.mailCapReached) : message;
 }

@@ -1,14 +1,13 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { LIMITS, PRIORITIES, STATUSES, type Priority, type TaskStatus } from '#shared/constants.ts';
 import { CSV_MESSAGES } from '#shared/csv-messages.ts';
-import type { FieldError } from '#shared/schemas/common.ts';
 import { CSV_COLUMNS, type CsvColumn } from '#shared/schemas/integrations.ts';
 import { checkDeadline, checkDescription, checkEmail, checkLabelName, checkStartAt, checkStartBeforeDeadline, checkTaskTitle, checkWorkTitle, type Checked } from '#shared/validation.ts';
 import type { FastifyInstance } from 'fastify';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { canImportTasks } from '#shared/rights.ts';
 import { newId } from '../db/ids.ts';
-import { AppError, validationFailed } from '../errors.ts';
+import { AppError, validationFailed, type FieldError } from '../errors.ts';
 import { nextReminderFor } from '../mail/reminder-schedule.ts';
 import type { ActivityRepository, NewActivity } from '../repositories/activity-repository.ts';
 import type { BoardsRepository } from '../repositories/boards-repository.ts';
@@ -22,6 +21,7 @@ import { boardNotFound } from './boards.ts';
 import { activityEntry } from './task-activity.ts';
 import type { Actor } from './actor.ts';
 import { existingId } from './not-found.ts';
+import type { Translatable } from '#shared/i18n.ts';
 
 /** Errors listed in one answer at most; past that, one more entry says how many were left out. */
 export const MAX_LISTED_ERRORS = 1000;
@@ -45,7 +45,7 @@ export interface ImportRow {
 }
 
 /** An error of row `row` (the header is row 1, as a spreadsheet numbers the records) in `column`. */
-const rowError = (row: number, column: string, message: string): FieldError => ({ field: `row ${row}: ${column}`, message });
+const rowError = (row: number, column: string, message: Translatable): FieldError => ({ field: `row ${row}: ${column}`, message });
 
 const pick = <T extends string>(values: readonly T[], raw: string, fallback: T): T | undefined => {
   const text = raw.trim();
@@ -81,7 +81,7 @@ export function parseImport(text: string, now: Date): ImportRow[] {
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const row = (error as CsvError & { records?: number }).records;
-    throw validationFailed([{ field: row === undefined ? 'file' : `row ${row + 1}`, message: `${CSV_MESSAGES.notCsv} ${error.message}` }]);
+    throw validationFailed([{ field: row === undefined ? 'file' : `row ${row + 1}`, message: CSV_MESSAGES.notCsv(error.message) }]);
   }
   const [header, ...body] = records;
   if (header === undefined) throw validationFailed([{ field: 'header', message: CSV_MESSAGES.empty }]);

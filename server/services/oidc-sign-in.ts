@@ -16,6 +16,7 @@ import { activateInvitations } from './board-events.ts';
 import { NO_PASSWORD_HASH } from './passwords.ts';
 import { checkMayRegister, dropInstanceInvitation } from './registration.ts';
 import { hashSecondStepToken, hasSecondStep } from './two-step.ts';
+import { newAccountLanguage } from '../i18n/account-language.ts';
 
 /**
  * Sign-in and linking through OpenID Connect providers (OIDC_PROVIDERS).
@@ -112,7 +113,11 @@ function fullNameOf(claims: ProviderClaims, email: string): string {
   return name === '' ? email.slice(0, 100) : name;
 }
 
-async function accountFor(fastify: FastifyInstance, provider: OidcProviderConfig, claims: ProviderClaims): Promise<{ id: string; email: string }> {
+/**
+ * The account the provider's answer signs in to: the linked one, else the one with its verified
+ * address (linked now), else a new one in the language of the browser's `Accept-Language`.
+ */
+async function accountFor(fastify: FastifyInstance, provider: OidcProviderConfig, claims: ProviderClaims, acceptLanguage: string | undefined): Promise<{ id: string; email: string }> {
   const { identitiesRepository: identities, usersRepository: users, clock } = fastify;
   const linked = await identities.findAccount(provider.id, claims.subject);
   if (linked !== undefined) return linked;
@@ -137,7 +142,7 @@ async function accountFor(fastify: FastifyInstance, provider: OidcProviderConfig
   try {
     await fastify.events.transaction(async (trx) => {
       // No password: only the provider (or a password set later with a reset) signs in to it.
-      await users.insert({ id, email, fullName: fullNameOf(claims, email), passwordHash: NO_PASSWORD_HASH, createdAt: now, updatedAt: now }, trx);
+      await users.insert({ id, email, fullName: fullNameOf(claims, email), passwordHash: NO_PASSWORD_HASH, createdAt: now, updatedAt: now, ...newAccountLanguage(acceptLanguage) }, trx);
       if (!(await identities.link({ ...identity, userId: id }, trx))) throw new OidcFlowError('oidc_taken');
       // The provider verified the address: the boards it was invited to become the account's.
       await activateInvitations(fastify.boardsRepository, trx, { id, email }, now);
@@ -145,7 +150,7 @@ async function accountFor(fastify: FastifyInstance, provider: OidcProviderConfig
     });
   } catch (error) {
     // Another sign-in made the account (or the link) first: sign in to that one.
-    if (isUniqueViolation(error)) return accountFor(fastify, provider, claims);
+    if (isUniqueViolation(error)) return accountFor(fastify, provider, claims, acceptLanguage);
     throw error;
   }
   return { id, email };
@@ -244,7 +249,7 @@ export default fp(
           return { kind: 'linked', providerId: provider.id, returnTo: flow.returnTo };
         }
 
-        const account = await accountFor(fastify, provider, claims);
+        const account = await accountFor(fastify, provider, claims, request.headers['accept-language']);
         if (await hasSecondStep(fastify, account.id)) {
           // The provider vouches for the first factor only: an account with a second step is asked for it.
           const token = randomBytes(32).toString('base64url');

@@ -14,6 +14,7 @@ import { AppError } from '../errors.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { ChallengePurpose, PasskeySummary } from '../repositories/passkeys-repository.ts';
 import { PASSKEY_POLICY } from '#shared/passkeys.ts';
+import type { Translatable } from '#shared/i18n.ts';
 
 /**
  * Passkeys (WebAuthn): the ceremonies are @simplewebauthn/server's; what is ours is where the
@@ -31,7 +32,7 @@ const RP_NAME = 'Taskwise';
 export class PasskeyRejected extends Error {}
 
 /** A ceremony the library or the challenge refused: the reason goes to the log, the person gets one sentence. */
-export function passkeyRefused(log: FastifyBaseLogger, error: unknown, status: 400 | 401, message: string): never {
+export function passkeyRefused(log: FastifyBaseLogger, error: unknown, status: 400 | 401, message: Translatable): never {
   if (!(error instanceof PasskeyRejected)) throw error;
   log.info({ reason: error.message }, 'Passkey ceremony refused');
   throw new AppError(status, 'PASSKEY_NOT_ACCEPTED', message);

@@ -11,6 +11,8 @@ import type { Actor } from './actor.ts';
 import { keysBetween } from './order-keys.ts';
 import { overLimitWarning } from './task-places.ts';
 import type { EditableFields, TaskWrites } from './task-writes.ts';
+import type { Translatable } from '#shared/i18n.ts';
+import { sentences } from '../i18n/compose.ts';
 
 /** What a change of many tasks answers: the tasks as written, or how many were deleted. */
 export type BulkAnswer = { tasks: Task[] } | { deleted: number };
@@ -18,7 +20,7 @@ export type BulkAnswer = { tasks: Task[] } | { deleted: number };
 /** A change of many tasks done: its answer, and the WIP warnings of the columns it left over their limits (as a single write's). */
 export interface BulkDone {
   answer: BulkAnswer;
-  warning?: string | undefined;
+  warning?: Translatable | undefined;
 }
 
 /** A change's one field failing for one task (the change is not valid for it): 400 on that field. */
@@ -143,11 +145,12 @@ export async function changeMany(
   });
   // A move never is refused for a WIP limit: each column that received tasks and now holds
   // more than its limit is told of, as a single move into it is (overLimitWarning).
-  const warnings: string[] = [];
+  const warnings: Translatable[] = [];
   for (const column of places.used()) {
     if (!tasks.some((task) => task.columnId === column.id)) continue;
     const warning = await overLimitWarning(db, column);
     if (warning !== undefined) warnings.push(warning);
   }
-  return { answer: { tasks }, ...(warnings.length === 0 ? {} : { warning: warnings.join(' ') }) };
+  const [first, ...more] = warnings;
+  return { answer: { tasks }, ...(first === undefined ? {} : { warning: sentences(first, ...more) }) };
 }

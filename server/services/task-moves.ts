@@ -7,10 +7,11 @@ import { existingId } from './not-found.ts';
 import type { Spot } from '../repositories/tasks-repository.ts';
 import type { EditableFields, Written } from './task-writes.ts';
 import { keyBetween, KEY_MAX, UnusableKeys } from './order-keys.ts';
+import type { Translatable } from '#shared/i18n.ts';
 
 export interface MoveAnswer extends Written {
   /** The WIP warning when the move leaves the column over its limit; else undefined. */
-  warning?: string | undefined;
+  warning?: Translatable | undefined;
 }
 
 export interface TaskMoves {

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { validationFailed } from '../errors.ts';
 import { columnsOfBoard, firstOf, type StoredColumn } from '../repositories/columns-repository.ts';
 import { keyBetween, UnusableKeys } from './order-keys.ts';
+import type { Message } from '#shared/i18n.ts';
 
 /**
  * Where a task goes when a write does not say (a create, a `PATCH {status}` that names no column, a move to
@@ -22,7 +23,7 @@ export interface Placed {
  * The WIP warning of a write that put a task in `column`: when the column has a limit and now
  * holds more tasks than it (one count, only for a column with a limit); else undefined.
  */
-export async function overLimitWarning(ex: Executor, column: Placed['column']): Promise<string | undefined> {
+export async function overLimitWarning(ex: Executor, column: Placed['column']): Promise<Message | undefined> {
   if (column?.wipLimit == null) return undefined;
   const row = await ex.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n')).where('columnId', '=', column.id).executeTakeFirst();
   const count = Number(row?.n ?? 0);

@@ -23,6 +23,7 @@ import { eventsFor, type TaskChange, type TaskWriteHook } from './task-change.ts
 import { columnNamesOf, overLimitWarning, placeChangedTask, placeNewTask, withDistinctKeys, type Placed } from './task-places.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 import { respacedKeys } from './order-keys.ts';
+import { asMessage, message, type Translatable } from '#shared/i18n.ts';
 
 /** 403 for a change of a task the person sees but may not change. */
 export const viewerCannotChange = () => new AppError(403, 'FORBIDDEN', SERVER_MESSAGES.viewerCannotChangeTasks);
@@ -37,7 +38,9 @@ function needEditingRole(role: string | null | undefined): void {
  * actor sees it, else by id) in its message and its id in `data.taskId`.
  */
 export function aboutTask(error: AppError, taskId: string, title: string | undefined): AppError {
-  const named = new AppError(error.status, error.code, `${title === undefined ? `Task ${taskId}` : `Task “${title}”`}: ${error.message}`, error.errors, error.headers);
+  const problem = asMessage(error.text);
+  const about = title === undefined ? message('Task {taskId}: {problem}', { taskId, problem }) : message('Task “{title}”: {problem}', { title, problem });
+  const named = new AppError(error.status, error.code, about, error.errors, error.headers);
   named.data = { ...error.data, taskId };
   return named;
 }
@@ -57,7 +60,7 @@ export interface Written {
   task: Task;
   mailsHeld: number;
   /** A create or a change of column that left the task's column over its WIP limit: the warning; else undefined. */
-  warning?: string | undefined;
+  warning?: Translatable | undefined;
 }
 
 /**

@@ -4,10 +4,10 @@ import Assembler from 'stream-json/assembler.js';
 import { parser } from 'stream-json';
 import { COLUMN_POLICY } from '#shared/column-messages.ts';
 import { LIMITS, type LabelColor } from '#shared/constants.ts';
-import type { FieldError } from '#shared/schemas/common.ts';
+import { message, text, type Translatable } from '#shared/i18n.ts';
 import { IMPORT_MESSAGES } from '#shared/import-messages.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
-import { AppError } from '../errors.ts';
+import { AppError, type FieldError } from '../errors.ts';
 
 /*
  * Reading a Trello board export (the JSON of Trello's "Print and export → Export as JSON") as a
@@ -72,18 +72,18 @@ export function isDoneListName(name: string): boolean {
 }
 
 /** Text as stored: NUL characters removed, lone surrogates replaced (U+FFFD), trimmed. */
-const clean = (text: string) => text.replaceAll('\u0000', '').toWellFormed().trim();
+const clean = (raw: string) => raw.replaceAll('\u0000', '').toWellFormed().trim();
 
 /**
  * Cuts text to `max` UTF-16 units (the unit LIMITS counts), ending with "…" when cut; never
  * splits a surrogate pair.
  */
-export function cut(text: string, max: number): { text: string; cut: boolean } {
-  if (text.length <= max) return { text, cut: false };
+export function cut(value: string, max: number): { text: string; cut: boolean } {
+  if (value.length <= max) return { text: value, cut: false };
   let end = max - 1;
-  const last = text.charCodeAt(end - 1);
+  const last = value.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return { text: `${text.slice(0, end).trimEnd()}…`, cut: true };
+  return { text: `${value.slice(0, end).trimEnd()}…`, cut: true };
 }
 
 export interface PlannedLabel {
@@ -184,8 +184,8 @@ export const tooLarge = () => new AppError(413, 'PAYLOAD_TOO_LARGE', IMPORT_MESS
 export async function readTrelloExport(body: Readable, maxBytes: number): Promise<ImportPlan> {
   const errors: FieldError[] = [];
   /** Records a field error (false, so a check can `return fail(…)`); stops reading at the 20th. */
-  const fail = (field: string, message: string): false => {
-    errors.push({ field, message });
+  const fail = (field: string, problem: Translatable): false => {
+    errors.push({ field, message: problem });
     if (errors.length >= MAX_ERRORS) throw notAnExport(errors);
     return false;
   };
@@ -203,29 +203,29 @@ export async function readTrelloExport(body: Readable, maxBytes: number): Promis
   const element: Record<Collection, (value: Json, at: string, index: number) => unknown> = {
     lists(value, at, index) {
       const { id, name, closed, pos } = value;
-      if (typeof id !== 'string') return fail(`${at}.id`, 'A list needs an id (text).');
-      if (typeof name !== 'string') return fail(`${at}.name`, 'A list needs a name (text).');
-      if (closed !== undefined && typeof closed !== 'boolean') return fail(`${at}.closed`, 'closed must be true or false.');
-      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, 'pos must be a number.');
+      if (typeof id !== 'string') return fail(`${at}.id`, text('A list needs an id (text).'));
+      if (typeof name !== 'string') return fail(`${at}.name`, text('A list needs a name (text).'));
+      if (closed !== undefined && typeof closed !== 'boolean') return fail(`${at}.closed`, text('closed must be true or false.'));
+      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, text('pos must be a number.'));
       const listName = cut(clean(name), LIMITS.workTitleMax);
       if (listName.cut && closed !== true) shortened.count += 1;
       lists.set(id, { name: listName.text, closed: closed === true, pos: typeof pos === 'number' ? pos : 0, order: index });
     },
     cards(value, at, index) {
       const { id, name, idList, closed, desc, due, dueComplete, idLabels, pos } = value;
-      if (typeof id !== 'string') return fail(`${at}.id`, 'A card needs an id (text).');
-      if (typeof name !== 'string') return fail(`${at}.name`, 'A card needs a name (text).');
-      if (typeof idList !== 'string') return fail(`${at}.idList`, 'A card needs its list (idList, text).');
-      if (closed !== undefined && typeof closed !== 'boolean') return fail(`${at}.closed`, 'closed must be true or false.');
-      if (desc !== undefined && desc !== null && typeof desc !== 'string') return fail(`${at}.desc`, 'desc must be text.');
+      if (typeof id !== 'string') return fail(`${at}.id`, text('A card needs an id (text).'));
+      if (typeof name !== 'string') return fail(`${at}.name`, text('A card needs a name (text).'));
+      if (typeof idList !== 'string') return fail(`${at}.idList`, text('A card needs its list (idList, text).'));
+      if (closed !== undefined && typeof closed !== 'boolean') return fail(`${at}.closed`, text('closed must be true or false.'));
+      if (desc !== undefined && desc !== null && typeof desc !== 'string') return fail(`${at}.desc`, text('desc must be text.'));
       if (due !== undefined && due !== null && (typeof due !== 'string' || Number.isNaN(Date.parse(due)))) {
-        return fail(`${at}.due`, 'due must be a date and time (ISO 8601) or null.');
+        return fail(`${at}.due`, text('due must be a date and time (ISO 8601) or null.'));
       }
-      if (dueComplete !== undefined && typeof dueComplete !== 'boolean') return fail(`${at}.dueComplete`, 'dueComplete must be true or false.');
+      if (dueComplete !== undefined && typeof dueComplete !== 'boolean') return fail(`${at}.dueComplete`, text('dueComplete must be true or false.'));
       if (idLabels !== undefined && !(Array.isArray(idLabels) && idLabels.every((l) => typeof l === 'string'))) {
-        return fail(`${at}.idLabels`, 'idLabels must be a list of label ids.');
+        return fail(`${at}.idLabels`, text('idLabels must be a list of label ids.'));
       }
-      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, 'pos must be a number.');
+      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, text('pos must be a number.'));
       // Archived cards are skipped: nothing of them is kept.
       if (closed === true) return;
       const description = cut(clean(typeof desc === 'string' ? desc : ''), LIMITS.descriptionMax);
@@ -244,28 +244,28 @@ export async function readTrelloExport(body: Readable, maxBytes: number): Promis
     },
     labels(value, at) {
       const { id, name, color } = value;
-      if (typeof id !== 'string') return fail(`${at}.id`, 'A label needs an id (text).');
-      if (name !== undefined && name !== null && typeof name !== 'string') return fail(`${at}.name`, 'A label name must be text.');
-      if (color !== undefined && color !== null && typeof color !== 'string') return fail(`${at}.color`, 'A label color must be text or null.');
+      if (typeof id !== 'string') return fail(`${at}.id`, text('A label needs an id (text).'));
+      if (name !== undefined && name !== null && typeof name !== 'string') return fail(`${at}.name`, text('A label name must be text.'));
+      if (color !== undefined && color !== null && typeof color !== 'string') return fail(`${at}.color`, text('A label color must be text or null.'));
       labels.push({ id, name: clean(typeof name === 'string' ? name : ''), color: typeof color === 'string' ? color : null });
     },
     checklists(value, at, index) {
       const { id, idCard, pos, checkItems } = value;
-      if (typeof id !== 'string') return fail(`${at}.id`, 'A checklist needs an id (text).');
-      if (typeof idCard !== 'string') return fail(`${at}.idCard`, 'A checklist needs its card (idCard, text).');
-      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, 'pos must be a number.');
-      if (checkItems !== undefined && !Array.isArray(checkItems)) return fail(`${at}.checkItems`, 'checkItems must be a list.');
+      if (typeof id !== 'string') return fail(`${at}.id`, text('A checklist needs an id (text).'));
+      if (typeof idCard !== 'string') return fail(`${at}.idCard`, text('A checklist needs its card (idCard, text).'));
+      if (pos !== undefined && typeof pos !== 'number') return fail(`${at}.pos`, text('pos must be a number.'));
+      if (checkItems !== undefined && !Array.isArray(checkItems)) return fail(`${at}.checkItems`, text('checkItems must be a list.'));
       const items: ChecklistRow['items'] = [];
       for (const [i, item] of ((checkItems as unknown[] | undefined) ?? []).entries()) {
         const here = `${at}.checkItems[${i}]`;
-        if (!isObject(item)) return fail(here, 'A checklist item must be an object.');
-        if (typeof item.name !== 'string') return fail(`${here}.name`, 'A checklist item needs a name (text).');
-        if (item.state !== 'complete' && item.state !== 'incomplete') return fail(`${here}.state`, 'state must be "complete" or "incomplete".');
-        if (item.pos !== undefined && typeof item.pos !== 'number') return fail(`${here}.pos`, 'pos must be a number.');
-        const text = cut(clean(item.name), LIMITS.checklistTextMax);
-        if (text.text === '') continue;
-        if (text.cut) shortened.count += 1;
-        items.push({ text: text.text, done: item.state === 'complete', pos: typeof item.pos === 'number' ? item.pos : 0, order: i });
+        if (!isObject(item)) return fail(here, text('A checklist item must be an object.'));
+        if (typeof item.name !== 'string') return fail(`${here}.name`, text('A checklist item needs a name (text).'));
+        if (item.state !== 'complete' && item.state !== 'incomplete') return fail(`${here}.state`, text('state must be "complete" or "incomplete".'));
+        if (item.pos !== undefined && typeof item.pos !== 'number') return fail(`${here}.pos`, text('pos must be a number.'));
+        const itemText = cut(clean(item.name), LIMITS.checklistTextMax);
+        if (itemText.text === '') continue;
+        if (itemText.cut) shortened.count += 1;
+        items.push({ text: itemText.text, done: item.state === 'complete', pos: typeof item.pos === 'number' ? item.pos : 0, order: i });
       }
       checklists.set(id, { idCard, pos: typeof pos === 'number' ? pos : 0, order: index, items });
     },
@@ -273,17 +273,17 @@ export async function readTrelloExport(body: Readable, maxBytes: number): Promis
       if (value.type !== 'commentCard') return;
       const { data, date, memberCreator, idMemberCreator } = value;
       const card = isObject(data) ? data.card : undefined;
-      if (!isObject(data) || typeof data.text !== 'string') return fail(`${at}.data.text`, 'A comment needs its text (data.text).');
-      if (!isObject(card) || typeof card.id !== 'string') return fail(`${at}.data.card.id`, 'A comment needs its card (data.card.id).');
-      if (typeof date !== 'string' || Number.isNaN(Date.parse(date))) return fail(`${at}.date`, 'A comment needs its date (ISO 8601).');
+      if (!isObject(data) || typeof data.text !== 'string') return fail(`${at}.data.text`, text('A comment needs its text (data.text).'));
+      if (!isObject(card) || typeof card.id !== 'string') return fail(`${at}.data.card.id`, text('A comment needs its card (data.card.id).'));
+      if (typeof date !== 'string' || Number.isNaN(Date.parse(date))) return fail(`${at}.date`, text('A comment needs its date (ISO 8601).'));
       const fullName = isObject(memberCreator) && typeof memberCreator.fullName === 'string' ? clean(memberCreator.fullName) : null;
-      const text = clean(data.text);
-      if (text === '') return;
+      const commentText = clean(data.text);
+      if (commentText === '') return;
       comments.push({
         cardId: card.id,
         date: Date.parse(date),
         order: index,
-        text,
+        text: commentText,
         memberId: typeof idMemberCreator === 'string' ? idMemberCreator : null,
         fullName: fullName === '' ? null : fullName,
       });
@@ -343,7 +343,7 @@ export async function readTrelloExport(body: Readable, maxBytes: number): Promis
         if (token.name === 'startArray') {
           collection = key;
           index = 0;
-        } else fail(key, `${key} must be a list.`);
+        } else fail(key, message('{key} must be a list.', { key }));
       } else if (key === 'name' || key === 'desc') {
         scalars[key] = opens ? {} : token.value;
       }
@@ -354,7 +354,7 @@ export async function readTrelloExport(body: Readable, maxBytes: number): Promis
         asm = new Assembler();
         asm.consume(token as never);
       } else {
-        fail(`${collection}[${index}]`, 'Each element must be an object.');
+        fail(`${collection}[${index}]`, text('Each element must be an object.'));
         index += 1;
       }
     }
@@ -378,12 +378,12 @@ export async function readTrelloExport(body: Readable, maxBytes: number): Promis
   }
 
   if (!opened.value) throw new AppError(400, 'MALFORMED_JSON', SERVER_MESSAGES.malformedJson);
-  if (typeof scalars.name !== 'string') fail('name', 'A Trello export names its board (name, text).');
-  if (scalars.desc !== undefined && scalars.desc !== null && typeof scalars.desc !== 'string') fail('desc', 'desc must be text.');
-  if (!seen.has('lists')) fail('lists', 'A Trello export has its lists (lists).');
-  if (!seen.has('cards')) fail('cards', 'A Trello export has its cards (cards).');
+  if (typeof scalars.name !== 'string') fail('name', text('A Trello export names its board (name, text).'));
+  if (scalars.desc !== undefined && scalars.desc !== null && typeof scalars.desc !== 'string') fail('desc', text('desc must be text.'));
+  if (!seen.has('lists')) fail('lists', text('A Trello export has its lists (lists).'));
+  if (!seen.has('cards')) fail('cards', text('A Trello export has its cards (cards).'));
   for (const card of cards) {
-    if (!lists.has(card.idList)) fail(`cards[${card.order}].idList`, "The card's list is not in the export.");
+    if (!lists.has(card.idList)) fail(`cards[${card.order}].idList`, text("The card's list is not in the export."));
   }
   if (errors.length > 0) throw notAnExport(errors);
 

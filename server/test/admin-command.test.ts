@@ -37,6 +37,9 @@ describe('npm run admin', { timeout: 60_000 }, () => {
     const withStdin = await admin(['users:create', '--email', chosen, '--name', 'Bo', '--password-stdin'], 'a chosen password\n');
     expect(withStdin).toEqual({ code: 0, stdout: `Created ${chosen}.\n`, stderr: '' });
     await signIn(t, { email: chosen, password: 'a chosen password' });
+    // No browser made it: English, and English's week and clock.
+    const row = await t.app.db.selectFrom('users').select(['language', 'weekStart', 'hourCycle']).where('email', '=', chosen).executeTakeFirstOrThrow();
+    expect(row).toEqual({ language: 'en', weekStart: 'sunday', hourCycle: 'h12' });
   });
 
   it('users:create refuses a taken e-mail, a bad one, a short password, and changes nothing', async () => {

@@ -56,10 +56,10 @@ describe('the "added you to a board" mail', () => {
     const member = await createSignedInUser(t);
 
     const settings = await t.request('GET', '/api/users/me/settings', { cookie: member.cookie });
-    expect(settings.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true }, isAdmin: false });
+    expect(settings.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true, language: 'en', weekStart: 'sunday', hourCycle: 'h12' }, isAdmin: false });
     const off = await t.request('PATCH', '/api/users/me/settings', { cookie: member.cookie, body: { notifyBoards: false, notifyMentions: true } });
     expect(off.status).toBe(200);
-    expect(off.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: false, notifyMentions: true } });
+    expect(off.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: false, notifyMentions: true, language: 'en', weekStart: 'sunday', hourCycle: 'h12' } });
     expect((await api.addMember(cookie, board.id, member.user.email)).status).toBe(201);
 
     // An address without an account turns it off with the link of an earlier mail.

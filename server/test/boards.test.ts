@@ -6,6 +6,7 @@ import { newId } from '../db/ids.ts';
 import { createSignedInUser, createUser, insertBoard, signIn, uniqueEmail } from './factories.ts';
 import { anyString, HOUR, isPostgres, MINUTE, untilWaitingOnLock, useTestApp } from './helpers.ts';
 import { boardEventsOf, boardsApi, dataOf, insertBoardTask, lastEventId } from './boards-support.ts';
+import { english } from '../i18n/translate.ts';
 
 /** Boards and their members: the API, who may do what, the limits, and the events each change writes. */
 const t = useTestApp();
@@ -307,7 +308,7 @@ describe('POST /api/boards/:id/members', () => {
     }));
     for (let i = 0; i < rows.length; i += 200) await t.app.db.insertInto('boardMembers').values(rows.slice(i, i + 200)).execute();
     expect((await api.addMember(cookie, board.id, uniqueEmail('last'))).status).toBe(201);
-    expectFail(await api.addMember(cookie, board.id, uniqueEmail('one-too-many')), 409, 'LIMIT_REACHED', BOARD_MESSAGES.tooManyMembers);
+    expectFail(await api.addMember(cookie, board.id, uniqueEmail('one-too-many')), 409, 'LIMIT_REACHED', english(BOARD_MESSAGES.tooManyMembers));
     expect(dataOf(await api.get(cookie, board.id)).board.memberCount).toBe(BOARD_POLICY.maxMembers);
   });
 
@@ -321,12 +322,12 @@ describe('POST /api/boards/:id/members', () => {
       .values(boards.map((b) => ({ boardId: b.id, email: user.email, userId: user.id, role: 'member' as const, addedAt: now, addedByName: 'x', addedByEmail: 'x@example.test' })))
       .execute();
     expect((await api.create(cookie, { name: 'The 200th' })).status).toBe(201);
-    expectFail(await api.create(cookie, { name: 'The 201st' }), 409, 'LIMIT_REACHED', BOARD_MESSAGES.tooManyBoards);
+    expectFail(await api.create(cookie, { name: 'The 201st' }), 409, 'LIMIT_REACHED', english(BOARD_MESSAGES.tooManyBoards));
     expect(dataOf(await api.list(cookie)).boards).toHaveLength(BOARD_POLICY.maxSharedBoardsPerAccount + 1);
 
     const other = await createSignedInUser(t);
     const theirs = await insertBoard(t, other.user);
-    expectFail(await api.addMember(other.cookie, theirs.id, user.email), 409, 'LIMIT_REACHED', BOARD_MESSAGES.addressOnTooManyBoards);
+    expectFail(await api.addMember(other.cookie, theirs.id, user.email), 409, 'LIMIT_REACHED', english(BOARD_MESSAGES.addressOnTooManyBoards));
   });
 });
 

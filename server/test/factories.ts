@@ -7,6 +7,7 @@ import { placedAtTop } from '../repositories/columns-repository.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { codeFrom } from './mail-catcher.ts';
 import type { TestApp } from './helpers.ts';
+import { withConventions } from '../i18n/account-language.ts';
 
 export interface TestUser {
   id: string;
@@ -56,6 +57,7 @@ export async function createUser(t: TestApp, overrides: Partial<Omit<TestUser, '
     passwordHash: await cachedHash(user.password),
     createdAt: now,
     updatedAt: now,
+    ...withConventions('en'),
   });
   return { id: userId, ...user, email: user.email.toLowerCase() };
 }

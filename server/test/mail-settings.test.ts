@@ -7,6 +7,9 @@ import { useTestApp } from './helpers.ts';
 
 const t = useTestApp();
 
+/** An account's language and formats when it was made without a browser's Accept-Language. */
+const ENGLISH = { language: 'en', weekStart: 'sunday', hourCycle: 'h12' };
+
 const settingsOf = async (cookie: string) => {
   const res = await t.request('GET', '/api/users/me/settings', { cookie });
   expect(res.status, res.body).toBe(200);
@@ -31,15 +34,15 @@ const oneClick = (token: string) =>
 describe('GET/PATCH /api/users/me/settings', () => {
   it('starts with both kinds on, and changes either one alone', async () => {
     const { cookie } = await createSignedInUser(t);
-    expect(await settingsOf(cookie)).toEqual({ notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true });
+    expect(await settingsOf(cookie)).toEqual({ notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true, ...ENGLISH });
     const res = await t.request('PATCH', '/api/users/me/settings', { cookie, body: { notifyReminders: false } });
     expect(res.status, res.body).toBe(200);
     expect(res.json).toEqual({
       status: 'success',
       message: ACCOUNT_MESSAGES.settingsSaved,
-      data: { settings: { notifyAssigned: true, notifyReminders: false, notifyBoards: true, notifyMentions: true } },
+      data: { settings: { notifyAssigned: true, notifyReminders: false, notifyBoards: true, notifyMentions: true, ...ENGLISH } },
     });
-    expect(await settingsOf(cookie)).toEqual({ notifyAssigned: true, notifyReminders: false, notifyBoards: true, notifyMentions: true });
+    expect(await settingsOf(cookie)).toEqual({ notifyAssigned: true, notifyReminders: false, notifyBoards: true, notifyMentions: true, ...ENGLISH });
   });
 
   it('refuses an empty body, a wrong type, and callers without a session', async () => {
@@ -47,7 +50,7 @@ describe('GET/PATCH /api/users/me/settings', () => {
     expect((await t.request('PATCH', '/api/users/me/settings', { cookie, body: {} })).status).toBe(400);
     expect((await t.request('PATCH', '/api/users/me/settings', { cookie, body: { notifyAssigned: 'no' } })).status).toBe(400);
     expect((await t.request('GET', '/api/users/me/settings')).status).toBe(401);
-    expect(await settingsOf(cookie)).toEqual({ notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true });
+    expect(await settingsOf(cookie)).toEqual({ notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: true, ...ENGLISH });
   });
 });
 
@@ -65,7 +68,7 @@ describe('POST /api/unsubscribe (RFC 8058 one-click)', () => {
       message: ACCOUNT_MESSAGES.unsubscribed.assigned,
       data: { email: bob.email, kind: 'assigned' },
     });
-    expect(await settingsOf(bobCookie)).toEqual({ notifyAssigned: false, notifyReminders: true, notifyBoards: true, notifyMentions: true });
+    expect(await settingsOf(bobCookie)).toEqual({ notifyAssigned: false, notifyReminders: true, notifyBoards: true, notifyMentions: true, ...ENGLISH });
 
     await createTask(t, cookie, { assignee: bob.email });
     await t.app.outbox.drain();
@@ -138,7 +141,7 @@ describe('POST /api/unsubscribe (RFC 8058 one-click)', () => {
     // The same person signing up again.
     await registerThroughApi(t, { email: leaving.email });
     const again = await signIn(t, { email: leaving.email, password: 'a long enough password' });
-    expect(await settingsOf(again)).toEqual({ notifyAssigned: false, notifyReminders: true, notifyBoards: true, notifyMentions: true });
+    expect(await settingsOf(again)).toEqual({ notifyAssigned: false, notifyReminders: true, notifyBoards: true, notifyMentions: true, ...ENGLISH });
     expect(await assignmentMails()).toEqual([]);
   });
 });

@@ -133,7 +133,7 @@ describe('mentions in comments', () => {
     const { alice, bob, task } = await scene();
     const off = await t.request('PATCH', '/api/users/me/settings', { cookie: bob.cookie, body: { notifyMentions: false } });
     expect(off.status, off.body).toBe(200);
-    expect(off.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: false } });
+    expect(off.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: false, language: 'en', weekStart: 'sunday', hourCycle: 'h12' } });
     const res = await post(alice.cookie, task._id, `@${bob.user.email}`);
     expect(comment(res).mentions).toEqual([bob.user.email]);
     await t.app.outbox.drain();
@@ -152,7 +152,7 @@ describe('mentions in comments', () => {
     expect(res.status, res.body).toBe(200);
     expect(res.json).toEqual({ status: 'success', message: ACCOUNT_MESSAGES.unsubscribed.mentions, data: { email: bob.user.email, kind: 'mentions' } });
     const settings = await t.request('GET', '/api/users/me/settings', { cookie: bob.cookie });
-    expect(settings.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: false }, isAdmin: false });
+    expect(settings.json.data).toEqual({ settings: { notifyAssigned: true, notifyReminders: true, notifyBoards: true, notifyMentions: false, language: 'en', weekStart: 'sunday', hourCycle: 'h12' }, isAdmin: false });
     await post(alice.cookie, task._id, `@${bob.user.email} second`);
     await t.app.outbox.drain();
     expect(mentionMailsTo(bob.user.email)).toHaveLength(1);

@@ -130,6 +130,17 @@ describe('signing in with a provider', () => {
     expect(await identitiesOf(user?.id ?? '')).toEqual([expect.objectContaining({ providerId: 'test', subject: account.sub })]);
   });
 
+  it("gives a new account the language of the browser's Accept-Language, and its week and clock", async () => {
+    const account = providerAccount();
+    const { location, flowCookie } = await startSignIn();
+    const callback = await signInAtProvider(location, account.sub, TEST_ORIGIN);
+    const res = await t.request('GET', `${callback.pathname}${callback.search}`, { cookie: flowCookie, headers: { 'accept-language': 'fr-CA,fr;q=0.9,en;q=0.5' } });
+    expect(res.status, res.body).toBe(302);
+    expect(res.sessionCookie).toBeDefined();
+    const row = await t.app.db.selectFrom('users').select(['language', 'weekStart', 'hourCycle']).where('email', '=', account.email ?? '').executeTakeFirstOrThrow();
+    expect(row).toEqual({ language: 'fr', weekStart: 'monday', hourCycle: 'h23' });
+  });
+
   it('goes back only to a path of this app (no open redirect)', async () => {
     for (const returnTo of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/.//evil.example', '/%2e//evil.example', '/a/..//evil.example', '/api/users/logout']) {
       const { res } = await signInWith(providerAccount(), { returnTo });

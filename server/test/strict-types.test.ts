@@ -226,9 +226,9 @@ const ROUTES: WriteRoute[] = [
       method: 'PATCH',
       url: '/api/users/me/settings',
       cookie: await signedIn(),
-      body: { notifyAssigned: false, notifyReminders: true, notifyBoards: false },
+      body: { notifyAssigned: false, notifyReminders: true, notifyBoards: false, language: 'de', weekStart: 'monday', hourCycle: 'h23' },
     }),
-    fields: { notifyAssigned: ['boolean'], notifyReminders: ['boolean'], notifyBoards: ['boolean'] },
+    fields: { notifyAssigned: ['boolean'], notifyReminders: ['boolean'], notifyBoards: ['boolean'], language: ['string'], weekStart: ['string'], hourCycle: ['string'] },
   },
   {
     name: 'POST /api/boards',

@@ -7,6 +7,7 @@ import { createSignedInUser, createTask, insertBoard, nextIp, signIn, uniqueEmai
 import { DAY, MINUTE, SECOND, useTestApp } from './helpers.ts';
 import { codeFrom } from './mail-catcher.ts';
 import { createToken, tokenDataOf, withToken } from './tokens-support.ts';
+import { english } from '../i18n/translate.ts';
 
 /** Personal API tokens: their management (with a session) and Bearer sign-in. */
 const t = useTestApp();
@@ -47,7 +48,7 @@ describe('POST /api/tokens', () => {
 
   it.each([
     [{ name: '   ', access: 'read' }, 'name', TOKEN_MESSAGES.nameRequired],
-    [{ name: 'x'.repeat(61), access: 'read' }, 'name', TOKEN_MESSAGES.nameTooLong],
+    [{ name: 'x'.repeat(61), access: 'read' }, 'name', english(TOKEN_MESSAGES.nameTooLong)],
     [{ name: 'ok', access: 'admin' }, 'access', undefined],
     [{ name: 'ok', access: 'read', expiresInDays: 0 }, 'expiresInDays', undefined],
     [{ name: 'ok', access: 'read', expiresInDays: 366 }, 'expiresInDays', undefined],
@@ -74,7 +75,7 @@ describe('POST /api/tokens', () => {
     for (let i = 0; i < TOKEN_POLICY.perUser; i++) await createToken(t, cookie, { name: `T${i}` });
     const res = await t.request('POST', '/api/tokens', { cookie, body: { name: 'one more', access: 'read' } });
     expect(res.status).toBe(409);
-    expect(res.json).toEqual({ status: 'fail', code: 'LIMIT_REACHED', message: TOKEN_MESSAGES.tooMany });
+    expect(res.json).toEqual({ status: 'fail', code: 'LIMIT_REACHED', message: english(TOKEN_MESSAGES.tooMany) });
     const list = await t.request('GET', '/api/tokens', { cookie });
     expect(tokenDataOf(list).tokens).toHaveLength(TOKEN_POLICY.perUser);
     const other = await createSignedInUser(t);

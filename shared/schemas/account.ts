@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { EmailInput } from './common.ts';
+import { HOUR_CYCLES, LANGUAGES, WEEK_STARTS } from '../languages.ts';
+import { EmailInput, literalUnion } from './common.ts';
 import { PublicUser } from './users.ts';
 
 /** Which optional mails the signed-in person wants; codes and password resets always go out. */
@@ -11,22 +12,46 @@ export const MailSettings = Type.Object({
 });
 export type MailSettings = Static<typeof MailSettings>;
 
+/** The account's language and formats: what the app and the server's texts speak, and how dates and times look. */
+const LANGUAGE_DESCRIPTION = `The account's language: one of ${LANGUAGES.join(', ')}. Its answers, mails and notifications are written in it.`;
+const WEEK_START_DESCRIPTION = 'The first day of the week in calendars.';
+const HOUR_CYCLE_DESCRIPTION = '`h12`: 1:00 PM; `h23`: 13:00.';
+export const LanguageSettings = Type.Object({
+  language: literalUnion(LANGUAGES, { description: LANGUAGE_DESCRIPTION }),
+  weekStart: literalUnion(WEEK_STARTS, { description: WEEK_START_DESCRIPTION }),
+  hourCycle: literalUnion(HOUR_CYCLES, { description: HOUR_CYCLE_DESCRIPTION }),
+});
+export type LanguageSettings = Static<typeof LanguageSettings>;
+
+/** Every setting of `/users/me/settings`: the optional mails, the language and formats. */
+export const AccountSettings = Type.Object({ ...MailSettings.properties, ...LanguageSettings.properties });
+export type AccountSettings = Static<typeof AccountSettings>;
+
 export const MailSettingsEnvelope = Type.Object({
   status: Type.Literal('success'),
   message: Type.Optional(Type.String()),
-  data: Type.Object({ settings: MailSettings }),
+  data: Type.Object({ settings: AccountSettings }),
 });
 export type MailSettingsEnvelope = Static<typeof MailSettingsEnvelope>;
 
-/** GET /api/users/me/settings: the mail settings, and whether the account is an instance admin. */
+/** GET /api/users/me/settings: the mail, language and format settings, and whether the account is an instance admin. */
 export const MeSettingsEnvelope = Type.Object({
   status: Type.Literal('success'),
   message: Type.Optional(Type.String()),
-  data: Type.Object({ settings: MailSettings, isAdmin: Type.Optional(Type.Boolean({ description: 'An instance admin: the Admin page is theirs.' })) }),
+  data: Type.Object({ settings: AccountSettings, isAdmin: Type.Optional(Type.Boolean({ description: 'An instance admin: the Admin page is theirs.' })) }),
 });
 export type MeSettingsEnvelope = Static<typeof MeSettingsEnvelope>;
 
-export const UpdateMailSettingsBody = Type.Partial(MailSettings, { minProperties: 1 });
+/** Any of the settings; the language is matched ignoring case (`PT-br` is `pt-BR`). */
+export const UpdateMailSettingsBody = Type.Partial(
+  Type.Object({
+    ...MailSettings.properties,
+    language: Type.String({ maxLength: 35, description: `${LANGUAGE_DESCRIPTION} Matched ignoring case; the answer gives it as listed.` }),
+    weekStart: LanguageSettings.properties.weekStart,
+    hourCycle: LanguageSettings.properties.hourCycle,
+  }),
+  { minProperties: 1 },
+);
 export type UpdateMailSettingsBody = Static<typeof UpdateMailSettingsBody>;
 
 export const UnsubscribeQuery = Type.Object({ token: Type.String({ maxLength: 1000 }) });

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { Checked } from '../validation.ts';
 import { literalUnion } from './common.ts';
+import { asMessage, message, text, type Message } from '../i18n.ts';
 
 export const TOKEN_ACCESS = ['read', 'write'] as const;
 export type TokenAccess = (typeof TOKEN_ACCESS)[number];
@@ -62,20 +63,20 @@ export const CreatedTokenEnvelope = Type.Object({
 export type CreatedTokenEnvelope = Static<typeof CreatedTokenEnvelope>;
 
 export const TOKEN_MESSAGES = {
-  created: 'Token created. Copy it now: you will not see it again.',
-  invalid: 'This API token is not valid: it is unknown, revoked or expired.',
-  readOnly: 'This API token can only read (GET). Create a token with write access to change things.',
-  notAllowed: 'API tokens cannot manage tokens, the password, sessions, push notifications or the account. Sign in to do this.',
-  tooMany: `At most ${TOKEN_POLICY.perUser} API tokens per account. Revoke one you no longer use.`,
-  notFound: 'No such token.',
-  nameRequired: 'Give the token a name.',
-  nameTooLong: `A token name is at most ${TOKEN_POLICY.nameMaxLength} characters.`,
+  created: text('Token created. Copy it now: you will not see it again.'),
+  invalid: text('This API token is not valid: it is unknown, revoked or expired.'),
+  readOnly: text('This API token can only read (GET). Create a token with write access to change things.'),
+  notAllowed: text('API tokens cannot manage tokens, the password, sessions, push notifications or the account. Sign in to do this.'),
+  tooMany: message('At most {max} API tokens per account. Revoke one you no longer use.', { max: TOKEN_POLICY.perUser }),
+  notFound: text('No such token.'),
+  nameRequired: text('Give the token a name.'),
+  nameTooLong: message('A token name is at most {max} characters.', { max: TOKEN_POLICY.nameMaxLength }),
 } as const;
 
 /** The name as stored (trimmed), or what is wrong with it; the server and the form run it alike. */
-export function checkTokenName(raw: string): Checked<string> {
+export function checkTokenName(raw: string): Checked<string, Message> {
   const name = raw.trim();
-  if (name.length === 0) return { ok: false, message: TOKEN_MESSAGES.nameRequired };
+  if (name.length === 0) return { ok: false, message: asMessage(TOKEN_MESSAGES.nameRequired) };
   if (name.length > TOKEN_POLICY.nameMaxLength) return { ok: false, message: TOKEN_MESSAGES.nameTooLong };
   return { ok: true, value: name };
 }

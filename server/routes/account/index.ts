@@ -23,6 +23,7 @@ import { hashPassword, verifyPassword } from '../../services/passwords.ts';
 import { checkFields } from '../field-checks.ts';
 import { jsonDocument, pagesOf } from './export-document.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /** Rows the export reads at a time. */
 const EXPORT_PAGE = 500;
@@ -62,7 +63,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       const { email } = checkFields({ email: checkEmail(request.body.email) });
       await otpService.request(email, request.ip, 'reset');
-      return reply.code(201).send({ status: 'success', message: ACCOUNT_MESSAGES.resetRequested });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.resetRequested) });
     },
   );
 
@@ -100,7 +101,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         await fastify.twoStepRepository.deleteTokensOf(user.id, trx);
         await sessions.endAllOf(user.id, { trx });
       });
-      return { status: 'success', message: ACCOUNT_MESSAGES.passwordReset } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.passwordReset) } as const;
     },
   );
 
@@ -122,7 +123,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
       const user = currentUser(request);
       const { fullName } = checkFields({ fullName: checkFullName(request.body.fullName) });
       await users.update(user.id, { fullName, updatedAt: clock.now().toISOString() });
-      return { status: 'success', message: ACCOUNT_MESSAGES.profileSaved, data: { user: { fullName, email: user.email } } } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.profileSaved), data: { user: { fullName, email: user.email } } } as const;
     },
   );
 
@@ -154,7 +155,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         await fastify.twoStepRepository.deleteTokensOf(user.id, trx);
         await sessions.endAllOf(user.id, { keep: request, trx });
       });
-      return { status: 'success', message: ACCOUNT_MESSAGES.passwordChanged } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.passwordChanged) } as const;
     },
   );
 
@@ -174,7 +175,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       await sessions.endAllOf(currentUser(request).id);
       sessions.clearCookie(reply);
-      return { status: 'success', message: ACCOUNT_MESSAGES.loggedOutEverywhere } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.loggedOutEverywhere) } as const;
     },
   );
 

@@ -15,6 +15,7 @@ import { currentUser } from '../../plugins/session.ts';
 import { addPasskey, passkeyRefused, registrationOptions } from '../../services/passkeys.ts';
 import { checkSignInMethodsLeft, lockSignInMethods } from '../../services/sign-in-methods.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 const notFound = () => new AppError(404, 'NOT_FOUND', PASSKEY_MESSAGES.notFound);
 
@@ -92,7 +93,7 @@ const passkeys: FastifyPluginAsyncTypebox = (fastify) => {
       const name = checkName(request.body.name, PASSKEY_POLICY.defaultName);
       try {
         const passkey = await addPasskey(fastify, id, name, request.body.response as unknown as RegistrationResponseJSON);
-        return await reply.code(201).send({ status: 'success', message: PASSKEY_MESSAGES.added, data: { passkey } });
+        return await reply.code(201).send({ status: 'success', message: translateFor(request, PASSKEY_MESSAGES.added), data: { passkey } });
       } catch (error) {
         return passkeyRefused(request.log, error, 400, PASSKEY_MESSAGES.notAdded);
       }
@@ -118,7 +119,7 @@ const passkeys: FastifyPluginAsyncTypebox = (fastify) => {
       const name = checkName(request.body.name);
       const passkey = await repo.rename(currentUser(request).id, request.params.id, name);
       if (passkey === undefined) throw notFound();
-      return { status: 'success', message: PASSKEY_MESSAGES.renamed, data: { passkey } } as const;
+      return { status: 'success', message: translateFor(request, PASSKEY_MESSAGES.renamed), data: { passkey } } as const;
     },
   );
 

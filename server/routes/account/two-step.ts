@@ -29,6 +29,7 @@ import {
 } from '../../services/two-step.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { TWO_STEP_MESSAGES } from '#shared/two-step.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 const invalidCode = () => new AppError(400, 'INVALID_CODE', TWO_STEP_MESSAGES.invalidCode);
 const wrongPassword = () => validationFailed([{ field: 'password', message: ACCOUNT_MESSAGES.wrongPassword }]);
@@ -103,7 +104,7 @@ const twoStep: FastifyPluginAsyncTypebox = (fastify) => {
       const saved = await repo.savePending(user.id, secretBoxOf(fastify).seal(secret), clock.now().toISOString());
       if (!saved) throw new AppError(409, 'CONFLICT', ACCOUNT_MESSAGES.twoStepAlreadyOn);
       const uri = totpOf(secret, user.email).toString();
-      return { status: 'success', message: ACCOUNT_MESSAGES.twoStepSetupStarted, data: { secret, uri, qrSvg: await qrSvgOf(uri) } } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.twoStepSetupStarted), data: { secret, uri, qrSvg: await qrSvgOf(uri) } } as const;
     },
   );
 
@@ -134,7 +135,7 @@ const twoStep: FastifyPluginAsyncTypebox = (fastify) => {
         if (!(await repo.confirm(user.id, step, now.toISOString(), trx))) throw new AppError(409, 'CONFLICT', ACCOUNT_MESSAGES.twoStepNotStarted);
         await repo.replaceRecoveryCodes(user.id, codes.map(hashRecoveryCode), trx);
       });
-      return { status: 'success', message: ACCOUNT_MESSAGES.twoStepOn, data: { recoveryCodes: codes } } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.twoStepOn), data: { recoveryCodes: codes } } as const;
     },
   );
 
@@ -161,7 +162,7 @@ const twoStep: FastifyPluginAsyncTypebox = (fastify) => {
         await repo.removeAll(user.id, trx);
         await fastify.loginFailuresRepository.clear(user.email, trx);
       });
-      return { status: 'success', message: ACCOUNT_MESSAGES.twoStepOff } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.twoStepOff) } as const;
     },
   );
 
@@ -187,7 +188,7 @@ const twoStep: FastifyPluginAsyncTypebox = (fastify) => {
         await repo.replaceRecoveryCodes(user.id, codes.map(hashRecoveryCode), trx);
         await fastify.loginFailuresRepository.clear(user.email, trx);
       });
-      return { status: 'success', message: ACCOUNT_MESSAGES.recoveryCodesRenewed, data: { recoveryCodes: codes } } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.recoveryCodesRenewed), data: { recoveryCodes: codes } } as const;
     },
   );
 

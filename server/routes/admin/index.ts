@@ -26,10 +26,12 @@ import { bearerOf } from '../../services/api-tokens.ts';
 import { describeSettings, isInstanceAdmin, resetSecondStep } from '../../services/admins.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable } from '../schemas.ts';
+import { message, text, type Translatable } from '#shared/i18n.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /** What anyone who is not an instance admin gets for any /api/admin call: an unknown address. */
 const hidden = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.routeNotFound);
-const noAccount = () => new AppError(404, 'NOT_FOUND', 'There is no such account.');
+const noAccount = () => new AppError(404, 'NOT_FOUND', text('There is no such account.'));
 
 /**
  * The instance admin's API (the /admin page). Everyone else — signed out, signed in without the
@@ -65,11 +67,11 @@ const admin: FastifyPluginAsyncTypebox = (fastify) => {
     const wait = await actions.hit(actor.id);
     if (wait > 0) throw rateLimited(wait);
   };
-  const accountAnswer = async (id: string, message: string) => {
-    const { accounts } = await repo.listAccounts({ q: '', page: 1, adminEmails: config.adminEmails, id });
+  const accountAnswer = async (request: FastifyRequest<{ Params: { id: string } }>, said: Translatable) => {
+    const { accounts } = await repo.listAccounts({ q: '', page: 1, adminEmails: config.adminEmails, id: request.params.id });
     const account = accounts[0];
     if (account === undefined) throw noAccount();
-    return { status: 'success', message, data: { account } } as const;
+    return { status: 'success', message: translateFor(request, said), data: { account } } as const;
   };
   /**
    * One change to an account: `change` runs in a transaction with the account found; when it
@@ -129,7 +131,7 @@ const admin: FastifyPluginAsyncTypebox = (fastify) => {
         await fastify.twoStepRepository.deleteTokensOf(account.id, trx);
         return true;
       });
-      return accountAnswer(request.params.id, ADMIN_MESSAGES.accountDeactivated);
+      return accountAnswer(request, ADMIN_MESSAGES.accountDeactivated);
     },
   );
 
@@ -138,7 +140,7 @@ const admin: FastifyPluginAsyncTypebox = (fastify) => {
     { schema: accountSchema('Reactivate an account', 'The account may sign in again, and its API tokens work again.') },
     async (request) => {
       await changeAccount(request, 'reactivate', (account, trx) => repo.setDeactivated(account.id, null, trx));
-      return accountAnswer(request.params.id, ADMIN_MESSAGES.accountReactivated);
+      return accountAnswer(request, ADMIN_MESSAGES.accountReactivated);
     },
   );
 
@@ -147,7 +149,7 @@ const admin: FastifyPluginAsyncTypebox = (fastify) => {
     { schema: accountSchema('Turn two-step sign-in off for an account', 'As `npm run admin -- users:reset-2fa`: the password alone signs in again.') },
     async (request) => {
       const changed = await changeAccount(request, 'reset-second-step', (account, trx) => resetSecondStep(fastify.db, account.id, trx));
-      return accountAnswer(request.params.id, changed ? ADMIN_MESSAGES.secondStepReset : ADMIN_MESSAGES.secondStepWasOff);
+      return accountAnswer(request, changed ? ADMIN_MESSAGES.secondStepReset : ADMIN_MESSAGES.secondStepWasOff);
     },
   );
 
@@ -170,7 +172,8 @@ const admin: FastifyPluginAsyncTypebox = (fastify) => {
       const { registration } = config;
       if (registration.mode === 'closed') throw new AppError(409, 'REGISTRATION_CLOSED', ADMIN_MESSAGES.registrationClosed);
       if (!atAllowedDomain(email, registration.domains)) {
-        throw new AppError(409, 'OUTSIDE_REGISTRATION_DOMAINS', `Sign-up on this server is open to addresses at ${registration.domains.join(', ')} only (REGISTRATION_DOMAINS).`);
+        const domains = registration.domains.join(', ');
+        throw new AppError(409, 'OUTSIDE_REGISTRATION_DOMAINS', message('Sign-up on this server is open to addresses at {domains} only (REGISTRATION_DOMAINS).', { domains }));
       }
       const actor = currentUser(request);
       await countAction(actor);
@@ -183,7 +186,7 @@ const admin: FastifyPluginAsyncTypebox = (fastify) => {
         await repo.record({ actorId: actor.id, actorEmail: actor.email, action: 'invite', subjectEmail: email }, at, trx);
       });
       fastify.outbox.wake();
-      return { status: 'success', message: ADMIN_MESSAGES.invited } as const;
+      return { status: 'success', message: translateFor(request, ADMIN_MESSAGES.invited) } as const;
     },
   );
 

@@ -10,6 +10,7 @@ import { hasPassword } from '../../services/passwords.ts';
 import { OidcFlowError, safeReturnPath } from '../../services/oidc-sign-in.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { checkSignInMethodsLeft, lockSignInMethods } from '../../services/sign-in-methods.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 const notFound = () => new AppError(404, 'NOT_FOUND', OIDC_ERROR_MESSAGES.oidc_unknown);
 const redirectSchema = { 302: Type.Null({ description: 'To the provider, or back to the app.' }) };
@@ -36,7 +37,8 @@ const oidcRoutes: FastifyPluginAsyncTypebox = (fastify) => {
     },
     (request) => {
       const code = request.query.error ?? '';
-      const error = !isOidcErrorCode(code) ? null : code === 'registration_closed' ? (registrationMessage(config.registration) ?? OIDC_ERROR_MESSAGES[code]) : OIDC_ERROR_MESSAGES[code];
+      const said = !isOidcErrorCode(code) ? null : code === 'registration_closed' ? (registrationMessage(config.registration) ?? OIDC_ERROR_MESSAGES[code]) : OIDC_ERROR_MESSAGES[code];
+      const error = said === null ? null : translateFor(request, said);
       return Promise.resolve({ status: 'success' as const, data: { providers: oidc.providers.map(({ id, name }) => ({ id, name })), error } });
     },
   );
@@ -180,7 +182,7 @@ const oidcRoutes: FastifyPluginAsyncTypebox = (fastify) => {
         await identities.unlink(id, providerId, trx);
         await checkSignInMethodsLeft(fastify, id, trx);
       });
-      return { status: 'success' as const, message: OIDC_MESSAGES.unlinked };
+      return { status: 'success' as const, message: translateFor(request, OIDC_MESSAGES.unlinked) };
     },
   );
 

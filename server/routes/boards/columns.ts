@@ -5,6 +5,7 @@ import { ColumnEnvelope, ColumnListEnvelope, ColumnParams, CreateColumnBody, Del
 import { actorOf } from '../../services/actor.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 const NOT_A_MEMBER = 'Anyone who is not an active member of the board gets 404, as for a board that does not exist.';
 const ADMINS = `${NOT_A_MEMBER} Admins of a shared board and the owner of a personal board change its columns; anyone else on it gets 403 FORBIDDEN.`;
@@ -51,7 +52,7 @@ const columns: FastifyPluginAsyncTypebox = (fastify) => {
       const { name } = checkFields({ name: checkColumnName(request.body.name) });
       const { category, wipLimit, afterId } = request.body;
       const column = await service.create(actorOf(request), request.params.id, { name, category, wipLimit, afterId });
-      return reply.code(201).send({ status: 'success', message: COLUMN_MESSAGES.columnCreated, data: { column } });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, COLUMN_MESSAGES.columnCreated), data: { column } });
     },
   );
 
@@ -74,7 +75,7 @@ const columns: FastifyPluginAsyncTypebox = (fastify) => {
       const { name, category, wipLimit, afterId } = request.body;
       const fields = checkFields(name === undefined ? {} : { name: checkColumnName(name) });
       const column = await service.update(actorOf(request), request.params.id, request.params.columnId, { ...fields, category, wipLimit, afterId });
-      return { status: 'success', message: COLUMN_MESSAGES.columnSaved, data: { column } } as const;
+      return { status: 'success', message: translateFor(request, COLUMN_MESSAGES.columnSaved), data: { column } } as const;
     },
   );
 

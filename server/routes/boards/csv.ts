@@ -17,6 +17,7 @@ import { actorOf } from '../../services/actor.ts';
 import { existingId } from '../../services/not-found.ts';
 import { withDistinctKeys } from '../../services/task-places.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /** Tasks read per page while an export streams. */
 const EXPORT_PAGE = 500;
@@ -140,7 +141,7 @@ const csv: FastifyPluginAsyncTypebox = (fastify) => {
         () => importRows(deps, actor, boardId, rows, now),
         (columnId) => fastify.taskWrites.respace(actor, columnId),
       );
-      return reply.code(201).send({ status: 'success', message: CSV_MESSAGES.imported(counts.tasks), data: { counts } });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, CSV_MESSAGES.imported(counts.tasks)), data: { counts } });
     },
   );
   return Promise.resolve();

@@ -20,6 +20,7 @@ import { addedMessage } from '../../services/boards.ts';
 import { actorOf } from '../../services/actor.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 const NOT_A_MEMBER = 'Anyone who is not an active member of the board gets 404, as for a board that does not exist.';
 const ADMIN_ONLY = `${NOT_A_MEMBER} A member or viewer gets 403 FORBIDDEN.`;
@@ -68,7 +69,7 @@ const boards: FastifyPluginAsyncTypebox = (fastify) => {
         description: checkBoardDescription(request.body.description ?? ''),
       });
       const board = await service.create(actorOf(request), fields);
-      return reply.code(201).send({ status: 'success', message: BOARD_MESSAGES.boardCreated, data: { board } });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, BOARD_MESSAGES.boardCreated), data: { board } });
     },
   );
 
@@ -123,7 +124,7 @@ const boards: FastifyPluginAsyncTypebox = (fastify) => {
         ...(description === undefined ? {} : { description: checkBoardDescription(description) }),
       });
       const board = await service.update(actorOf(request), request.params.id, fields);
-      return { status: 'success', message: BOARD_MESSAGES.boardSaved, data: { board } } as const;
+      return { status: 'success', message: translateFor(request, BOARD_MESSAGES.boardSaved), data: { board } } as const;
     },
   );
 
@@ -165,7 +166,7 @@ const boards: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       const { email } = checkFields({ email: checkEmail(request.body.email) });
       const { member, mailHeld } = await service.addMember(actorOf(request), request.params.id, email, request.body.role);
-      return reply.code(201).send({ status: 'success', message: addedMessage(member, mailHeld), data: { member } });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, addedMessage(member, mailHeld)), data: { member } });
     },
   );
 
@@ -184,7 +185,7 @@ const boards: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request) => {
       const member = await service.changeRole(actorOf(request), request.params.id, normalizeEmail(request.params.email), request.body.role);
-      return { status: 'success', message: BOARD_MESSAGES.roleChanged, data: { member } } as const;
+      return { status: 'success', message: translateFor(request, BOARD_MESSAGES.roleChanged), data: { member } } as const;
     },
   );
 

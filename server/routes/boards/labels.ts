@@ -7,6 +7,7 @@ import { checkLabelName } from '#shared/validation.ts';
 import { actorOf } from '../../services/actor.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 const NOT_A_MEMBER = 'Anyone who is not an active member of the board gets 404, as for a board that does not exist.';
 const EDITORS = `${NOT_A_MEMBER} Admins and members change labels; a viewer gets 403 FORBIDDEN.`;
@@ -51,7 +52,7 @@ const labels: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       const { name } = checkFields({ name: checkLabelName(request.body.name) });
       const label = await service.create(actorOf(request), request.params.id, { name, color: request.body.color });
-      return reply.code(201).send({ status: 'success', message: BOARD_MESSAGES.labelCreated, data: { label } });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, BOARD_MESSAGES.labelCreated), data: { label } });
     },
   );
 
@@ -75,7 +76,7 @@ const labels: FastifyPluginAsyncTypebox = (fastify) => {
         ...fields,
         ...(color === undefined ? {} : { color }),
       });
-      return { status: 'success', message: BOARD_MESSAGES.labelSaved, data: { label } } as const;
+      return { status: 'success', message: translateFor(request, BOARD_MESSAGES.labelSaved), data: { label } } as const;
     },
   );
 

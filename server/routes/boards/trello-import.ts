@@ -11,6 +11,7 @@ import { readTrelloExport, tooLarge } from '../../services/trello-export.ts';
 import { checkBoardLimit, writeImport } from '../../services/trello-import.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /**
  * `POST /boards/import/trello`: a Trello board export becomes a new shared board. The one route
@@ -68,7 +69,7 @@ const trelloImport: FastifyPluginAsyncTypebox = (fastify) => {
       if (waitMs > 0) throw rateLimited(waitMs);
       const plan = await readTrelloExport(body, LIMITS.importMaxBytes);
       const { board, counts } = await writeImport(fastify, actor, plan);
-      return reply.code(201).send({ status: 'success', message: trelloImportedMessage(counts, plan.notes), data: { board, counts } });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, trelloImportedMessage(counts, plan.notes)), data: { board, counts } });
     },
   );
   return Promise.resolve();

@@ -15,6 +15,7 @@ import { checkWebhookUrl, WEBHOOK_MESSAGES } from '#shared/webhooks.ts';
 import { actorOf } from '../../services/actor.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 const RIGHTS = 'Admins only: a member or viewer gets 403 FORBIDDEN; anyone who is not an active member of the board gets 404, as for a board that does not exist.';
 const URL_RULE =
@@ -58,7 +59,7 @@ const webhooks: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       const { url } = checkFields({ url: checkWebhookUrl(request.body.url) });
       const created = await service.create(actorOf(request), request.params.id, { url, events: request.body.events });
-      return reply.code(201).send({ status: 'success', message: WEBHOOK_MESSAGES.created, data: created });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, WEBHOOK_MESSAGES.created), data: created });
     },
   );
 
@@ -83,7 +84,7 @@ const webhooks: FastifyPluginAsyncTypebox = (fastify) => {
         ...(events === undefined ? {} : { events }),
         ...(active === undefined ? {} : { active }),
       });
-      return { status: 'success', message: WEBHOOK_MESSAGES.saved, data: { webhook } } as const;
+      return { status: 'success', message: translateFor(request, WEBHOOK_MESSAGES.saved), data: { webhook } } as const;
     },
   );
 
@@ -139,7 +140,7 @@ const webhooks: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       const { id, hookId, deliveryId } = request.params;
       await service.redeliver(actorOf(request), id, hookId, deliveryId);
-      return reply.code(202).send({ status: 'success', message: WEBHOOK_MESSAGES.redelivering, data: null });
+      return reply.code(202).send({ status: 'success', message: translateFor(request, WEBHOOK_MESSAGES.redelivering), data: null });
     },
   );
 

@@ -11,6 +11,7 @@ import {
 import type { Executor } from '../../db/prepared.ts';
 import { currentUser } from '../../plugins/session.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /**
  * Which notification types reach me in the app and by push. Each type is on until turned off; a
@@ -63,7 +64,7 @@ const notificationSettings: FastifyPluginAsyncTypebox = (fastify) => {
         }
         return settingsOf(userId, trx);
       });
-      return { status: 'success', message: ACCOUNT_MESSAGES.settingsSaved, data: { settings } } as const;
+      return { status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.settingsSaved), data: { settings } } as const;
     },
   );
 

@@ -7,6 +7,7 @@ import { checkEmail } from '#shared/validation.ts';
 import { checkMayRegister } from '../../services/registration.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 const otps: FastifyPluginAsyncTypebox = (fastify) => {
   fastify.post(
@@ -28,7 +29,7 @@ const otps: FastifyPluginAsyncTypebox = (fastify) => {
       const { email } = checkFields({ email: checkEmail(request.body.email) });
       await checkMayRegister(fastify.config.registration, fastify, email);
       await fastify.otpService.request(email, request.ip);
-      return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.otpSent });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, SERVER_MESSAGES.otpSent) });
     },
   );
 
@@ -44,9 +45,11 @@ const otps: FastifyPluginAsyncTypebox = (fastify) => {
         response: { 200: serializable(RegistrationEnvelope), ...errorResponses },
       },
     },
-    () => {
+    (request) => {
       const policy = fastify.config.registration;
-      return { status: 'success' as const, data: { registration: { mode: policy.mode, domains: [...policy.domains], message: registrationMessage(policy) } } };
+      const said = registrationMessage(policy);
+      const message = said === null ? null : translateFor(request, said);
+      return { status: 'success' as const, data: { registration: { mode: policy.mode, domains: [...policy.domains], message } } };
     },
   );
   return Promise.resolve();

@@ -1,19 +1,20 @@
 import { createPublicKey } from 'node:crypto';
 import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FieldError } from '#shared/schemas/common.ts';
 import { MessageEnvelope } from '#shared/schemas/common.ts';
 import { DeletePushSubscriptionBody, NOTIFICATION_POLICY, PublicKeyEnvelope, PushSubscriptionBody } from '#shared/schemas/notifications.ts';
 import { newId } from '../../db/ids.ts';
-import { AppError, notAuthenticated, validationFailed } from '../../errors.ts';
+import { AppError, notAuthenticated, validationFailed, type FieldError } from '../../errors.ts';
 import { currentUser } from '../../plugins/session.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { message, text } from '#shared/i18n.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 export const PUSH_MESSAGES = {
-  subscribed: 'Notifications are on for this device.',
-  badEndpoint: 'The push endpoint must be an http or https URL.',
-  badP256dh: 'keys.p256dh must be the base64url of a 65-byte uncompressed P-256 public key.',
-  badAuth: 'keys.auth must be the base64url of a 16-byte secret.',
-  tooMany: `At most ${NOTIFICATION_POLICY.subscriptionsPerUser} devices can receive notifications per account. Turn them off on a device you no longer use.`,
+  subscribed: text('Notifications are on for this device.'),
+  badEndpoint: text('The push endpoint must be an http or https URL.'),
+  badP256dh: text('keys.p256dh must be the base64url of a 65-byte uncompressed P-256 public key.'),
+  badAuth: text('keys.auth must be the base64url of a 16-byte secret.'),
+  tooMany: message('At most {max} devices can receive notifications per account. Turn them off on a device you no longer use.', { max: NOTIFICATION_POLICY.subscriptionsPerUser }),
 } as const;
 
 /** base64url as browsers write it (`PushSubscription.toJSON()`), padding tolerated. */
@@ -106,7 +107,7 @@ const push: FastifyPluginAsyncTypebox = (fastify) => {
       if (outcome === undefined) throw notAuthenticated();
       if (outcome === 'full') throw new AppError(409, 'LIMIT_REACHED', PUSH_MESSAGES.tooMany);
       request.log.info({ outcome, origin: new URL(subscription.endpoint).origin }, 'Push subscription stored');
-      return reply.code(201).send({ status: 'success', message: PUSH_MESSAGES.subscribed });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, PUSH_MESSAGES.subscribed) });
     },
   );
 

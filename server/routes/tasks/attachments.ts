@@ -8,6 +8,7 @@ import { AppError } from '../../errors.ts';
 import { actorOf } from '../../services/actor.ts';
 import { existingId, taskNotFound } from '../../services/not-found.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /** What a multipart body may carry besides the file itself: its boundaries and part headers. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -79,7 +80,7 @@ const attachments: FastifyPluginAsyncTypebox = async (fastify) => {
       const part = await request.file();
       if (part?.fieldname !== 'file') throw new AppError(400, 'VALIDATION_FAILED', ATTACHMENT_MESSAGES.noFileSent);
       const attachment = await writes.add(actorOf(request), taskId, { name: part.filename, stream: part.file });
-      return reply.code(201).send({ status: 'success', message: ATTACHMENT_MESSAGES.attachmentAdded, data: { attachment } });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, ATTACHMENT_MESSAGES.attachmentAdded), data: { attachment } });
     },
   );
 

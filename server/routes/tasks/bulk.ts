@@ -9,6 +9,7 @@ import { changeMany } from '../../services/task-bulk.ts';
 import { aboutTask } from '../../services/task-writes.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /** The body's change: exactly one kind (400 on `change` otherwise), with what does not depend on a task checked and normalised (400 naming the field). */
 function checkedChange(body: BulkTasksBody['change'], now: Date): BulkChange {
@@ -80,7 +81,7 @@ const bulk: FastifyPluginAsyncTypebox = (fastify) => {
       const ids = [...new Set(taskIds)].map((id) => existingId(id, () => aboutTask(taskNotFound(), id, undefined)));
       const { answer, warning } = await changeMany(fastify.taskWrites, fastify.taskMail, fastify.db, actorOf(request), ids, checked, expected);
       const n = 'deleted' in answer ? answer.deleted : answer.tasks.length;
-      return { status: 'success', message: warning ?? SERVER_MESSAGES.tasksChanged(n), data: answer } as const;
+      return { status: 'success', message: translateFor(request, warning ?? SERVER_MESSAGES.tasksChanged(n)), data: answer } as const;
     },
   );
 

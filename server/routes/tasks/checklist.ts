@@ -17,12 +17,16 @@ import { answerOnce, IDEMPOTENCY_KEY_DOC, type Answer } from '../../services/ide
 import { existingId, taskNotFound } from '../../services/not-found.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
+import type { FastifyRequest } from 'fastify';
 
 /** The 201 of an added item (stored as it is sent when the addition carries an Idempotency-Key). */
-const itemAnswer = (data: ItemWritten): Answer => ({
-  status: 201,
-  payload: { status: 'success', message: SERVER_MESSAGES.checklistItemAdded, data },
-});
+const itemAnswer =
+  (request: FastifyRequest) =>
+  (data: ItemWritten): Answer => ({
+    status: 201,
+    payload: { status: 'success', message: translateFor(request, SERVER_MESSAGES.checklistItemAdded), data },
+  });
 
 /**
  * A task's checklist. Reading needs sight of the task (404 otherwise); every change is made by
@@ -76,7 +80,7 @@ const checklist: FastifyPluginAsyncTypebox = (fastify) => {
     },
     // Sent by answerOnce: with an Idempotency-Key, a repeat is answered before the checks.
     (request, reply) =>
-      answerOnce(request, reply, `POST /api/tasks/${request.params.id}/checklist`, itemAnswer, (once) => {
+      answerOnce(request, reply, `POST /api/tasks/${request.params.id}/checklist`, itemAnswer(request), (once) => {
         const { text } = checkFields({ text: checkChecklistText(request.body.text) });
         return writes.add(actorOf(request), existingId(request.params.id), text, once);
       }),
@@ -102,7 +106,7 @@ const checklist: FastifyPluginAsyncTypebox = (fastify) => {
       const text = body.text === undefined ? undefined : checkFields({ text: checkChecklistText(body.text) }).text;
       const changes = { text, done: body.done, position: body.position };
       const data = await writes.update(actorOf(request), existingId(request.params.id), request.params.itemId, changes);
-      return { status: 'success', message: SERVER_MESSAGES.checklistItemUpdated, data } as const;
+      return { status: 'success', message: translateFor(request, SERVER_MESSAGES.checklistItemUpdated), data } as const;
     },
   );
 

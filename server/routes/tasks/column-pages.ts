@@ -9,10 +9,11 @@ import type { TasksRepository } from '../../repositories/tasks-repository.ts';
 import type { Executor } from '../../db/prepared.ts';
 import { existingId } from '../../services/not-found.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
+import { text } from '#shared/i18n.ts';
 
 /** A sort=position cursor: `k|<key>` (keys are base 62, at most 64 characters). */
 const KEY_CURSOR_RE = /^k\|([0-9A-Za-z]{1,64})$/;
-const invalidCursor = () => validationFailed([{ field: 'cursor', message: 'The cursor is invalid; start again from the first page.' }]);
+const invalidCursor = () => validationFailed([{ field: 'cursor', message: text('The cursor is invalid; start again from the first page.') }]);
 const columnNotFound = () => new AppError(404, 'NOT_FOUND', COLUMN_MESSAGES.columnNotFound);
 
 /**
@@ -29,7 +30,7 @@ export async function columnPage(
   limit: number,
 ): Promise<{ page: Task[]; nextCursor: string | null }> {
   const sort = query.sort ?? 'newest';
-  if (query.column === undefined) throw validationFailed([{ field: 'sort', message: 'sort=position needs column=.' }]);
+  if (query.column === undefined) throw validationFailed([{ field: 'sort', message: text('sort=position needs column=.') }]);
   const column = await db.selectFrom('boardColumns').select('boardId').where('id', '=', existingId(query.column, columnNotFound)).executeTakeFirst();
   if (column === undefined || (query.board !== undefined && query.board !== column.boardId)) throw columnNotFound();
   const { view, status, priority, label, q } = await filter(column.boardId);

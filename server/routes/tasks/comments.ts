@@ -18,6 +18,9 @@ import { answerOnce, IDEMPOTENCY_KEY_DOC } from '../../services/idempotency.ts';
 import { existingId, taskNotFound } from '../../services/not-found.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import type { Translatable } from '#shared/i18n.ts';
+import { sentences } from '../../i18n/compose.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /**
  * A task's comments and activity log. Every call answers 404 for a task the user cannot see,
@@ -31,7 +34,8 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const activity = fastify.activityRepository;
   const writes = fastify.commentWrites;
   /** The answer's message: the write's own, and a word about mention mail the sender's hourly cap held back. */
-  const withMailNote = (message: string, mailsHeld: number) => (mailsHeld > 0 ? `${message} ${SERVER_MESSAGES.mailCapReached}` : message);
+  const withMailNote = (request: FastifyRequest, said: Translatable, mailsHeld: number) =>
+    translateFor(request, mailsHeld > 0 ? sentences(said, SERVER_MESSAGES.mailCapReached) : said);
 
   fastify.addHook('onRequest', fastify.authenticate);
 
@@ -43,10 +47,12 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
   }
 
   /** The answer to a new comment. */
-  const commentAnswer = ({ comment, mailsHeld }: CommentWritten) => ({
-    status: 201,
-    payload: { status: 'success', message: withMailNote(SERVER_MESSAGES.commentAdded, mailsHeld), data: { comment } },
-  });
+  const commentAnswer =
+    (request: FastifyRequest) =>
+    ({ comment, mailsHeld }: CommentWritten) => ({
+      status: 201,
+      payload: { status: 'success', message: withMailNote(request, SERVER_MESSAGES.commentAdded, mailsHeld), data: { comment } },
+    });
 
   fastify.get(
     '/tasks/:id/comments',
@@ -86,7 +92,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     // Sent by answerOnce: with an Idempotency-Key, a repeat is answered before the checks.
-    (request, reply) => answerOnce(request, reply, `POST /api/tasks/${request.params.id}/comments`, commentAnswer, (once) => {
+    (request, reply) => answerOnce(request, reply, `POST /api/tasks/${request.params.id}/comments`, commentAnswer(request), (once) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       return writes.add(actorOf(request), existingId(request.params.id), body, once);
     }),
@@ -110,7 +116,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const written = await writes.edit(actorOf(request), existingId(request.params.id), request.params.commentId, body);
-      const message = withMailNote(SERVER_MESSAGES.commentUpdated, written.mailsHeld);
+      const message = withMailNote(request, SERVER_MESSAGES.commentUpdated, written.mailsHeld);
       return { status: 'success', message, data: { comment: written.comment } } as const;
     },
   );

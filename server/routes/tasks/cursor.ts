@@ -2,6 +2,7 @@ import { PRIORITIES, type Priority, type TaskSort } from '#shared/constants.ts';
 import { ID_RE } from '../../db/ids.ts';
 import { validationFailed } from '../../errors.ts';
 import type { SortPosition } from '../../repositories/task-order.ts';
+import { text } from '#shared/i18n.ts';
 
 /**
  * Keyset cursor: the sort key of the last task of a page, opaque to clients (base64url). The
@@ -17,13 +18,13 @@ export type CursorPosition = SortPosition;
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const invalid = () =>
-  validationFailed([{ field: 'cursor', message: 'The cursor is invalid; start again from the first page.' }]);
+  validationFailed([{ field: 'cursor', message: text('The cursor is invalid; start again from the first page.') }]);
 
 export function encodeCursor(sort: TaskSort, position: CursorPosition): string {
   const tail = `${position.createdAt}|${position.id}`;
-  const text =
+  const plain =
     sort === 'deadline' ? `d|${position.deadline ?? ''}|${tail}` : sort === 'priority' ? `p|${position.priority ?? ''}|${tail}` : tail;
-  return Buffer.from(text, 'utf8').toString('base64url');
+  return Buffer.from(plain, 'utf8').toString('base64url');
 }
 
 export function decodeCursor(sort: TaskSort, cursor: string): CursorPosition {

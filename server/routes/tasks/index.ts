@@ -38,6 +38,10 @@ import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { columnPage } from './column-pages.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
+import type { Translatable } from '#shared/i18n.ts';
+import { sentences } from '../../i18n/compose.ts';
+import { translateFor } from '../../i18n/request-language.ts';
+import type { FastifyRequest } from 'fastify';
 
 /** Tasks in an answer without `limit` (the original task-board client asks for the whole list). */
 const UNPAGED_MAX = 5000;
@@ -57,7 +61,7 @@ function filterOf(query: TaskCountsQuery): TaskFilter {
 const BEGINNING_OF_TIME = new Date(-8.64e15);
 
 /** The answer's message: the write's own, and a word about mail the sender's hourly cap held back. */
-const withMailNote = (message: string, mailsHeld: number) => (mailsHeld > 0 ? `${message} ${SERVER_MESSAGES.mailCapReached}` : message);
+const withMailNote = (said: Translatable, mailsHeld: number) => (mailsHeld > 0 ? sentences(said, SERVER_MESSAGES.mailCapReached) : said);
 
 /** `If-Match: "3"` (also weak `W/"3"`) → 3; `*` or absent → undefined; anything else → 400. */
 function versionFromIfMatch(header: string | undefined): number | undefined {
@@ -76,11 +80,13 @@ function expectedVersion(given: number | undefined, ifMatch: string | string[] |
   return given ?? header;
 }
 
-/** The answer to a create. */
-const created = ({ task, mailsHeld, warning }: Written) => ({
-  status: 201,
-  payload: { status: 'success', message: withMailNote(warning ?? SERVER_MESSAGES.taskCreated, mailsHeld), data: { task } },
-});
+/** The answer to a create, its message in the reader's language. */
+const created =
+  (request: FastifyRequest) =>
+  ({ task, mailsHeld, warning }: Written) => ({
+    status: 201,
+    payload: { status: 'success', message: translateFor(request, withMailNote(warning ?? SERVER_MESSAGES.taskCreated, mailsHeld)), data: { task } },
+  });
 
 const tasks: FastifyPluginAsyncTypebox = (fastify) => {
   const { clock } = fastify;
@@ -117,7 +123,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     // Sent by answerOnce: with an Idempotency-Key, a repeat is answered before the checks.
-    (request, reply) => answerOnce(request, reply, 'POST /api/tasks', created, async (once) => {
+    (request, reply) => answerOnce(request, reply, 'POST /api/tasks', created(request), async (once) => {
       const viewer = actorOf(request);
       const body = request.body;
       const now = clock.now();
@@ -331,7 +337,7 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       const covered = body.coverId === undefined
         ? task
         : await fastify.attachmentWrites.setCover(viewer, task._id, body.coverId, task.version === version ? version : undefined);
-      return { status: 'success', message: withMailNote(warning ?? SERVER_MESSAGES.taskUpdated, mailsHeld), data: { task: covered } } as const;
+      return { status: 'success', message: translateFor(request, withMailNote(warning ?? SERVER_MESSAGES.taskUpdated, mailsHeld)), data: { task: covered } } as const;
     },
   );
 

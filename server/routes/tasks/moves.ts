@@ -5,6 +5,7 @@ import { FailEnvelope } from '#shared/schemas/common.ts';
 import { ConflictEnvelope, TaskParams } from '#shared/schemas/tasks.ts';
 import { actorOf } from '../../services/actor.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /** Moving a task to a spot in a column (services/task-moves.ts). */
 const moves: FastifyPluginAsyncTypebox = (fastify) => {
@@ -32,7 +33,7 @@ const moves: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { columnId, afterId, version } = request.body;
       const { task, warning } = await fastify.taskMoves.move(actorOf(request), request.params.id, columnId, afterId, version);
-      return { status: 'success', message: warning ?? COLUMN_MESSAGES.taskMoved, data: { task } } as const;
+      return { status: 'success', message: translateFor(request, warning ?? COLUMN_MESSAGES.taskMoved), data: { task } } as const;
     },
   );
 

@@ -18,6 +18,8 @@ import { checkMayRegister, dropInstanceInvitation } from '../../services/registr
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { TWO_STEP_POLICY, TWO_STEP_MESSAGES } from '#shared/two-step.ts';
+import { translateFor } from '../../i18n/request-language.ts';
+import { newAccountLanguage } from '../../i18n/account-language.ts';
 
 const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
 const invalidSecondStep = () => new AppError(400, 'INVALID_CODE', TWO_STEP_MESSAGES.invalidCode);
@@ -55,6 +57,8 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       if (!checked.ok) throw invalidCode();
       // Hash only after the code proved right: a stream of guesses costs no argon2 work.
       const passwordHash = await hashPassword(password);
+      // The account speaks the browser's language from the start (changed on the account page).
+      const language = newAccountLanguage(request.headers['accept-language']);
       const now = clock.now().toISOString();
       try {
         await fastify.events.transaction(async (trx) => {
@@ -62,7 +66,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
           const consumed = await otpCodesRepository.consume(checked.codeId, now, trx);
           if (!consumed || (await usersRepository.findByEmail(email, trx)) !== undefined) throw invalidCode();
           const id = newId();
-          await usersRepository.insert({ id, email, fullName, passwordHash, createdAt: now, updatedAt: now }, trx);
+          await usersRepository.insert({ id, email, fullName, passwordHash, createdAt: now, updatedAt: now, ...language }, trx);
           // The code proved the address: the boards it was invited to become the account's.
           await activateInvitations(fastify.boardsRepository, trx, { id, email }, now);
           await dropInstanceInvitation(trx, email);
@@ -71,7 +75,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
         if (isUniqueViolation(error)) throw invalidCode();
         throw error;
       }
-      return reply.code(201).send({ status: 'success', message: SERVER_MESSAGES.registered });
+      return reply.code(201).send({ status: 'success', message: translateFor(request, SERVER_MESSAGES.registered) });
     },
   );
 
@@ -112,13 +116,13 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
         const now = clock.now();
         const expiresAt = new Date(now.getTime() + TWO_STEP_POLICY.tokenTtlMs).toISOString();
         await twoStepRepository.insertToken({ tokenHash: hashSecondStepToken(token), userId: user.id, expiresAt }, now.toISOString());
-        return { status: 'success', message: TWO_STEP_MESSAGES.secondStepNeeded, data: { secondStep: { token, expiresAt } } } as const;
+        return { status: 'success', message: translateFor(request, TWO_STEP_MESSAGES.secondStepNeeded), data: { secondStep: { token, expiresAt } } } as const;
       }
       // Success clears the address's failures, in the transaction that starts the session.
       await sessions.start(request, reply, user.id, (trx) => loginFailuresRepository.clear(email, trx));
       return {
         status: 'success',
-        message: SERVER_MESSAGES.loginSuccess,
+        message: translateFor(request, SERVER_MESSAGES.loginSuccess),
         data: { user: { fullName: user.fullName, email: user.email } },
       } as const;
     },
@@ -162,7 +166,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       });
       return {
         status: 'success',
-        message: SERVER_MESSAGES.loginSuccess,
+        message: translateFor(request, SERVER_MESSAGES.loginSuccess),
         data: { user: { fullName: pending.fullName, email: pending.email } },
       } as const;
     },
@@ -195,7 +199,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
   };
   const logout = async (request: Parameters<typeof sessions.end>[0], reply: Parameters<typeof sessions.end>[1]) => {
     await sessions.end(request, reply);
-    return { status: 'success', message: SERVER_MESSAGES.loggedOut } as const;
+    return { status: 'success', message: translateFor(request, SERVER_MESSAGES.loggedOut) } as const;
   };
   // GET because the original task-board client (it sends the whole task) signs out so; POST for every other client.
   fastify.get('/users/logout', { schema: logoutSchema }, logout);

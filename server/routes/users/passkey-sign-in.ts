@@ -7,6 +7,7 @@ import { UserEnvelope } from '#shared/schemas/users.ts';
 import { rateLimited } from '../../errors.ts';
 import { checkPasskeySignIn, passkeyRefused, signInOptions, type PasskeySignIn } from '../../services/passkeys.ts';
 import { errorResponses, serializable } from '../schemas.ts';
+import { translateFor } from '../../i18n/request-language.ts';
 
 /**
  * Sign-in with a passkey, no e-mail typed: the browser offers the passkeys it holds for this
@@ -61,7 +62,7 @@ const passkeySignIn: FastifyPluginAsyncTypebox = (fastify) => {
       }
       // Only refused answers count against the IP: this one signed in.
       await rateLimits.loginPerIp.refund(hitId);
-      return { status: 'success', message: SERVER_MESSAGES.loginSuccess, data: { user: { fullName: checked.user.fullName, email: checked.user.email } } } as const;
+      return { status: 'success', message: translateFor(request, SERVER_MESSAGES.loginSuccess), data: { user: { fullName: checked.user.fullName, email: checked.user.email } } } as const;
     },
   );
 

@@ -10,6 +10,7 @@ import { build } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { newId } from '../../db/ids.ts';
 import { hashPassword } from '../../services/passwords.ts';
+import { withConventions } from '../../i18n/account-language.ts';
 
 /**
  * The real `node server/server.ts` as a child process (what `npm start` runs after the build),
@@ -129,7 +130,7 @@ export async function seedUser(database: Pick<ScratchDatabase, 'url' | 'dir'>, u
   const app = await build({ config });
   try {
     const now = new Date().toISOString();
-    await app.usersRepository.insert({ id: newId(), email: user.email, fullName: user.fullName, passwordHash: await hashPassword(user.password), createdAt: now, updatedAt: now });
+    await app.usersRepository.insert({ id: newId(), email: user.email, fullName: user.fullName, passwordHash: await hashPassword(user.password), createdAt: now, updatedAt: now, ...withConventions('en') });
   } finally {
     await app.close();
   }

@@ -7,6 +7,7 @@ import { newId } from '../../db/ids.ts';
 import { loadConfig } from '../../config.ts';
 import { hashPassword } from '../../services/passwords.ts';
 import { admin, http, onPostgres, scratchDatabase, startServer, type ChildServer } from './child-server.ts';
+import { withConventions } from '../../i18n/account-language.ts';
 
 /**
  * Graceful shutdown (server.ts): on SIGTERM the server stops taking new connections, finishes
@@ -86,7 +87,7 @@ describe('graceful shutdown on SIGTERM', () => {
       const config = loadConfig({ DATABASE_URL: db.url, SESSION_SECRET: 'seed-secret-seed-secret-seed-secret-01', LOG_LEVEL: 'silent' }, db.dir);
       const seedApp = await build({ config });
       const now = new Date().toISOString();
-      await seedApp.usersRepository.insert({ id: newId(), email: USER.email, fullName: USER.fullName, passwordHash: await hashPassword(USER.password), createdAt: now, updatedAt: now });
+      await seedApp.usersRepository.insert({ id: newId(), email: USER.email, fullName: USER.fullName, passwordHash: await hashPassword(USER.password), createdAt: now, updatedAt: now, ...withConventions('en') });
       await seedApp.close();
 
       server = await startServer({ DATABASE_URL: db.url }, db.dir);

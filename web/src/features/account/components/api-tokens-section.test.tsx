@@ -7,6 +7,7 @@ import { meAnswer } from '#web/testing/data.ts';
 import { json, mockFetch, noContent } from '#web/testing/fetch.ts';
 import { renderWithProviders } from '#web/testing/render.tsx';
 import { ApiTokensSection } from './api-tokens-section.tsx';
+import { i18n } from '@lingui/core';
 
 const token = (overrides: Partial<ApiToken> = {}): ApiToken => ({
   _id: 't1',
@@ -79,11 +80,11 @@ describe('the API tokens section', () => {
     await user.click(screen.getByRole('button', { name: 'Create token' }));
     expect(screen.getByRole('textbox', { name: /Name/ })).toHaveAccessibleDescription(new RegExp(TOKEN_MESSAGES.nameRequired));
     expect(fetch.callsTo('POST', '/tokens')).toHaveLength(0);
-    fetch.on('POST', '/tokens', json(409, { status: 'fail', code: 'LIMIT_REACHED', message: TOKEN_MESSAGES.tooMany }));
+    fetch.on('POST', '/tokens', json(409, { status: 'fail', code: 'LIMIT_REACHED', message: i18n._(TOKEN_MESSAGES.tooMany) }));
     fetch.on('GET', '/tokens', listAnswer([]));
     await user.type(screen.getByRole('textbox', { name: /Name/ }), 'One too many');
     await user.click(screen.getByRole('button', { name: 'Create token' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(TOKEN_MESSAGES.tooMany);
+    expect(await screen.findByRole('alert')).toHaveTextContent(i18n._(TOKEN_MESSAGES.tooMany));
   });
 
   it('revokes a token after asking', async () => {

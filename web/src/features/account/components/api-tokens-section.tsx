@@ -17,6 +17,7 @@ import { useTokens } from '../api/get-tokens.ts';
 import { useRevokeToken } from '../api/revoke-token.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 import { When } from './when.tsx';
+import { i18n } from '@lingui/core';
 
 const ACCESS_LABELS: Record<TokenAccess, MessageDescriptor> = { read: msg`Read only`, write: msg`Read and write` };
 
@@ -158,7 +159,7 @@ export function ApiTokensSection() {
     event.preventDefault();
     setFormError(null);
     const checked = checkTokenName(name);
-    setErrors(checked.ok ? {} : { name: checked.message });
+    setErrors(checked.ok ? {} : { name: i18n._(checked.message) });
     if (!checked.ok) return;
     create.mutate(
       { name: checked.value, access, ...(expiry === 'never' ? {} : { expiresInDays: Number(expiry) }) },

@@ -8,6 +8,7 @@ import { isApiError } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
 import { useChangePassword } from '../api/change-password.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
+import { i18n } from '@lingui/core';
 
 interface Errors {
   currentPassword?: string;
@@ -33,7 +34,7 @@ export function PasswordSection({ email }: { email: string }) {
     const next: Errors = {};
     if (currentPassword === '') next.currentPassword = t`Enter your current password.`;
     const checked = checkPassword(newPassword, email);
-    if (!checked.ok) next.newPassword = checked.message;
+    if (!checked.ok) next.newPassword = i18n._(checked.message);
     else if (confirm !== newPassword) next.confirm = CLIENT_MESSAGES.passwordMismatch;
     setErrors(next);
     if (Object.keys(next).length > 0) return;

@@ -6,6 +6,7 @@ import { TextField } from '#web/components/field.tsx';
 import { errorText } from '#web/lib/error-text.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
+import { i18n } from '@lingui/core';
 
 /** Name: saved with a confirmation; the navigation bar shows the new name at once. */
 export function ProfileSection({ fullName, email, onSaved }: { fullName: string; email: string; onSaved: (user: PublicUser) => void }) {
@@ -20,7 +21,7 @@ export function ProfileSection({ fullName, email, onSaved }: { fullName: string;
     setDone(null);
     const checked = checkFullName(name);
     if (!checked.ok) {
-      setError(checked.message);
+      setError(i18n._(checked.message));
       return;
     }
     setError(undefined);

@@ -10,6 +10,7 @@ import { useNotices } from '#web/components/notices.tsx';
 import { errorText } from '#web/lib/error-text.ts';
 import { useConfirmPasswordReset, useRequestPasswordReset } from '../api/reset-password.ts';
 import './account.css';
+import { i18n } from '@lingui/core';
 
 interface Errors {
   email?: string;
@@ -72,9 +73,9 @@ export function ResetPasswordForm() {
     setFormError(null);
     const next: Errors = {};
     const code = checkOtp(otp);
-    if (!code.ok) next.otp = code.message;
+    if (!code.ok) next.otp = i18n._(code.message);
     const checked = checkPassword(password, email);
-    if (!checked.ok) next.password = checked.message;
+    if (!checked.ok) next.password = i18n._(checked.message);
     else if (confirm !== password) next.confirm = CLIENT_MESSAGES.passwordMismatch;
     setErrors(next);
     if (Object.keys(next).length > 0 || !code.ok) return;

@@ -16,6 +16,7 @@ import { formatCountdown, useCooldown } from '#web/lib/use-cooldown.ts';
 import { useRegister } from '../api/register.ts';
 import { useRequestOtp } from '../api/request-otp.ts';
 import './auth.css';
+import { i18n } from '@lingui/core';
 
 type Step = 'details' | 'verify';
 
@@ -107,7 +108,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
     const name = checkFullName(fullName);
     const mail = checkEmail(email);
     const errors: FieldErrors = {};
-    if (!name.ok) errors.fullName = name.message;
+    if (!name.ok) errors.fullName = i18n._(name.message);
     if (!mail.ok) errors.email = email.trim() === '' ? t`Enter your e-mail address.` : mail.message;
     setFieldErrors(errors);
     if (!name.ok || !mail.ok) {
@@ -153,8 +154,8 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
     const code = checkOtp(otp);
     const pass = checkPassword(password, email);
     const errors: FieldErrors = {};
-    if (!code.ok) errors.otp = otp.trim() === '' ? t`Enter the code from the e-mail.` : code.message;
-    if (!pass.ok) errors.password = pass.message;
+    if (!code.ok) errors.otp = otp.trim() === '' ? t`Enter the code from the e-mail.` : i18n._(code.message);
+    if (!pass.ok) errors.password = i18n._(pass.message);
     setFieldErrors(errors);
     if (!code.ok || !pass.ok) {
       (errors.otp ? otpRef : passwordRef).current?.focus();

@@ -5,6 +5,7 @@ import { checkBoardDescription, checkBoardName } from '#shared/validation.ts';
 import { TextAreaField, TextField } from '#web/components/field.tsx';
 import { isApiError } from '#web/lib/api-client.ts';
 import { errorText, type ErrorTextOptions } from '#web/lib/error-text.ts';
+import { i18n } from '@lingui/core';
 
 export interface BoardFormValues {
   name: string;
@@ -40,8 +41,8 @@ export function useBoardForm(initial: BoardFormValues, { onEdit }: { onEdit?: ()
     const name = checkBoardName(values.name);
     const description = checkBoardDescription(values.description);
     const found: FieldErrors = {};
-    if (!name.ok) found.name = name.message;
-    if (!description.ok) found.description = description.message;
+    if (!name.ok) found.name = i18n._(name.message);
+    if (!description.ok) found.description = i18n._(description.message);
     setErrors(found);
     if (!name.ok) focus('name');
     else if (!description.ok) focus('description');

@@ -16,6 +16,7 @@ import { formatNumber } from '#web/lib/locale-format.ts';
 import { csvExportUrl, importCsv, useImportTrello } from '../api/import-board.ts';
 import { boardKeys } from '../api/query-keys.ts';
 import './boards.css';
+import { i18n } from '@lingui/core';
 
 /** What a failed import shows: the server's message and, when it sent them, each field or row it refused. */
 export interface ImportProblem {
@@ -65,7 +66,7 @@ function useFilePick(missing: () => string) {
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const take = (): File | null => {
-    const refusal = file === null ? missing() : file.size > LIMITS.importMaxBytes ? IMPORT_MESSAGES.tooLarge : null;
+    const refusal = file === null ? missing() : file.size > LIMITS.importMaxBytes ? i18n._(IMPORT_MESSAGES.tooLarge) : null;
     setError(refusal);
     if (refusal !== null) inputRef.current?.focus();
     return refusal === null ? file : null;

@@ -6,6 +6,7 @@ import { apiRequest, isApiError } from '#web/lib/api-client.ts';
 import { findCachedTask } from './cache-writes.ts';
 import { taskKeys } from './query-keys.ts';
 import { receiveRemoval, receiveTask } from './task-receipts.ts';
+import { i18n } from '@lingui/core';
 
 /*
  * A change of many tasks at once (POST /api/tasks/bulk): one request, all or nothing on the
@@ -164,7 +165,7 @@ export async function sendBulkChange(
     const body = expected === undefined ? { taskIds: ids, change } : { taskIds: ids, change, versions: expected };
     const envelope = await apiRequest<BulkTasksEnvelope>('/tasks/bulk', { method: 'POST', body });
     const answer: BulkResult = 'tasks' in envelope.data ? { tasks: envelope.data.tasks, deleted: 0, warnings: [] } : { tasks: [], deleted: envelope.data.deleted, warnings: [] };
-    if (envelope.message !== SERVER_MESSAGES.tasksChanged(answer.tasks.length + answer.deleted)) answer.warnings.push(envelope.message);
+    if (envelope.message !== i18n._(SERVER_MESSAGES.tasksChanged(answer.tasks.length + answer.deleted))) answer.warnings.push(envelope.message);
     onChunk(answer, ids);
     result.tasks.push(...answer.tasks);
     result.deleted += answer.deleted;

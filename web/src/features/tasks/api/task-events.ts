@@ -4,6 +4,8 @@ import type { Task } from '#shared/schemas/tasks.ts';
 import type { Viewer } from './live-board-context.ts';
 import { refreshTaskDetails } from './query-keys.ts';
 import { receiveRemoval, receiveTask } from './task-receipts.ts';
+import { i18n } from '@lingui/core';
+import type { Message } from '#shared/i18n.ts';
 
 /** The task events of the live stream, written into the cache (task-receipts.ts). */
 
@@ -23,7 +25,7 @@ export interface LiveChange {
   shown: boolean;
 }
 
-function describe(type: TaskEventType, before: Task | null, data: TaskEventData, viewer: Viewer): string {
+function describe(type: TaskEventType, before: Task | null, data: TaskEventData, viewer: Viewer): Message {
   const who = data.by.fullName;
   if (type === 'task.deleted') return before ? LIVE_MESSAGES.removed(who, before.taskTitle) : LIVE_MESSAGES.removedUnknown(who);
   const task = data.task as Task;
@@ -57,7 +59,7 @@ export function applyTaskEvent(queryClient: QueryClient, type: TaskEventType, da
     taskId: id,
     by: data.by,
     own: data.by.email === viewer.email,
-    message: describe(type, before, data, viewer),
+    message: i18n._(describe(type, before, data, viewer)),
     shown: type !== 'task.deleted',
   };
 }

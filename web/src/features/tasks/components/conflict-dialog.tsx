@@ -175,7 +175,7 @@ export function ConflictDialog() {
       title={CONFLICT_MESSAGES.title}
       description={
         <>
-          “{conflict.theirs.taskTitle}”: {editor ? CONFLICT_MESSAGES.changedBy(editor.fullName) : CONFLICT_MESSAGES.changedBySomeone}
+          “{conflict.theirs.taskTitle}”: {editor ? i18n._(CONFLICT_MESSAGES.changedBy(editor.fullName)) : CONFLICT_MESSAGES.changedBySomeone}
           {conflict.kind === 'delete' ? ` ${CONFLICT_MESSAGES.deleteNote}` : null}
         </>
       }

@@ -20,6 +20,7 @@ import { PrioritySelect } from './priority.tsx';
 import { incompleteDateTime, readStart, StartField } from './start-field.tsx';
 import { NewTaskLabelsField } from './task-labels.tsx';
 import { NO_REPEAT, readRepeat, RepeatField, type RepeatDraft } from './repeat-field.tsx';
+import { i18n } from '@lingui/core';
 
 interface Values {
   workTitle: string;
@@ -96,8 +97,8 @@ export function CreateTaskForm() {
     const deadlineIso = values.deadline ? dateTimeLocalToIso(values.deadline) : null;
     const deadline = values.deadline && !deadlineIso ? null : checkDeadline(deadlineIso, new Date());
     const errors: FieldErrors = {};
-    if (!work.ok) errors.workTitle = work.message;
-    if (!title.ok) errors.taskTitle = title.message;
+    if (!work.ok) errors.workTitle = i18n._(work.message);
+    if (!title.ok) errors.taskTitle = i18n._(title.message);
     if (!assignee.ok) errors.assignee = assignee.message;
     if (deadline === null) errors.deadline = incompleteDateTime();
     else if (!deadline.ok) errors.deadline = deadline.message;

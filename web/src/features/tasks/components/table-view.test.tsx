@@ -8,6 +8,7 @@ import { boardAnswer, boardsAnswer, countsAnswer, listAnswer, makeBoard, makeTas
 import { json, mockFetch } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
 import { taskSelection } from '../api/task-selection.ts';
+import { i18n } from '@lingui/core';
 
 const TEAM = makeBoard({ _id: 'team', name: 'Launch team', role: 'admin' });
 const [TO_DO_COLUMN, DONE_COLUMN] = TEAM.columns;
@@ -157,14 +158,14 @@ describe('the table view', () => {
 });
 
 describe('the bulk bar', () => {
-  const bulkAnswer = (tasks: Task[], message = SERVER_MESSAGES.tasksChanged(tasks.length)) => json(200, { status: 'success', message, data: { tasks } });
+  const bulkAnswer = (tasks: Task[], message = i18n._(SERVER_MESSAGES.tasksChanged(tasks.length))) => json(200, { status: 'success', message, data: { tasks } });
 
   it('says when the change left a column over its WIP limit, after the count', async () => {
     const a = task({ taskTitle: 'Alpha' });
     const b = task({ taskTitle: 'Bravo' });
     const { user, fetch, table } = await openTable([a, b]);
     await user.click(within(table).getByRole('checkbox', { name: 'Select all 2' }));
-    const warning = COLUMN_MESSAGES.overLimit('Completed', 2, 1);
+    const warning = i18n._(COLUMN_MESSAGES.overLimit('Completed', 2, 1));
     fetch.on('POST', '/tasks/bulk', () => bulkAnswer([a, b].map((t) => ({ ...t, columnId: DONE_COLUMN?._id ?? '', status: 'done', version: 2 })), warning));
     const bar = screen.getByRole('region', { name: 'Change the selected tasks' });
     await user.selectOptions(within(bar).getByRole('combobox', { name: 'Move to column' }), DONE_COLUMN?._id ?? '');

@@ -14,6 +14,7 @@ import { errorText } from '#web/lib/error-text.ts';
 import { dateTimeFormat, formatList, formatNumber } from '#web/lib/locale-format.ts';
 import { useCreateWebhook, useDeleteWebhook, useDeliveries, useRedeliver, useUpdateWebhook, useWebhooks } from '../api/webhooks.ts';
 import './webhooks.css';
+import { i18n } from '@lingui/core';
 
 const EVENT_LABELS: Record<WebhookEvent, MessageDescriptor> = {
   'task.created': msg({ message: 'Task created', comment: 'A webhook event' }),
@@ -114,7 +115,7 @@ function NewWebhook({ boardId, onSecret }: { boardId: string; onSecret: (secret:
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkWebhookUrl(url);
-    setUrlError(checked.ok ? null : checked.message);
+    setUrlError(checked.ok ? null : i18n._(checked.message));
     if (!checked.ok) return;
     if (events.length === 0) {
       setError(t`Choose at least one event.`);

@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import type { Translatable } from '#shared/i18n.ts';
+import { readerLanguage, storedLanguage, translate, type ReaderLanguage } from './translate.ts';
+
+/**
+ * The language a request is answered in: the pseudo-language when `Accept-Language` asks for it
+ * first, else the signed-in account's (read with the session or API token, no query of its own),
+ * else the header's best match. Signed out, only the header counts, so an answer about an address
+ * never tells which language its account speaks.
+ */
+export function requestLanguage(request: FastifyRequest): ReaderLanguage {
+  return readerLanguage(request.headers['accept-language'], request.user ? storedLanguage(request.user.language) : null);
+}
+
+/** A text or message in the request's language: the `message` of an answer. */
+export function translateFor(request: FastifyRequest, text: Translatable): string {
+  return translate(requestLanguage(request), text);
+}
