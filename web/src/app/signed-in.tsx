@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Outlet } from 'react-router';
 import type { PublicUser } from '#shared/schemas/users.ts';
 import { LiveBoardProvider } from '#web/features/tasks/components/live-board.tsx';
+import { AccountPreferences } from './account-preferences.tsx';
 import { BoardScopeProvider } from './board-scope.tsx';
 import { LIVE_EVENT_HANDLERS } from './live-events.ts';
 import { SecondStepGate } from './second-step-gate.tsx';
@@ -23,13 +24,17 @@ export function SignedInOutlet({ viewer }: { viewer: PublicUser }) {
   // main.tsx already; a second call does nothing).
   registerQueuedWrites(useQueryClient());
   return (
-    // The board scope is outside the live board: its conflict dialog names a board's columns.
-    <SecondStepGate>
-      <BoardScopeProvider>
-        <LiveBoardProvider key={viewer.email} viewer={viewer} handlers={LIVE_EVENT_HANDLERS}>
-          <Outlet />
-        </LiveBoardProvider>
-      </BoardScopeProvider>
-    </SecondStepGate>
+    <>
+      {/* The account's language also for the second-step set-up screen. */}
+      <AccountPreferences />
+      {/* The board scope is outside the live board: its conflict dialog names a board's columns. */}
+      <SecondStepGate>
+        <BoardScopeProvider>
+          <LiveBoardProvider key={viewer.email} viewer={viewer} handlers={LIVE_EVENT_HANDLERS}>
+            <Outlet />
+          </LiveBoardProvider>
+        </BoardScopeProvider>
+      </SecondStepGate>
+    </>
   );
 }

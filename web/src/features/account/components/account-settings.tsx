@@ -4,6 +4,7 @@ import { CalendarSection } from './calendar-section.tsx';
 import { ApiTokensSection } from './api-tokens-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { PasswordSection } from './password-section.tsx';
+import { LanguageSection } from './language-section.tsx';
 import { ProfileSection } from './profile-section.tsx';
 import { SessionsAndDataSection } from './sessions-data-section.tsx';
 import { TwoStepSection } from './two-step-section.tsx';
@@ -31,6 +32,7 @@ export function AccountSettings({ user, onUserChanged, onSignedOut, notification
   return (
     <>
       <ProfileSection fullName={fullName} email={email} onSaved={onUserChanged} />
+      <LanguageSection />
       <PasswordSection email={email} />
       <TwoStepSection />
       <LinkedProvidersSection />
