@@ -17,7 +17,6 @@ import { useTokens } from '../api/get-tokens.ts';
 import { useRevokeToken } from '../api/revoke-token.ts';
 import { AccountFormFooter, AccountSection } from './account-section.tsx';
 import { When } from './when.tsx';
-import { i18n } from '@lingui/core';
 
 const ACCESS_LABELS: Record<TokenAccess, MessageDescriptor> = { read: msg`Read only`, write: msg`Read and write` };
 
