@@ -6,6 +6,11 @@ import { chromeArgs, chromePath, ENV, repoRoot } from './support/paths.ts';
  * Browser tests in Debian's Chromium (never a downloaded browser). Run through `node e2e/run.ts`,
  * which builds the web app first. Global set-up starts the app server and an SMTP catcher.
  */
+// Web code imported into a spec (queue-property.spec.ts) is written with Lingui's macros, which the
+// web app's build compiles: Playwright's own transform runs the same Babel plugin on web/src.
+process.env.PW_TEST_SOURCE_TRANSFORM = join(repoRoot, 'e2e/support/lingui-macros.cjs');
+process.env.PW_TEST_SOURCE_TRANSFORM_SCOPE = join(repoRoot, 'web/src');
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',

@@ -9,6 +9,7 @@
  * It lives here, not in web/ (web tests must not reach a server) nor server/ (server code must
  * not import web/).
  */
+import { i18n } from '@lingui/core';
 import { MutationObserver, onlineManager, QueryClient } from '@tanstack/react-query';
 import fc from 'fast-check';
 import type { Activity } from '#shared/schemas/comments.ts';
@@ -20,6 +21,9 @@ import { taskKeys } from '#web/features/tasks/api/query-keys.ts';
 import { UPDATE_TASK_KEY, type UpdateVariables } from '#web/features/tasks/api/update-task.ts';
 import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { baseURL, expect, signedInState, test } from './fixtures.ts';
+
+// The web app's texts in English (the queue's notices), as the app shows them before a catalog loads.
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 type Step = { kind: 'edit' } | { kind: 'remote' } | { kind: 'lose-next' } | { kind: 'offline' } | { kind: 'online' } | { kind: 'answers'; count: number };
 
