@@ -134,10 +134,16 @@ export default defineConfig(
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    // Plain JavaScript that must load on any Node (scripts/check-node.mjs): no TypeScript project.
-    files: ['**/*.mjs'],
+    // Plain JavaScript for Node without a TypeScript project: scripts/check-node.mjs (loads on any
+    // Node), e2e/support/lingui-macros.cjs (a Babel plugin Playwright's transform requires).
+    files: ['**/*.mjs', '**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // Plain JavaScript served as is to the browser (web/public/theme.js): no TypeScript project.
