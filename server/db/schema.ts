@@ -259,6 +259,11 @@ export interface OutboxTable {
   webhookId: Generated<string | null>;
   /** Kind `webhook`: the receiver's last HTTP status (null: none yet, or no answer). */
   responseStatus: Generated<number | null>;
+  /**
+   * A mail: what it is made of (JSON, `MailTexts` of server/mail/templates.ts), from which the
+   * sender writes it in its reader's language; null for rows written before (sent as written).
+   */
+  texts: Generated<string | null>;
 }
 
 /** A person's API token (migration 0015); only the secret's SHA-256 is stored. */

@@ -9,7 +9,7 @@ import type { WriteParts } from '../repositories/task-write-statements.ts';
 import type { Actor } from '../services/actor.ts';
 import type { TaskChange } from '../services/task-change.ts';
 import type { OutboxMail } from '../outbox/outbox-mail.ts';
-import { assignedMail, assignedManyMail, mentionedMail, reminderMail } from './templates.ts';
+import { assignedMail, assignedManyMail, mentionedMail, reminderMail, type ReminderMailInput } from './templates.ts';
 import { nextReminderFor, REMINDER_POLICY } from './reminder-schedule.ts';
 import { unsubscribeFor, type MailKind } from './unsubscribe-tokens.ts';
 
@@ -67,6 +67,8 @@ export default fp(
     const origin = config.appOrigin;
 
     const unsubscribe = (email: string, kind: MailKind) => unsubscribeFor(origin, config.sessionSecret, email, kind);
+    /** The language a mail an actor causes is written in for an address without an account. */
+    const languageOf = (actor: Actor) => (actor.language === undefined ? {} : { language: actor.language });
 
     /** Where a mail about a task leads: the task, or sign-up for an address without an account. */
     const linkFor = (email: string, taskId: string, hasAccount: boolean) =>
@@ -111,17 +113,15 @@ export default fp(
           if (wanted.get(email)?.notifyReminders === false) continue;
           const link = linkFor(email, task.id, accounts.has(email));
           const off = unsubscribe(email, 'reminders');
-          const content = reminderMail({
-            appOrigin: origin,
+          const input: ReminderMailInput = { appOrigin: origin, kind, taskTitle: task.taskTitle, deadline: task.deadline, assigneeEmail: task.assigneeEmail, link, role, unsubscribeUrl: off.url };
+          mails.push({
+            ...reminderMail(input),
             kind,
-            taskTitle: task.taskTitle,
-            deadline: task.deadline,
-            assigneeEmail: task.assigneeEmail,
-            link,
-            role,
-            unsubscribeUrl: off.url,
+            to: email,
+            headers: off.headers,
+            dedupeKey: `${kind}:${task.id}:${task.deadline}:${email}`,
+            texts: { template: 'reminder', input },
           });
-          mails.push({ ...content, kind, to: email, headers: off.headers, dedupeKey: `${kind}:${task.id}:${task.deadline}:${email}` });
         }
         await repo.setNextReminder(task.id, kind === 'overdue' ? null : task.deadline, trx);
       }
@@ -138,20 +138,29 @@ export default fp(
         if (before?.assignee !== after.assignee && after.assignee !== actor.email) {
           const to = after.assignee;
           const off = unsubscribe(to, 'assigned');
-          const content = (hasAccount: boolean) =>
-            assignedMail({
-              appOrigin: origin,
-              assignorName: actor.fullName,
-              taskTitle: after.taskTitle,
-              workTitle: after.workTitle,
-              priority: after.priority,
-              deadline: after.deadline,
-              link: linkFor(to, after._id, hasAccount),
-              hasAccount,
-              unsubscribeUrl: off.url,
-            });
+          const input = {
+            appOrigin: origin,
+            assignorName: actor.fullName,
+            taskTitle: after.taskTitle,
+            workTitle: after.workTitle,
+            priority: after.priority,
+            deadline: after.deadline,
+            link: linkFor(to, after._id, true),
+            hasAccount: true,
+            unsubscribeUrl: off.url,
+          };
+          const signUpLink = linkFor(to, after._id, false);
           // Whether the address has an account and wants this mail is read by the write itself.
-          parts.mails.push({ id: newId(), kind: 'assigned', to, headers: off.headers, withAccount: content(true), withoutAccount: content(false), honoursAssignedOptOut: true });
+          parts.mails.push({
+            id: newId(),
+            kind: 'assigned',
+            to,
+            headers: off.headers,
+            withAccount: assignedMail(input),
+            withoutAccount: assignedMail({ ...input, link: signUpLink, hasAccount: false }),
+            honoursAssignedOptOut: true,
+            texts: { template: 'assigned', input, signUpLink, ...languageOf(actor) },
+          });
         }
         if (before === undefined ? after.deadline !== null : before.deadline !== after.deadline) {
           parts.nextReminderAt = nextReminderFor(after.deadline);
@@ -160,31 +169,36 @@ export default fp(
 
       assignedMany({ actor, to, taskTitles }) {
         const off = unsubscribe(to, 'assigned');
-        const content = (hasAccount: boolean) =>
-          assignedManyMail({
-            appOrigin: origin,
-            assignorName: actor.fullName,
-            taskTitles,
-            link: hasAccount ? `${origin}/` : `${origin}/sign-up?email=${encodeURIComponent(to)}`,
-            hasAccount,
-            unsubscribeUrl: off.url,
-          });
-        return { id: newId(), kind: 'assigned', to, headers: off.headers, withAccount: content(true), withoutAccount: content(false), honoursAssignedOptOut: true };
+        const input = { appOrigin: origin, assignorName: actor.fullName, taskTitles, link: `${origin}/`, hasAccount: true, unsubscribeUrl: off.url };
+        const signUpLink = `${origin}/sign-up?email=${encodeURIComponent(to)}`;
+        return {
+          id: newId(),
+          kind: 'assigned',
+          to,
+          headers: off.headers,
+          withAccount: assignedManyMail(input),
+          withoutAccount: assignedManyMail({ ...input, link: signUpLink, hasAccount: false }),
+          honoursAssignedOptOut: true,
+          texts: { template: 'assigned-many', input, signUpLink, ...languageOf(actor) },
+        };
       },
 
       mentioned({ author, task, comment, to, hasAccount }) {
         const off = unsubscribe(to, 'mentions');
-        const content = mentionedMail({
-          appOrigin: origin,
-          authorName: author.fullName,
-          taskTitle: task.taskTitle,
-          comment,
-          link: linkFor(to, task._id, hasAccount),
-          hasAccount,
-          unsubscribeUrl: off.url,
-        });
+        const input = { appOrigin: origin, authorName: author.fullName, taskTitle: task.taskTitle, comment, link: linkFor(to, task._id, true), hasAccount: true, unsubscribeUrl: off.url };
+        const signUpLink = linkFor(to, task._id, false);
         // The caller read the account and the setting in the write's transaction already.
-        return { id: newId(), kind: 'mentioned', to, headers: off.headers, withAccount: content, withoutAccount: content, honoursAssignedOptOut: false };
+        const content = mentionedMail(hasAccount ? input : { ...input, link: signUpLink, hasAccount: false });
+        return {
+          id: newId(),
+          kind: 'mentioned',
+          to,
+          headers: off.headers,
+          withAccount: content,
+          withoutAccount: content,
+          honoursAssignedOptOut: false,
+          texts: { template: 'mentioned', input, signUpLink, ...languageOf(author) },
+        };
       },
 
       async scanReminders() {

@@ -1,5 +1,5 @@
 import { newId } from '../db/ids.ts';
-import type { MailContent } from '../mail/templates.ts';
+import type { MailContent, MailTexts } from '../mail/templates.ts';
 import type { OutboxRow } from '../repositories/outbox-repository.ts';
 
 /** A mail to write to the outbox with the change that causes it. */
@@ -12,6 +12,8 @@ export interface OutboxMail extends MailContent {
   dedupeKey?: string;
   /** The account whose change caused the mail to someone else (counted against its hourly cap). */
   causedBy?: string;
+  /** What the mail is made of, for the sender to write it in its reader's language (else it goes as written). */
+  texts?: MailTexts;
 }
 
 /** The pending outbox row of a mail written at `now`. */
@@ -34,5 +36,6 @@ export function outboxRowOf(mail: OutboxMail, now: string): OutboxRow {
     createdAt: now,
     sentAt: null,
     causedBy: mail.causedBy ?? null,
+    texts: mail.texts === undefined ? null : JSON.stringify(mail.texts),
   };
 }

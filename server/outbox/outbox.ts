@@ -64,7 +64,7 @@ export default fp(
       );
     };
 
-    const mailSender = createMailSender(fastify.mailer);
+    const mailSender = createMailSender(fastify.mailer, (email) => fastify.usersRepository.readerOf(email));
     const pushSender: Sender = { what: 'Push', deliver: (row) => fastify.pushSender.deliver(row) };
     const outcomes = createWebhookOutcomes({
       db: fastify.db,

@@ -3,7 +3,8 @@ import { prepare, slotsFor, type Executor } from '../db/prepared.ts';
 import type { DB, OutboxTable } from '../db/schema.ts';
 
 /** A row as written and claimed; `pushSubscriptionId` only on pushes (the insert of mails leaves it out). */
-export type OutboxRow = { [K in Exclude<keyof OutboxTable, 'pushSubscriptionId' | 'webhookId' | 'responseStatus'>]: OutboxTable[K] } & {
+export type OutboxRow = { [K in Exclude<keyof OutboxTable, 'pushSubscriptionId' | 'webhookId' | 'responseStatus' | 'texts'>]: OutboxTable[K] } & {
+  texts?: string | null;
   pushSubscriptionId?: string | null;
   webhookId?: string | null;
   responseStatus?: number | null;
@@ -11,7 +12,7 @@ export type OutboxRow = { [K in Exclude<keyof OutboxTable, 'pushSubscriptionId' 
 
 const OUTBOX_COLUMNS = [
   'id', 'kind', 'toEmail', 'subject', 'textBody', 'htmlBody', 'headers', 'dedupeKey', 'status',
-  'attempts', 'runAt', 'lockedBy', 'lockedUntil', 'lastError', 'createdAt', 'sentAt', 'causedBy',
+  'attempts', 'runAt', 'lockedBy', 'lockedUntil', 'lastError', 'createdAt', 'sentAt', 'causedBy', 'texts',
 ] as const satisfies readonly (keyof OutboxTable)[];
 
 /** A task whose next reminder is due, with what the reminder needs to say. */
@@ -73,7 +74,7 @@ export function createOutboxRepository(db: Kysely<DB>, dialect: 'sqlite' | 'post
   return {
     /** Adds a mail; a second row with the same dedupe key is silently dropped. */
     async insert(row: OutboxRow, ex: Executor = db): Promise<void> {
-      await insertOne.execute(ex, row);
+      await insertOne.execute(ex, { texts: null, ...row });
     },
 
     /** Adds many mails in a few statements (the reminder scan's batch); duplicates are dropped. */

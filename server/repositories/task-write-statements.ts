@@ -3,7 +3,7 @@ import type { Label } from '#shared/schemas/labels.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { newId } from '../db/ids.ts';
-import type { MailContent } from '../mail/templates.ts';
+import type { MailContent, MailTexts } from '../mail/templates.ts';
 import type { NewActivity } from './activity-repository.ts';
 import type { NewComment } from './comments-repository.ts';
 import { planJson, type PlannedNotification } from './notifications-repository.ts';
@@ -47,6 +47,8 @@ export interface PlannedMail {
   withoutAccount: MailContent;
   /** Left out when the address turned assignment mail off. */
   honoursAssignedOptOut: boolean;
+  /** What the mail is made of: the sender writes it in its reader's language. */
+  texts: MailTexts;
 }
 
 /** The comment row a comment write changes. */
@@ -126,6 +128,7 @@ const mailJson = (mails: readonly PlannedMail[]) =>
         signupText: m.withoutAccount.text,
         signupHtml: m.withoutAccount.html,
         honoursAssigned: m.honoursAssignedOptOut,
+        texts: JSON.stringify(m.texts),
       }),
     ),
   );

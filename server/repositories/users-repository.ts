@@ -52,6 +52,11 @@ export function createUsersRepository(db: Kysely<DB>) {
         .executeTakeFirst();
     },
 
+    /** The language and clock of the account with this address, for what is written to it (mails); undefined without one. */
+    async readerOf(email: string, ex: Executor = db): Promise<{ language: string; hourCycle: string } | undefined> {
+      return ex.selectFrom('users').select(['language', 'hourCycle']).where('email', '=', email).executeTakeFirst();
+    },
+
     /** Sets the account's language and formats (those given), as the settings API does. */
     async updateLanguage(id: string, changes: Pick<Updateable<UsersTable>, 'language' | 'weekStart' | 'hourCycle'> & { updatedAt: string }, ex: Executor = db): Promise<void> {
       await ex.updateTable('users').set(changes).where('id', '=', id).execute();

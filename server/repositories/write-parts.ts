@@ -295,11 +295,12 @@ export interface MailRow {
   signupText: string;
   signupHtml: string;
   honoursAssigned: boolean;
+  texts: string;
 }
 type WantedMail = Omit<MailRow, 'honoursAssigned'> & { n: number };
 const MAIL_FIELDS: JsonFields<MailRow> = {
   id: 'text', kind: 'text', to: 'text', headers: 'text', subject: 'text', text: 'text', html: 'text', signupSubject: 'text', signupText: 'text', signupHtml: 'text',
-  honoursAssigned: 'boolean',
+  honoursAssigned: 'boolean', texts: 'text',
 };
 
 /**
@@ -316,7 +317,7 @@ export function mailsPart<W>(
   const m = jsonSource<W, MailRow>(b, 'm', input.json, MAIL_FIELDS);
   const wantedFields: Record<keyof WantedMail, string> = {
     id: m.field('id'), kind: m.field('kind'), to: m.field('to'), headers: m.field('headers'), subject: m.field('subject'), text: m.field('text'), html: m.field('html'),
-    signupSubject: m.field('signupSubject'), signupText: m.field('signupText'), signupHtml: m.field('signupHtml'), n: 'row_number() over ()',
+    signupSubject: m.field('signupSubject'), signupText: m.field('signupText'), signupHtml: m.field('signupHtml'), texts: m.field('texts'), n: 'row_number() over ()',
   };
   const wanted = selectList(wantedFields);
   const sender = param(input.sender);
@@ -329,7 +330,7 @@ export function mailsPart<W>(
     id: 'id', kind: 'kind', toEmail: 'to', subject: content('subject', 'signupSubject'), textBody: content('text', 'signupText'), htmlBody: content('html', 'signupHtml'),
     headers: 'headers', dedupeKey: expr<null>('null'), status: expr<'pending'>(`'pending'`), attempts: expr<number>('0'), runAt: expr<string>(now),
     lockedBy: expr<null>('null'), lockedUntil: expr<null>('null'), lastError: expr<null>('null'), createdAt: expr<string>(now), sentAt: expr<null>('null'),
-    causedBy: expr<string>(sender),
+    causedBy: expr<string>(sender), texts: 'texts',
   });
   return [
     {

@@ -109,16 +109,17 @@ export default fp(
       if ((await fastify.outboxRepository.senderMailsUsed(actor.userId, cap.since, trx)) >= cap.limit) return 'held';
       const origin = config.appOrigin;
       const off = unsubscribeFor(origin, config.sessionSecret, member.email, 'boards');
-      const content = boardAddedMail({
-        appOrigin: origin,
-        adderName: actor.fullName,
-        boardName: board.name,
-        role: member.role,
-        link: member.hasAccount ? `${origin}/boards/${board.id}` : `${origin}/sign-up?email=${encodeURIComponent(member.email)}`,
-        hasAccount: member.hasAccount,
-        unsubscribeUrl: off.url,
+      const input = { appOrigin: origin, adderName: actor.fullName, boardName: board.name, role: member.role, link: `${origin}/boards/${board.id}`, hasAccount: true, unsubscribeUrl: off.url };
+      const signUpLink = `${origin}/sign-up?email=${encodeURIComponent(member.email)}`;
+      const content = boardAddedMail(member.hasAccount ? input : { ...input, link: signUpLink, hasAccount: false });
+      await outbox.enqueue(trx, {
+        ...content,
+        kind: 'board-added',
+        to: member.email,
+        headers: off.headers,
+        causedBy: actor.userId,
+        texts: { template: 'board-added', input, signUpLink, ...(actor.language === undefined ? {} : { language: actor.language }) },
       });
-      await outbox.enqueue(trx, { ...content, kind: 'board-added', to: member.email, headers: off.headers, causedBy: actor.userId });
       return 'written';
     };
 

@@ -6,7 +6,9 @@ import { DAY, HOUR } from '../clock.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
 import { WindowCounter } from '../plugins/rate-limit.ts';
-import { accountExistsMail, passwordResetCodeMail, passwordResetNoAccountMail, signUpCodeMail, type MailContent } from '../mail/templates.ts';
+import { DEFAULT_LANGUAGE } from '#shared/languages.ts';
+import { storedLanguage, type ReaderLanguage } from '../i18n/translate.ts';
+import { accountExistsMail, hourCycleOf, passwordResetCodeMail, passwordResetNoAccountMail, signUpCodeMail, type MailContent, type Reader } from '../mail/templates.ts';
 
 /** Codes are bound to what they are for: a sign-up code cannot reset a password, nor the reverse. */
 export type OtpPurpose = 'register' | 'reset';
@@ -14,9 +16,10 @@ export type OtpPurpose = 'register' | 'reset';
 export interface OtpService {
   /**
    * Issues a code for `email` and mails it. Sign-up: a code, or "you already have an account";
-   * reset: a code, or "there is no account". Sent at once (the caller waits), never suppressed.
+   * reset: a code, or "there is no account". Sent at once (the caller waits), never suppressed;
+   * in the account's language, or without one in `language` (the request's).
    */
-  request(email: string, ip: string, purpose?: OtpPurpose): Promise<void>;
+  request(email: string, ip: string, purpose?: OtpPurpose, language?: ReaderLanguage): Promise<void>;
   /**
    * Checks a code without using it up; every check spends one of the code's 5 tries, the right
    * one included. Returns the id of the code to consume in the transaction of the work it allows.
@@ -48,17 +51,18 @@ export default fp(
     const hashCode = (purpose: OtpPurpose, email: string, code: string) =>
       createHmac('sha256', config.sessionSecret).update(`${purpose}\n${email}\n${code}`).digest('hex');
     // Who gets a code: a sign-up code only goes to a new address, a reset code only to an account.
-    const mailFor = (purpose: OtpPurpose, email: string, hasAccount: boolean, code: string): { content: MailContent; usable: boolean } => {
+    const mailFor = (purpose: OtpPurpose, email: string, account: Reader | undefined, language: ReaderLanguage, code: string): { content: MailContent; usable: boolean } => {
+      const origin = config.appOrigin;
       if (purpose === 'register') {
-        return hasAccount ? { content: accountExistsMail(config.appOrigin), usable: false } : { content: signUpCodeMail(config.appOrigin, code), usable: true };
+        return account !== undefined ? { content: accountExistsMail(origin, account), usable: false } : { content: signUpCodeMail(origin, code, { language }), usable: true };
       }
-      return hasAccount
-        ? { content: passwordResetCodeMail(config.appOrigin, code), usable: true }
-        : { content: passwordResetNoAccountMail(config.appOrigin, email), usable: false };
+      return account !== undefined
+        ? { content: passwordResetCodeMail(origin, code, account), usable: true }
+        : { content: passwordResetNoAccountMail(origin, email, { language }), usable: false };
     };
 
     const service: OtpService = {
-      async request(email, ip, purpose = 'register') {
+      async request(email, ip, purpose = 'register', language = DEFAULT_LANGUAGE) {
         const ipWait = await rateLimits.otpPerIp.hit(ip);
         if (ipWait > 0) throw rateLimited(ipWait);
 
@@ -67,9 +71,10 @@ export default fp(
         const nowIso = now.toISOString();
         const hourAgo = new Date(nowMs - HOUR).toISOString();
         // Existing accounts get the same answer and the same throttling; only the mail differs.
-        const hasAccount = (await users.findByEmail(email)) !== undefined;
+        const reader = await users.readerOf(email);
+        const account = reader === undefined ? undefined : { language: storedLanguage(reader.language), ...hourCycleOf(reader.hourCycle) };
         const code = String(randomInt(0, 10 ** 6)).padStart(6, '0');
-        const { content, usable } = mailFor(purpose, email, hasAccount, code);
+        const { content, usable } = mailFor(purpose, email, account, language, code);
         const id = newId();
         await fastify.db.transaction().execute(async (trx) => {
           // Check and insert under the address's lock, so concurrent requests (or instances)

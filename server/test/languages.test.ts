@@ -52,7 +52,8 @@ describe('GET/PATCH /api/users/me/settings: language, week start and clock', () 
     expect(res.status, res.body).toBe(200);
     expect(res.json).toEqual({
       status: 'success',
-      message: ACCOUNT_MESSAGES.languageSaved,
+      // Said in the language just chosen.
+      message: translate('pt-BR', ACCOUNT_MESSAGES.languageSaved),
       data: { settings: { ...MAIL_DEFAULTS, language: 'pt-BR', weekStart: 'sunday', hourCycle: 'h12' } },
     });
     expect(await accountRow(user.email)).toEqual({ language: 'pt-BR', weekStart: 'sunday', hourCycle: 'h12' });
@@ -76,14 +77,15 @@ describe('GET/PATCH /api/users/me/settings: language, week start and clock', () 
 
     const all = await patchSettings(cookie, { language: 'ar', weekStart: 'saturday', hourCycle: 'h23', notifyBoards: false });
     expect(all.status, all.body).toBe(200);
-    expect(all.json.message).toBe(ACCOUNT_MESSAGES.settingsSaved);
+    expect(all.json.message).toBe(translate('ar', ACCOUNT_MESSAGES.settingsSaved));
+    expect(all.json.message).not.toBe(english(ACCOUNT_MESSAGES.settingsSaved));
     const expected = { ...MAIL_DEFAULTS, notifyBoards: false, language: 'ar', weekStart: 'saturday', hourCycle: 'h23' };
     expect((all.json.data as unknown as { settings: Settings }).settings).toEqual(expected);
     expect(await settingsOf(cookie)).toEqual(expected);
 
     const mailOnly = await patchSettings(cookie, { notifyBoards: true });
     expect(mailOnly.status, mailOnly.body).toBe(200);
-    expect(mailOnly.json.message).toBe(ACCOUNT_MESSAGES.settingsSaved);
+    expect(mailOnly.json.message).toBe(translate('ar', ACCOUNT_MESSAGES.settingsSaved));
     expect(await settingsOf(cookie)).toEqual({ ...expected, notifyBoards: true });
   });
 

@@ -29,7 +29,8 @@ describe('assignment mail', () => {
     expect(mail.text).toContain('Task: Send the invoice');
     expect(mail.text).toContain(`Assigned by: ${ada.fullName}`);
     expect(mail.text).toContain('Priority: High');
-    expect(mail.text).toContain('Deadline: Mon, 10 Mar 2031, 12:00 UTC');
+    // In the reader's clock: an account made without a browser has English's 12-hour clock.
+    expect(mail.text).toContain('Deadline: Mon, 10 Mar 2031, 12:00 pm UTC');
     expect(mail.text).toContain(`${TEST_ORIGIN}/tasks/${task._id}`);
     expect(mail.text).toContain('You got this mail because a task was assigned to this address.');
     // The HTML part carries the same content and link.

@@ -40,10 +40,11 @@ export function createWebhookOutcomes(deps: {
     const boardName = await deps.boards.nameOf(hook.boardId, trx);
     const admins = (await deps.boards.activeMembers(hook.boardId, trx)).filter((m) => canManageWebhooks(m.role));
     const origin = deps.appOrigin;
-    const content = webhookPausedMail({ appOrigin: origin, boardName: boardName ?? '', url: hook.url, link: `${origin}/boards/${hook.boardId}/settings` });
+    const input = { appOrigin: origin, boardName: boardName ?? '', url: hook.url, link: `${origin}/boards/${hook.boardId}/settings` };
+    const content = webhookPausedMail(input);
     await deps.enqueueMany(
       trx,
-      admins.map((admin) => ({ ...content, kind: 'webhook-paused', to: admin.email })),
+      admins.map((admin) => ({ ...content, kind: 'webhook-paused', to: admin.email, texts: { template: 'webhook-paused', input } })),
     );
     log.warn({ webhookId }, 'Webhook paused after 24 hours of failed deliveries; its admins were mailed');
     return true;

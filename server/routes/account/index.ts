@@ -23,7 +23,7 @@ import { hashPassword, verifyPassword } from '../../services/passwords.ts';
 import { checkFields } from '../field-checks.ts';
 import { jsonDocument, pagesOf } from './export-document.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
-import { translateFor } from '../../i18n/request-language.ts';
+import { requestLanguage, translateFor } from '../../i18n/request-language.ts';
 
 /** Rows the export reads at a time. */
 const EXPORT_PAGE = 500;
@@ -62,7 +62,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
     },
     async (request, reply) => {
       const { email } = checkFields({ email: checkEmail(request.body.email) });
-      await otpService.request(email, request.ip, 'reset');
+      await otpService.request(email, request.ip, 'reset', requestLanguage(request));
       return reply.code(201).send({ status: 'success', message: translateFor(request, ACCOUNT_MESSAGES.resetRequested) });
     },
   );

@@ -28,6 +28,7 @@ import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable } from '../schemas.ts';
 import { message, text, type Translatable } from '#shared/i18n.ts';
 import { translateFor } from '../../i18n/request-language.ts';
+import { storedLanguage } from '../../i18n/translate.ts';
 
 /** What anyone who is not an instance admin gets for any /api/admin call: an unknown address. */
 const hidden = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.routeNotFound);
@@ -181,8 +182,14 @@ const admin: FastifyPluginAsyncTypebox = (fastify) => {
       await fastify.db.transaction().execute(async (trx) => {
         if ((await fastify.usersRepository.findByEmail(email, trx)) !== undefined) throw new AppError(409, 'ACCOUNT_EXISTS', ADMIN_MESSAGES.accountExists);
         await repo.invite(email, actor.email, at, trx);
-        const mail = instanceInvitationMail({ appOrigin: config.appOrigin, email, inviterName: actor.fullName });
-        await fastify.outbox.enqueue(trx, { ...mail, kind: 'instance-invitation', to: email });
+        const input = { appOrigin: config.appOrigin, email, inviterName: actor.fullName };
+        // Written when it goes out, in the inviting admin's language (the address has no account).
+        await fastify.outbox.enqueue(trx, {
+          ...instanceInvitationMail(input),
+          kind: 'instance-invitation',
+          to: email,
+          texts: { template: 'instance-invitation', input, language: storedLanguage(actor.language) },
+        });
         await repo.record({ actorId: actor.id, actorEmail: actor.email, action: 'invite', subjectEmail: email }, at, trx);
       });
       fastify.outbox.wake();

@@ -7,7 +7,7 @@ import { checkEmail } from '#shared/validation.ts';
 import { checkMayRegister } from '../../services/registration.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable } from '../schemas.ts';
-import { translateFor } from '../../i18n/request-language.ts';
+import { requestLanguage, translateFor } from '../../i18n/request-language.ts';
 
 const otps: FastifyPluginAsyncTypebox = (fastify) => {
   fastify.post(
@@ -28,7 +28,7 @@ const otps: FastifyPluginAsyncTypebox = (fastify) => {
     async (request, reply) => {
       const { email } = checkFields({ email: checkEmail(request.body.email) });
       await checkMayRegister(fastify.config.registration, fastify, email);
-      await fastify.otpService.request(email, request.ip);
+      await fastify.otpService.request(email, request.ip, 'register', requestLanguage(request));
       return reply.code(201).send({ status: 'success', message: translateFor(request, SERVER_MESSAGES.otpSent) });
     },
   );

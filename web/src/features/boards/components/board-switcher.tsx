@@ -27,17 +27,18 @@ function OpenCount({ board }: { board: Board }) {
     <span className="board-list__count" title={t({ message: plural(open, { one: `${shown} open`, other: `${shown} open` }), comment: 'How many tasks of a board are not done yet' })}>
       <Plural
         value={open}
+        // Elements, not fragments: Lingui puts an element's words in the message, a fragment whole as a value.
         one={
-          <>
+          <span>
             {shown}
             <span className="visually-hidden"> open</span>
-          </>
+          </span>
         }
         other={
-          <>
+          <span>
             {shown}
             <span className="visually-hidden"> open</span>
-          </>
+          </span>
         }
       />
     </span>

@@ -461,15 +461,16 @@ export function OverdueCount({ count }: { count: number | undefined }) {
     <p className={cx('overdue-count', count > 0 && 'overdue-count--some')} data-testid="overdue-count">
       <Plural
         value={count}
+        // Elements, not fragments: Lingui puts an element's words in the message, a fragment whole as a value.
         one={
-          <>
+          <span>
             <strong>{shown}</strong> overdue
-          </>
+          </span>
         }
         other={
-          <>
+          <span>
             <strong>{shown}</strong> overdue
-          </>
+          </span>
         }
       />
     </p>
