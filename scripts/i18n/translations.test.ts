@@ -50,6 +50,13 @@ describe('translations', () => {
     }
   });
 
+  it('translate every message of every language (a missing one would show in English)', () => {
+    const missing = entries()
+      .filter((entry) => entry.translation === '')
+      .map((entry) => `${entry.file}: "${entry.source}"`);
+    expect(missing).toEqual([]);
+  });
+
   it('keep every value, every piece of markup and the plural forms of their language', () => {
     const wrong = entries()
       .filter((entry) => entry.translation !== '')
