@@ -39,6 +39,21 @@ function decodeQuotedPrintable(text: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
+/**
+ * A header as read (RFC 2047): runs of encoded words (`=?UTF-8?B?…?=`, `=?UTF-8?Q?…?=`) joined as
+ * bytes first — a word may end in the middle of a character — then read as UTF-8.
+ */
+function decodeHeader(value: string): string {
+  return value.replace(/=\?[^?]+\?[BQ]\?[^?]*\?=(?:\s+=\?[^?]+\?[BQ]\?[^?]*\?=)*/gi, (run) => {
+    const bytes = [...run.matchAll(/=\?[^?]+\?([BQ])\?([^?]*)\?=/gi)].map(([, encoding, data = '']) =>
+      encoding?.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64')
+        : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1'),
+    );
+    return Buffer.concat(bytes).toString('utf8');
+  });
+}
+
 interface Part {
   header(name: string): string;
   body: string;
@@ -86,7 +101,7 @@ function parseMail(raw: string, to: string[]): CaughtMail {
   leaves(message, bodies);
   return {
     to,
-    subject: message.header('Subject'),
+    subject: decodeHeader(message.header('Subject')),
     text: bodies.get('text/plain') ?? '',
     html: bodies.get('text/html') ?? '',
     header: (name) => message.header(name),
