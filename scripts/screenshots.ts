@@ -4,7 +4,7 @@
  * same board in the dark theme, a task page with its labels, checklist, description, comments
  * (with mentions) and activity, a shared board with labels, checklists and a repeating task and
  * the board switcher (the sidebar at 1280, its menu open at 360), its settings, and the
- * notifications panel in both themes.
+ * notifications panel in both themes, and a team's board in Arabic (right to left) and in Japanese.
  * Uses the browser-test harness (e2e/support/harness.ts): a fresh SQLite database, a real SMTP
  * catcher, and the server started as `npm start` starts it, in Debian's Chromium.
  */
@@ -353,6 +353,89 @@ async function shootTaskPageAndDarkBoard(browser: Browser, harness: Harness, vie
   }
 }
 
+/** A team writing in its own language: its board, seeded through the API by an account that speaks it. */
+const LANGUAGE_TEAMS = [
+  {
+    language: 'ar',
+    person: { email: 'layla@example.test', fullName: 'ليلى حداد', password: 'layla-haddad-bayt-al-hikma' },
+    board: 'فريق المنتج',
+    labels: [['خطأ', 'red'], ['تصميم', 'purple'], ['توثيق', 'teal']],
+    doing: 'قيد التنفيذ',
+    tasks: ['إصلاح تصدير CSV', 'تصميم قائمة الترحيب', 'كتابة دليل الخطافات', 'مراجعة حدود العمل', 'ترجمة رسالة التسجيل', 'تحسين الوضع الداكن', 'قياس أول عرض', 'تخطيط الإصدار القادم', 'فحص استعادة النسخ الاحتياطي'],
+  },
+  {
+    language: 'ja',
+    person: { email: 'haruki@example.test', fullName: '佐藤 陽菜', password: 'sato-hina-sakura-2026' },
+    board: 'プロダクトチーム',
+    labels: [['不具合', 'red'], ['デザイン', 'purple'], ['ドキュメント', 'teal']],
+    doing: '進行中',
+    tasks: ['CSV出力の文字化けを直す', 'オンボーディングのチェックリストを設計', 'Webhookガイドを書く', 'WIP制限の文言を見直す', '登録メールを翻訳する', 'ダークテーマを調整', '初回表示を計測', '次のリリースを計画', 'バックアップの復元を確認'],
+  },
+] as const;
+
+/** Each language team's board, shot at `viewport` in the team's language: `board-<language>-<width>.png`. */
+async function shootLanguageBoards(browser: Browser, harness: Harness, viewport: (typeof viewports)[number], boards: Map<string, string>): Promise<void> {
+  for (const team of LANGUAGE_TEAMS) {
+    const context = await browser.newContext({ baseURL: harness.baseURL, viewport, deviceScaleFactor: 1, locale: team.language, timezoneId: 'Europe/Berlin', reducedMotion: 'reduce' });
+    try {
+      const login = await context.request.post('/api/users/login', { data: { email: team.person.email, password: team.person.password } });
+      if (login.status() !== 200) throw new Error(`sign-in failed: HTTP ${login.status()}`);
+      await context.addInitScript(`localStorage.setItem(${JSON.stringify(LOGGED_IN_FLAG)}, 'true')`);
+      const page = await context.newPage();
+      await page.goto(`/boards/${boards.get(team.language) ?? ''}?view=board`);
+      await page.getByRole('article').first().waitFor();
+      await page.screenshot({ animations: 'disabled', caret: 'hide', path: join(outDir, `board-${team.language}-${viewport.width}.png`) });
+    } finally {
+      await context.close();
+    }
+  }
+}
+
+/** Each language team's account (in its language) and board; the boards' ids by language. */
+async function seedLanguageBoards(browser: Browser, harness: Harness): Promise<Map<string, string>> {
+  const boards = new Map<string, string>();
+  const db = openDb(harness.dbPath);
+  try {
+    for (const team of LANGUAGE_TEAMS) await insertUser(db, team.person);
+  } finally {
+    db.close();
+  }
+  for (const team of LANGUAGE_TEAMS) {
+    const context = await browser.newContext({ baseURL: harness.baseURL });
+    const call = async (method: 'post' | 'patch' | 'get', path: string, data?: object) => {
+      const res = await context.request[method](path, data === undefined ? {} : { data });
+      if (res.status() >= 300) throw new Error(`${method.toUpperCase()} ${path}: HTTP ${res.status()} ${await res.text()}`);
+      return (await res.json()) as { data: { board?: { _id: string }; columns?: { _id: string }[]; column?: { _id: string }; label?: { _id: string } } };
+    };
+    try {
+      const login = await context.request.post('/api/users/login', { data: { email: team.person.email, password: team.person.password } });
+      if (login.status() !== 200) throw new Error(`sign-in failed: HTTP ${login.status()}`);
+      await call('patch', '/api/users/me/settings', { language: team.language });
+      const boardId = (await call('post', '/api/boards', { name: team.board, description: '' })).data.board?._id ?? '';
+      const [todo, done] = (await call('get', `/api/boards/${boardId}/columns`)).data.columns ?? [];
+      const doing = (await call('post', `/api/boards/${boardId}/columns`, { name: team.doing, category: 'todo', wipLimit: 4, afterId: todo?._id ?? null })).data.column?._id ?? '';
+      const labels: string[] = [];
+      for (const [name, color] of team.labels) labels.push((await call('post', `/api/boards/${boardId}/labels`, { name, color })).data.label?._id ?? '');
+      const priorities = ['urgent', 'high', 'normal', 'low'] as const;
+      for (const [i, taskTitle] of team.tasks.entries()) {
+        await call('post', '/api/tasks', {
+          taskTitle,
+          assignee: team.person.email,
+          priority: priorities[i % priorities.length],
+          deadline: i % 3 === 2 ? undefined : hours(5 + i * 20).toISOString(),
+          labelIds: [labels[i % labels.length] ?? ''],
+          boardId,
+          columnId: i < 2 ? done?._id : i < 5 ? doing : todo?._id,
+        });
+      }
+      boards.set(team.language, boardId);
+    } finally {
+      await context.close();
+    }
+  }
+  return boards;
+}
+
 async function main(): Promise<void> {
   if (!existsSync(chromePath)) throw new Error(`Chromium not found at ${chromePath} (set CHROME_PATH).`);
   buildWeb();
@@ -360,7 +443,15 @@ async function main(): Promise<void> {
   const harness = await startHarness('screenshots');
   const browser = await chromium.launch({ executablePath: chromePath, args: chromeArgs });
   try {
+    // `npm run screenshots -- languages`: only the boards in Arabic and Japanese.
+    if (process.argv.includes('languages')) {
+      const boards = await seedLanguageBoards(browser, harness);
+      for (const viewport of viewports) await shootLanguageBoards(browser, harness, viewport, boards);
+      say(`[screenshots] the boards in Arabic and Japanese at 360 and 1280 written to ${outDir}`);
+      return;
+    }
     await seed(harness);
+    const languageBoards = await seedLanguageBoards(browser, harness);
     const taskId = await seedTaskPage(browser, harness);
     const boardId = await seedSharedBoard(browser, harness);
     const workflowId = await seedWorkflowBoard(browser, harness);
@@ -370,6 +461,7 @@ async function main(): Promise<void> {
       await shootTaskPageAndDarkBoard(browser, harness, viewport, taskId);
       await shootSharedBoard(browser, harness, viewport, boardId);
       await shootInbox(browser, harness, viewport);
+      await shootLanguageBoards(browser, harness, viewport, languageBoards);
       const suffix = String(viewport.width);
       const shot = { animations: 'disabled', caret: 'hide' } as const;
 

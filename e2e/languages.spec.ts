@@ -1,0 +1,99 @@
+/**
+ * Every screen in German, Japanese and Arabic (right to left), on a phone's 360 px: signed out in
+ * the browser's language, signed in in the account's. A word of the app's English that the
+ * language's catalogs never use is untranslated text; a text wider than its box is cut off (long
+ * German words, the other direction). The test's own data is written in the language.
+ */
+import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parsePo } from 'pofile-ts';
+import { apiCreateTask, expect, test } from './fixtures.ts';
+import { apiCreateBoard, apiCreateLabel } from './support/boards-api.ts';
+import { repoRoot } from './support/paths.ts';
+import { findProblems } from './support/text-problems.ts';
+
+const CATALOGS = ['web/src/locales/public', 'web/src/locales/app', 'server/locales'];
+/** Words that are the same in every language (names, machine words, key names). */
+const ALLOWED = ['Taskwise', 'Trello', 'CSV', 'JSON', 'iCal', 'API', 'URL', 'HTTP', 'HTTPS', 'OpenID', 'Connect', 'WebAuthn', 'Esc', 'Enter', 'Alt', 'Shift', 'Ctrl', 'Tab', 'TOTP', 'SSO', 'Test', 'WIP'];
+/** ICU MessageFormat's own words, never shown. */
+const SYNTAX = new Set(['plural', 'select', 'selectordinal', 'one', 'two', 'few', 'many', 'other', 'zero', 'number', 'date', 'time']);
+
+const wordsOf = (text: string) => (text.match(/[A-Za-z]{3,}/g) ?? []).map((word) => word.toLowerCase());
+
+/** The words of the app's English that `language`'s catalogs never use: seen on a page, they are English left over. */
+function englishOnlyWords(language: string): string[] {
+  const english = new Set<string>();
+  const translated = new Set<string>();
+  for (const directory of CATALOGS) {
+    for (const item of parsePo(readFileSync(join(repoRoot, directory, `${language}.po`), 'utf8')).items) {
+      for (const word of wordsOf(item.msgid)) if (!SYNTAX.has(word)) english.add(word);
+      for (const word of wordsOf(item.msgstr.join(' '))) translated.add(word);
+    }
+  }
+  return [...english].filter((word) => !translated.has(word));
+}
+
+const LANGUAGES = [
+  { language: 'de', board: 'Projekt Orion', label: 'Dringend', task: 'Bericht schreiben' },
+  { language: 'ja', board: 'オリオン計画', label: '至急', task: '報告書を書く' },
+  { language: 'ar', board: 'مشروع أوريون', label: 'عاجل', task: 'كتابة التقرير' },
+] as const;
+
+for (const { language, board, label, task } of LANGUAGES) {
+  test.describe(`in ${language}`, () => {
+    test.use({ locale: language, viewport: { width: 360, height: 740 } });
+    const suspect = englishOnlyWords(language);
+
+    async function expectTranslated(page: Page, screen: string, allowed: readonly string[]) {
+      // Fonts and late chunks: the page is settled when the network is.
+      await page.waitForLoadState('networkidle');
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expect(page.locator('html')).toHaveAttribute('dir', language === 'ar' ? 'rtl' : 'ltr');
+      const { english, cutOff } = await findProblems(page, { allowed, suspect });
+      expect(english, `untranslated text on ${screen}`).toEqual([]);
+      expect(cutOff, `text cut off at 360 px on ${screen}`).toEqual([]);
+    }
+
+    test('signed out: the sign-in and sign-up pages follow the browser', async ({ page }) => {
+      await page.goto('/login');
+      // The check itself finds the app's English on the page.
+      await page.evaluate('document.body.insertAdjacentHTML("beforeend", "<p id=probe>Forgot password?</p>")');
+      expect((await findProblems(page, { allowed: ALLOWED, suspect })).english).toContain('Forgot password?');
+      await page.evaluate('document.getElementById("probe").remove()');
+      await expectTranslated(page, '/login', ALLOWED);
+      await page.goto('/sign-up');
+      await expectTranslated(page, '/sign-up', ALLOWED);
+    });
+
+    test.describe('signed in', () => {
+      test.use({ signedIn: true });
+
+      test('the board and its views, a task, the board settings and the account follow the account', async ({ page, user }) => {
+        const allowed = [...ALLOWED, ...user.fullName.split(/\s+/)];
+        const saved = await page.request.patch('/api/users/me/settings', { data: { language } });
+        expect(saved.status(), await saved.text()).toBe(200);
+        const created = await apiCreateBoard(page.request, board);
+        await apiCreateLabel(page.request, created._id, label, 'red');
+        const taskId = await apiCreateTask(page.request, { taskTitle: task, assignee: user.email, boardId: created._id, priority: 'high', deadline: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+
+        await page.goto('/tasks');
+        await expectTranslated(page, 'all my tasks', allowed);
+        await page.goto(`/boards/${created._id}`);
+        await expect(page.getByText(task).first()).toBeVisible();
+        await expectTranslated(page, 'the board', allowed);
+        for (const view of ['table', 'calendar', 'timeline']) {
+          await page.goto(`/boards/${created._id}?view=${view}`);
+          await expectTranslated(page, `the ${view} view`, allowed);
+        }
+        await page.goto(`/boards/${created._id}/tasks/${taskId}`);
+        await expect(page.getByRole('heading', { name: task })).toBeVisible();
+        await expectTranslated(page, 'the task page', allowed);
+        await page.goto(`/boards/${created._id}/settings`);
+        await expectTranslated(page, 'the board settings', allowed);
+        await page.goto('/account');
+        await expectTranslated(page, 'the account page', allowed);
+      });
+    });
+  });
+}
