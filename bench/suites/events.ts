@@ -190,7 +190,7 @@ async function dispatchTimes(count: number, events: number): Promise<number[]> {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(RETRY_FRAME);
     const i = Number(new URL(req.url ?? '/', 'http://bench').searchParams.get('i'));
-    const stream: Stream = { raw: res, email: `m${i}@bench.test`, userId: `u${i}`, sessionId: `s${i}`, lastId: 0, boards: new Set(['board']), pending: [], started: true, closed: false, end: () => res.end() };
+    const stream: Stream = { raw: res, email: `m${i}@bench.test`, userId: `u${i}`, language: 'en', sessionId: `s${i}`, lastId: 0, boards: new Set(['board']), pending: [], started: true, closed: false, end: () => res.end() };
     registry.register(stream);
     registry.goLive(stream);
     res.on('close', () => {

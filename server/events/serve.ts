@@ -8,6 +8,7 @@ import { LOG_PAGE } from './policy.ts';
 import type { StreamLeases } from './leases.ts';
 import { lastEventIdOf, positionFrame, resetFrame, RETRY_FRAME, startEventStream } from './sse.ts';
 import type { Stream, StreamRegistry } from './streams.ts';
+import { requestLanguage } from '../i18n/request-language.ts';
 
 /** The first and last ids the event log holds, and the user's boards as of the last. */
 interface StreamStart {
@@ -88,6 +89,7 @@ export function createStreamOpener(deps: {
       raw,
       email: user.email,
       userId: user.id,
+      language: requestLanguage(request),
       sessionId,
       lastId: 0,
       boards: new Set(),

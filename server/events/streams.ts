@@ -2,6 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { isBoardEvent, type LoggedEvent } from '../repositories/events-repository.ts';
 import { boardChangeOf, viewOf } from './addressing.ts';
 import { MAX_BUFFERED_BYTES } from './policy.ts';
+import type { ReaderLanguage } from '../i18n/translate.ts';
+import { notificationFrame } from './notification-frames.ts';
 import { frame } from './sse.ts';
 
 /** One open `GET /api/events` answer on this instance. */
@@ -9,6 +11,8 @@ export interface Stream {
   raw: ServerResponse;
   email: string;
   userId: string;
+  /** The language its notifications are said in (the account's, as a request's answers are). */
+  language: ReaderLanguage;
   /** The session it was opened with: the stream ends with it. */
   sessionId: string;
   /** Ends the stream from the server's side (unregisters it, frees its lease, ends the answer). */
@@ -79,7 +83,7 @@ export function createStreamRegistry() {
       }
     }
     const type = viewOf(event, stream);
-    if (type !== undefined) write(stream, frame(event, type));
+    if (type !== undefined) write(stream, type === 'notification.created' ? notificationFrame(event, stream.language) : frame(event, type));
   };
 
   const deliverToLive = (streams: Set<Stream> | undefined, event: LoggedEvent) => {

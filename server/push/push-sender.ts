@@ -2,7 +2,11 @@ import fp from 'fastify-plugin';
 import webpush from 'web-push';
 import { HOUR, SECOND } from '../clock.ts';
 import { createOutboundAgents, outboundRequest, OutboundRefusedError } from '../net/outbound.ts';
+import type { PushPayload } from '#shared/schemas/notifications.ts';
+import { storedLanguage } from '../i18n/translate.ts';
+import type { StoredPush } from '../repositories/notifications-repository.ts';
 import type { OutboxRow } from '../repositories/outbox-repository.ts';
+import { notificationText, pushTitle } from '../services/notifications.ts';
 
 /** The outbox `kind` of a push (one notification to one subscription). */
 export const PUSH_KIND = 'push';
@@ -61,15 +65,29 @@ export default fp(
     const agents = createOutboundAgents(outboundAllowPrivate);
     const vapidDetails = { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey };
 
+    /**
+     * The payload the device gets: the stored push's heading and text written in the language of
+     * the subscription's account now (a push stored before languages goes as it is), without
+     * what it is about.
+     */
+    const payloadFor = async (stored: string, userId: string): Promise<string> => {
+      const { about, ...payload } = JSON.parse(stored) as StoredPush;
+      if (about === undefined) return stored;
+      const language = storedLanguage((await fastify.usersRepository.findById(userId))?.language);
+      return JSON.stringify({ ...payload, title: pushTitle(about.type, language), body: notificationText(about, language) } satisfies PushPayload);
+    };
+
     const deliver = async (row: OutboxRow): Promise<DeliveryResult> => {
       const subscription = row.pushSubscriptionId == null ? undefined : await repo.findById(row.pushSubscriptionId);
       if (subscription === undefined) return failed('subscription gone', true);
       const origin = endpointOrigin(subscription.endpoint);
+      // A database failure here throws: the lease runs out and the push is tried again.
+      const payload = await payloadFor(row.textBody, subscription.userId);
       let request: webpush.RequestDetails;
       try {
         request = webpush.generateRequestDetails(
           { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
-          row.textBody,
+          payload,
           { vapidDetails, TTL: PUSH_POLICY.ttlSeconds, urgency: 'normal', contentEncoding: 'aes128gcm' },
         );
       } catch (error) {

@@ -8,6 +8,8 @@ export interface FeedOwner {
   email: string;
   /** When this secret was made (a rotation makes a new one). */
   createdAt: string;
+  /** The owner's language: the feed's labels are written in it. */
+  language: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export function createCalendarRepository(db: Kysely<DB>) {
     db
       .selectFrom('calendarFeeds as f')
       .innerJoin('users as u', 'u.id', 'f.userId')
-      .select(['f.userId', 'u.email', 'f.createdAt'])
+      .select(['f.userId', 'u.email', 'f.createdAt', 'u.language'])
       .where('f.secret', '=', slot('secret')),
   );
 

@@ -34,7 +34,24 @@ export interface PlannedNotification {
   board: { _id: string; name: string } | null;
   by: { fullName: string; email: string } | null;
   at: string;
-  push: PushPayload;
+  push: StoredPush;
+}
+
+/** What a notification is about: enough to say it in any language (services/notifications.ts). */
+export interface NotificationAbout {
+  type: NotificationType;
+  by: { fullName: string } | null;
+  task: { taskTitle: string } | null;
+  board: { name: string } | null;
+}
+
+/**
+ * A push as the outbox keeps it: the payload the device gets, and what the notification is about,
+ * from which the sender writes its heading and text in the language of the subscription's account
+ * (server/push/push-sender.ts) before it sends the payload alone.
+ */
+export interface StoredPush extends PushPayload {
+  about?: NotificationAbout;
 }
 
 /** What storing planned notifications did: the `notification.created` events to append last, and how many pushes it queued. */

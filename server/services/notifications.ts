@@ -1,7 +1,10 @@
 import type { NotificationType } from '#shared/schemas/notifications.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { message, text, type Translatable } from '#shared/i18n.ts';
+import { DEFAULT_LANGUAGE } from '#shared/languages.ts';
 import { newId } from '../db/ids.ts';
-import type { PlannedNotification } from '../repositories/notifications-repository.ts';
+import { translate, type ReaderLanguage } from '../i18n/translate.ts';
+import type { NotificationAbout, PlannedNotification } from '../repositories/notifications-repository.ts';
 
 /*
  * Who is told what in the app, and in which words. These functions only plan: the rows are
@@ -18,38 +21,49 @@ interface Person {
 type TaskRef = Pick<Task, '_id' | 'taskTitle'>;
 
 /** The heading of a pushed notification (its body is the notification's text). */
-const PUSH_TITLES: Record<NotificationType, string> = {
-  assigned: 'Assigned to you',
-  mentioned: 'You were mentioned',
-  commented: 'New comment',
-  completed: 'Task completed',
-  due_soon: 'Due soon',
-  overdue: 'Overdue',
-  board_added: 'Added to a board',
+const PUSH_TITLES: Record<NotificationType, Translatable> = {
+  assigned: text('Assigned to you'),
+  mentioned: text('You were mentioned'),
+  commented: text('New comment'),
+  completed: text('Task completed'),
+  due_soon: text('Due soon'),
+  overdue: text('Overdue'),
+  board_added: text('Added to a board'),
 };
 
-const quoted = (title: string) => `\u201c${title}\u201d`;
-
-/** What a notification says, in plain words. */
-function textOf(type: NotificationType, by: Person | null, task: TaskRef | null, board: { name: string } | null): string {
+/** What a notification says, as a message. */
+function textMessage({ type, by, task, board }: NotificationAbout): Translatable {
   const who = by?.fullName ?? '';
-  const title = quoted(task?.taskTitle ?? '');
+  const title = task?.taskTitle ?? '';
   switch (type) {
     case 'assigned':
-      return `${who} assigned you ${title}`;
+      return message('{who} assigned you “{title}”', { who, title });
     case 'mentioned':
-      return `${who} mentioned you in a comment on ${title}`;
+      return message('{who} mentioned you in a comment on “{title}”', { who, title });
     case 'commented':
-      return `${who} commented on ${title}`;
+      return message('{who} commented on “{title}”', { who, title });
     case 'completed':
-      return `${who} completed ${title}`;
+      return message('{who} completed “{title}”', { who, title });
     case 'due_soon':
-      return `${title} is due within 24 hours`;
+      return message('“{title}” is due within 24 hours', { title });
     case 'overdue':
-      return `${title} is overdue`;
+      return message('“{title}” is overdue', { title });
     case 'board_added':
-      return `${who} added you to the board ${quoted(board?.name ?? '')}`;
+      return message('{who} added you to the board “{board}”', { who, board: board?.name ?? '' });
   }
+}
+
+/**
+ * What a notification says, in plain words, in its reader's language: the inbox (GET and live
+ * frames) and pushes write it for the person reading; the stored text is the English one.
+ */
+export function notificationText(about: NotificationAbout, language: ReaderLanguage = DEFAULT_LANGUAGE): string {
+  return translate(language, textMessage(about));
+}
+
+/** The heading of a pushed notification, in its reader's language. */
+export function pushTitle(type: NotificationType, language: ReaderLanguage = DEFAULT_LANGUAGE): string {
+  return translate(language, PUSH_TITLES[type]);
 }
 
 interface About {
@@ -67,14 +81,15 @@ interface About {
 export function plan(about: About): PlannedNotification[] {
   const task = about.task === undefined ? null : { _id: about.task._id, taskTitle: about.task.taskTitle };
   const board = about.board ?? null;
-  const text = textOf(about.type, about.by, task, board);
+  const text = notificationText({ type: about.type, by: about.by, task, board });
   const url = task !== null ? `/tasks/${task._id}` : board !== null ? `/boards/${board._id}` : '/tasks';
   const by = about.by === null ? null : { fullName: about.by.fullName, email: about.by.email };
   return [...new Set(about.to)]
     .filter((to) => to !== by?.email)
     .map((to) => {
       const id = newId();
-      return { id, type: about.type, to, text, task, board, by, at: about.at, push: { title: PUSH_TITLES[about.type], body: text, url, id } };
+      const push = { title: pushTitle(about.type), body: text, url, id, about: { type: about.type, by, task, board } };
+      return { id, type: about.type, to, text, task, board, by, at: about.at, push };
     });
 }
 

@@ -130,7 +130,7 @@ describe('GET /api/calendar/<secret>.ics', () => {
       start: new Date(deadline),
       end: new Date(Date.parse(deadline) + 30 * 60_000),
       summary: 'Ship the release, "v2"; with commas',
-      description: `Board: ${board.name}\nAssignee: ${user.email}\nPriority: urgent\nWork: Launch\n\nFirst line\nSecond line, with a comma; and a semicolon`,
+      description: `Board: ${board.name}\nAssignee: ${user.email}\nPriority: Urgent\nWork: Launch\n\nFirst line\nSecond line, with a comma; and a semicolon`,
       url: `${TEST_ORIGIN}/tasks/${task._id}`,
       priority: 1,
       lastModified: new Date(task.updatedAt),

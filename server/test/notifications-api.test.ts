@@ -136,7 +136,7 @@ describe('/api/notification-settings', () => {
           kind: 'push',
           toEmail: bob.user.email,
           subject: 'assigned',
-          textBody: JSON.stringify(payload),
+          textBody: expect.any(String) as unknown,
           htmlBody: '',
           headers: '{}',
           dedupeKey: `push:${stored._id}:${subscription}`,
@@ -146,6 +146,9 @@ describe('/api/notification-settings', () => {
         }),
       ),
     );
+    // The payload the device gets, and what it is about: the sender writes it in the reader's language.
+    const about = { type: 'assigned', by: { fullName: 'Ada Lovelace', email: ada.user.email }, task: { _id: task._id, taskTitle: 'Pay the rent' }, board: null };
+    for (const row of await pushesTo(bob.user)) expect(JSON.parse(row.textBody)).toEqual({ ...payload, about });
 
     expect((await api.setSettings(bob.cookie, { app: { assigned: false } })).status).toBe(200);
     const events = (await eventsOf(bob.user)).length;

@@ -5,9 +5,11 @@ import { Type } from 'typebox';
 import type { Priority } from '#shared/constants.ts';
 import { CalendarFeedEnvelope } from '#shared/schemas/integrations.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { text, type Translatable } from '#shared/i18n.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { ID_RE } from '../../db/ids.ts';
 import { AppError } from '../../errors.ts';
+import { storedLanguage, translate } from '../../i18n/translate.ts';
 import { currentUser } from '../../plugins/session.ts';
 import type { Viewer } from '../../repositories/task-visibility.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
@@ -25,6 +27,7 @@ const CACHE_MAX_CHARS = 32 * 1024 * 1024;
 const STAMPS_MAX = 20_000;
 /** RFC 5545 PRIORITY: 1 is the highest, 9 the lowest, 5 the middle. */
 const ICAL_PRIORITY: Record<Priority, number> = { urgent: 1, high: 3, normal: 5, low: 9 };
+const PRIORITY_LABEL: Record<Priority, Translatable> = { urgent: text('Urgent'), high: text('High'), normal: text('Normal'), low: text('Low') };
 
 const newSecret = () => randomBytes(32).toString('base64url');
 const feedNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.routeNotFound);
@@ -161,7 +164,9 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
       // A board they are not an active member of (or no such board): an empty calendar.
       const board = asked === undefined ? undefined : ID_RE.test(asked) && (await tasks.boardRole(asked, viewer)) !== undefined ? asked : null;
       const stamp = board === null ? 'none' : await stampOf(viewer, board);
-      const etag = `"${createHash('sha256').update(JSON.stringify([secret, owner.createdAt, owner.email, asked ?? null, config.appOrigin, stamp])).digest('base64url')}"`;
+      // Written in the owner's language: a change of language is a new document.
+      const language = storedLanguage(owner.language);
+      const etag = `"${createHash('sha256').update(JSON.stringify([secret, owner.createdAt, owner.email, asked ?? null, config.appOrigin, stamp, language])).digest('base64url')}"`;
       reply.header('etag', etag).header('cache-control', 'private, no-cache');
       const match = request.headers['if-none-match'];
       if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag) === true) return reply.code(304).send('');
@@ -175,15 +180,18 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
       }
       const list = board === null ? [] : await datedOpenTasks(viewer, board);
       const names = await feeds.boardNames([...new Set(list.map((task) => task.boardId))]);
-      const feed = ical({ name: 'Taskwise', prodId: { company: 'Taskwise', product: 'Taskwise', language: 'EN' } });
+      const feed = ical({ name: 'Taskwise', prodId: { company: 'Taskwise', product: 'Taskwise', language: language.toUpperCase() } });
+      const t = (words: Translatable) => translate(language, words);
+      // "Label: value", as the mails' task details write it.
+      const line = (label: Translatable, value: string) => `${t(label)}: ${value}`;
       for (const task of list) {
         // A task with a start earlier than its deadline lasts from the one to the other.
         const deadline = new Date(task.deadline ?? 0);
         const startAt = task.startAt === null ? undefined : new Date(task.startAt);
         const start = startAt !== undefined && startAt < deadline ? startAt : deadline;
         const boardName = names.get(task.boardId) ?? '';
-        const lines = [`Board: ${boardName}`, `Assignee: ${task.assignee}`, `Priority: ${task.priority}`];
-        if (task.workTitle !== '') lines.push(`Work: ${task.workTitle}`);
+        const lines = [line(text('Board'), boardName), line(text('Assignee'), task.assignee), line(text('Priority'), t(PRIORITY_LABEL[task.priority]))];
+        if (task.workTitle !== '') lines.push(line(text('Work'), task.workTitle));
         if (task.description !== '') lines.push('', task.description);
         feed.createEvent({
           id: `${task._id}@${host}`,
@@ -202,9 +210,9 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
           sequence: task.version,
         });
       }
-      const text = feed.toString();
-      remember(etag, text);
-      return reply.type('text/calendar; charset=utf-8').send(text);
+      const document = feed.toString();
+      remember(etag, document);
+      return reply.type('text/calendar; charset=utf-8').send(document);
     },
   );
   return Promise.resolve();

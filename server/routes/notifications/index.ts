@@ -12,6 +12,8 @@ import { appendEvent } from '../../repositories/events-repository.ts';
 import { decodeCursor, encodeCursor } from '../tasks/cursor.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import notificationSettings from './settings.ts';
+import { requestLanguage } from '../../i18n/request-language.ts';
+import { notificationText } from '../../services/notifications.ts';
 
 /**
  * The signed-in person's in-app notifications (written by the changes that cause them:
@@ -45,7 +47,9 @@ const notifications: FastifyPluginAsyncTypebox = async (fastify) => {
       const user = currentUser(request);
       // One row more than the page tells whether another page follows.
       const rows = await repo.list(user.id, { limit: limit + 1, unread, after });
-      const page = rows.slice(0, limit);
+      // Said in the reader's language (the stored text is English).
+      const language = requestLanguage(request);
+      const page = rows.slice(0, limit).map((n) => ({ ...n, text: notificationText(n, language) }));
       const last = page.at(-1);
       const nextCursor = rows.length > limit && last !== undefined ? encodeCursor('newest', { createdAt: last.at, id: last._id }) : null;
       const unreadCount = await repo.unreadCount(user.id);
