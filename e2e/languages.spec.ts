@@ -64,6 +64,9 @@ for (const { language, board, label, task } of LANGUAGES) {
       await expectTranslated(page, '/login', ALLOWED);
       await page.goto('/sign-up');
       await expectTranslated(page, '/sign-up', ALLOWED);
+      await page.goto('/no-such-page');
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectTranslated(page, 'the page of an unknown address', ALLOWED);
     });
 
     test.describe('signed in', () => {

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { Trans } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
@@ -58,7 +59,7 @@ export function SignedInNav({ user, verified }: { user: PublicUser; verified: bo
           return;
         }
         const message = errorText(error);
-        notify('error', `${CLIENT_MESSAGES.logoutPrefix}${message || CLIENT_MESSAGES.logoutFailedDefault}`);
+        notify('error', `${i18n._(CLIENT_MESSAGES.logoutPrefix)}${message || i18n._(CLIENT_MESSAGES.logoutFailedDefault)}`);
       },
     });
   };

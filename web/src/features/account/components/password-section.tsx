@@ -35,7 +35,7 @@ export function PasswordSection({ email }: { email: string }) {
     if (currentPassword === '') next.currentPassword = t`Enter your current password.`;
     const checked = checkPassword(newPassword, email);
     if (!checked.ok) next.newPassword = i18n._(checked.message);
-    else if (confirm !== newPassword) next.confirm = CLIENT_MESSAGES.passwordMismatch;
+    else if (confirm !== newPassword) next.confirm = i18n._(CLIENT_MESSAGES.passwordMismatch);
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     change.mutate(

@@ -76,7 +76,7 @@ export function ResetPasswordForm() {
     if (!code.ok) next.otp = i18n._(code.message);
     const checked = checkPassword(password, email);
     if (!checked.ok) next.password = i18n._(checked.message);
-    else if (confirm !== password) next.confirm = CLIENT_MESSAGES.passwordMismatch;
+    else if (confirm !== password) next.confirm = i18n._(CLIENT_MESSAGES.passwordMismatch);
     setErrors(next);
     if (Object.keys(next).length > 0 || !code.ok) return;
     confirmReset.mutate(

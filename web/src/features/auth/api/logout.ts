@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { useMutation } from '@tanstack/react-query';
 import type { MessageEnvelope } from '#shared/schemas/common.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
@@ -10,7 +11,7 @@ export async function logout(): Promise<MessageEnvelope> {
     method: 'POST',
     // Already signed out on the server is still a successful logout for the user.
     authenticated: false,
-    fallbackMessage: CLIENT_MESSAGES.logoutFailedDefault,
+    fallbackMessage: i18n._(CLIENT_MESSAGES.logoutFailedDefault),
   });
 }
 

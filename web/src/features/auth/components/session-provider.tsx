@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { plural, t } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -123,7 +124,7 @@ export function SessionProvider({ onSignedOut, children }: { onSignedOut?: () =>
   const expire = useCallback(() => {
     if (statusRef.current !== 'signedIn') return;
     signOut('expired');
-    notify('info', CLIENT_MESSAGES.sessionExpired);
+    notify('info', i18n._(CLIENT_MESSAGES.sessionExpired));
   }, [signOut, notify]);
   useEffect(() => onUnauthorized(expire), [expire]);
 
@@ -169,7 +170,7 @@ export function SessionProvider({ onSignedOut, children }: { onSignedOut?: () =>
               return;
             }
           }
-          notify('error', `${CLIENT_MESSAGES.userInfoPrefix}${CLIENT_MESSAGES.userInfoFailure}`);
+          notify('error', `${i18n._(CLIENT_MESSAGES.userInfoPrefix)}${i18n._(CLIENT_MESSAGES.userInfoFailure)}`);
           signOut('failed');
         },
       );

@@ -32,8 +32,8 @@ const DEFAULT_COOLDOWN_S = OTP_POLICY.resendCooldownMs / 1000;
 
 /** The OTP failure texts users know: "Error: " + the server's message, or the network text. */
 function otpErrorText(error: unknown): string {
-  if (!isApiError(error) || error.isNetworkError) return CLIENT_MESSAGES.otpNetworkFailure;
-  return `${CLIENT_MESSAGES.otpErrorPrefix}${error.message}`;
+  if (!isApiError(error) || error.isNetworkError) return i18n._(CLIENT_MESSAGES.otpNetworkFailure);
+  return `${i18n._(CLIENT_MESSAGES.otpErrorPrefix)}${error.message}`;
 }
 
 /**
@@ -148,7 +148,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
     setFormError(null);
     if (password !== confirm) {
       setFieldErrors({});
-      showError(CLIENT_MESSAGES.passwordMismatch);
+      showError(i18n._(CLIENT_MESSAGES.passwordMismatch));
       return;
     }
     const code = checkOtp(otp);
@@ -165,7 +165,7 @@ export function SignUpForm({ initialEmail = '' }: { initialEmail?: string }) {
       { email: normalizedEmail, fullName: fullName.trim(), otp: code.value, password },
       {
         onSuccess: () => {
-          notify('success', CLIENT_MESSAGES.accountCreated);
+          notify('success', i18n._(CLIENT_MESSAGES.accountCreated));
           void navigate('/login', { state: { email: normalizedEmail } });
         },
         onError: (error) => {

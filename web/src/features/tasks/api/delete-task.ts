@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { useMutation, type QueryClient } from '@tanstack/react-query';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -16,7 +17,7 @@ export async function deleteTask(id: string, version: number): Promise<void> {
     method: 'DELETE',
     query: { version },
     expectNoContent: true,
-    fallbackMessage: CLIENT_MESSAGES.deleteFailedDefault,
+    fallbackMessage: i18n._(CLIENT_MESSAGES.deleteFailedDefault),
   });
 }
 

@@ -87,7 +87,7 @@ export function CreateTaskForm() {
     // The assignee rule, with its exact text, before anything else.
     if (values.taskTitle.trim() === '' || values.assignee.trim().length < LIMITS.assigneeMin) {
       setFieldErrors({});
-      showFormError(CLIENT_MESSAGES.taskRequired);
+      showFormError(i18n._(CLIENT_MESSAGES.taskRequired));
       return;
     }
 
@@ -135,7 +135,7 @@ export function CreateTaskForm() {
     // Offline the task waits in this device's queue (its card shows at once): the form is free
     // for the next one at once.
     const queued = () => {
-      ready(CLIENT_MESSAGES.createdOffline);
+      ready(i18n._(CLIENT_MESSAGES.createdOffline));
     };
     submitQueued(create.mutate, body, queued, {
       onSuccess: ({ message }) => {
@@ -271,7 +271,7 @@ export function CreateTaskForm() {
       />
       <div className="create-task__actions">
         <Button type="submit" variant="primary" size="lg" block busy={create.isPending && !create.isPaused}>
-          {create.isPending && !create.isPaused ? CLIENT_MESSAGES.creatingTask : <Trans>Create Task</Trans>}
+          {create.isPending && !create.isPaused ? i18n._(CLIENT_MESSAGES.creatingTask) : <Trans>Create Task</Trans>}
         </Button>
       </div>
     </form>
