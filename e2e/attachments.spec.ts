@@ -198,7 +198,9 @@ test.describe('attachments', () => {
    * sandbox policy, and the download name arrives as one well-formed header.
    */
   test('hostile files opened by their URL run nothing and break no header', async ({ page, user }) => {
-    test.setTimeout(90_000);
+    // A hang guard: twenty uploads, twenty header reads and twenty page loads take 40–80 s on two
+    // busy cores.
+    test.setTimeout(150_000);
     const id = await apiCreateTask(page.request, { taskTitle: `Hostile ${randomSuffix()}`, assignee: user.email });
     const script = '<script>document.title="PWNED";alert(1)</script>';
     const gif = Buffer.concat([Buffer.from('GIF89a/*\x01\x00\x01\x00\x00\x00\x00;*/=1;'), Buffer.from('document.title="PWNED";alert(1)//')]);
@@ -232,6 +234,8 @@ test.describe('attachments', () => {
     });
     await page.goto('/');
     const urls: { name: string; url: string }[] = [];
+    /** The URLs answered inline (images): a page shows them; the rest are downloads. */
+    const shown: string[] = [];
     for (const file of hostile) {
       const res = await page.request.post(`/api/tasks/${id}/attachments`, { multipart: { file: { name: file.name, mimeType: file.type, buffer: file.bytes } } });
       expect(res.status(), `${file.name}: ${await res.text()}`).toBe(201);
@@ -251,28 +255,36 @@ test.describe('attachments', () => {
       const inline = disposition.startsWith('inline');
       // Opened by its URL in the page: a download starts, or an image is shown; no script runs either way.
       if (inline) {
+        shown.push(url);
         await page.goto(url);
       } else {
+        // A download leaves the page where it was: the next URL opens from there.
         const download = page.waitForEvent('download');
         await page.goto(url).catch(() => undefined);
         expect((await download).suggestedFilename(), name).not.toMatch(/[/\\\r\n]/);
-        await page.goto('/');
       }
       expect(await page.title(), name).not.toBe('PWNED');
     }
-    // Shown inside the page too, as a card's cover or an <img> would: nothing runs.
+    // Shown inside the page too, as a card's cover or an <img> would: nothing runs. The page waits
+    // until every image has loaded or failed and every frame of an inline answer has loaded (a
+    // frame of a download holds no document; the network of a page that started downloads need
+    // not fall idle, so it is not waited for).
     await page.goto('/');
-    await page.evaluate(`(() => {
+    await page.evaluate(`(async () => {
+      const shown = ${JSON.stringify(shown)};
+      const settled = [];
       for (const url of ${JSON.stringify(urls.map((u) => u.url))}) {
         const img = document.createElement('img');
+        settled.push(new Promise((done) => { img.onload = done; img.onerror = done; }));
         img.src = url;
         document.body.append(img);
         const frame = document.createElement('iframe');
+        if (shown.includes(url)) settled.push(new Promise((done) => { frame.onload = done; }));
         frame.src = url;
         document.body.append(frame);
       }
+      await Promise.all(settled);
     })()`);
-    await page.waitForLoadState('networkidle');
     expect(await page.title()).not.toBe('PWNED');
     expect(dialogs).toEqual([]);
   });
