@@ -63,6 +63,12 @@ export async function createUser(t: TestApp, overrides: Partial<Omit<TestUser, '
 }
 
 /** Signs in through the API and returns the `taskwise_session=…` cookie. */
+/** Sets the signed-in account's language through the settings API. */
+export async function setAccountLanguage(t: TestApp, cookie: string, language: string): Promise<void> {
+  const res = await t.request('PATCH', '/api/users/me/settings', { cookie, body: { language } });
+  expect(res.status, res.body).toBe(200);
+}
+
 export async function signIn(t: TestApp, user: Pick<TestUser, 'email' | 'password'>): Promise<string> {
   const res = await t.request('POST', '/api/users/login', { body: { email: user.email, password: user.password } });
   expect(res.status, res.body).toBe(200);

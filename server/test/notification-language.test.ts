@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification, PushPayload } from '#shared/schemas/notifications.ts';
 import { english } from '../i18n/translate.ts';
 import { notificationText, pushTitle } from '../services/notifications.ts';
-import { createSignedInUser, createTask } from './factories.ts';
+import { createSignedInUser, createTask, setAccountLanguage } from './factories.ts';
 import { useTestApp } from './helpers.ts';
 import { listening, notificationsApi } from './notifications-support.ts';
 import { startPushService, type PushService } from './push-service.ts';
@@ -24,10 +24,7 @@ afterAll(async () => {
   await service.close();
 });
 
-const setLanguage = async (cookie: string, language: string) => {
-  const res = await t.request('PATCH', '/api/users/me/settings', { cookie, body: { language } });
-  expect(res.status, res.body).toBe(200);
-};
+const setLanguage = (cookie: string, language: string) => setAccountLanguage(t, cookie, language);
 
 describe('notifications in the reader’s language', () => {
   it('the inbox and its live announcement: in the reader’s language (Arabic), not the assignor’s (German)', async () => {

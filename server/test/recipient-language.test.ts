@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { message, text } from '#shared/i18n.ts';
 import { english, translate } from '../i18n/translate.ts';
 import { codeFrom } from './mail-catcher.ts';
-import { createSignedInUser, createTask, createUser, nextIp, uniqueEmail } from './factories.ts';
+import { createSignedInUser, createTask, createUser, nextIp, setAccountLanguage, uniqueEmail } from './factories.ts';
 import { useTestApp } from './helpers.ts';
 
 /**
@@ -13,10 +13,7 @@ import { useTestApp } from './helpers.ts';
  */
 const t = useTestApp();
 
-const setLanguage = async (cookie: string, language: string) => {
-  const res = await t.request('PATCH', '/api/users/me/settings', { cookie, body: { language } });
-  expect(res.status, res.body).toBe(200);
-};
+const setLanguage = (cookie: string, language: string) => setAccountLanguage(t, cookie, language);
 
 /** The text in `language`, checked to be a translation (not the English falling through). */
 const inLanguage = (language: 'de' | 'ja' | 'ar', words: Parameters<typeof translate>[1]) => {
