@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePo } from 'pofile-ts';
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, PSEUDO_LANGUAGE } from '../../shared/languages.ts';
+import { LANGUAGES, PSEUDO_LANGUAGE } from '#shared/languages.ts';
 import { translationProblems } from './translation-problems.ts';
 
 /** Every translation in every catalog, checked by translation-problems.ts. */

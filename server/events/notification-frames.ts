@@ -3,7 +3,7 @@ import { DEFAULT_LANGUAGE } from '#shared/languages.ts';
 import type { ReaderLanguage } from '../i18n/translate.ts';
 import type { LoggedEvent } from '../repositories/events-repository.ts';
 import { notificationText } from '../services/notifications.ts';
-import { frame } from './sse.ts';
+import { eventFrame, frame } from './sse.ts';
 
 const frames = new WeakMap<LoggedEvent, Map<ReaderLanguage, string>>();
 
@@ -22,7 +22,7 @@ export function notificationFrame(event: LoggedEvent, language: ReaderLanguage):
   if (text === undefined) {
     const data = JSON.parse(event.payload) as { notification: Notification; unreadCount: number };
     const payload = JSON.stringify({ ...data, notification: { ...data.notification, text: notificationText(data.notification, language) } });
-    text = `id: ${event.id}\nevent: ${event.type}\ndata: ${payload}\n\n`;
+    text = eventFrame(event.id, event.type, payload);
     byLanguage.set(language, text);
   }
   return text;

@@ -9,6 +9,9 @@ import { RETRY_MS } from './policy.ts';
  * `event:`, `data:` and comment lines, each frame ended by a blank line.
  */
 
+/** One event's frame: its log id, its type and its JSON payload. */
+export const eventFrame = (id: number, type: EventType, payload: string) => `id: ${id}\nevent: ${type}\ndata: ${payload}\n\n`;
+
 const frames = new WeakMap<LoggedEvent, Map<EventType, string>>();
 /** The frame of `event` sent as `type` (see payloadAs), made once per event and type however many streams get it. */
 export function frame(event: LoggedEvent, type: EventType = event.type): string {
@@ -19,7 +22,7 @@ export function frame(event: LoggedEvent, type: EventType = event.type): string 
   }
   let text = byType.get(type);
   if (text === undefined) {
-    text = `id: ${event.id}\nevent: ${type}\ndata: ${payloadAs(event, type)}\n\n`;
+    text = eventFrame(event.id, type, payloadAs(event, type));
     byType.set(type, text);
   }
   return text;

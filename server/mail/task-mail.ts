@@ -9,7 +9,7 @@ import type { WriteParts } from '../repositories/task-write-statements.ts';
 import type { Actor } from '../services/actor.ts';
 import type { TaskChange } from '../services/task-change.ts';
 import type { OutboxMail } from '../outbox/outbox-mail.ts';
-import { assignedMail, assignedManyMail, mentionedMail, reminderMail, type ReminderMailInput } from './templates.ts';
+import { ENGLISH, reminderMail, writeMail, type MailTexts, type ReminderMailInput } from './templates.ts';
 import { nextReminderFor, REMINDER_POLICY } from './reminder-schedule.ts';
 import { unsubscribeFor, type MailKind } from './unsubscribe-tokens.ts';
 
@@ -69,6 +69,21 @@ export default fp(
     const unsubscribe = (email: string, kind: MailKind) => unsubscribeFor(origin, config.sessionSecret, email, kind);
     /** The language a mail an actor causes is written in for an address without an account. */
     const languageOf = (actor: Actor) => (actor.language === undefined ? {} : { language: actor.language });
+
+    /**
+     * An assignment mail as a write plans it: the English copies for an address with an account
+     * and without one (the write picks), and what it is made of (the sender writes it anew).
+     */
+    const assignment = (to: string, headers: Record<string, string>, texts: MailTexts): PlannedMail => ({
+      id: newId(),
+      kind: 'assigned',
+      to,
+      headers,
+      withAccount: writeMail(texts, ENGLISH, true),
+      withoutAccount: writeMail(texts, ENGLISH, false),
+      honoursAssignedOptOut: true,
+      texts,
+    });
 
     /** Where a mail about a task leads: the task, or sign-up for an address without an account. */
     const linkFor = (email: string, taskId: string, hasAccount: boolean) =>
@@ -149,18 +164,8 @@ export default fp(
             hasAccount: true,
             unsubscribeUrl: off.url,
           };
-          const signUpLink = linkFor(to, after._id, false);
           // Whether the address has an account and wants this mail is read by the write itself.
-          parts.mails.push({
-            id: newId(),
-            kind: 'assigned',
-            to,
-            headers: off.headers,
-            withAccount: assignedMail(input),
-            withoutAccount: assignedMail({ ...input, link: signUpLink, hasAccount: false }),
-            honoursAssignedOptOut: true,
-            texts: { template: 'assigned', input, signUpLink, ...languageOf(actor) },
-          });
+          parts.mails.push(assignment(to, off.headers, { template: 'assigned', input, signUpLink: linkFor(to, after._id, false), ...languageOf(actor) }));
         }
         if (before === undefined ? after.deadline !== null : before.deadline !== after.deadline) {
           parts.nextReminderAt = nextReminderFor(after.deadline);
@@ -170,25 +175,15 @@ export default fp(
       assignedMany({ actor, to, taskTitles }) {
         const off = unsubscribe(to, 'assigned');
         const input = { appOrigin: origin, assignorName: actor.fullName, taskTitles, link: `${origin}/`, hasAccount: true, unsubscribeUrl: off.url };
-        const signUpLink = `${origin}/sign-up?email=${encodeURIComponent(to)}`;
-        return {
-          id: newId(),
-          kind: 'assigned',
-          to,
-          headers: off.headers,
-          withAccount: assignedManyMail(input),
-          withoutAccount: assignedManyMail({ ...input, link: signUpLink, hasAccount: false }),
-          honoursAssignedOptOut: true,
-          texts: { template: 'assigned-many', input, signUpLink, ...languageOf(actor) },
-        };
+        return assignment(to, off.headers, { template: 'assigned-many', input, signUpLink: `${origin}/sign-up?email=${encodeURIComponent(to)}`, ...languageOf(actor) });
       },
 
       mentioned({ author, task, comment, to, hasAccount }) {
         const off = unsubscribe(to, 'mentions');
         const input = { appOrigin: origin, authorName: author.fullName, taskTitle: task.taskTitle, comment, link: linkFor(to, task._id, true), hasAccount: true, unsubscribeUrl: off.url };
-        const signUpLink = linkFor(to, task._id, false);
+        const texts: MailTexts = { template: 'mentioned', input, signUpLink: linkFor(to, task._id, false), ...languageOf(author) };
         // The caller read the account and the setting in the write's transaction already.
-        const content = mentionedMail(hasAccount ? input : { ...input, link: signUpLink, hasAccount: false });
+        const content = writeMail(texts, ENGLISH, hasAccount);
         return {
           id: newId(),
           kind: 'mentioned',
@@ -197,7 +192,7 @@ export default fp(
           withAccount: content,
           withoutAccount: content,
           honoursAssignedOptOut: false,
-          texts: { template: 'mentioned', input, signUpLink, ...languageOf(author) },
+          texts,
         };
       },
 

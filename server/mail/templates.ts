@@ -28,7 +28,8 @@ export interface Reader {
   hourCycle?: HourCycle;
 }
 
-const ENGLISH: Reader = { language: DEFAULT_LANGUAGE };
+/** English with its default clock: the copy a write keeps, and templates' default reader. */
+export const ENGLISH: Reader = { language: DEFAULT_LANGUAGE };
 
 /** A stored clock (`users.hour_cycle`) as a reader's, when it is one. */
 export function hourCycleOf(stored: string): { hourCycle?: HourCycle } {

@@ -7,7 +7,7 @@ import type { Board, BoardNames, Member } from '#shared/schemas/boards.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
-import { boardAddedMail } from '../mail/templates.ts';
+import { ENGLISH, writeMail, type MailTexts } from '../mail/templates.ts';
 import { unsubscribeFor } from '../mail/unsubscribe-tokens.ts';
 import type { EventTransaction, NewEvent } from '../repositories/events-repository.ts';
 import { appendAll, boardEvents } from './board-events.ts';
@@ -110,16 +110,13 @@ export default fp(
       const origin = config.appOrigin;
       const off = unsubscribeFor(origin, config.sessionSecret, member.email, 'boards');
       const input = { appOrigin: origin, adderName: actor.fullName, boardName: board.name, role: member.role, link: `${origin}/boards/${board.id}`, hasAccount: true, unsubscribeUrl: off.url };
-      const signUpLink = `${origin}/sign-up?email=${encodeURIComponent(member.email)}`;
-      const content = boardAddedMail(member.hasAccount ? input : { ...input, link: signUpLink, hasAccount: false });
-      await outbox.enqueue(trx, {
-        ...content,
-        kind: 'board-added',
-        to: member.email,
-        headers: off.headers,
-        causedBy: actor.userId,
-        texts: { template: 'board-added', input, signUpLink, ...(actor.language === undefined ? {} : { language: actor.language }) },
-      });
+      const texts: MailTexts = {
+        template: 'board-added',
+        input,
+        signUpLink: `${origin}/sign-up?email=${encodeURIComponent(member.email)}`,
+        ...(actor.language === undefined ? {} : { language: actor.language }),
+      };
+      await outbox.enqueue(trx, { ...writeMail(texts, ENGLISH, member.hasAccount), kind: 'board-added', to: member.email, headers: off.headers, causedBy: actor.userId, texts });
       return 'written';
     };
 
