@@ -19,8 +19,9 @@ export const PAGE_PROBES = String.raw`
     return null;
   };
   const countOf = (section) => {
-    const header = section && section.querySelector('header');
-    const match = /(\d[\d,.\u202f\u00a0]*)/.exec(header ? header.textContent || '' : '');
+    // The number as shown (the header also holds the count spelled out for screen readers).
+    const shown = section && section.querySelector('header .column__count [aria-hidden="true"], header .column__wip [aria-hidden="true"]');
+    const match = /(\d[\d,.\u202f\u00a0]*)/.exec(shown ? shown.textContent || '' : '');
     return match ? Number(match[1].replace(/[^\d]/g, '')) : null;
   };
   const cards = (section) => (section ? [...section.querySelectorAll('[role="feed"] article')] : []);
