@@ -1,25 +1,19 @@
-import { onlineManager } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { startLanguage, switchLanguage } from '#web/app/i18n.ts';
+import { loadDataLayer } from '#web/app/data-slot.tsx';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes, preloadFirstScreen } from '#web/app/routes.tsx';
 import { askEarly } from '#web/features/auth/api/get-me.ts';
 import { openDeviceCopy } from '#web/lib/device-copy.ts';
-import { createQueryClient } from '#web/lib/query-client.ts';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/layout.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');
-
-const queryClient = createQueryClient();
-// TanStack Query assumes online until the browser says otherwise: a page opened offline must
-// start offline (its queries and changes wait instead of failing, and the status line says so).
-onlineManager.setOnline(navigator.onLine);
 
 const signedIn = localStorage.getItem(LOGGED_IN_FLAG) !== null;
 // Who is signed in is asked now, not after the first render (features/auth/api/get-me.ts).
@@ -29,17 +23,23 @@ if (signedIn) void askEarly();
 // (app/i18n.ts); whose copy this device holds,
 // which decides how the session starts (one small IndexedDB read); the chunks of the first
 // screen, so that it renders whole, without a Suspense fallback and the delay React puts after
-// one; and, in a tab that starts signed in, the handlers of the changes that may be waiting in
-// the copy, registered before it is restored (app/write-queue.ts: a signed-out tab never loads them).
-const queuedWrites = signedIn
-  ? import('#web/app/write-queue.ts').then(({ registerQueuedWrites }) => {
-      registerQueuedWrites(queryClient);
-    })
+// one; and, in a tab that starts signed in, the data layer (app/data-layer.tsx) with the handlers
+// of the changes that may be waiting in the copy, registered before it is restored
+// (app/write-queue.ts). A signed-out tab loads neither: /login never downloads TanStack Query.
+// Should the layer's chunk fail here, the routes ask for it again (app/data-slot.tsx).
+const dataLayer = signedIn
+  ? Promise.all([loadDataLayer(), import('#web/app/write-queue.ts')]).then(
+      ([layer, { registerQueuedWrites }]) => {
+        registerQueuedWrites(layer.queryClient);
+        return layer;
+      },
+      () => undefined,
+    )
   : undefined;
-void Promise.all([openDeviceCopy({ signedIn }), switchLanguage(startLanguage(signedIn), { app: signedIn }), preloadFirstScreen(window.location.pathname, window.location.search, signedIn), queuedWrites?.catch(() => undefined)]).then(([deviceCopy]) => {
+void Promise.all([openDeviceCopy({ signedIn }), dataLayer, switchLanguage(startLanguage(signedIn), { app: signedIn }), preloadFirstScreen(window.location.pathname, window.location.search, signedIn)]).then(([deviceCopy, layer]) => {
   createRoot(root).render(
     <StrictMode>
-      <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>
+      <AppProviders deviceCopy={deviceCopy} dataLayer={layer}>
         <BrowserRouter>
           <AppRoutes />
         </BrowserRouter>

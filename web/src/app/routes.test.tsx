@@ -10,9 +10,10 @@ function boardAnswers(api: ReturnType<typeof mockFetch>) {
 }
 
 describe('route guards', () => {
-  it('sends a signed-out visitor of /tasks to /login and back to /tasks after signing in', async () => {
+  it('sends a signed-out visitor of /tasks to /login and back to /tasks after signing in (the data layer loaded then)', async () => {
     const api = mockFetch();
-    const { user } = renderApp('/tasks');
+    // As in a browser: the signed-out pages have no query client; signing in brings it.
+    const { user } = renderApp('/tasks', { dataLayerOnSignIn: true });
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
     expect(currentPath()).toBe('/login?next=%2Ftasks');
     // The title is set by an effect, which may run after the page's first paint.

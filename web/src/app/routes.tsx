@@ -3,6 +3,7 @@ import { matchPath, Navigate, Outlet, useMatch, useRoutes, type RouteObject } fr
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { openingView } from '#web/features/tasks/api/board-view-choice.ts';
+import { DataSlot } from './data-slot.tsx';
 import { RequireAuth, RequireGuest, SignedInOutlet } from './guards.tsx';
 import { withAppCatalog } from './i18n.ts';
 import { NotificationBell } from './lazy-bell.ts';
@@ -126,9 +127,20 @@ const routes: RouteObject[] = [
   },
 ];
 
-/** The app's routes; render inside a router (BrowserRouter in the app, MemoryRouter in tests). */
-export function AppRoutes() {
+function Routes() {
   return useRoutes(routes);
+}
+
+/**
+ * The app's routes; render inside a router (BrowserRouter in the app, MemoryRouter in tests).
+ * Signed in, they render inside the data layer (app/data-slot.tsx).
+ */
+export function AppRoutes() {
+  return (
+    <DataSlot>
+      <Routes />
+    </DataSlot>
+  );
 }
 
 /** The chunks each page's first screen renders (a task on a wide screen is a panel over its board). */

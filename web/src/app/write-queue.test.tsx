@@ -12,6 +12,7 @@ import { countQueuedWrites } from '#web/lib/write-queue.ts';
 import { countsAnswer, listAnswer, makeTask, meAnswer } from '#web/testing/data.ts';
 import { testDeviceCopy } from '#web/testing/render.tsx';
 import { json, mockFetch, networkError, type Call } from '#web/testing/fetch.ts';
+import { createDataLayer } from './data-layer.tsx';
 import { AppProviders } from './providers.tsx';
 import { registerQueuedWrites } from './write-queue.ts';
 import { AppRoutes } from './routes.tsx';
@@ -41,7 +42,7 @@ function renderBoard(queryClient: QueryClient = createQueryClient()) {
   registerQueuedWrites(queryClient);
   const user = userEvent.setup();
   render(
-    <AppProviders queryClient={queryClient} deviceCopy={testDeviceCopy()}>
+    <AppProviders deviceCopy={testDeviceCopy()} dataLayer={createDataLayer(queryClient)}>
       <MemoryRouter initialEntries={['/tasks']}>
         <AppRoutes />
       </MemoryRouter>

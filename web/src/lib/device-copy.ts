@@ -3,7 +3,7 @@ import { createContext, use } from 'react';
 import type { PersistedClient, Persister, PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 import { createStore, del, get, promisifyRequest } from 'idb-keyval';
 import type { PublicUser } from '#shared/schemas/users.ts';
-import { QUEUED_WRITES } from './write-queue.ts';
+import { QUEUED_WRITES } from './queued-writes.ts';
 
 /*
  * The device copy: what this browser has seen of the signed-in person's boards (the query
@@ -281,12 +281,6 @@ export function createDeviceCopy(store: CopyStore, initialOwner: PublicUser | un
 
 /** Restored data must outlive unmounted pages long enough to be saved and used offline (TanStack's default is 5 minutes). */
 export const COPY_GC_TIME_MS = COPY_MAX_AGE_MS;
-
-/** Drops everything this device holds for the signed-in person: memory first, then the copy on disk. */
-export async function clearDeviceCopy(queryClient: QueryClient, copy: DeviceCopy): Promise<void> {
-  queryClient.clear();
-  await copy.wipe();
-}
 
 export const DeviceCopyContext = createContext<DeviceCopy | null>(null);
 

@@ -1,5 +1,6 @@
 import { onlineManager, type Mutation, type QueryClient } from '@tanstack/react-query';
 import { isApiError } from './api-client.ts';
+import { QUEUED_WRITES } from './queued-writes.ts';
 
 /*
  * The queue of this device's changes is TanStack Query's mutation cache: every change that
@@ -10,7 +11,7 @@ import { isApiError } from './api-client.ts';
  * app/write-queue.ts), never passed by the component that made it: a change resumed after a
  * reload has no component.
  */
-export const QUEUED_WRITES = { id: 'queued-writes' };
+export { QUEUED_WRITES };
 
 const isQueued = (mutation: Mutation): boolean =>
   mutation.options.scope?.id === QUEUED_WRITES.id && mutation.state.status === 'pending';

@@ -5,6 +5,8 @@ import type { ReactNode } from 'react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import type { PublicUser } from '#shared/schemas/users.ts';
+import { createDataLayer } from '#web/app/data-layer.tsx';
+import { DataSlot } from '#web/app/data-slot.tsx';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes } from '#web/app/routes.tsx';
 import { createDeviceCopy, memoryStore, type CopyStore, type DeviceCopy } from '#web/lib/device-copy.ts';
@@ -58,14 +60,25 @@ export function testDeviceCopy({ store = memoryStore(), owner }: { store?: CopyS
 /** The whole app at `path`, with the same providers as production and a fresh cache. */
 export function renderApp(
   path: string,
-  { signedIn = false, deviceCopy = testDeviceCopy(), queryClient = testQueryClient() }: { signedIn?: boolean; deviceCopy?: DeviceCopy; queryClient?: QueryClient } = {},
+  {
+    signedIn = false,
+    deviceCopy = testDeviceCopy(),
+    queryClient = testQueryClient(),
+    dataLayerOnSignIn = false,
+  }: {
+    signedIn?: boolean;
+    deviceCopy?: DeviceCopy;
+    queryClient?: QueryClient;
+    /** As a page that starts signed out: no data layer until someone signs in (then the app loads its own, not `queryClient`). */
+    dataLayerOnSignIn?: boolean;
+  } = {},
 ) {
   if (signedIn) localStorage.setItem(LOGGED_IN_FLAG, 'true');
   // As main.tsx does before the first render.
   registerQueuedWrites(queryClient);
   const user = userEvent.setup();
   const result = render(
-    <AppProviders queryClient={queryClient} deviceCopy={deviceCopy}>
+    <AppProviders deviceCopy={deviceCopy} dataLayer={dataLayerOnSignIn ? undefined : createDataLayer(queryClient)}>
       <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
         <LocationProbe />
@@ -81,9 +94,9 @@ export function renderWithProviders(ui: ReactNode, { path = '/' }: { path?: stri
   const queryClient = testQueryClient();
   registerQueuedWrites(queryClient);
   const result = render(
-    <AppProviders queryClient={queryClient} deviceCopy={testDeviceCopy()}>
+    <AppProviders deviceCopy={testDeviceCopy()} dataLayer={createDataLayer(queryClient)}>
       <MemoryRouter initialEntries={[path]}>
-        {ui}
+        <DataSlot>{ui}</DataSlot>
         <LocationProbe />
       </MemoryRouter>
     </AppProviders>,

@@ -1,8 +1,9 @@
-import { useMutation } from '@tanstack/react-query';
 import type { PasswordResetBody, PasswordResetConfirmBody } from '#shared/schemas/account.ts';
 import type { MessageEnvelope } from '#shared/schemas/common.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
+import { useRequest } from '#web/lib/use-request.ts';
 
+/** Reached signed out (a mail's link): plain requests, not the signed-in app's query layer. */
 export async function requestPasswordReset(body: PasswordResetBody): Promise<MessageEnvelope> {
   return apiRequest<MessageEnvelope>('/password-resets', { method: 'POST', body, authenticated: false });
 }
@@ -12,9 +13,9 @@ export async function confirmPasswordReset(body: PasswordResetConfirmBody): Prom
 }
 
 export function useRequestPasswordReset() {
-  return useMutation({ mutationFn: requestPasswordReset });
+  return useRequest(requestPasswordReset);
 }
 
 export function useConfirmPasswordReset() {
-  return useMutation({ mutationFn: confirmPasswordReset });
+  return useRequest(confirmPasswordReset);
 }

@@ -1,6 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import type { UnsubscribeEnvelope } from '#shared/schemas/account.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
+import { useRequest } from '#web/lib/use-request.ts';
 
 /** The one-click unsubscribe of a mail's link: the token is the whole authorization. */
 export async function unsubscribe(token: string): Promise<UnsubscribeEnvelope> {
@@ -8,5 +8,5 @@ export async function unsubscribe(token: string): Promise<UnsubscribeEnvelope> {
 }
 
 export function useUnsubscribe() {
-  return useMutation({ mutationFn: unsubscribe });
+  return useRequest(unsubscribe);
 }

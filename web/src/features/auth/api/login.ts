@@ -1,7 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
 import type { LoginEnvelope, SecondStepChallenge } from '#shared/schemas/two-step.ts';
 import type { LoginBody, PublicUser } from '#shared/schemas/users.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
+import { useRequest } from '#web/lib/use-request.ts';
 
 /** Signed in, or the password was right and the account's second step comes next. */
 export type LoginResult = { user: PublicUser } | { secondStep: SecondStepChallenge };
@@ -13,5 +13,5 @@ export async function login(body: LoginBody): Promise<LoginResult> {
 }
 
 export function useLogin() {
-  return useMutation({ mutationFn: login });
+  return useRequest(login);
 }

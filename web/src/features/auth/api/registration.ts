@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { RegistrationEnvelope } from '#shared/schemas/users.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
@@ -9,7 +9,25 @@ export async function getRegistration(): Promise<Registration> {
   return (await apiRequest<RegistrationEnvelope>('/registration', { authenticated: false })).data.registration;
 }
 
-export function useRegistration() {
-  // Set by the server's configuration: read once a visit.
-  return useQuery({ queryKey: ['registration'], queryFn: getRegistration, staleTime: Infinity, retry: 1 });
+/**
+ * Asked once each time the sign-up page opens (tried once more when no answer came); until it
+ * answers, and if it never does, the form is shown as open and the server still decides.
+ */
+export function useRegistration(): { data: Registration | undefined } {
+  const [data, setData] = useState<Registration>();
+  useEffect(() => {
+    let live = true;
+    getRegistration()
+      .catch(() => getRegistration())
+      .then(
+        (registration) => {
+          if (live) setData(registration);
+        },
+        () => undefined,
+      );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return { data };
 }

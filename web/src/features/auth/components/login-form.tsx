@@ -34,7 +34,7 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
   const errorRef = useRef<HTMLDivElement>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const passwordRef = useRef<HTMLInputElement>(null);
-  const { signIn } = useSession();
+  const { signIn, expectSignIn } = useSession();
   const loginMutation = useLogin();
   const { t } = useLingui();
 
@@ -56,6 +56,7 @@ export function LoginForm({ initialEmail = '' }: { initialEmail?: string }) {
       return;
     }
 
+    expectSignIn();
     loginMutation.mutate(
       { email: checkedEmail.value, password },
       {

@@ -1,14 +1,12 @@
 import { i18n } from '@lingui/core';
 import { plural, t } from '@lingui/core/macro';
-import { useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import { CLIENT_MESSAGES } from '#shared/messages.ts';
 import type { PublicUser } from '#shared/schemas/users.ts';
 import { useNotices } from '#web/components/notices.tsx';
 import { isApiError, onUnauthorized } from '#web/lib/api-client.ts';
-import { clearDeviceCopy, useDeviceCopy, type DeviceCopy } from '#web/lib/device-copy.ts';
-import { countQueuedWrites } from '#web/lib/write-queue.ts';
+import { useDeviceCopy, type DeviceCopy } from '#web/lib/device-copy.ts';
 import { getMe, takeEarlyMe } from '../api/get-me.ts';
 
 /*
@@ -39,8 +37,20 @@ export type Session =
   | { status: 'signedIn'; user: PublicUser; verified: boolean }
   | { status: 'signedOut'; reason: SignOutReason };
 
+/**
+ * The signed-in app's cache of answers and waiting changes (app/data-layer.tsx), once it is
+ * loaded: a signed-out page has none, and so nothing in memory to empty.
+ */
+export interface SessionCache {
+  clear: () => void;
+  /** The changes not answered by the server yet (waiting or under way). */
+  countWaiting: () => number;
+}
+
 interface SessionApi {
   session: Session;
+  /** A sign-in is under way (the password was sent): what a signed-in page needs may be fetched now. */
+  expectSignIn: () => void;
   signIn: (user: PublicUser) => void;
   signOut: (reason: SignOutReason) => void;
 }
@@ -82,21 +92,39 @@ const isNetworkFailure = (error: unknown): boolean => isApiError(error) && error
  */
 export const VERIFY_RETRY_MS = 1000;
 
-export function SessionProvider({ onSignedOut, children }: { onSignedOut?: () => void; children: ReactNode }) {
+interface SessionProviderProps {
+  cache: SessionCache | undefined;
+  /** Called by `expectSignIn`. */
+  onSignInExpected?: () => void;
+  onSignedOut?: () => void;
+  children: ReactNode;
+}
+
+export function SessionProvider({ cache, onSignInExpected, onSignedOut, children }: SessionProviderProps) {
   const copy = useDeviceCopy();
   const [session, setSession] = useState<Session>(() => initialSession(copy));
   const [mustVerify] = useState(() => session.status === 'signedIn');
-  const queryClient = useQueryClient();
   const { notify } = useNotices();
+  // Read when the session changes, not a reason to start over: it arrives after a sign-in.
+  const cacheRef = useRef(cache);
+  useEffect(() => {
+    cacheRef.current = cache;
+  }, [cache]);
+
+  /** Drops everything this device holds for the signed-in person: memory first, then the copy on disk. */
+  const clearDeviceCopy = useCallback(() => {
+    cacheRef.current?.clear();
+    return copy.wipe();
+  }, [copy]);
 
   const signIn = useCallback(
     (user: PublicUser) => {
-      queryClient.clear();
+      cacheRef.current?.clear();
       void copy.claim(user);
       writeFlag(true);
       setSession({ status: 'signedIn', user, verified: true });
     },
-    [queryClient, copy],
+    [copy],
   );
 
   const signOut = useCallback(
@@ -104,15 +132,15 @@ export function SessionProvider({ onSignedOut, children }: { onSignedOut?: () =>
       // The waiting changes cannot be sent without a session, and the copy they live in goes
       // with it: whatever ended the session, the person is told how many, never left to find
       // them missing (Logout asks first).
-      const waiting = countQueuedWrites(queryClient);
+      const waiting = cacheRef.current?.countWaiting() ?? 0;
       writeFlag(false);
       // Emptied at once, not after the next render: a save of the copy must not outlive the session.
-      void clearDeviceCopy(queryClient, copy);
+      void clearDeviceCopy();
       if (waiting > 0) notify('error', discardedChangesMessage(waiting));
       setSession((current) => (current.status === 'signedOut' ? current : { status: 'signedOut', reason }));
       onSignedOut?.();
     },
-    [queryClient, copy, notify, onSignedOut],
+    [clearDeviceCopy, notify, onSignedOut],
   );
 
   const statusRef = useRef(session.status);
@@ -149,7 +177,7 @@ export function SessionProvider({ onSignedOut, children }: { onSignedOut?: () =>
           if (controller.signal.aborted) return;
           // Another person's cookie than the copy's (they signed in elsewhere in this browser): their copy goes.
           const owner = copy.owner;
-          if (owner && owner.email.toLowerCase() !== user.email.toLowerCase()) queryClient.clear();
+          if (owner && owner.email.toLowerCase() !== user.email.toLowerCase()) cacheRef.current?.clear();
           void copy.claim(user);
           setSession((current) => (current.status === 'signedIn' ? { status: 'signedIn', user, verified: true } : current));
         },
@@ -181,14 +209,15 @@ export function SessionProvider({ onSignedOut, children }: { onSignedOut?: () =>
       window.removeEventListener('pagehide', leave);
       controller.abort();
     };
-  }, [mustVerify, notify, signOut, expire, copy, queryClient]);
+  }, [mustVerify, notify, signOut, expire, copy]);
 
   // Signed out: drop every cached answer, in memory and on the device, so the next user never sees the previous one's tasks.
   useEffect(() => {
-    if (session.status === 'signedOut') void clearDeviceCopy(queryClient, copy);
-  }, [session.status, queryClient, copy]);
+    if (session.status === 'signedOut') void clearDeviceCopy();
+  }, [session.status, clearDeviceCopy]);
 
-  const api = useMemo(() => ({ session, signIn, signOut }), [session, signIn, signOut]);
+  const expectSignIn = useCallback(() => onSignInExpected?.(), [onSignInExpected]);
+  const api = useMemo(() => ({ session, expectSignIn, signIn, signOut }), [session, expectSignIn, signIn, signOut]);
   return <SessionContext value={api}>{children}</SessionContext>;
 }
 
