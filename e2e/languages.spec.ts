@@ -1,6 +1,7 @@
 /**
  * Every screen in German, Japanese and Arabic (right to left), on a phone's 360 px: signed out in
- * the browser's language, signed in in the account's. A word of the app's English that the
+ * the browser's language, signed in in the account's — the pages, the notifications panel, the
+ * keyboard shortcuts, a confirmation dialog and the admin page. A word of the app's English that the
  * language's catalogs never use is untranslated text; a text wider than its box is cut off (long
  * German words, the other direction). The test's own data is written in the language.
  */
@@ -11,6 +12,7 @@ import { parsePo } from 'pofile-ts';
 import { apiCreateTask, expect, test } from './fixtures.ts';
 import { apiCreateBoard, apiCreateLabel } from './support/boards-api.ts';
 import { repoRoot } from './support/paths.ts';
+import { promoteUser } from './support/db.ts';
 import { findProblems } from './support/text-problems.ts';
 
 const CATALOGS = ['web/src/locales/public', 'web/src/locales/app', 'server/locales'];
@@ -32,6 +34,16 @@ function englishOnlyWords(language: string): string[] {
     }
   }
   return [...english].filter((word) => !translated.has(word));
+}
+
+/** What `language`'s catalogs say for the English `msgid`: how the test finds a control by its name. */
+function say(language: string, msgid: string): string {
+  for (const directory of CATALOGS) {
+    const item = parsePo(readFileSync(join(repoRoot, directory, `${language}.po`), 'utf8')).items.find((entry) => entry.msgid === msgid && !entry.msgctxt);
+    const text = item?.msgstr[0];
+    if (text !== undefined && text !== '') return text;
+  }
+  throw new Error(`No ${language} text for "${msgid}".`);
 }
 
 const LANGUAGES = [
@@ -96,6 +108,38 @@ for (const { language, board, label, task } of LANGUAGES) {
         await expectTranslated(page, 'the board settings', allowed);
         await page.goto('/account');
         await expectTranslated(page, 'the account page', allowed);
+      });
+
+      test('the notifications panel, the keyboard shortcuts, a confirmation and the admin page follow the account', async ({ page, user, db }) => {
+        const allowed = [...ALLOWED, ...user.fullName.split(/\s+/)];
+        promoteUser(db, user.email);
+        const saved = await page.request.patch('/api/users/me/settings', { data: { language } });
+        expect(saved.status(), await saved.text()).toBe(200);
+        const created = await apiCreateBoard(page.request, board);
+        await apiCreateTask(page.request, { taskTitle: task, assignee: user.email, boardId: created._id });
+
+        await page.goto(`/boards/${created._id}`);
+        const card = page.getByRole('article').filter({ hasText: task });
+        await expect(card).toBeVisible();
+        await page.getByRole('navigation', { name: say(language, 'Main') }).getByRole('button', { name: new RegExp(`^${say(language, 'Notifications')}`) }).click();
+        await expect(page.getByRole('region', { name: say(language, 'Notifications') })).toBeVisible();
+        await expectTranslated(page, 'the notifications panel', allowed);
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('region', { name: say(language, 'Notifications') })).toBeHidden();
+
+        await page.keyboard.press('Shift+?');
+        await expect(page.getByRole('dialog', { name: say(language, 'Keyboard shortcuts') })).toBeVisible();
+        await expectTranslated(page, 'the keyboard shortcuts', allowed);
+        await page.keyboard.press('Escape');
+
+        await card.getByRole('button', { name: new RegExp(`^${say(language, 'Delete')}`) }).click();
+        await expect(page.getByRole('alertdialog', { name: say(language, 'Delete task?') })).toBeVisible();
+        await expectTranslated(page, 'the confirmation of a deletion', allowed);
+        await page.keyboard.press('Escape');
+
+        await page.goto('/admin');
+        await expect(page.getByRole('heading', { level: 1, name: say(language, 'Admin') })).toBeVisible();
+        await expectTranslated(page, 'the admin page', allowed);
       });
     });
   });

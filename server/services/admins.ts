@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { text } from '#shared/i18n.ts';
 import type { AdminSetting } from '#shared/schemas/admin.ts';
 import type { Config } from '../config.ts';
 import type { Executor } from '../db/prepared.ts';
@@ -39,26 +40,51 @@ function withoutCredentials(raw: string): string {
     url.password = '';
     return url.toString();
   } catch {
-    return '(not shown)';
+    return SETTING_WORDS.notShown;
   }
 }
 
-const setOrNot = (value: string | null | undefined) => (value === null || value === undefined || value === '' ? 'not set' : 'set');
+/**
+ * The words of the settings list that are not the server's own values (names of environment
+ * variables, paths, numbers): said in the reader's language.
+ */
+const SETTING_WORDS = {
+  // i18n: The value of a secret setting of the server that has a value (the value itself is never shown).
+  set: text('set'),
+  // i18n: The value of a secret setting of the server that has none.
+  notSet: text('not set'),
+  // i18n: The value of a setting of the server that was not given.
+  unset: text('unset'),
+  notShown: text('(not shown)'),
+  mailsToLog: text('unset (mails are printed to the log)'),
+  filesOnS3: text('unused (S3_URL is set)'),
+  // i18n: A setting of the server: the password in SMTP_URL.
+  smtpPassword: text('SMTP password'),
+  // i18n: A setting of the server: the access key in S3_URL.
+  s3AccessKey: text('S3 access key'),
+  // i18n: A setting of the server: the secret key in S3_URL.
+  s3SecretKey: text('S3 secret key'),
+  // i18n: A setting of the server: the client secrets in OIDC_PROVIDERS.
+  oidcSecrets: text('OIDC client secrets'),
+};
+
+const setOrNot = (value: string | null | undefined) => (value === null || value === undefined || value === '' ? SETTING_WORDS.notSet : SETTING_WORDS.set);
 
 /**
  * Every setting the server runs with, as the admin page shows it: each environment variable of
  * the README's settings table with its effective value. Secrets (any name with SECRET, PASSWORD,
  * KEY or TOKEN, and the S3 key and secret) only as "set" or "not set"; URLs without credentials.
+ * `say` puts the server's own words (SETTING_WORDS) in the reader's language.
  */
-export function describeSettings(config: Config): AdminSetting[] {
+export function describeSettings(config: Config, say: (words: string) => string = (words) => words): AdminSetting[] {
   const { files, registration, attachments } = config;
   const entries: [string, string | null][] = [
     ['NODE_ENV', config.nodeEnv],
     ['PORT', String(config.port)],
     ['HOST', config.host],
     ['DATABASE_URL', config.database.kind === 'sqlite' ? `file:${config.database.file}` : withoutCredentials(config.database.url)],
-    ['SMTP_URL', config.smtpUrl === null ? 'unset (mails are printed to the log)' : withoutCredentials(config.smtpUrl)],
-    ['SMTP password', config.smtpUrl === null ? null : new URL(config.smtpUrl).password],
+    ['SMTP_URL', config.smtpUrl === null ? SETTING_WORDS.mailsToLog : withoutCredentials(config.smtpUrl)],
+    [SETTING_WORDS.smtpPassword, config.smtpUrl === null ? null : new URL(config.smtpUrl).password],
     ['MAIL_FROM', config.mailFrom],
     ['APP_ORIGIN', config.appOrigin],
     ['CORS_ORIGINS', config.corsOrigins.join(',')],
@@ -73,24 +99,28 @@ export function describeSettings(config: Config): AdminSetting[] {
     ['REGISTRATION', registration.mode],
     ['REGISTRATION_DOMAINS', registration.domains.join(',')],
     ['REQUIRE_2FA', String(config.requireSecondStep)],
-    ['FILES_DIR', files.kind === 'disk' ? files.dir : 'unused (S3_URL is set)'],
+    ['FILES_DIR', files.kind === 'disk' ? files.dir : SETTING_WORDS.filesOnS3],
     [
       'S3_URL',
       files.kind === 's3'
         ? `${files.endpoint.startsWith('https:') ? 's3s' : 's3'}://${new URL(files.endpoint).host}/${files.bucket}?region=${files.region}&forcePathStyle=${String(files.forcePathStyle)}`
-        : 'unset',
+        : SETTING_WORDS.unset,
     ],
-    ['S3 access key', files.kind === 's3' ? files.accessKeyId : null],
-    ['S3 secret key', files.kind === 's3' ? files.secretAccessKey : null],
+    [SETTING_WORDS.s3AccessKey, files.kind === 's3' ? files.accessKeyId : null],
+    [SETTING_WORDS.s3SecretKey, files.kind === 's3' ? files.secretAccessKey : null],
     ['ATTACHMENT_MAX_MB', String(attachments.maxFileBytes / 1_000_000)],
     ['BOARD_STORAGE_MB', String(attachments.boardQuotaBytes / 1_000_000)],
     ['OUTBOUND_ALLOW_PRIVATE', String(config.outboundAllowPrivate)],
     ['ADMIN_EMAILS', config.adminEmails.join(',')],
-    ['OIDC_PROVIDERS', config.oidcProviders.length === 0 ? 'unset' : config.oidcProviders.map((p) => `${p.name} (${p.id}, ${p.issuer})`).join(', ')],
-    ['OIDC client secrets', config.oidcProviders.length === 0 ? null : config.oidcProviders.map((p) => p.clientSecret).join('')],
+    ['OIDC_PROVIDERS', config.oidcProviders.length === 0 ? SETTING_WORDS.unset : config.oidcProviders.map((p) => `${p.name} (${p.id}, ${p.issuer})`).join(', ')],
+    [SETTING_WORDS.oidcSecrets, config.oidcProviders.length === 0 ? null : config.oidcProviders.map((p) => p.clientSecret).join('')],
   ];
-  return entries.map(([name, value]) => ({
-    name,
-    value: SECRET_NAME.test(name.toUpperCase()) ? setOrNot(value) : (value ?? 'unset'),
-  }));
+  // The server's own words (SETTING_WORDS) in the reader's language; names of variables, paths
+  // and numbers as they are.
+  const ours = new Set<string>(Object.values(SETTING_WORDS));
+  const shown = (words: string): string => (ours.has(words) ? say(words) : words);
+  return entries.map(([name, value]) => {
+    const words = SECRET_NAME.test(name.toUpperCase()) ? setOrNot(value) : (value ?? SETTING_WORDS.unset);
+    return { name: shown(name), value: shown(words), said: ours.has(words) };
+  });
 }

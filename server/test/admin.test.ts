@@ -5,7 +5,7 @@ import type { AccountsEnvelope, AuditEnvelope, SettingsEnvelope } from '#shared/
 import { loadConfig } from '../config.ts';
 import { describeSettings } from '../services/admins.ts';
 import { runCommand } from './commands.ts';
-import { createSignedInUser, createTask, createUser, nextIp, registerThroughApi, signIn, uniqueEmail, type TestUser } from './factories.ts';
+import { createSignedInUser, createTask, createUser, nextIp, registerThroughApi, setAccountLanguage, signIn, uniqueEmail, type TestUser } from './factories.ts';
 import { useTestApp, type RequestOptions } from './helpers.ts';
 import { codeFrom } from './mail-catcher.ts';
 import { createToken, withToken } from './tokens-support.ts';
@@ -326,6 +326,16 @@ describe('GET /api/admin/settings', () => {
     for (const secret of ['hunter2-smtp', 'metrics-token-0123456789', t.config.sessionSecret, t.config.vapid.privateKey]) expect(res.body).not.toContain(secret);
   });
 
+  it('says its own words in the admin’s language; variable names and values stay as they are', async () => {
+    const admin = await createAdmin();
+    await setAccountLanguage(t, admin.cookie, 'de');
+    const res = await t.request('GET', '/api/admin/settings', { cookie: admin.cookie });
+    expect(res.status).toBe(200);
+    const settings = Object.fromEntries((res.json as unknown as SettingsEnvelope).data.settings.map((s) => [s.name, s.value]));
+    expect(settings).toMatchObject({ SESSION_SECRET: 'gesetzt', METRICS_TOKEN: 'nicht gesetzt', 'S3-Zugriffsschlüssel': 'nicht gesetzt', REGISTRATION: 'open' });
+    expect(settings.OIDC_PROVIDERS).toBe('nicht angegeben');
+  });
+
   it('names every setting of the README table; S3 and PostgreSQL credentials hidden', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const documented = [...readme.matchAll(/^\| `([A-Z0-9_]+)`(?: \/ `([A-Z0-9_]+)`)? \|/gm)].flatMap((m) => [m[1], m[2]]).filter((n) => n !== undefined);
@@ -341,9 +351,9 @@ describe('GET /api/admin/settings', () => {
     for (const name of documented) expect(described.map((s) => s.name)).toContain(name);
     const text = JSON.stringify(described);
     for (const secret of ['pg-secret-pw', 'AKIAEXAMPLE', 's3-secret-key', config.sessionSecret]) expect(text).not.toContain(secret);
-    expect(described).toContainEqual({ name: 'DATABASE_URL', value: 'postgres://db.example:5432/taskwise' });
-    expect(described).toContainEqual({ name: 'S3 secret key', value: 'set' });
-    expect(described).toContainEqual({ name: 'METRICS_TOKEN', value: 'not set' });
+    expect(described).toContainEqual({ name: 'DATABASE_URL', value: 'postgres://db.example:5432/taskwise', said: false });
+    expect(described).toContainEqual({ name: 'S3 secret key', value: 'set', said: true });
+    expect(described).toContainEqual({ name: 'METRICS_TOKEN', value: 'not set', said: true });
   });
 });
 

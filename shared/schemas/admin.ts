@@ -48,6 +48,7 @@ export type InviteBody = Static<typeof InviteBody>;
 export const AdminSetting = Type.Object({
   name: Type.String({ description: 'The environment variable.' }),
   value: Type.String({ description: 'Its value as the server uses it; a secret only as "set" or "not set", URLs without credentials.' }),
+  said: Type.Boolean({ description: 'Whether `value` is words of the server in the reader\'s language ("set", "not set", "unset", …) rather than the value itself.' }),
 });
 export type AdminSetting = Static<typeof AdminSetting>;
 

@@ -200,7 +200,7 @@ const admin: FastifyPluginAsyncTypebox = (fastify) => {
   fastify.get(
     '/admin/settings',
     { schema: { hide: true, tags: ['admin'], summary: 'The server\'s settings, secrets hidden', response: { 200: serializable(SettingsEnvelope), ...errorResponses } } },
-    () => Promise.resolve({ status: 'success', data: { settings: describeSettings(config) } } as const),
+    (request) => Promise.resolve({ status: 'success', data: { settings: describeSettings(config, (words) => translateFor(request, words)) } } as const),
   );
 
   fastify.get(

@@ -287,6 +287,8 @@ export function InviteSection() {
   );
 }
 
+const ENVIRONMENT_VARIABLE = /^[A-Z][A-Z0-9_]*$/;
+
 /** The server's settings, as the server shows them (secrets only as set / not set). */
 export function SettingsSection() {
   const settings = useServerSettings();
@@ -301,8 +303,9 @@ export function SettingsSection() {
         <dl className="admin-settings">
           {settings.data.map((s) => (
             <div key={s.name} className="admin-settings__row">
-              <dt>{s.name}</dt>
-              <dd>{s.value === '' ? t({ message: '(empty)', comment: 'A server setting that is set to nothing' }) : s.value}</dd>
+              {/* An environment variable and a value as given are machine words, never translated. */}
+              <dt>{ENVIRONMENT_VARIABLE.test(s.name) ? <code>{s.name}</code> : s.name}</dt>
+              <dd>{s.value === '' ? t({ message: '(empty)', comment: 'A server setting that is set to nothing' }) : s.said ? s.value : <code>{s.value}</code>}</dd>
             </div>
           ))}
         </dl>
