@@ -17,7 +17,11 @@ import { activityEntry } from './task-activity.ts';
 import { sightOf } from './task-change.ts';
 import { taskConflict, viewerCannotChange } from './task-writes.ts';
 
-/** A file as it arrives: the name it was sent with, and its bytes, read once. */
+/**
+ * A file as it arrives: the name it was sent with, and its bytes, read once. The stream's chunks
+ * are handed over: once stored, their memory may be freed (files/release-chunk.ts), so nothing
+ * else may read them afterwards.
+ */
 export interface IncomingFile {
   name: string;
   stream: Readable;
@@ -87,7 +91,8 @@ function meter(maxBytes: number) {
         return;
       }
       if (headLength < TYPE_HEAD_BYTES) {
-        const part = chunk.subarray(0, TYPE_HEAD_BYTES - headLength);
+        // A copy: the chunk itself is handed over to the store, which frees it once written.
+        const part = Buffer.from(chunk.subarray(0, TYPE_HEAD_BYTES - headLength));
         head.push(part);
         headLength += part.length;
       }
@@ -174,7 +179,8 @@ export default fp(
           // Connected at once, with both streams' errors handled from the start: the bytes flow (and
           // may pass the limit) before the store starts reading. The store's read sees the error.
           const body = pipeline(file.stream, bytes.stream, () => undefined);
-          await fastify.files.put(storageKey, body);
+          // The chunks are the sender's bytes, read by nothing else: the store may free each once stored.
+          await fastify.files.put(storageKey, body, { handOver: true });
           const size = bytes.size();
           const type = await detectType(bytes.head());
           let image: { width: number; height: number } | undefined;
@@ -182,7 +188,7 @@ export default fp(
             const source = await fastify.files.read(storageKey);
             const thumbnail = source === undefined ? undefined : await makeThumbnail(source.body);
             if (thumbnail !== undefined) {
-              await fastify.files.put(thumbnailKey, Readable.from([thumbnail.webp]), 'image/webp');
+              await fastify.files.put(thumbnailKey, Readable.from([thumbnail.webp]), { contentType: 'image/webp' });
               image = { width: thumbnail.width, height: thumbnail.height };
             }
           }
