@@ -6,6 +6,19 @@ export interface ByteRange {
   end: number;
 }
 
+/** How `put` stores a body. */
+export interface PutOptions {
+  /** The file's media type (the S3 store keeps it with the object). */
+  contentType?: string;
+  /**
+   * The body's chunks are handed over: nothing reads them once `put` has them. The disk store
+   * then frees each chunk's memory as soon as it is on disk (files/release-chunk.ts) instead of
+   * leaving it to V8's next full collection; the S3 store, which copies chunks into its parts,
+   * ignores it. For bytes as they arrive from a client, never for a Buffer the caller keeps.
+   */
+  handOver?: boolean;
+}
+
 /** What a stored file answers with: its size and, from `read`, its bytes. */
 export interface StoredFile {
   size: number;
@@ -24,7 +37,7 @@ export interface FileStore {
    * written. When `body` errors (a cut-off upload, a size limit), the promise rejects with that
    * error and nothing is left at `key`.
    */
-  put(key: string, body: Readable, contentType?: string): Promise<{ size: number }>;
+  put(key: string, body: Readable, options?: PutOptions): Promise<{ size: number }>;
   /** The file at `key` (or the range of it); undefined when there is none. */
   read(key: string, range?: ByteRange): Promise<StoredFile | undefined>;
   /** Deletes the file at `key`; a missing file is no error. */

@@ -87,7 +87,7 @@ class S3ChunkStore extends DataStore {
 
   async #saveInfo(upload: Upload): Promise<void> {
     const { id, size, metadata, creation_date } = upload;
-    await this.#files.put(this.#infoKey(id), Readable.from([Buffer.from(JSON.stringify({ id, size, metadata, creation_date, offset: 0 }))]), 'application/json');
+    await this.#files.put(this.#infoKey(id), Readable.from([Buffer.from(JSON.stringify({ id, size, metadata, creation_date, offset: 0 }))]), { contentType: 'application/json' });
   }
 
   /** The upload's chunks in byte order. */

@@ -4,7 +4,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FilesConfig } from '../config.ts';
-import type { ByteRange, FileStore, StoredFile } from './file-store.ts';
+import type { ByteRange, FileStore, PutOptions, StoredFile } from './file-store.ts';
 
 /** Part size and parts in flight of a multipart upload: at most about three parts of an upload are in memory. */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -55,7 +55,7 @@ export function createS3Store(config: Extract<FilesConfig, { kind: 's3' }>): Fil
   return {
     kind: 's3',
 
-    async put(key: string, body: Readable, contentType?: string): Promise<{ size: number }> {
+    async put(key: string, body: Readable, { contentType }: PutOptions = {}): Promise<{ size: number }> {
       let size = 0;
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, done) {

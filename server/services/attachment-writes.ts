@@ -17,7 +17,11 @@ import { activityEntry } from './task-activity.ts';
 import { sightOf } from './task-change.ts';
 import { taskConflict, viewerCannotChange } from './task-writes.ts';
 
-/** A file as it arrives: the name it was sent with, and its bytes, read once. */
+/**
+ * A file as it arrives: the name it was sent with, and its bytes, read once. The stream's chunks
+ * are handed over: once stored, their memory may be freed (files/release-chunk.ts), so nothing
+ * else may read them afterwards.
+ */
 export interface IncomingFile {
   name: string;
   stream: Readable;
@@ -54,6 +58,34 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * How many uploads of this process write their row at once. Each such write holds a database
+ * connection while it waits for the board's lock and for its commit, and uploads finishing
+ * together (20 at a time on one board) took the whole pool (10 connections on PostgreSQL): every
+ * other request waited for a connection behind them. The board's lock in the database still
+ * orders the writes, and checks the quota, across instances; this only leaves the pool to the
+ * other requests (docs/decisions/167-upload-chunks-freed-once-written.md).
+ */
+const ROW_WRITES_AT_ONCE = 2;
+
+/** Runs each `work` once fewer than `limit` others are running, first come first served. */
+function limiter(limit: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running < limit) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      // The place goes straight to the next in line, if any.
+      const next = waiting.shift();
+      if (next === undefined) running--;
+      else next();
+    }
+  };
+}
+
 const attachmentNotFound = () => new AppError(404, 'NOT_FOUND', ATTACHMENT_MESSAGES.attachmentNotFound);
 const person = (actor: Actor) => ({ fullName: actor.fullName, email: actor.email });
 const MAX_NAME_LENGTH = 255;
@@ -87,7 +119,8 @@ function meter(maxBytes: number) {
         return;
       }
       if (headLength < TYPE_HEAD_BYTES) {
-        const part = chunk.subarray(0, TYPE_HEAD_BYTES - headLength);
+        // A copy: the chunk itself is handed over to the store, which frees it once written.
+        const part = Buffer.from(chunk.subarray(0, TYPE_HEAD_BYTES - headLength));
         head.push(part);
         headLength += part.length;
       }
@@ -113,6 +146,7 @@ export default fp(
     const repo = fastify.attachmentsRepository;
     const writes = fastify.taskWrites;
     const limits = fastify.config.attachments;
+    const rowWrites = limiter(ROW_WRITES_AT_ONCE);
 
     /** A change of the task row that only the attachment writes make: its count or cover, with its version and events. */
     const taskChange = (before: Task, after: Task, changes: Record<string, unknown>, actor: Actor, now: Date, event: NewEvent, activity?: { from: string | null; to: string | null }) => {
@@ -174,7 +208,8 @@ export default fp(
           // Connected at once, with both streams' errors handled from the start: the bytes flow (and
           // may pass the limit) before the store starts reading. The store's read sees the error.
           const body = pipeline(file.stream, bytes.stream, () => undefined);
-          await fastify.files.put(storageKey, body);
+          // The chunks are the sender's bytes, read by nothing else: the store may free each once stored.
+          await fastify.files.put(storageKey, body, { handOver: true });
           const size = bytes.size();
           const type = await detectType(bytes.head());
           let image: { width: number; height: number } | undefined;
@@ -182,7 +217,7 @@ export default fp(
             const source = await fastify.files.read(storageKey);
             const thumbnail = source === undefined ? undefined : await makeThumbnail(source.body);
             if (thumbnail !== undefined) {
-              await fastify.files.put(thumbnailKey, Readable.from([thumbnail.webp]), 'image/webp');
+              await fastify.files.put(thumbnailKey, Readable.from([thumbnail.webp]), { contentType: 'image/webp' });
               image = { width: thumbnail.width, height: thumbnail.height };
             }
           }
@@ -204,7 +239,7 @@ export default fp(
             createdAt: at,
           };
           const attachment = toAttachmentJson(row);
-          return await writes.change<Attachment>(actor, taskId, { rights: 'edit', lockFirst: true }, async ({ task: before }, ex) => {
+          return await rowWrites(() => writes.change<Attachment>(actor, taskId, { rights: 'edit', lockFirst: true }, async ({ task: before }, ex) => {
             await repo.lockBoard(before.boardId, ex);
             await checkRoom(before, size, ex);
             await repo.insert(row, ex);
@@ -213,7 +248,7 @@ export default fp(
             const event: NewEvent = { type: 'attachment.created', subjectId: before._id, ...sightOf(before), data: { taskId: before._id, attachment, by: person(actor) }, at };
             const { parts, ...target } = taskChange(before, after, { attachmentCount: after.attachmentCount }, actor, now, event, { from: null, to: row.name });
             return { target, parts, answer: () => attachment };
-          });
+          }));
         } catch (error) {
           await discard(keys);
           if (sender.failed && !(error instanceof AppError) && (error as { statusCode?: number }).statusCode === undefined) {

@@ -72,7 +72,7 @@ function contract(kind: 'disk' | 's3', open: () => Promise<StoreUnderTest & { st
       const { store } = subject;
       const bytes = randomBytes(100_000);
       const key = `attachments/${id()}`;
-      expect(await store.put(key, Readable.from([bytes.subarray(0, 40_000), bytes.subarray(40_000)]), 'application/octet-stream')).toEqual({ size: 100_000 });
+      expect(await store.put(key, Readable.from([bytes.subarray(0, 40_000), bytes.subarray(40_000)]), { contentType: 'application/octet-stream' })).toEqual({ size: 100_000 });
 
       const whole = await store.read(key);
       expect(whole?.size).toBe(100_000);
@@ -90,7 +90,7 @@ function contract(kind: 'disk' | 's3', open: () => Promise<StoreUnderTest & { st
     it('deletes a file, and deleting a missing one is no error', async () => {
       const { store } = subject;
       const key = `thumbnails/${id()}.webp`;
-      await store.put(key, Readable.from([Buffer.from('thumbnail')]), 'image/webp');
+      await store.put(key, Readable.from([Buffer.from('thumbnail')]), { contentType: 'image/webp' });
       await store.delete(key);
       expect(await store.read(key)).toBeUndefined();
       await store.delete(key);
@@ -130,6 +130,30 @@ function contract(kind: 'disk' | 's3', open: () => Promise<StoreUnderTest & { st
     });
 
     if (kind === 'disk') {
+      it('a handed-over body is stored whole, and each chunk that is all of its own memory is freed once written', async () => {
+        const { store } = subject;
+        const key = `attachments/${id()}`;
+        // As a request arrives: many 64 KiB socket reads (each its own memory), a slice of a larger Buffer and a small one.
+        const reads = Array.from({ length: 40 }, () => randomBytes(64 * 1024));
+        const larger = randomBytes(100_000);
+        const slice = larger.subarray(10, 50_000);
+        const small = Buffer.from('tail');
+        const expected = Buffer.concat([...reads, slice, small]);
+        expect(await store.put(key, Readable.from([...reads, slice, small]), { handOver: true })).toEqual({ size: expected.length });
+        expect(sha256(await bytesOf((await store.read(key))!.body))).toBe(sha256(expected));
+        expect(reads.every((read) => read.buffer.detached)).toBe(true);
+        expect([larger.buffer.detached, small.buffer.detached]).toEqual([false, false]);
+        expect(slice.subarray(0, 5)).toEqual(larger.subarray(10, 15));
+      });
+
+      it('a body not handed over is left as it was', async () => {
+        const { store } = subject;
+        const bytes = randomBytes(300_000);
+        await store.put(`attachments/${id()}`, Readable.from([bytes]));
+        expect(bytes.buffer.detached).toBe(false);
+        expect(bytes.length).toBe(300_000);
+      });
+
       it('refuses keys that could leave its directory, and gives no signed URL', async () => {
         const { store } = subject;
         for (const key of ['../outside', 'attachments/../../outside', '/etc/passwd', 'attachments\\x', '.incoming/x', '.uploads/x', '']) {
@@ -147,7 +171,7 @@ function contract(kind: 'disk' | 's3', open: () => Promise<StoreUnderTest & { st
         const { store } = subject;
         const key = `attachments/${id()}`;
         const bytes = randomBytes(5_000);
-        await store.put(key, Readable.from([bytes]), 'application/octet-stream');
+        await store.put(key, Readable.from([bytes]), { contentType: 'application/octet-stream' });
         const disposition = `attachment; filename="report.pdf"; filename*=UTF-8''r%C3%A9port.pdf`;
         const url = await store.signedUrl(key, { contentType: 'application/pdf', contentDisposition: disposition }, 3600);
         expect(url).toMatch(/X-Amz-Expires=300(&|$)/);
