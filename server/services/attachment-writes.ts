@@ -1,5 +1,6 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import fp from 'fastify-plugin';
+import pLimit from 'p-limit';
 import { ATTACHMENT_MESSAGES } from '#shared/attachment-messages.ts';
 import { canChangeTask, canDeleteAttachment } from '#shared/rights.ts';
 import type { Attachment } from '#shared/schemas/attachments.ts';
@@ -68,24 +69,6 @@ declare module 'fastify' {
  */
 const ROW_WRITES_AT_ONCE = 2;
 
-/** Runs each `work` once fewer than `limit` others are running, first come first served. */
-function limiter(limit: number) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(work: () => Promise<T>): Promise<T> => {
-    if (running < limit) running++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await work();
-    } finally {
-      // The place goes straight to the next in line, if any.
-      const next = waiting.shift();
-      if (next === undefined) running--;
-      else next();
-    }
-  };
-}
-
 const attachmentNotFound = () => new AppError(404, 'NOT_FOUND', ATTACHMENT_MESSAGES.attachmentNotFound);
 const person = (actor: Actor) => ({ fullName: actor.fullName, email: actor.email });
 const MAX_NAME_LENGTH = 255;
@@ -146,7 +129,7 @@ export default fp(
     const repo = fastify.attachmentsRepository;
     const writes = fastify.taskWrites;
     const limits = fastify.config.attachments;
-    const rowWrites = limiter(ROW_WRITES_AT_ONCE);
+    const rowWrites = pLimit(ROW_WRITES_AT_ONCE);
 
     /** A change of the task row that only the attachment writes make: its count or cover, with its version and events. */
     const taskChange = (before: Task, after: Task, changes: Record<string, unknown>, actor: Actor, now: Date, event: NewEvent, activity?: { from: string | null; to: string | null }) => {
