@@ -8,6 +8,7 @@
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, test } from './fixtures.ts';
 import { apiCreateBoard, apiCreateLabel } from './support/boards-api.ts';
+import { promoteUser } from './support/db.ts';
 import { findProblems } from './support/text-problems.ts';
 
 test.use({ locale: 'en-XA', viewport: { width: 360, height: 740 } });
@@ -63,5 +64,40 @@ test.describe('signed in', () => {
     await expectTranslated(page, 'the board settings', allowed);
     await page.goto('/account');
     await expectTranslated(page, 'the account page', allowed);
+  });
+
+  // Every name here is accented, so controls are found by what they are rather than by name.
+  test('the notifications panel, the keyboard shortcuts, a confirmation and the admin page', async ({ page, user, db }) => {
+    const allowed = [...ALLOWED, user.fullName, ...user.fullName.split(/\s+/)];
+    promoteUser(db, user.email);
+    const created = await apiCreateBoard(page.request, 'Ƥŕōĵēćţ Ōŕĩōń');
+    await apiCreateTask(page.request, { taskTitle: 'Ŵŕĩţē ţĥē ŕēƥōŕţ', assignee: user.email, boardId: created._id });
+
+    await page.goto(`/boards/${created._id}`);
+    const card = page.getByRole('article').filter({ hasText: 'Ŵŕĩţē ţĥē ŕēƥōŕţ' });
+    await expect(card).toBeVisible();
+    const bell = page.locator('.bell__button');
+    await bell.click();
+    const panel = page.locator(`[id="${await bell.getAttribute('aria-controls')}"]`);
+    await expect(panel).toBeVisible();
+    await expectTranslated(page, 'the notifications panel', allowed);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+
+    await page.keyboard.press('Shift+?');
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectTranslated(page, 'the keyboard shortcuts', allowed);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+
+    // The card's last button is Delete.
+    await card.getByRole('button').last().click();
+    await expect(page.getByRole('alertdialog')).toBeVisible();
+    await expectTranslated(page, 'the confirmation of a deletion', allowed);
+    await page.keyboard.press('Escape');
+
+    await page.goto('/admin');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expectTranslated(page, 'the admin page', allowed);
   });
 });

@@ -19,7 +19,7 @@ import type { ColumnChange } from '../api/change-columns.ts';
 /** The words of a category, as the column form says them. */
 const CATEGORY_LABELS: Record<TaskStatus, MessageDescriptor> = {
   todo: msg({ message: 'To do', comment: 'A column’s category: its tasks are still to do' }),
-  done: msg({ message: 'Done', comment: 'A column’s category: its tasks are completed' }),
+  done: msg({ message: 'Done', context: 'column category', comment: 'A column’s category: its tasks are completed (not the “Done” of a button that closes a panel)' }),
 };
 
 /** Sends one change of the board's columns; rejects with the server's refusal. */
