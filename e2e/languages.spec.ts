@@ -12,7 +12,7 @@ import { parsePo } from 'pofile-ts';
 import { apiCreateTask, expect, test } from './fixtures.ts';
 import { apiCreateBoard, apiCreateLabel } from './support/boards-api.ts';
 import { repoRoot } from './support/paths.ts';
-import { promoteUser } from './support/db.ts';
+import { promoteUser, randomSuffix } from './support/db.ts';
 import { findProblems } from './support/text-problems.ts';
 
 const CATALOGS = ['web/src/locales/public', 'web/src/locales/app', 'server/locales'];
@@ -110,9 +110,11 @@ for (const { language, board, label, task } of LANGUAGES) {
         await expectTranslated(page, 'the account page', allowed);
       });
 
-      test('the notifications panel, the keyboard shortcuts, a confirmation and the admin page follow the account', async ({ page, user, db }) => {
+      test('the notifications panel, the keyboard shortcuts, a confirmation and the admin page follow the account', async ({ page, user, db, createUser }) => {
         const allowed = [...ALLOWED, ...user.fullName.split(/\s+/)];
         promoteUser(db, user.email);
+        // Another account whose name is English words: the admin page lists it, as a person's own words.
+        await createUser({ fullName: `Renamed Person ${randomSuffix()}` });
         const saved = await page.request.patch('/api/users/me/settings', { data: { language } });
         expect(saved.status(), await saved.text()).toBe(200);
         const created = await apiCreateBoard(page.request, board);

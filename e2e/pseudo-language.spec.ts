@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, test } from './fixtures.ts';
 import { apiCreateBoard, apiCreateLabel } from './support/boards-api.ts';
-import { promoteUser } from './support/db.ts';
+import { promoteUser, randomSuffix } from './support/db.ts';
 import { findProblems } from './support/text-problems.ts';
 
 test.use({ locale: 'en-XA', viewport: { width: 360, height: 740 } });
@@ -67,9 +67,11 @@ test.describe('signed in', () => {
   });
 
   // Every name here is accented, so controls are found by what they are rather than by name.
-  test('the notifications panel, the keyboard shortcuts, a confirmation and the admin page', async ({ page, user, db }) => {
+  test('the notifications panel, the keyboard shortcuts, a confirmation and the admin page', async ({ page, user, db, createUser }) => {
     const allowed = [...ALLOWED, user.fullName, ...user.fullName.split(/\s+/)];
     promoteUser(db, user.email);
+    // Another account whose name is English words: the admin page lists it, as a person's own words.
+    await createUser({ fullName: `Renamed Person ${randomSuffix()}` });
     const created = await apiCreateBoard(page.request, 'Ƥŕōĵēćţ Ōŕĩōń');
     await apiCreateTask(page.request, { taskTitle: 'Ŵŕĩţē ţĥē ŕēƥōŕţ', assignee: user.email, boardId: created._id });
 

@@ -25,7 +25,9 @@ const FIND_PROBLEMS = String.raw`({ allowed, suspect }) => {
       const parent = node.parentElement;
       const text = node.textContent?.trim() ?? '';
       if (!parent || text === '' || parent.closest('script, style, noscript, code, pre, kbd, input, textarea') || !visible(parent)) continue;
-      let rest = text.replace(/\S+@\S+/g, ' ').replace(/https?:\/\/\S+/g, ' ');
+      // Marked as not to be translated (a person's name, their words): still checked for being cut off.
+      const theirs = parent.closest('[translate="no"]') !== null;
+      let rest = theirs ? '' : text.replace(/\S+@\S+/g, ' ').replace(/https?:\/\/\S+/g, ' ');
       for (const word of allowed) rest = rest.replaceAll(word, ' ');
       const words = rest.match(/[A-Za-z]{3,}/g) ?? [];
       // Without a list of suspects every Latin word is English (the pseudo-language accents them all).

@@ -184,8 +184,13 @@ export function AccountsSection({ myEmail }: { myEmail: string }) {
                   return (
                     <tr key={account.id} className={account.deactivatedAt === null ? undefined : 'admin-table__row--off'}>
                       <th scope="row">
-                        <span className="admin-table__name">{account.fullName}</span>
-                        <span className="admin-table__email">{account.email}</span>
+                        {/* A person's name and address: their own words, never translated (not even by the browser). */}
+                        <span className="admin-table__name" translate="no">
+                          {account.fullName}
+                        </span>
+                        <span className="admin-table__email" translate="no">
+                          {account.email}
+                        </span>
                         {account.isAdmin ? (
                           <span className="admin-badge">
                             <Trans comment="Badge of an account that is an admin of this server">Admin</Trans>
@@ -357,7 +362,7 @@ const SIGN_IN_METHODS: Record<SignInMethod, MessageDescriptor> = {
 
 /** One entry of the audit log: a whole sentence per action, so each language orders its words. */
 function AuditLine({ action, actor, subject }: { action: AdminAction; actor: string; subject: string }) {
-  const who = <strong>{actor}</strong>;
+  const who = <strong translate="no">{actor}</strong>;
   switch (action) {
     case 'deactivate':
       return <Trans>{who} deactivated {subject}</Trans>;
