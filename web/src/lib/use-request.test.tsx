@@ -4,11 +4,12 @@ import { useRequest } from './use-request.ts';
 
 /** A request whose answer the test gives, one per call. */
 function controlled() {
-  const answers: { resolve: (value: string) => void; reject: (error: unknown) => void }[] = [];
-  const send = (_variables: number) =>
-    new Promise<string>((resolve, reject) => {
-      answers.push({ resolve, reject });
-    });
+  const answers: { resolve: (value: string) => void; reject: (error: unknown) => void; sent: Promise<string> }[] = [];
+  const send = (_variables: number) => {
+    const handlers = Promise.withResolvers<string>();
+    answers.push({ resolve: handlers.resolve, reject: handlers.reject, sent: handlers.promise });
+    return handlers.promise;
+  };
   return { send, answers };
 }
 
@@ -75,8 +76,8 @@ describe('useRequest', () => {
     });
     unmount();
     answers[0]?.resolve('late');
-    // A task queued after the answer runs once every microtask, the answer's handlers among them, has.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The hook's handlers were attached to the same promise first, so they have run once this resolves.
+    await answers[0]?.sent;
     expect(onSuccess).not.toHaveBeenCalled();
   });
 });
