@@ -107,15 +107,53 @@ function pwa() {
 }
 
 /**
+ * Modules by the chunk group they belong to, found once the module graph is complete
+ * (`buildEnd`), from what a start file imports statically, whatever it imports in turn:
+ * - `shell`: what the entry (src/main.tsx) runs before every page's first render;
+ * - `signed-out`: what the signed-out pages (/login, /sign-up) add to it.
+ * Each group is one chunk with one style sheet (the `groups` below). Left to itself, the bundler
+ * splits out each module that a lazy chunk shares: /login then fetched 20 small scripts and 8
+ * render-blocking style sheets before it could paint, each a request that a phone on a slow
+ * network waits for in turn.
+ */
+const SHELL_START = ['/src/main.tsx'];
+const SIGNED_OUT_START = ['/src/app/routes/login.tsx', '/src/app/routes/sign-up.tsx'];
+const shellModules = new Set<string>();
+const signedOutModules = new Set<string>();
+
+function groupModules(): Plugin {
+  return {
+    name: 'taskwise:chunk-groups',
+    apply: 'build',
+    buildEnd() {
+      const ids = [...this.getModuleIds()];
+      const closure = (starts: string[], into: Set<string>, skip: Set<string>) => {
+        into.clear();
+        const queue = ids.filter((id) => starts.some((start) => id.endsWith(start)));
+        for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
+          if (into.has(id) || skip.has(id)) continue;
+          into.add(id);
+          queue.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+      };
+      closure(SHELL_START, shellModules, new Set());
+      closure(SIGNED_OUT_START, signedOutModules, shellModules);
+    },
+  };
+}
+
+/**
  * The production build lands in dist/web, which the API server serves on the same origin.
  * React, React DOM and React Router go into one long-cached `react` chunk that every page
- * loads; each route is its own lazy chunk (web/src/app/routes.tsx).
+ * loads, the entry's own modules into `shell`, the signed-out pages' into `signed-out`
+ * (`groupModules` above; docs/decisions/169-chunk-groups-and-a-sliced-first-render.md); each
+ * signed-in route is its own lazy chunk (web/src/app/routes.tsx).
  */
 export default defineConfig({
   root,
   // Lingui turns its macros (<Trans>, t`…`) into catalog lookups and compiles a `.po` catalog
   // when it is imported (web/src/app/i18n/, docs/i18n.md).
-  plugins: [react(), lingui({ macroTransform: true, configPath: fileURLToPath(new URL('../lingui.config.ts', import.meta.url)) }), pwa(), precompress()],
+  plugins: [groupModules(), react(), lingui({ macroTransform: true, configPath: fileURLToPath(new URL('../lingui.config.ts', import.meta.url)) }), pwa(), precompress()],
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,
@@ -123,7 +161,11 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ }],
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 3 },
+            { name: 'shell', test: (id) => shellModules.has(id), priority: 2 },
+            { name: 'signed-out', test: (id) => signedOutModules.has(id), priority: 1 },
+          ],
         },
       },
     },

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
@@ -37,15 +37,21 @@ const dataLayer = signedIn
     )
   : undefined;
 void Promise.all([openDeviceCopy({ signedIn }), dataLayer, switchLanguage(startLanguage(signedIn), { app: signedIn }), preloadFirstScreen(window.location.pathname, window.location.search, signedIn)]).then(([deviceCopy, layer]) => {
-  createRoot(root).render(
-    <StrictMode>
-      <AppProviders deviceCopy={deviceCopy} dataLayer={layer}>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </AppProviders>
-    </StrictMode>,
-  );
+  const app = createRoot(root);
+  // As a transition, React renders the first screen in slices of a few milliseconds, yielding to
+  // the browser between them, rather than in one long task that would keep a slow phone from
+  // answering a tap; it is shown, all at once, when the last slice is done.
+  startTransition(() => {
+    app.render(
+      <StrictMode>
+        <AppProviders deviceCopy={deviceCopy} dataLayer={layer}>
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
+        </AppProviders>
+      </StrictMode>,
+    );
+  });
 });
 
 /*
