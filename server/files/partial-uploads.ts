@@ -10,6 +10,7 @@ import { PARTIAL_UPLOADS_DIR } from './disk-store.ts';
 import type { FileStore } from './file-store.ts';
 import { createS3Store, PARTIAL_UPLOADS_PREFIX, s3ClientOptions } from './s3-store.ts';
 import { createUploadLocker } from './upload-locker.ts';
+import { paced } from './upload-pacing.ts';
 
 /** How long a resumable upload may stay unfinished: after this the hourly cleanup removes it. */
 export const PARTIAL_UPLOAD_LIFETIME_MS = DAY;
@@ -110,7 +111,7 @@ class S3ChunkStore extends DataStore {
 
   override async write(stream: Readable, id: string, offset: number): Promise<number> {
     const key = `${this.#prefix}${id}/${String(offset).padStart(OFFSET_DIGITS, '0')}`;
-    const { size } = await this.#files.put(key, stream);
+    const { size } = await this.#files.put(key, paced(stream));
     if (size === 0) await this.#files.delete(key);
     return offset + size;
   }
@@ -166,6 +167,13 @@ class S3ChunkStore extends DataStore {
   }
 }
 
+/** @tus/file-store's FileStore, with the bytes of each write taking turns with other requests (upload-pacing.ts). */
+class PacedTusFileStore extends TusFileStore {
+  override write(stream: Readable, id: string, offset: number): Promise<number> {
+    return super.write(paced(stream), id, offset);
+  }
+}
+
 /**
  * The partial uploads of the configured storage: @tus/file-store's FileStore on disk, the
  * chunk store above on S3. Neither expires uploads itself (@tus/file-store's expiry reads the
@@ -181,7 +189,7 @@ export function createPartialUploads(files: FilesConfig, database: DatabaseConfi
     const directory = join(files.dir, PARTIAL_UPLOADS_DIR);
     // Each upload's `<id>.json` beside its bytes (the FileStore's default, given here to be listed).
     const configstore = new FileConfigstore(directory);
-    const disk = new TusFileStore({ directory, configstore });
+    const disk = new PacedTusFileStore({ directory, configstore });
     store = disk;
     ids = async function* () {
       yield* await configstore.list();

@@ -10,6 +10,7 @@ import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import { AppError, validationFailed } from '../errors.ts';
 import { detectType, hasThumbnail, makeThumbnail, TYPE_HEAD_BYTES } from '../files/inspect.ts';
+import { paced } from '../files/upload-pacing.ts';
 import type { NewEvent } from '../repositories/events-repository.ts';
 import { toAttachmentJson } from '../repositories/attachments-repository.ts';
 import type { Actor } from './actor.ts';
@@ -190,7 +191,8 @@ export default fp(
           });
           // Connected at once, with both streams' errors handled from the start: the bytes flow (and
           // may pass the limit) before the store starts reading. The store's read sees the error.
-          const body = pipeline(file.stream, bytes.stream, () => undefined);
+          // The bytes take turns with the process's other requests (files/upload-pacing.ts).
+          const body = paced(pipeline(file.stream, bytes.stream, () => undefined));
           // The chunks are the sender's bytes, read by nothing else: the store may free each once stored.
           await fastify.files.put(storageKey, body, { handOver: true });
           const size = bytes.size();
