@@ -152,8 +152,10 @@ const FIRST_SCREENS: [pattern: string, chunks: { preload: () => Promise<void> }[
   ['/boards/:boardId/tasks/:id', [BoardPage, BoardTaskOnly, TaskPage]],
   ['/boards/:boardId/settings', [BoardSettingsPage]],
   ['/account', [AccountPage]],
-  ['/login', [LoginPage]],
-  ['/sign-up', [SignUpPage]],
+  // Both signed-out pages come in one chunk (vite.config.ts): resolving the other one too costs
+  // nothing, and the link between them then opens its page at once, without a suspense.
+  ['/login', [LoginPage, SignUpPage]],
+  ['/sign-up', [SignUpPage, LoginPage]],
   ['/reset-password', [ResetPasswordPage]],
   ['/unsubscribe', [UnsubscribePage]],
 ];
