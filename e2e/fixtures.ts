@@ -75,6 +75,16 @@ export function mailCount(email: string): number {
 
 /** Runs axe with the WCAG 2.0/2.1/2.2 A and AA rules and fails on serious or critical violations. */
 export async function expectAccessible(page: Page, state: string): Promise<void> {
+  // Right after a change of theme, colours are still in their CSS transitions (buttons fade
+  // theirs): axe would measure a contrast half-way between the themes. Wait for them to end.
+  await page.waitForFunction(() => {
+    interface Running {
+      playState: string;
+      constructor: { name: string };
+    }
+    const { document } = globalThis as unknown as { document: { getAnimations: () => Running[] } };
+    return document.getAnimations().every((a) => a.constructor.name !== 'CSSTransition' || a.playState !== 'running');
+  });
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
   const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = blocking.map((v) => `${v.impact}: ${v.id} — ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n    ')}`);
