@@ -45,3 +45,27 @@ describe('the plan of a column page in its order', () => {
     });
   }
 });
+
+/**
+ * The column counts of a board (`GET /api/tasks/counts?board=…`, and a board's columns with
+ * their counts) count each column from its (column_id, position) index. Without filters that
+ * index alone answers: a board of 20,000 tasks never has its task rows read.
+ */
+describe('the plan of the column counts of a board', () => {
+  it('counts each column from the column index alone, never the task rows', async () => {
+    const { viewer, column } = await aColumn();
+    const board = await t.app.db.selectFrom('boardColumns').select('boardId').where('id', '=', column).executeTakeFirstOrThrow();
+    for (const run of [
+      (spy: Parameters<Parameters<typeof lastStatement>[1]>[0]) => createColumnListQueries(t.app.db, t.app.dbDialect).counts(viewer, board.boardId, { view: 'all' }, spy),
+      (spy: Parameters<Parameters<typeof lastStatement>[1]>[0]) => createColumnListQueries(t.app.db, t.app.dbDialect).counts(viewer, board.boardId, { view: 'all', status: 'todo' }, spy),
+    ]) {
+      const plan = await planOf(t, await lastStatement(t, run));
+      if (t.app.dbDialect === 'sqlite') {
+        expect(plan).toMatch(/SEARCH t USING COVERING INDEX tasks_column_position_idx \(column_id=\?\)/);
+      } else {
+        expect(plan).toMatch(/Index Only Scan using tasks_column_position_idx on tasks t/);
+      }
+      expect(plan).not.toMatch(/tasks_board_/);
+    }
+  });
+});

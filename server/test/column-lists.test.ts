@@ -78,6 +78,10 @@ describe('GET /api/tasks?column=', () => {
     expect(all.json.data.counts).toMatchObject({ todo: 5, done: 1, columns: { [s.todo._id]: 5, [s.done._id]: 1 } });
     const urgent = await t.request('GET', `/api/tasks/counts?board=${s.board.id}&priority=urgent`, { cookie: s.viewer.cookie });
     expect(urgent.json.data.counts).toMatchObject({ columns: { [s.todo._id]: 1, [s.done._id]: 0 } });
+    const done = await t.request('GET', `/api/tasks/counts?board=${s.board.id}&status=done`, { cookie: s.viewer.cookie });
+    expect(done.json.data.counts).toMatchObject({ todo: 0, done: 1, columns: { [s.todo._id]: 0, [s.done._id]: 1 } });
+    const todo = await t.request('GET', `/api/tasks/counts?board=${s.board.id}&status=todo&priority=urgent`, { cookie: s.viewer.cookie });
+    expect(todo.json.data.counts).toMatchObject({ columns: { [s.todo._id]: 1, [s.done._id]: 0 } });
     const without = await t.request('GET', '/api/tasks/counts', { cookie: s.viewer.cookie });
     expect(without.json.data.counts).not.toHaveProperty('columns');
   });

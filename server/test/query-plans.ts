@@ -25,12 +25,24 @@ export async function planOf(t: TestApp, query: CompiledQuery): Promise<string> 
   return rows.map((row) => row.detail).join('\n');
 }
 
-/** The last statement `run` sent to the database through `spy` (the app's database, watched), as it was sent. */
+/**
+ * The last statement `run` sent to the database through `spy` (the app's database, watched), as
+ * it was sent: a compiled statement (the prepared ones) or a query built on `spy` (compiled
+ * after the app's plugins, as the driver receives it).
+ */
 export async function lastStatement(t: TestApp, run: (spy: Kysely<DB>) => Promise<unknown>): Promise<CompiledQuery> {
   let last: CompiledQuery | undefined;
   const db = t.app.db;
-  const spy: Kysely<DB> = new Proxy(db, {
-    get(target, prop, receiver) {
+  const executor = db.getExecutor();
+  const watched = db.withPlugin({
+    transformQuery(args) {
+      last = executor.compileQuery(args.node, args.queryId);
+      return args.node;
+    },
+    transformResult: (args) => Promise.resolve(args.result),
+  });
+  const spy: Kysely<DB> = new Proxy(watched, {
+    get(target, prop) {
       if (prop === 'withoutPlugins') return () => spy;
       if (prop === 'executeQuery') {
         return (query: CompiledQuery) => {
@@ -38,7 +50,8 @@ export async function lastStatement(t: TestApp, run: (spy: Kysely<DB>) => Promis
           return target.executeQuery(query);
         };
       }
-      return Reflect.get(target, prop, receiver) as unknown;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
   await run(spy);
