@@ -281,7 +281,11 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
   if (hooks !== undefined) ctes.push(...webhooksPart(b, (w) => w.hooks ?? '[]'));
   const events = parts.events.length > 0;
   if (events || notes) {
-    ctes.push(...d.eventOrderLock(ctes.filter((c) => c.kind === 'write').map((c) => c.name)).map((sql): Cte => ({ name: 'ordered', kind: 'read', sql })));
+    // The sender's mail lock (taken by `quota`, held to the commit) is taken after every other
+    // write: the same sender's writes queue on it for as short a time as the event-order lock.
+    const writes = ctes.filter((c) => c.kind === 'write').map((c) => c.name);
+    const lockLast = [...writes.filter((name) => name !== 'mail'), ...writes.filter((name) => name === 'mail')];
+    ctes.push(...d.eventOrderLock(lockLast).map((sql): Cte => ({ name: 'ordered', kind: 'read', sql })));
     if (events) ctes.push(...eventsPart(b, (w) => JSON.stringify(w.parts.events.map(eventRow))));
     if (notes) ctes.push(...notificationEventsPart(b, events ? 'event' : undefined));
     ctes.push(...d.notify(ctes.filter((c) => c.name === 'event' || c.name === 'notice_event').map((c) => c.name)).map((sql): Cte => ({ name: 'notified', kind: 'read', sql })));
@@ -320,9 +324,11 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
     // An insert answers one row even when refused: its columns null and the creator's role.
     const from = target.kind === 'insert' ? '(select 1 as one) one left join task on true' : 'task';
     const role = target.kind === 'insert' ? ', (select role from rights) as board_role' : '';
+    // PostgreSQL runs a CTE when the statement first reads it; the final select reads
+    // `notified` first, so the writes run in the order `ordered` reads them (the mail last).
     return {
       postgres: statement(
-        `with ${withs.join(',\n')}\nselect ${TASK_COLUMNS_SQL}, ${held} as mails_held, ${pushes} as pushes, ${webhooks} as webhooks, ${notified} as notified${role} from ${from}`,
+        `with ${withs.join(',\n')}\nselect ${TASK_COLUMNS_SQL}, ${notified} as notified, ${pushes} as pushes, ${webhooks} as webhooks, ${held} as mails_held${role} from ${from}`,
       ),
     };
   }
