@@ -368,8 +368,11 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
  * at the expected version), then the labels, comment, activity and outbox rows, then the events
  * (after the event-order lock) and the NOTIFY. Every part reads `task`, so a row that is not at
  * the expected version writes nothing at all. The parts that read another part's output run
- * after it, which orders the locks: task row, then the sender's mail lock (mail_quota_used),
- * then the event-order lock, the same order in every write, so writes cannot deadlock on them.
+ * after it, which orders the locks: task row, then the other parts' rows (labels, comment,
+ * activity, notifications, pushes, webhook deliveries), then the sender's mail lock
+ * (mail_quota_used), then the event-order lock: the same order in every write, so writes cannot
+ * deadlock on them, and the two locks every write of a sender or of the log waits for are held
+ * for as little of the statement as can be.
  * SQLite: the same parts, one statement each, after the task row, inside the caller's
  * transaction (SQLite has one writer at a time, and a statement there costs no network trip).
  * The SQL text depends only on the write's shape (which parts it has); it is built once per
