@@ -283,6 +283,7 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
   if (events || notes) {
     // The sender's mail lock (taken by `quota`, held to the commit) is taken after every other
     // write: the same sender's writes queue on it for as short a time as the event-order lock.
+    // (Two of them then trim one full inbox side by side: `notice_capped` skips locked rows.)
     const writes = ctes.filter((c) => c.kind === 'write').map((c) => c.name);
     const lockLast = [...writes.filter((name) => name !== 'mail'), ...writes.filter((name) => name === 'mail')];
     ctes.push(...d.eventOrderLock(lockLast).map((sql): Cte => ({ name: 'ordered', kind: 'read', sql })));

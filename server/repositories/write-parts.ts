@@ -402,7 +402,11 @@ export function notificationsPart<W>(b: Build<W>, json: (write: W) => string): C
       {
         name: 'notice_capped',
         kind: 'write',
-        sql: 'delete from notifications n using notice_edge edge where n.user_id = edge.user_id and (n.created_at, n.id) <= (edge.created_at, edge.id)',
+        // Rows another write is deleting right now are skipped (it deletes them, or the next
+        // write does): two writes trimming one full inbox side by side never wait for each other,
+        // so they cannot deadlock on rows they locked in different orders.
+        sql: `delete from notifications n where n.id in (select o.id from notice_edge edge
+          join notifications o on o.user_id = edge.user_id and (o.created_at, o.id) <= (edge.created_at, edge.id) for update of o skip locked)`,
         returning: 'n.user_id, n.read_at',
       },
       {

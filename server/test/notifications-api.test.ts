@@ -183,6 +183,23 @@ describe('limits, retention and the account', () => {
     expect(counts).toEqual([NOTIFICATION_POLICY.perUser, NOTIFICATION_POLICY.perUser]);
   });
 
+  it('trims one full inbox from many writes at once, of one sender and of two, without a refused write', async () => {
+    const ada = await createSignedInUser(t);
+    const cy = await createSignedInUser(t);
+    const bob = await createSignedInUser(t);
+    await insertNotifications(t, bob.user, NOTIFICATION_POLICY.perUser, { start: new Date(t.clock.now().getTime() - DAY) });
+    // Side by side, each write deletes the oldest rows past the cap (PostgreSQL: rows another
+    // write is deleting are skipped, so two writes never wait for each other's rows).
+    const writes = Array.from({ length: 24 }, (_, i) =>
+      t.request('POST', '/api/tasks', { cookie: (i % 3 === 0 ? cy : ada).cookie, body: { taskTitle: `Trim ${i}`, assignee: bob.user.email } }),
+    );
+    expect((await Promise.all(writes)).map((res) => res.status)).toEqual(writes.map(() => 201));
+    // One more write, alone, trims whatever the writes at once left past the cap.
+    expect((await t.request('POST', '/api/tasks', { cookie: ada.cookie, body: { taskTitle: 'Trim last', assignee: bob.user.email } })).status).toBe(201);
+    const count = await t.app.db.selectFrom('notifications').select((eb) => eb.fn.countAll().as('n')).where('userId', '=', bob.user.id).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(NOTIFICATION_POLICY.perUser);
+  });
+
   it(`deletes notifications older than ${NOTIFICATION_POLICY.keepDays} days; they go with the account, after its export`, async () => {
     const bob = await createSignedInUser(t);
     const start = t.clock.now().getTime();
