@@ -55,11 +55,9 @@ describe('the plan of the column counts of a board', () => {
   it('counts each column from the column index alone, never the task rows', async () => {
     const { viewer, column } = await aColumn();
     const board = await t.app.db.selectFrom('boardColumns').select('boardId').where('id', '=', column).executeTakeFirstOrThrow();
-    for (const run of [
-      (spy: Parameters<Parameters<typeof lastStatement>[1]>[0]) => createColumnListQueries(t.app.db, t.app.dbDialect).counts(viewer, board.boardId, { view: 'all' }, spy),
-      (spy: Parameters<Parameters<typeof lastStatement>[1]>[0]) => createColumnListQueries(t.app.db, t.app.dbDialect).counts(viewer, board.boardId, { view: 'all', status: 'todo' }, spy),
-    ]) {
-      const plan = await planOf(t, await lastStatement(t, run));
+    const queries = createColumnListQueries(t.app.db, t.app.dbDialect);
+    for (const filter of [{ view: 'all' }, { view: 'all', status: 'todo' }] as const) {
+      const plan = await planOf(t, await lastStatement(t, (spy) => queries.counts(viewer, board.boardId, filter, spy)));
       if (t.app.dbDialect === 'sqlite') {
         expect(plan).toMatch(/SEARCH t USING COVERING INDEX tasks_column_position_idx \(column_id=\?\)/);
       } else {
