@@ -72,15 +72,15 @@ export default fp(
 
     /**
      * An assignment mail as a write plans it: the English copies for an address with an account
-     * and without one (the write picks), and what it is made of (the sender writes it anew).
+     * and without one (the write picks, and writes them only when it stores the mail), and what
+     * it is made of (the sender writes it anew).
      */
     const assignment = (to: string, headers: Record<string, string>, texts: MailTexts): PlannedMail => ({
       id: newId(),
       kind: 'assigned',
       to,
       headers,
-      withAccount: writeMail(texts, ENGLISH, true),
-      withoutAccount: writeMail(texts, ENGLISH, false),
+      content: (hasAccount) => writeMail(texts, ENGLISH, hasAccount),
       honoursAssignedOptOut: true,
       texts,
     });
@@ -189,8 +189,7 @@ export default fp(
           kind: 'mentioned',
           to,
           headers: off.headers,
-          withAccount: content,
-          withoutAccount: content,
+          content: () => content,
           honoursAssignedOptOut: false,
           texts,
         };

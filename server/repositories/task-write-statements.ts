@@ -41,10 +41,12 @@ export interface PlannedMail {
   kind: string;
   to: string;
   headers: Record<string, string>;
-  /** What an address with an account gets (a link to the task)… */
-  withAccount: MailContent;
-  /** …and what an address without one gets (a link to sign-up). */
-  withoutAccount: MailContent;
+  /**
+   * The English copy kept with the row, for an address with an account (a link to the task) or
+   * without one (a link to sign-up). Written only when the row is: past the sender's cap, on
+   * SQLite, it is not (`sqlite` below checks the cap first).
+   */
+  content: (hasAccount: boolean) => MailContent;
   /** Left out when the address turned assignment mail off. */
   honoursAssignedOptOut: boolean;
   /** What the mail is made of: the sender writes it in its reader's language. */
@@ -115,23 +117,27 @@ export interface WriteResult {
 /** A planned mail as the mail part's JSON row. */
 const mailJson = (mails: readonly PlannedMail[]) =>
   JSON.stringify(
-    mails.map(
-      (m): MailRow => ({
+    mails.map((m): MailRow => {
+      const withAccount = m.content(true);
+      const withoutAccount = m.content(false);
+      return {
         id: m.id,
         kind: m.kind,
         to: m.to,
         headers: JSON.stringify(m.headers),
-        subject: m.withAccount.subject,
-        text: m.withAccount.text,
-        html: m.withAccount.html,
-        signupSubject: m.withoutAccount.subject,
-        signupText: m.withoutAccount.text,
-        signupHtml: m.withoutAccount.html,
+        subject: withAccount.subject,
+        text: withAccount.text,
+        html: withAccount.html,
+        signupSubject: withoutAccount.subject,
+        signupText: withoutAccount.text,
+        signupHtml: withoutAccount.html,
         honoursAssigned: m.honoursAssignedOptOut,
         texts: JSON.stringify(m.texts),
-      }),
-    ),
+      };
+    }),
   );
+/** Only what decides whether a planned mail is wanted (its address and whether it honours the opt-out): enough to count them. */
+const mailKeysJson = (mails: readonly PlannedMail[]) => JSON.stringify(mails.map((m): Pick<MailRow, 'to' | 'honoursAssigned'> => ({ to: m.to, honoursAssigned: m.honoursAssignedOptOut })));
 const commentJson = (c: NewComment) => {
   const row: CommentRow = { ...c, mentions: c.mentions ?? '[]' };
   return JSON.stringify([row]);
@@ -161,8 +167,12 @@ const compiled = (statement: Statement, write: WriteInput) => CompiledQuery.raw(
 interface Shape {
   /** PostgreSQL: the one statement. */
   postgres?: Statement;
-  /** SQLite: the task row, the creator's role (read when an insert is refused), the other parts' statements in order, the count of wanted mails. */
-  sqlite?: { row: Statement; rights?: Statement; steps: { name: string; statement: Statement }[]; wanted?: Statement };
+  /**
+   * SQLite: the task row, the creator's role (read when an insert is refused), the other parts'
+   * statements in order, and (with mails) the count of wanted mails and of the sender's mails
+   * under the cap, read before the `mail` step (which runs only when the cap leaves room).
+   */
+  sqlite?: { row: Statement; rights?: Statement; steps: { name: string; statement: Statement }[]; mailCheck?: Statement };
 }
 
 const TASK_COLUMNS_SQL = TASK_COLUMNS.map((c) => c.replaceAll(/[A-Z]/g, (x) => `_${x.toLowerCase()}`)).join(', ');
@@ -261,20 +271,22 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
     );
   }
   if (parts.activity.length > 0) ctes.push(...activityPart(b, (w) => JSON.stringify(w.parts.activity)));
+  /** SQLite: how many of the planned mails are wanted, and how many the sender has used of the cap. */
+  let mailCheck: string | undefined;
   if (withMails(parts, cap)) {
     const capOf = (w: WriteInput): MailCap => {
       if (w.cap === undefined) throw new Error('A write with mails and no cap');
       return w.cap;
     };
-    ctes.push(
-      ...mailsPart(b, {
-        json: (w) => mailJson(w.parts.mails),
-        sender: (w) => capOf(w).sender,
-        since: (w) => capOf(w).since,
-        limit: (w) => capOf(w).limit,
-        now: (w) => capOf(w).now,
-      }),
-    );
+    const mails = (json: (w: WriteInput) => string) =>
+      mailsPart(b, { json, sender: (w) => capOf(w).sender, since: (w) => capOf(w).since, limit: (w) => capOf(w).limit, now: (w) => capOf(w).now });
+    ctes.push(...mails((w) => mailJson(w.parts.mails)));
+    if (!d.oneStatement) {
+      // The same reads, of the planned mails' addresses alone: checked before the mails are
+      // written out, so a write past the cap never renders or parses them.
+      const reads = mails((w) => mailKeysJson(w.parts.mails)).filter((c) => c.kind === 'read');
+      mailCheck = `with ${reads.map((c) => `${c.name} as (${c.sql})`).join(', ')} select (select count(*) from wanted) as n, (select used from quota) as used`;
+    }
   }
   const notes = parts.notifications.length > 0;
   if (notes) ctes.push(...notificationsPart(b, (w) => planJson(w.parts.notifications)));
@@ -357,7 +369,7 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
       row: withReads(row.sql),
       ...(has('rights') ? { rights: withReads('select role from rights') } : {}),
       steps: ctes.filter((c) => c.kind === 'write').map((c) => ({ name: c.name, statement: withReads(c.sql) })),
-      ...(has('mail') ? { wanted: withReads('select count(*) as n from wanted') } : {}),
+      ...(mailCheck === undefined ? {} : { mailCheck: statement(mailCheck) }),
     },
   };
 }
@@ -442,14 +454,22 @@ export function createTaskWriteStatements(dialect: Dialect) {
       return { ...missed, boardRole: role };
     }
     const written = new Map<string, number>();
+    let mailsHeld = 0;
     for (const step of shape.steps) {
+      if (step.name === 'mail' && shape.mailCheck !== undefined) {
+        const check = (await ex.executeQuery<{ n: number; used: number | null }>(compiled(shape.mailCheck, write))).rows[0];
+        const wanted = check?.n ?? 0;
+        // No mail wanted, or the cap reached: nothing to write (the step would write no row).
+        if (wanted === 0 || (check?.used ?? 0) >= (write.cap?.limit ?? 0)) {
+          mailsHeld = wanted;
+          continue;
+        }
+        const result = await ex.executeQuery(compiled(step.statement, write));
+        mailsHeld = wanted - Number(result.numAffectedRows ?? 0);
+        continue;
+      }
       const result = await ex.executeQuery(compiled(step.statement, write));
       written.set(step.name, Number(result.numAffectedRows ?? 0));
-    }
-    let mailsHeld = 0;
-    if (shape.wanted !== undefined) {
-      const wanted = (await ex.executeQuery<{ n: number }>(compiled(shape.wanted, write))).rows[0]?.n ?? 0;
-      mailsHeld = wanted - (written.get('mail') ?? 0);
     }
     return { task: taskOf(write.target, row), mailsHeld, pushes: written.get('pushed') ?? 0, webhooks: written.get('hooked') ?? 0 };
   }
