@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { TaskStatus } from '#shared/constants.ts';
-import type { Executor } from '../db/prepared.ts';
+import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { BoardColumnsTable, DB } from '../db/schema.ts';
 import { keysBetween } from '../services/order-keys.ts';
 
@@ -20,22 +20,39 @@ export interface Place {
   position: string;
 }
 
+type ColumnsRow = StoredColumn & { role?: string | null };
+type ColumnsQuery = Prepared<{ boardId: string; userId: string }, ColumnsRow>;
+
+/** The query of `columnsOfBoard`, with or without the role, compiled once per database (its adapter, shared by its transactions). */
+const columnsQueries = new WeakMap<object, { plain: ColumnsQuery; withRole: ColumnsQuery }>();
+function columnsQuery(ex: Executor, withRole: boolean): ColumnsQuery {
+  const adapter = ex.getExecutor().adapter;
+  let queries = columnsQueries.get(adapter);
+  if (queries === undefined) {
+    const base = ex
+      .selectFrom('boardColumns as c')
+      .select(['c.id', 'c.boardId', 'c.name', 'c.category', 'c.wipLimit', 'c.position'])
+      .select((eb) => eb.selectFrom('tasks as t').whereRef('t.columnId', '=', 'c.id').select((e) => e.fn.min('t.position').as('m')).as('top'))
+      .where('c.boardId', '=', slot('boardId'))
+      .orderBy('c.position')
+      .orderBy('c.id');
+    queries = {
+      plain: prepare(base),
+      withRole: prepare(base.select((eb) => eb.selectFrom('boardMembers as m').whereRef('m.boardId', '=', 'c.boardId').where('m.userId', '=', slot('userId')).select('m.role').as('role'))),
+    };
+    columnsQueries.set(adapter, queries);
+  }
+  return withRole ? queries.withRole : queries.plain;
+}
+
 /**
  * A board's columns in order, each with its top task's key (one index seek per column); with
  * `userId`, also that person's role on the board (null: not a member), in the same statement.
+ * Read by every task create (its place): compiled once (`columnsQuery`).
  */
-export function columnsOfBoard(ex: Executor, boardId: string, userId?: string): Promise<(StoredColumn & { role?: string | null })[]> {
-  return ex
-    .selectFrom('boardColumns as c')
-    .select(['c.id', 'c.boardId', 'c.name', 'c.category', 'c.wipLimit', 'c.position'])
-    .select((eb) => eb.selectFrom('tasks as t').whereRef('t.columnId', '=', 'c.id').select((e) => e.fn.min('t.position').as('m')).as('top'))
-    .$if(userId !== undefined, (q) =>
-      q.select((eb) => eb.selectFrom('boardMembers as m').whereRef('m.boardId', '=', 'c.boardId').where('m.userId', '=', userId ?? '').select('m.role').as('role')),
-    )
-    .where('c.boardId', '=', boardId)
-    .orderBy('c.position')
-    .orderBy('c.id')
-    .execute();
+export async function columnsOfBoard(ex: Executor, boardId: string, userId?: string): Promise<ColumnsRow[]> {
+  const { rows } = await columnsQuery(ex, userId !== undefined).execute(ex, { boardId, userId: userId ?? '' });
+  return rows;
 }
 
 /** The first column of `category` among a board's columns (a board always has one of each). */

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
-import { prepare, slotsFor, type Executor, type Prepared } from '../db/prepared.ts';
+import { prepare, slot, slotsFor, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB, EventsTable } from '../db/schema.ts';
 
 /** Event names of the live stream (`event:` line). */
@@ -166,10 +166,14 @@ const toLogged = (row: LoggedRow): LoggedEvent => ({
 
 export function createEventsRepository(db: Kysely<DB>) {
   const latest = prepare<Record<string, never>, { max: string | number | null }>(db.selectFrom('events').select((eb) => eb.fn.max('id').as('max')));
+  // Read after every commit of this instance while a stream is open (events/log-reader.ts): compiled once.
+  const after = prepare<{ afterId: number; limit: number }, LoggedRow>(
+    db.selectFrom('events').select(LOGGED_COLUMNS).where('id', '>', slot('afterId')).orderBy('id').limit(slot('limit')),
+  );
   return {
     /** Events after `afterId`, oldest first, at most `limit`. */
     async listAfter(afterId: number, limit: number, ex: Executor = db): Promise<LoggedEvent[]> {
-      const rows = await ex.selectFrom('events').select(LOGGED_COLUMNS).where('id', '>', afterId).orderBy('id').limit(limit).execute();
+      const { rows } = await after.execute(ex, { afterId, limit });
       return rows.map(toLogged);
     },
 
