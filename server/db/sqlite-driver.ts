@@ -191,11 +191,12 @@ export function openSqlite(file: string): Kysely<DB> {
   // 64 MB is an upper bound, filled only as pages are read; the OS page cache holds the rest.
   sqlite.exec('pragma cache_size = -65536');
   // A statement that writes inside a transaction (a task write runs a dozen) keeps the pages it
-  // changes in a statement journal, to undo that statement alone. With SQLite's default, a journal
-  // over 64 KB goes to a temporary file: written, truncated, and opened again on every write
-  // transaction (a task's insert alone changes about fifteen index pages). In memory it costs none
-  // of those calls: POST /api/tasks ran 25 % more per second (decision 172). Temporary tables and
-  // indexes (DISTINCT, materialized CTEs) stay in memory too; large sorts still spill to files.
+  // changes in a statement journal, to undo that statement alone. With SQLite's default, a
+  // journal over 64 KB goes to a temporary file: written, truncated, and opened again on nearly
+  // every write transaction (a task's insert alone changes about fifteen index pages). In memory
+  // it costs none of those calls: POST /api/tasks ran 25 % more per second (decision 172).
+  // Temporary tables and indexes a query builds (a DISTINCT, a materialized CTE, a sort no index
+  // serves) are kept in memory too: every list here is paged and index-ordered, so they are small.
   sqlite.exec('pragma temp_store = memory');
   const db = new Kysely<DB>({
     dialect: new TaskwiseSqliteDialect(new NodeSqliteConnection(sqlite, stats)),

@@ -20,13 +20,15 @@ describe('database', () => {
     expect(again.results).toEqual([]);
   });
 
-  it.runIf(!isPostgres)('runs SQLite in WAL mode with foreign keys and full fsync on commit', async () => {
+  it.runIf(!isPostgres)('runs SQLite in WAL mode with foreign keys, full fsync on commit and statement journals in memory', async () => {
     const pragma = async (name: string) =>
       Object.values((await sql.raw(`pragma ${name}`).execute(t.app.db.withoutPlugins())).rows[0] as object)[0] as unknown;
     expect(await pragma('journal_mode')).toBe('wal');
     expect(await pragma('foreign_keys')).toBe(1);
     expect(await pragma('synchronous')).toBe(2);
     expect(await pragma('busy_timeout')).toBe(5000);
+    // 2: MEMORY (a write's statement journals never go to a temporary file; decision 172).
+    expect(await pragma('temp_store')).toBe(2);
   });
 
   it.runIf(isPostgres)('keeps its tables in the schema of its search_path', async () => {
