@@ -166,7 +166,7 @@ const toLogged = (row: LoggedRow): LoggedEvent => ({
 
 export function createEventsRepository(db: Kysely<DB>) {
   const latest = prepare<Record<string, never>, { max: string | number | null }>(db.selectFrom('events').select((eb) => eb.fn.max('id').as('max')));
-  // Read after every commit of this instance while a stream is open (events/log-reader.ts): compiled once.
+  // Read by the instance's log reader after the commits it is woken for (events/log-reader.ts): compiled once.
   const after = prepare<{ afterId: number; limit: number }, LoggedRow>(
     db.selectFrom('events').select(LOGGED_COLUMNS).where('id', '>', slot('afterId')).orderBy('id').limit(slot('limit')),
   );

@@ -454,23 +454,19 @@ export function createTaskWriteStatements(dialect: Dialect) {
       return { ...missed, boardRole: role };
     }
     const written = new Map<string, number>();
-    let mailsHeld = 0;
+    /** Mails wanted (read before the `mail` step); those it did not write are held by the cap. */
+    let wanted = 0;
     for (const step of shape.steps) {
       if (step.name === 'mail' && shape.mailCheck !== undefined) {
         const check = (await ex.executeQuery<{ n: number; used: number | null }>(compiled(shape.mailCheck, write))).rows[0];
-        const wanted = check?.n ?? 0;
-        // No mail wanted, or the cap reached: nothing to write (the step would write no row).
-        if (wanted === 0 || (check?.used ?? 0) >= (write.cap?.limit ?? 0)) {
-          mailsHeld = wanted;
-          continue;
-        }
-        const result = await ex.executeQuery(compiled(step.statement, write));
-        mailsHeld = wanted - Number(result.numAffectedRows ?? 0);
-        continue;
+        wanted = check?.n ?? 0;
+        // No mail wanted, or the cap reached: the step would write no row.
+        if (wanted === 0 || (check?.used ?? 0) >= (write.cap?.limit ?? 0)) continue;
       }
       const result = await ex.executeQuery(compiled(step.statement, write));
       written.set(step.name, Number(result.numAffectedRows ?? 0));
     }
+    const mailsHeld = wanted - (written.get('mail') ?? 0);
     return { task: taskOf(write.target, row), mailsHeld, pushes: written.get('pushed') ?? 0, webhooks: written.get('hooked') ?? 0 };
   }
 
