@@ -1,13 +1,16 @@
 /**
  * The table view of a board and changes to many tasks at once: sorting, a deadline edited in
  * place, three rows picked with Shift+click, their priority set from the bulk bar and put back
- * with Undo, and an Undo refused for a task someone changed since; and the table and its bar
- * checked by axe on a phone and a desktop, light and dark.
+ * with Undo, and an Undo refused for a task someone changed since; the table and its bar
+ * checked by axe on a phone and a desktop, light and dark; and the date columns measured against
+ * the longest date of every language.
  */
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, test } from './fixtures.ts';
 import { apiCreateBoard } from './support/boards-api.ts';
 import { randomSuffix } from './support/db.ts';
+import { LANGUAGES } from '#shared/languages.ts';
+import { SHORT_DEADLINE_FORMATS } from '#web/features/tasks/utils/deadline.ts';
 
 test.use({ signedIn: true });
 
@@ -108,4 +111,57 @@ test('the table and its bar pass axe on a phone and a desktop, and in the dark t
   await page.getByRole('button', { name: 'Dark mode' }).click();
   await expect(page.getByRole('button', { name: 'Dark mode' })).toHaveAttribute('aria-pressed', 'true');
   await expectAccessible(page, 'the table with a row selected at 1280 px, dark');
+});
+
+/**
+ * Run in the page (as source text: the browser tests are type-checked without the DOM's types):
+ * every day of a year at the widest hours, in each short form of a deadline, each language and
+ * both clocks, formatted by the browser's Intl as the app does; the widest of each is shown in the
+ * first row's own deadline and start cells. Says which widest text does not fit its cell.
+ */
+const DATES_THAT_DO_NOT_FIT = String.raw`({ languages, formats }) => {
+  const time = document.querySelector('.table-view__col--deadline time');
+  const button = time.closest('button');
+  const start = time.closest('tr').querySelector('.table-view__col--start');
+  // Measured on a canvas in the cell's font (no layout per text); the widest is then laid out in the cells.
+  const context = document.createElement('canvas').getContext('2d');
+  context.font = getComputedStyle(time).font;
+  const problems = [];
+  for (const language of languages) for (const hourCycle of ['h12', 'h23']) for (const options of formats) {
+    const format = new Intl.DateTimeFormat(language, { ...options, hourCycle });
+    let widest = '';
+    let width = 0;
+    for (let day = 0; day < 365; day++) for (const hour of [0, 10, 12, 22]) {
+      const text = format.format(new Date(2026, 0, 1 + day, hour, 58));
+      const measured = context.measureText(text).width;
+      if (measured > width) [width, widest] = [measured, text];
+    }
+    time.textContent = widest;
+    start.textContent = widest;
+    if (button.scrollWidth > button.clientWidth) problems.push(language + ' ' + hourCycle + ': "' + widest + '" in the deadline column');
+    if (start.scrollWidth > start.clientWidth) problems.push(language + ' ' + hourCycle + ': "' + widest + '" in the start column');
+  }
+  return problems;
+}`;
+
+/** A hint longer than its column, in the first row: whether the date and the flag stay whole and the relative part ends in an ellipsis. */
+const LONG_HINT = String.raw`(() => {
+  const cell = document.querySelector('.table-view__col--deadline time').closest('td');
+  const relative = cell.querySelector('.deadline__relative');
+  relative.textContent = 'dentro de 10 segundos, dentro de 10 segundos';
+  const flag = cell.querySelector('.deadline__flag');
+  const button = cell.querySelector('button');
+  return { buttonFits: button.scrollWidth <= button.clientWidth, flagFits: flag.scrollWidth <= flag.clientWidth, ellipsis: getComputedStyle(relative).textOverflow, cut: relative.scrollWidth > relative.clientWidth };
+})()`;
+
+test('on a phone the date columns hold the longest date of every language and clock, and a long hint ends in an ellipsis', async ({ page, user }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  const board = await apiCreateBoard(page.request, `Dates ${randomSuffix()}`);
+  // Due within the hour: the hint has its flag ("Due soon") and a relative time.
+  await apiCreateTask(page.request, { taskTitle: 'Soon report', assignee: user.email, boardId: board._id, deadline: new Date(Date.now() + 30 * 60_000).toISOString() });
+  await page.goto(`/boards/${board._id}?view=table`);
+  await expect(row(page, 'Soon report').locator('.deadline__flag')).toBeVisible();
+  const options = { languages: LANGUAGES, formats: SHORT_DEADLINE_FORMATS };
+  expect(await page.evaluate<string[]>(`(${DATES_THAT_DO_NOT_FIT})(${JSON.stringify(options)})`)).toEqual([]);
+  expect(await page.evaluate<Record<string, unknown>>(LONG_HINT)).toEqual({ buttonFits: true, flagFits: true, ellipsis: 'ellipsis', cut: true });
 });

@@ -33,7 +33,7 @@ export function DeadlineText({ deadline, done, now }: { deadline: string | null;
             <Trans>Due soon</Trans>
           </strong>
         ) : null}
-        {formatRelative(date, now)}
+        <span className="deadline__relative">{formatRelative(date, now)}</span>
       </span>
     </span>
   );

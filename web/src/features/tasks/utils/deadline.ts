@@ -12,6 +12,8 @@ const DAY = 24 * 60 * 60_000;
 /** The year only when it is not this year (dateTimeFormat makes and caches each format per language). */
 const SAME_YEAR: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' };
 const OTHER_YEAR: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' };
+/** Both short forms, for a test that measures the longest in every language. */
+export const SHORT_DEADLINE_FORMATS: readonly Intl.DateTimeFormatOptions[] = [SAME_YEAR, OTHER_YEAR];
 const FULL: Intl.DateTimeFormatOptions = { dateStyle: 'full', timeStyle: 'long' };
 
 /** "Tue, Nov 24, 3:00 PM" (the year only when it is not this year), in the viewer's zone. */
