@@ -7,7 +7,7 @@ import type { DB } from '../db/schema.ts';
 import { columnRef as col, TASK_COLUMNS, taskSelect, type TaskColumn, type TaskRowValues } from './task-columns.ts';
 import { afterArgs, afterCondition, keysetOf, orderTerms, priorityRank, type KeysetShape, type SortPosition } from './task-order.ts';
 import { onMyBoard, peopleOf, viewWithinBoard, visibilityOf, visibleTo, type Person, type Viewer } from './task-visibility.ts';
-import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, textCondition, TRIGRAM, type TextMode } from './task-search.ts';
+import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, startFromTrigrams, textCondition, TRIGRAM, type TextMode } from './task-search.ts';
 
 /**
  * The board's list and count queries: visibility, `view`, `board`, filters, text search, three
@@ -368,8 +368,20 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       .reduce((union, next) => union.unionAll(next));
   }
 
-  /** SQLite, few matches: start from the FTS5 index, keep the visible rows. */
-  function ftsDriven(shape: Shape) {
+  /**
+   * Few matches (`fts`, `trigram`): start from the text index, keep the visible rows. On
+   * PostgreSQL the matches' ids were read from the trigram index first (`plan`, slot `matches`);
+   * their text is tested again, on these rows only, so that a task edited since then is not shown.
+   */
+  function textDriven(shape: Shape) {
+    if (dialect === 'postgres') {
+      let q = db
+        .selectFrom('tasks as t')
+        .where(sql<SqlBool>`t.id = any(cast(${slot('matches')} as text[]))`)
+        .where(visibilityOf(shape.view, shape.board));
+      for (const condition of filters('t', { ...shape, text: 'scan' })) q = q.where(condition);
+      return q;
+    }
     // CROSS JOIN fixes the join order in SQLite: index matches first, then their rows.
     let q = db
       .$extendTables<{ tasksFts: { rowid: number }; taskSearchKeys: { key: number; taskId: string } }>()
@@ -419,11 +431,11 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
 
   function buildList(shape: ListShape): Prepared<Args, TaskRowValues> {
     const options = { rowsAsArrays: true, planPerRun: planPerRun(shape) };
-    const driven = shape.text === 'fts' || shape.label === 'driven';
+    const driven = shape.text === 'fts' || shape.text === 'trigram' || shape.label === 'driven';
     if (shape.paged && !driven) return prepare<Args, TaskRowValues>(pageQuery(shape), options);
     if (shape.label === 'driven' && shape.limit) return prepare<Args, TaskRowValues>(labelPageQuery(shape), options);
     const columns = TASK_COLUMNS.map((c) => `t.${c}` as const);
-    const rows = shape.text === 'fts' ? ftsDriven(shape).select(columns) : labelDriven(shape).select(columns);
+    const rows = shape.label === 'driven' ? labelDriven(shape).select(columns) : textDriven(shape).select(columns);
     let q = driven
       ? db.selectFrom(rows.as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect))
       : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect));
@@ -568,17 +580,53 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   );
 
   /**
-   * The parameters of a filter and how its text is matched (may ask the FTS5 index first).
-   * `maxHits`: the most matches in the whole table for which SQLite starts from the FTS5 index;
-   * null (counts) always tests the text on the viewer's own rows: a count must visit every
-   * match, and a common word matches a share of the whole table, while the viewer's rows do not
-   * grow with it.
+   * PostgreSQL: the planner's estimates of the tasks matching the text (`pattern` slot) and of
+   * all tasks, from one `EXPLAIN` (nothing is read): the two branches of a UNION ALL.
+   */
+  const trigramEstimate =
+    dialect === 'postgres'
+      ? prepare<Args, [unknown]>(
+          {
+            compile: () =>
+              sql`explain (format json) ${db
+                .selectFrom('tasks as t')
+                .select(sql.lit(1).as('n'))
+                .where(textCondition(dialect, 't', 'trigram'))
+                .unionAll(db.selectFrom('tasks').select(sql.lit(1).as('n')))}`.compile(db),
+          },
+          { rowsAsArrays: true, planPerRun: true },
+        )
+      : undefined;
+
+  /** Undefined if the plan is not the expected one (the text is then tested on the viewer's rows). */
+  async function estimateMatches(ex: Executor, pattern: string): Promise<{ matches: number; rows: number } | undefined> {
+    if (trigramEstimate === undefined) return undefined;
+    const { rows } = await trigramEstimate.execute(ex, { pattern });
+    type Explained = [{ Plan?: { Plans?: { 'Plan Rows'?: number }[] } }] | undefined;
+    const [text, all] = (rows[0]?.[0] as Explained)?.[0]?.Plan?.Plans ?? [];
+    const matches = text?.['Plan Rows'];
+    const total = all?.['Plan Rows'];
+    return matches === undefined || total === undefined ? undefined : { matches, rows: total };
+  }
+  /** PostgreSQL: the ids of up to `cap` tasks matching the text (`pattern` slot), from the trigram index. */
+  const trigramMatches = prepare<Args, [string]>(
+    db.selectFrom('tasks as t').select('t.id').where(textCondition(dialect, 't', 'trigram')).limit(slot('cap')),
+    { rowsAsArrays: true, planPerRun: true },
+  );
+
+  /**
+   * The parameters of a filter and how its text is matched (may ask the text index or the
+   * planner first). `search`: SQLite starts from the FTS5 index for at most `maxHits` matches in
+   * the whole table, PostgreSQL from the trigram index as `startFromTrigrams` says for a page of
+   * `limit` (undefined: a whole list). Null (counts) always tests the text on the viewer's own
+   * rows: a count must visit every match, and a common word matches a share of the whole table,
+   * while the viewer's rows do not grow with it.
    */
   async function plan(
     viewer: Viewer,
     filter: TaskFilter,
     ex: Executor,
-    maxHits: number | null,
+    search: { maxHits: number; limit: number | undefined } | null,
     labelFirst: 'always' | 'few',
   ): Promise<{ shape: Shape; args: Args } | undefined> {
     const args: Args = { userId: viewer.userId, email: viewer.email };
@@ -599,22 +647,30 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       }
     }
     // Rows read from the label's entries are few or all needed: their text is tested on them.
-    const useIndex = maxHits !== null && label !== 'driven';
+    const useIndex = search !== null && label !== 'driven';
     let text: TextMode = 'none';
     if (filter.q !== undefined) {
       args.q = filter.q;
       // Trigrams are of code points (FTS5 and pg_trgm alike), not UTF-16 units.
       const long = useIndex && Array.from(filter.q).length >= TRIGRAM;
-      if (dialect === 'postgres') {
-        text = long ? 'trigram' : 'scan';
-        if (long) args.pattern = likePattern(filter.q);
-      } else {
-        text = 'scan';
-        if (long) {
-          args.fts = ftsPhrase(filter.q);
-          const { rows } = await ftsHits.execute(ex, { fts: args.fts });
-          if ((rows[0]?.hits ?? 0) <= maxHits) text = 'fts';
+      text = 'scan';
+      if (long && dialect === 'postgres') {
+        // The planner's estimate first: a common word's matches are not read at all. Its
+        // estimate of a word rarer than its statistics can tell is the same for 100 matches and
+        // for 5,000, so the matches are then read, up to one more than `maxHits`.
+        const pattern = likePattern(filter.q);
+        const estimate = await estimateMatches(ex, pattern);
+        if (estimate !== undefined && startFromTrigrams(estimate.matches, estimate.rows, search.limit)) {
+          const found = await trigramMatches.execute(ex, { pattern, cap: search.maxHits + 1 });
+          if (found.rows.length <= search.maxHits) {
+            text = 'trigram';
+            args.matches = found.rows.map(([id]) => id);
+          }
         }
+      } else if (long) {
+        args.fts = ftsPhrase(filter.q);
+        const { rows } = await ftsHits.execute(ex, { fts: args.fts });
+        if ((rows[0]?.hits ?? 0) <= search.maxHits) text = 'fts';
       }
     }
     if (board !== undefined) args.board = board;
@@ -640,7 +696,8 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       const paged = options.limit !== undefined && options.whole !== true;
       const newestPage = options.sort === 'newest' && paged;
       const indexOrder = paged;
-      const planned = await plan(viewer, options, ex, newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS, indexOrder ? 'few' : 'always');
+      const search = { maxHits: newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS, limit: paged ? options.limit : undefined };
+      const planned = await plan(viewer, options, ex, search, indexOrder ? 'few' : 'always');
       if (planned === undefined) return [];
       const { shape, args } = planned;
       const listShape: ListShape = { ...shape, ...keysetOf(options.sort, options.after), limit: options.limit !== undefined, paged };

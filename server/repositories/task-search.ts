@@ -6,9 +6,16 @@ import { columnRef, type TaskColumn } from './task-columns.ts';
 
 /**
  * Text search (`q`, a case-insensitive substring of title, work title, description or assignee):
- * - PostgreSQL: `ILIKE '%q%'` per column, served by the pg_trgm GIN index; the planner picks
- *   between it and the viewer's index ranges by estimated selectivity. Below 3 characters a
- *   trigram index cannot help, so `strpos(lower(…))` is tested on the viewer's rows only.
+ * - PostgreSQL: the planner first estimates how many rows of the whole table match (`EXPLAIN`
+ *   of the text condition alone, `startFromTrigrams`). Few: the matches' ids are read from the
+ *   pg_trgm GIN index (`ILIKE '%q%'` per column), as SQLite counts its matches, and at most
+ *   FTS_MAX_HITS (FTS_MAX_HITS_NEWEST_PAGE) of them make the list start from those rows and keep
+ *   the visible ones. Otherwise `strpos(lower(…))` is tested on the viewer's rows in index order,
+ *   which stops after a page of matches; so is text below 3 characters, which has no trigram.
+ *   The choice is made here and not left to the planner inside each part of the visible set:
+ *   there it ANDed a common word's trigram bitmap (83,000 rows at 1,000,000) with the viewer's
+ *   range, 18 ms, and read all of a board's done tasks for a rare word, estimating the board (a
+ *   join parameter) at an average board's size (docs/performance.md).
  *   These statements are planned per run (db/prepared.ts): the best plan depends on the word.
  * - SQLite: the FTS5 trigram index first counts the matches in the whole table (stopping
  *   early). Few matches (≤ FTS_MAX_HITS, or ≤ FTS_MAX_HITS_NEWEST_PAGE for a page of the newest,
@@ -31,10 +38,25 @@ export const FTS_MAX_HITS = 2000;
  * reading stops after one page of matches, so the index pays off only for rarer words.
  */
 export const FTS_MAX_HITS_NEWEST_PAGE = 200;
+/**
+ * PostgreSQL: whether a list may start from the trigram index, from the planner's estimates of
+ * the rows matching the text in the whole table (`matches`) and of the table's rows (`rows`).
+ * Starting from the index reads about `matches` rows; a page read in index order reads about
+ * `limit × rows / matches` of the viewer's rows before it has `limit` matches (a list without a
+ * page size: FTS_MAX_HITS). The estimate only rules out common words, whose matches would cost
+ * more to read than they are worth; the matches of the others are then counted (see the top).
+ */
+export function startFromTrigrams(matches: number, rows: number, limit: number | undefined): boolean {
+  return matches * matches <= (limit ?? FTS_MAX_HITS) * rows;
+}
+
 /** Shorter text has no trigram, so no text index can find it. */
 export const TRIGRAM = 3;
 
-/** How the text condition is evaluated (see the comment at the top). */
+/**
+ * How the text condition is evaluated (see the comment at the top): `scan` tests it on the
+ * viewer's rows; `trigram` (PostgreSQL) and `fts` (SQLite) start from the text index.
+ */
 export type TextMode = 'none' | 'scan' | 'trigram' | 'fts';
 
 /** The column each searched field of a task is stored in. */

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
@@ -5,7 +6,7 @@ import { newId } from '../db/ids.ts';
 import { placedAtTop } from '../repositories/columns-repository.ts';
 import { FTS_MAX_HITS } from '../repositories/task-search.ts';
 import { createSignedInUser, createTask, insertBoard, uniqueEmail } from './factories.ts';
-import { DAY, HOUR, MINUTE, SECOND, useTestApp } from './helpers.ts';
+import { DAY, HOUR, isPostgres, MINUTE, SECOND, useTestApp } from './helpers.ts';
 
 const t = useTestApp();
 
@@ -255,6 +256,63 @@ describe('GET /api/tasks?q=', () => {
     const paged = ids(await allPages(alice.cookie, '?q=common word', 1));
     expect(new Set(paged)).toEqual(new Set([mine._id, forMe._id]));
     expect(paged).toHaveLength(2);
+  });
+
+  it('answers the same whether a word is rare in the table, rarer than the statistics can tell, or common', async () => {
+    // PostgreSQL reads a rare word's matches from the trigram index (at most 200 for a page of the
+    // newest, 2,000 otherwise) and keeps the visible ones; with more, or a word its statistics
+    // call common, it tests the text on the viewer's rows. SQLite does the same with its FTS5 index.
+    const alice = await createSignedInUser(t);
+    const other = await createSignedInUser(t);
+    const now = t.clock.now().toISOString();
+    const row = (taskTitle: string, i: number) => ({
+      id: newId(),
+      workTitle: '',
+      taskTitle,
+      assigneeEmail: uniqueEmail(),
+      createdBy: other.user.id,
+      boardId: other.user.id,
+      deadline: i % 3 === 0 ? null : isoIn((i + 1) * HOUR),
+      priority: (['low', 'normal', 'high', 'urgent'] as const)[i % 4]!,
+      status: 'todo' as const,
+      description: '',
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+    });
+    const others = [
+      ...Array.from({ length: 10 }, (_, i) => row(`Very rare okapi ${i}`, i)),
+      ...Array.from({ length: 150 }, (_, i) => row(`Rare zebra ${i}`, i)),
+      ...Array.from({ length: 700 }, (_, i) => row(`Middling yak ${i}`, i)),
+      ...Array.from({ length: FTS_MAX_HITS + 50 }, (_, i) => row(`Plentiful gnu ${i}`, i)),
+    ];
+    const placed = await placedAtTop(t.app.db, others);
+    for (let i = 0; i < placed.length; i += 500) await t.app.db.insertInto('tasks').values(placed.slice(i, i + 500)).execute();
+    if (isPostgres) await sql`analyze tasks`.execute(t.app.db);
+    for (const word of ['okapi', 'zebra', 'yak', 'gnu']) {
+      const mine = await createTask(t, alice.cookie, { taskTitle: `My ${word} task`, deadline: isoIn(DAY), priority: 'high' });
+      t.clock.advance(SECOND);
+      const done = await createTask(t, alice.cookie, { workTitle: `${word.toUpperCase()} work` });
+      await patch(alice.cookie, done._id, { status: 'done' });
+      t.clock.advance(SECOND);
+      const forMe = await createTask(t, other.cookie, { assignee: alice.user.email, description: `about the ${word}`, priority: 'urgent' });
+      t.clock.advance(SECOND);
+      const all = new Set([mine._id, done._id, forMe._id]);
+      expect(new Set(ids((await list(alice.cookie, `?q=${word}`)).json.data.tasks)), word).toEqual(all);
+      expect(new Set(ids((await list(alice.cookie, `?q=${word}&limit=50`)).json.data.tasks)), word).toEqual(all);
+      for (const sort of ['newest', 'deadline', 'priority']) {
+        const paged = ids(await allPages(alice.cookie, `?q=${word}&sort=${sort}`, 1));
+        expect(paged, `${word}, sort=${sort}`).toHaveLength(3);
+        expect(new Set(paged), `${word}, sort=${sort}`).toEqual(all);
+      }
+      expect(ids((await list(alice.cookie, `?q=${word}&status=done&limit=10`)).json.data.tasks), word).toEqual([done._id]);
+      expect(ids((await list(alice.cookie, `?q=${word}&view=assigned-to-me&limit=10`)).json.data.tasks), word).toEqual([forMe._id]);
+      expect((await counts(alice.cookie, `?q=${word}`)).json.data.counts, word).toEqual({ todo: 2, done: 1, overdue: 0 });
+      // The other person sees their own matches and not Alice's.
+      const theirs = await list(other.cookie, `?q=${word}&limit=5`);
+      expect(theirs.json.results).toBe(5);
+      expect(ids(theirs.json.data.tasks)).not.toContain(mine._id);
+    }
   });
 
   it('treats %, _, quotes and backslashes as text', async () => {
