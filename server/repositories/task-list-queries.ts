@@ -369,30 +369,24 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   }
 
   /**
-   * Few matches (`fts`, `trigram`): start from the text index, keep the visible rows. On
-   * PostgreSQL the matches' ids were read from the trigram index first (`plan`, slot `matches`);
-   * their text is tested again, on these rows only, so that a task edited since then is not shown.
+   * Few matches (`fts`, `trigram`): the rows the text index matched (read by `plan`, slot
+   * `matches`), those visible. Their text is tested again, on these rows only, so that a task
+   * edited since is not shown. PostgreSQL: the tasks' ids, an array. SQLite: the FTS5 index's
+   * keys, a JSON array (task_search_keys gives each its task); CROSS JOIN fixes the join order:
+   * the keys first, then their rows.
    */
   function textDriven(shape: Shape) {
-    if (dialect === 'postgres') {
-      let q = db
-        .selectFrom('tasks as t')
-        .where(sql<SqlBool>`t.id = any(cast(${slot('matches')} as text[]))`)
-        .where(visibilityOf(shape.view, shape.board));
-      for (const condition of filters('t', { ...shape, text: 'scan' })) q = q.where(condition);
-      return q;
-    }
-    // CROSS JOIN fixes the join order in SQLite: index matches first, then their rows.
-    let q = db
-      .$extendTables<{ tasksFts: { rowid: number }; taskSearchKeys: { key: number; taskId: string } }>()
-      .selectFrom('tasksFts')
-      .crossJoin('taskSearchKeys as k')
-      .crossJoin('tasks as t')
-      .where(sql<SqlBool>`tasks_fts match ${slot('fts')}`)
-      .whereRef('k.key', '=', 'tasksFts.rowid')
-      .whereRef('t.id', '=', 'k.taskId')
-      .where(visibilityOf(shape.view, shape.board));
-    for (const condition of filters('t', shape)) q = q.where(condition);
+    const byIds = () => db.selectFrom('tasks as t').where(sql<SqlBool>`t.id = any(cast(${slot('matches')} as text[]))`);
+    const byKeys = () =>
+      db
+        .$extendTables<{ taskSearchKeys: { key: number; taskId: string } }>()
+        .selectFrom(sql`json_each(${slot('matches')})`.as('j'))
+        .crossJoin('taskSearchKeys as k')
+        .crossJoin('tasks as t')
+        .where(sql<SqlBool>`k.key = j.value`)
+        .whereRef('t.id', '=', 'k.taskId') as unknown as ReturnType<typeof byIds>;
+    let q = (dialect === 'postgres' ? byIds() : byKeys()).where(visibilityOf(shape.view, shape.board));
+    for (const condition of filters('t', { ...shape, text: 'scan' })) q = q.where(condition);
     return q;
   }
 
@@ -573,10 +567,15 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       ])
       .where('l.id', '=', slot('label')),
   );
-  const ftsHits = prepare<Args, { hits: number }>(
+  /** SQLite: the keys of up to `cap` tasks matching the text (`fts` slot, an FTS5 phrase), from the FTS5 index. */
+  const ftsMatches = prepare<Args, [number]>(
     db
-      .selectFrom(sql`(select rowid from tasks_fts where tasks_fts match ${slot('fts')} limit ${FTS_MAX_HITS + 1})`.as('m'))
-      .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('hits')),
+      .$extendTables<{ tasksFts: { rowid: number } }>()
+      .selectFrom('tasksFts')
+      .select('rowid')
+      .where(sql<SqlBool>`tasks_fts match ${slot('fts')}`)
+      .limit(slot('cap')),
+    { rowsAsArrays: true },
   );
 
   /**
@@ -668,9 +667,11 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
           }
         }
       } else if (long) {
-        args.fts = ftsPhrase(filter.q);
-        const { rows } = await ftsHits.execute(ex, { fts: args.fts });
-        if ((rows[0]?.hits ?? 0) <= search.maxHits) text = 'fts';
+        const found = await ftsMatches.execute(ex, { fts: ftsPhrase(filter.q), cap: search.maxHits + 1 });
+        if (found.rows.length <= search.maxHits) {
+          text = 'fts';
+          args.matches = JSON.stringify(found.rows.map(([key]) => key));
+        }
       }
     }
     if (board !== undefined) args.board = board;

@@ -6,24 +6,24 @@ import { columnRef, type TaskColumn } from './task-columns.ts';
 
 /**
  * Text search (`q`, a case-insensitive substring of title, work title, description or assignee):
- * - PostgreSQL: the planner first estimates how many rows of the whole table match (`EXPLAIN`
- *   of the text condition alone, `startFromTrigrams`). Few: the matches' ids are read from the
- *   pg_trgm GIN index (`ILIKE '%q%'` per column), as SQLite counts its matches, and at most
- *   FTS_MAX_HITS (FTS_MAX_HITS_NEWEST_PAGE) of them make the list start from those rows and keep
- *   the visible ones. Otherwise `strpos(lower(…))` is tested on the viewer's rows in index order,
- *   which stops after a page of matches; so is text below 3 characters, which has no trigram.
- *   The choice is made here and not left to the planner inside each part of the visible set:
- *   there it ANDed a common word's trigram bitmap (83,000 rows at 1,000,000) with the viewer's
- *   range, 18 ms, and read all of a board's done tasks for a rare word, estimating the board (a
- *   join parameter) at an average board's size (docs/performance.md).
+ * - Both databases read the keys of up to one more than FTS_MAX_HITS matches in the whole
+ *   table (FTS_MAX_HITS_NEWEST_PAGE for a page of the newest, whose viewer's rows stop after a
+ *   page anyway) from their text index. Few: the list starts from those rows, keeps the visible
+ *   ones and tests their text again (`textDriven`, task-list-queries.ts). Many, or fewer than 3
+ *   characters: the text is tested on the viewer's rows only (their index ranges, read in index
+ *   order, stopping after a page), which is cheaper than visiting every match in the table.
+ *   Every path tests the same lower-cased substring condition, so they answer the same rows.
+ * - PostgreSQL: pg_trgm's GIN index (`ILIKE '%q%'` per column); on the viewer's rows
+ *   `strpos(lower(…))`, which no index serves. Before reading any match the planner estimates how
+ *   many rows of the whole table match (`EXPLAIN` of the text condition alone), and a common
+ *   word (`startFromTrigrams`) goes straight to the viewer's rows: reading its matches would cost
+ *   more than the page. The choice is made here and not left to the planner inside each part of
+ *   the visible set: there it ANDed a common word's trigram bitmap (83,000 rows at 1,000,000)
+ *   with the viewer's range, 18 ms, and read all of a board's done tasks for a rare word,
+ *   estimating the board (a join parameter) at an average board's size (docs/performance.md).
  *   These statements are planned per run (db/prepared.ts): the best plan depends on the word.
- * - SQLite: the FTS5 trigram index first counts the matches in the whole table (stopping
- *   early). Few matches (≤ FTS_MAX_HITS, or ≤ FTS_MAX_HITS_NEWEST_PAGE for a page of the newest,
- *   which stops early without it): the query starts from the index and keeps the visible
- *   ones. Many matches, or fewer than 3 characters: the text is tested on the viewer's rows
- *   only (their index ranges), which is cheaper than visiting every match in the table. Both
- *   paths test the same `instr(lower(…))` condition, so they answer the same rows; SQLite's
- *   `lower()` folds ASCII letters only.
+ * - SQLite: the FTS5 trigram index (its keys lead to tasks through task_search_keys);
+ *   `instr(lower(…))` on rows. SQLite's `lower()` folds ASCII letters only.
  * - Counts, on both databases, test the text on the viewer's rows: a count visits every match,
  *   and the matches of a common word grow with the table while the viewer's rows do not.
  *   Without a text or priority filter a count reads index entries only (`buildCounts`,
