@@ -113,6 +113,14 @@ interface Part {
 /** Where a part's rows come from: the tasks table, or (SQLite) my board memberships joined to it. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- nothing selected yet
 type TasksFrom = SelectQueryBuilder<DB, 'tasks', {}>;
+/**
+ * How a list may start from the text index: at most `maxHits` matches in the whole table, for a
+ * page of `limit` (undefined: a whole list).
+ */
+interface TextSearch {
+  maxHits: number;
+  limit: number | undefined;
+}
 interface ListShape extends Shape, KeysetShape {
   /** An outer limit. */
   limit: boolean;
@@ -614,18 +622,37 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   );
 
   /**
+   * The text index's matches in the whole table, as `textDriven`'s `matches` slot, when there are
+   * at most `search.maxHits` of them; undefined when there are more, or when PostgreSQL's
+   * estimate already says the word is common: the text is then tested on the viewer's rows.
+   */
+  async function indexMatches(q: string, search: TextSearch, ex: Executor): Promise<string | string[] | undefined> {
+    const cap = search.maxHits + 1;
+    if (dialect === 'sqlite') {
+      const { rows } = await ftsMatches.execute(ex, { fts: ftsPhrase(q), cap });
+      return rows.length < cap ? JSON.stringify(rows.map(([key]) => key)) : undefined;
+    }
+    // The planner's estimate first: a common word's matches are not read at all. Its estimate of
+    // a word rarer than its statistics can tell is the same for 100 matches and for 5,000, so the
+    // matches are then read, up to `cap`.
+    const pattern = likePattern(q);
+    const estimate = await estimateMatches(ex, pattern);
+    if (estimate === undefined || !startFromTrigrams(estimate.matches, estimate.rows, search.limit)) return undefined;
+    const { rows } = await trigramMatches.execute(ex, { pattern, cap });
+    return rows.length < cap ? rows.map(([id]) => id) : undefined;
+  }
+
+  /**
    * The parameters of a filter and how its text is matched (may ask the text index or the
-   * planner first). `search`: SQLite starts from the FTS5 index for at most `maxHits` matches in
-   * the whole table, PostgreSQL from the trigram index as `startFromTrigrams` says for a page of
-   * `limit` (undefined: a whole list). Null (counts) always tests the text on the viewer's own
-   * rows: a count must visit every match, and a common word matches a share of the whole table,
-   * while the viewer's rows do not grow with it.
+   * planner first, `indexMatches`). `search` null (counts) always tests the text on the viewer's
+   * own rows: a count must visit every match, and a common word matches a share of the whole
+   * table, while the viewer's rows do not grow with it.
    */
   async function plan(
     viewer: Viewer,
     filter: TaskFilter,
     ex: Executor,
-    search: { maxHits: number; limit: number | undefined } | null,
+    search: TextSearch | null,
     labelFirst: 'always' | 'few',
   ): Promise<{ shape: Shape; args: Args } | undefined> {
     const args: Args = { userId: viewer.userId, email: viewer.email };
@@ -652,27 +679,9 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       args.q = filter.q;
       // Trigrams are of code points (FTS5 and pg_trgm alike), not UTF-16 units.
       const long = useIndex && Array.from(filter.q).length >= TRIGRAM;
-      text = 'scan';
-      if (long && dialect === 'postgres') {
-        // The planner's estimate first: a common word's matches are not read at all. Its
-        // estimate of a word rarer than its statistics can tell is the same for 100 matches and
-        // for 5,000, so the matches are then read, up to one more than `maxHits`.
-        const pattern = likePattern(filter.q);
-        const estimate = await estimateMatches(ex, pattern);
-        if (estimate !== undefined && startFromTrigrams(estimate.matches, estimate.rows, search.limit)) {
-          const found = await trigramMatches.execute(ex, { pattern, cap: search.maxHits + 1 });
-          if (found.rows.length <= search.maxHits) {
-            text = 'trigram';
-            args.matches = found.rows.map(([id]) => id);
-          }
-        }
-      } else if (long) {
-        const found = await ftsMatches.execute(ex, { fts: ftsPhrase(filter.q), cap: search.maxHits + 1 });
-        if (found.rows.length <= search.maxHits) {
-          text = 'fts';
-          args.matches = JSON.stringify(found.rows.map(([key]) => key));
-        }
-      }
+      const matches = long ? await indexMatches(filter.q, search, ex) : undefined;
+      text = matches === undefined ? 'scan' : dialect === 'postgres' ? 'trigram' : 'fts';
+      if (matches !== undefined) args.matches = matches;
     }
     if (board !== undefined) args.board = board;
     if (filter.status !== undefined) args.status = filter.status;
@@ -697,7 +706,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       const paged = options.limit !== undefined && options.whole !== true;
       const newestPage = options.sort === 'newest' && paged;
       const indexOrder = paged;
-      const search = { maxHits: newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS, limit: paged ? options.limit : undefined };
+      const search: TextSearch = { maxHits: newestPage ? FTS_MAX_HITS_NEWEST_PAGE : FTS_MAX_HITS, limit: paged ? options.limit : undefined };
       const planned = await plan(viewer, options, ex, search, indexOrder ? 'few' : 'always');
       if (planned === undefined) return [];
       const { shape, args } = planned;

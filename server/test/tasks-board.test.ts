@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '#shared/constants.ts';
+import { DEFAULT_PRIORITY, LIMITS, PRIORITIES, type Priority } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { newId } from '../db/ids.ts';
 import { placedAtTop } from '../repositories/columns-repository.ts';
@@ -40,6 +40,32 @@ async function allPages(cookie: string, query: string, limit: number): Promise<T
     if (cursor === null) return out;
   }
   throw new Error('paging did not end');
+}
+
+/** A task on `owner`'s personal board, created by them and assigned to a new address, as a row written straight to the table. */
+function taskRow(owner: string, taskTitle: string, fields: { deadline?: string | null; priority?: Priority } = {}) {
+  const now = t.clock.now().toISOString();
+  return {
+    id: newId(),
+    workTitle: '',
+    taskTitle,
+    assigneeEmail: uniqueEmail(),
+    createdBy: owner,
+    boardId: owner,
+    deadline: fields.deadline ?? null,
+    priority: fields.priority ?? DEFAULT_PRIORITY,
+    status: 'todo' as const,
+    description: '',
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+  };
+}
+
+/** Many task rows at once, placed at the top of their columns, in statements small enough for SQLite's bound parameters. */
+async function insertRows(rows: ReturnType<typeof taskRow>[]): Promise<void> {
+  const placed = await placedAtTop(t.app.db, rows);
+  for (let i = 0; i < placed.length; i += 500) await t.app.db.insertInto('tasks').values(placed.slice(i, i + 500)).execute();
 }
 
 describe('description', () => {
@@ -229,24 +255,7 @@ describe('GET /api/tasks?q=', () => {
   it(`answers the same with more than ${FTS_MAX_HITS} matches in the table (SQLite then tests the user's own rows)`, async () => {
     const alice = await createSignedInUser(t);
     const other = await createSignedInUser(t);
-    const now = t.clock.now().toISOString();
-    const row = (createdBy: string, assigneeEmail: string, taskTitle: string) => ({
-      id: newId(),
-      workTitle: '',
-      taskTitle,
-      assigneeEmail,
-      createdBy,
-      boardId: createdBy,
-      deadline: null,
-      priority: 'normal' as const,
-      status: 'todo' as const,
-      description: '',
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    });
-    const others = Array.from({ length: FTS_MAX_HITS + 50 }, (_, i) => row(other.user.id, uniqueEmail(), `Common word ${i}`));
-    await t.app.db.insertInto('tasks').values(await placedAtTop(t.app.db, others)).execute();
+    await insertRows(Array.from({ length: FTS_MAX_HITS + 50 }, (_, i) => taskRow(other.user.id, `Common word ${i}`)));
     const mine = await createTask(t, alice.cookie, { taskTitle: 'My common word task' });
     const forMe = await createTask(t, other.cookie, { assignee: alice.user.email, description: 'a COMMON WORD here' });
     expect(new Set(ids((await list(alice.cookie, '?q=common word')).json.data.tasks))).toEqual(new Set([mine._id, forMe._id]));
@@ -264,30 +273,15 @@ describe('GET /api/tasks?q=', () => {
     // call common, it tests the text on the viewer's rows. SQLite does the same with its FTS5 index.
     const alice = await createSignedInUser(t);
     const other = await createSignedInUser(t);
-    const now = t.clock.now().toISOString();
-    const row = (taskTitle: string, i: number) => ({
-      id: newId(),
-      workTitle: '',
-      taskTitle,
-      assigneeEmail: uniqueEmail(),
-      createdBy: other.user.id,
-      boardId: other.user.id,
-      deadline: i % 3 === 0 ? null : isoIn((i + 1) * HOUR),
-      priority: (['low', 'normal', 'high', 'urgent'] as const)[i % 4]!,
-      status: 'todo' as const,
-      description: '',
-      createdAt: now,
-      updatedAt: now,
-      version: 1,
-    });
-    const others = [
+    // Deadlines and priorities vary, so that every sort has something to order.
+    const row = (taskTitle: string, i: number) =>
+      taskRow(other.user.id, taskTitle, { deadline: i % 3 === 0 ? null : isoIn((i + 1) * HOUR), priority: PRIORITIES[i % PRIORITIES.length] });
+    await insertRows([
       ...Array.from({ length: 10 }, (_, i) => row(`Very rare okapi ${i}`, i)),
       ...Array.from({ length: 150 }, (_, i) => row(`Rare zebra ${i}`, i)),
       ...Array.from({ length: 700 }, (_, i) => row(`Middling yak ${i}`, i)),
       ...Array.from({ length: FTS_MAX_HITS + 50 }, (_, i) => row(`Plentiful gnu ${i}`, i)),
-    ];
-    const placed = await placedAtTop(t.app.db, others);
-    for (let i = 0; i < placed.length; i += 500) await t.app.db.insertInto('tasks').values(placed.slice(i, i + 500)).execute();
+    ]);
     if (isPostgres) await sql`analyze tasks`.execute(t.app.db);
     for (const word of ['okapi', 'zebra', 'yak', 'gnu']) {
       const mine = await createTask(t, alice.cookie, { taskTitle: `My ${word} task`, deadline: isoIn(DAY), priority: 'high' });
