@@ -83,7 +83,12 @@ export interface WriteParts {
  * with the task row; undefined leaves them as they are.
  */
 export type WriteTarget =
-  | { kind: 'insert'; task: NewTask; creator: Creator; labels?: Label[] | undefined }
+  /**
+   * `atTop`: the task's place was drawn from what this instance last knew of the board, not read:
+   * the insert writes nothing (an answer with no task and an editing `boardRole`) when its column
+   * is no longer the first of its status or a task sits at or above its key.
+   */
+  | { kind: 'insert'; task: NewTask; creator: Creator; labels?: Label[] | undefined; atTop?: boolean }
   | { kind: 'update'; before: Task; changes: Partial<Omit<NewTask, 'id' | 'createdBy' | 'createdAt'>>; labels?: Label[] | undefined }
   | { kind: 'delete'; before: Task }
   /** Only locks the row (a comment write): the task itself does not change. */
@@ -100,7 +105,8 @@ export interface MailCap {
 export interface WriteResult {
   /**
    * The task as written (deleted: as it was); undefined when the row was not at the expected
-   * version, or (insert) when the creator may not create tasks on the board.
+   * version, or (insert) when the creator may not create tasks on the board or an `atTop`
+   * place no longer holds (then `boardRole` is an editing role).
    */
   task: Task | undefined;
   /** An insert: the creator's role on the task's board, read by the insert itself (null: not an active member, or no such board). */
@@ -189,7 +195,8 @@ const withMails = (parts: WriteParts, cap: MailCap | undefined) => parts.mails.l
 /** What decides the SQL text of a write's task row: the kind of task write, the columns it sets, the reminder, the labels. */
 function rowKey(target: WriteTarget, parts: WriteParts): string {
   const reminder = target.kind !== 'insert' && parts.nextReminderAt !== undefined ? 'r' : '';
-  return [target.kind, changedColumns(target).join(','), reminder, labelsOf(target) === undefined ? '' : 'l'].join('|');
+  const atTop = target.kind === 'insert' && target.atTop === true ? 't' : '';
+  return [target.kind, changedColumns(target).join(','), reminder, labelsOf(target) === undefined ? '' : 'l', atTop].join('|');
 }
 
 /** What decides a write's SQL text: its task row (`rowKey`), which other parts it has, and whether it is many writes as one. */
@@ -232,7 +239,12 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
     ctes.push(...taskRowsPart(b, (w) => JSON.stringify(batch(w).rows), { kind: target.kind, set: changedColumns(target), reminder: parts.nextReminderAt !== undefined }));
   } else {
     ctes.push(
-      ...taskRowPart(b, (w) => w.row, { kind: target.kind, set: changedColumns(target), reminder: target.kind === 'insert' || parts.nextReminderAt !== undefined }),
+      ...taskRowPart(b, (w) => w.row, {
+        kind: target.kind,
+        set: changedColumns(target),
+        reminder: target.kind === 'insert' || parts.nextReminderAt !== undefined,
+        atTop: target.kind === 'insert' && target.atTop === true,
+      }),
     );
   }
   if (labelsOf(target) !== undefined) {
@@ -296,8 +308,10 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
     // The sender's mail lock (taken by `quota`, held to the commit) is taken after every other
     // write: the same sender's writes queue on it for as short a time as the event-order lock.
     // (Two of them then trim one full inbox side by side: `notice_capped` skips locked rows.)
+    // Reads the event writes need that can be worked out first (`beforeLocks`) come before it.
     const writes = ctes.filter((c) => c.kind === 'write').map((c) => c.name);
-    const lockLast = [...writes.filter((name) => name !== 'mail'), ...writes.filter((name) => name === 'mail')];
+    const early = ctes.filter((c) => c.beforeLocks === true).map((c) => c.name);
+    const lockLast = [...writes.filter((name) => name !== 'mail'), ...early, ...writes.filter((name) => name === 'mail')];
     ctes.push(...d.eventOrderLock(lockLast).map((sql): Cte => ({ name: 'ordered', kind: 'read', sql })));
     if (events) ctes.push(...eventsPart(b, (w) => JSON.stringify(w.parts.events.map(eventRow))));
     if (notes) ctes.push(...notificationEventsPart(b, events ? 'event' : undefined));
@@ -327,7 +341,7 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
   if (d.oneStatement) {
     const withs = ctes.map((c) => {
       const returning = c.kind === 'write' ? ` returning ${c.returning ?? '1'}` : '';
-      return `${c.name} as ${c.materialized === true ? 'materialized ' : ''}(${c.sql}${returning})`;
+      return `${c.name} as ${c.materialized === true || c.beforeLocks === true ? 'materialized ' : ''}(${c.sql}${returning})`;
     });
     const count = (name: string) => `(select count(*) from ${name})`;
     const held = has('mail') ? `${count('wanted')} - ${count('mail')}` : '0';

@@ -27,6 +27,12 @@ export interface Cte {
   returning?: string;
   /** `as materialized`: worked out once, never inlined into the statement that reads it. */
   materialized?: boolean;
+  /**
+   * A read the event writes need that can be worked out before the statement takes its locks
+   * (PostgreSQL: `ordered` reads it first), so that the locks are not held while it runs.
+   * Materialized, so that it is worked out whole.
+   */
+  beforeLocks?: boolean;
 }
 
 /**
@@ -120,18 +126,26 @@ export interface TaskRowInput {
 export function taskRowPart<W>(
   b: Build<W>,
   input: (write: W) => TaskRowInput,
-  shape: { kind: 'insert' | 'update' | 'delete' | 'lock'; set: readonly Changeable[]; reminder: boolean },
+  shape: { kind: 'insert' | 'update' | 'delete' | 'lock'; set: readonly Changeable[]; reminder: boolean; atTop?: boolean },
 ): Cte[] {
   const { param } = b;
   if (shape.kind === 'insert') {
     const values = TASK_COLUMNS.map((column) => param((w) => input(w).row?.[column]));
+    const board = param((w) => input(w).board);
+    // A place drawn without reading the board (services/task-places.ts, `TopHints`) holds only if
+    // its column is still the first of the task's status and no task sits above its key.
+    const atTop = () => {
+      const column = param((w) => input(w).row?.columnId);
+      return `and ${column} = (select c.id from board_columns c where c.board_id = ${board} and c.category = ${param((w) => input(w).row?.status)} order by c.position, c.id limit 1)
+          and not exists (select 1 from tasks t where t.column_id = ${column} and t.position <= ${param((w) => input(w).row?.position)})`;
+    };
     return [
-      { name: 'rights', kind: 'read', sql: `select role from board_members where board_id = ${param((w) => input(w).board)} and user_id = ${param((w) => input(w).creator)}` },
+      { name: 'rights', kind: 'read', sql: `select role from board_members where board_id = ${board} and user_id = ${param((w) => input(w).creator)}` },
       {
         name: 'task',
         kind: 'row',
         sql: `insert into tasks (${TASK_COLUMNS_SQL}, next_reminder_at) select ${values.join(', ')}, ${param((w) => input(w).nextReminderAt ?? null)}
-          where exists (select 1 from rights where role in (${EDITOR_ROLES_SQL})) returning ${TASK_COLUMNS_SQL}`,
+          where exists (select 1 from rights where role in (${EDITOR_ROLES_SQL}))${shape.atTop === true ? ` ${atTop()}` : ''} returning ${TASK_COLUMNS_SQL}`,
       },
     ];
   }
@@ -412,6 +426,8 @@ export function notificationsPart<W>(b: Build<W>, json: (write: W) => string): C
       {
         name: 'notice_unread',
         kind: 'read',
+        // A walk of the account's unread rows (1,000 at the cap): not under the event-order lock.
+        beforeLocks: true,
         sql: `select fr.user_id, fr.k + (select count(*) from notifications o where o.user_id = fr.user_id and o.read_at is null)
           - (select count(*) from notice_capped c where c.user_id = fr.user_id and c.read_at is null) as n from notice_fresh fr`,
       },

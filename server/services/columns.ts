@@ -73,8 +73,8 @@ export default fp(
       return m.role;
     };
     /** Runs a column change and its board.updated events in one transaction. */
-    const change = <T>(actor: Actor, boardId: string, write: (columns: StoredColumn[], trx: EventTransaction, at: string) => Promise<{ value: T; changed: boolean }>) =>
-      fastify.events.transaction(async (trx) => {
+    const change = async <T>(actor: Actor, boardId: string, write: (columns: StoredColumn[], trx: EventTransaction, at: string) => Promise<{ value: T; changed: boolean }>) => {
+      const value = await fastify.events.transaction(async (trx) => {
         await roleOn(actor, boardId, trx);
         const at = clock.now().toISOString();
         const { value, changed } = await write(await repo.ofBoard(boardId, trx), trx, at);
@@ -84,6 +84,9 @@ export default fp(
         }
         return value;
       });
+      fastify.taskWrites.columnsChanged(boardId);
+      return value;
+    };
     const found = (columns: readonly StoredColumn[], columnId: string) => {
       const column = columns.find((c) => c.id === existingId(columnId, columnNotFound));
       if (column === undefined) throw columnNotFound();

@@ -1,5 +1,5 @@
 import { COLUMN_MESSAGES } from '#shared/column-messages.ts';
-import type { TaskStatus } from '#shared/constants.ts';
+import { STATUSES, type TaskStatus } from '#shared/constants.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import type { Executor } from '../db/prepared.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -51,6 +51,7 @@ export async function placeNewTask(
   columnId: string | undefined,
   placed: Placed = {},
   mayCreate?: { userId: string; check: (role: string | null | undefined) => void },
+  hints?: TopHints,
 ): Promise<Required<PlaceChange> | undefined> {
   const columns = await columnsOfBoard(ex, boardId, mayCreate?.userId);
   if (columns.length === 0) return undefined;
@@ -58,8 +59,63 @@ export async function placeNewTask(
   const column = columnId === undefined ? firstOf(columns, status) : columns.find((c) => c.id === columnId);
   if (column === undefined) throw validationFailed([{ field: 'columnId', message: COLUMN_MESSAGES.columnNotFound }]);
   placed.column = column;
-  return { columnId: column.id, position: keyBetween(null, column.top, column.id), status: column.category };
+  const position = keyBetween(null, column.top, column.id);
+  hints?.learn(boardId, columns, { columnId: column.id, position });
+  return { columnId: column.id, position, status: column.category };
 }
+
+/** How many boards' first columns an instance keeps (`createTopHints`), and for how long it trusts their names and WIP limits. */
+export const TOP_HINTS = { maxBoards: 1_000, maxAgeMs: 5_000 } as const;
+
+/** The first column of a status on a board, as a hint keeps it. */
+type HintColumn = Pick<StoredColumn, 'id' | 'name' | 'wipLimit'>;
+
+/**
+ * What this instance last read of boards' first columns: per board and status, the first column
+ * and the lowest key of it this instance has read or handed out (null: empty). A new task's place
+ * is drawn from it without reading the board again (`take`); the insert itself checks that the
+ * column is still the first of the status and that no task sits at or above the key
+ * (task-write-statements.ts `atTop`), and a create whose check fails reads the board and writes
+ * again. So a hint is never trusted for what is stored: another instance's writes make it miss,
+ * not wrong. It is trusted for the column's name and WIP limit (the warning of a create) for
+ * `maxAgeMs` after the read. At most `maxBoards` boards, the least recently read go first.
+ */
+export function createTopHints(options: { maxBoards: number; maxAgeMs: number }) {
+  const hints = new Map<string, { readAt: number; column: HintColumn; lowest: string | null }>();
+  const keyOf = (boardId: string, status: TaskStatus) => `${boardId}\n${status}`;
+  const forget = (boardId: string) => {
+    for (const status of STATUSES) hints.delete(keyOf(boardId, status));
+  };
+  return {
+    /** A place at the top of the first column of `status` on `boardId`, drawn from the hint; undefined without a fresh one. */
+    take(boardId: string, status: TaskStatus, placed: Placed): Required<PlaceChange> | undefined {
+      const hint = hints.get(keyOf(boardId, status));
+      if (hint === undefined || performance.now() - hint.readAt > options.maxAgeMs) return undefined;
+      const position = keyBetween(null, hint.lowest, hint.column.id);
+      hint.lowest = position;
+      placed.column = hint.column;
+      return { columnId: hint.column.id, position, status };
+    },
+    /** The board's columns as just read, and the key a create drew from them (`position` in `columnId`). */
+    learn(boardId: string, columns: readonly StoredColumn[], drawn?: { columnId: string; position: string }): void {
+      forget(boardId);
+      const readAt = performance.now();
+      for (const status of STATUSES) {
+        const column = firstOf(columns, status);
+        const lowest = drawn?.columnId === column.id ? drawn.position : column.top;
+        hints.set(keyOf(boardId, status), { readAt, column: { id: column.id, name: column.name, wipLimit: column.wipLimit }, lowest });
+      }
+      while (hints.size > options.maxBoards * STATUSES.length) {
+        const oldest = hints.keys().next().value;
+        if (oldest === undefined) break;
+        hints.delete(oldest);
+      }
+    },
+    /** A create whose hinted place missed: the board is read again next time. */
+    forget,
+  };
+}
+export type TopHints = ReturnType<typeof createTopHints>;
 
 /**
  * What a change of `before` adds to `changes` so the task's place and status agree: a move to

@@ -20,7 +20,7 @@ import { boardNotFound, taskNotFound } from './not-found.ts';
 import { taskWriteNotifications } from './notifications.ts';
 import { activityFor } from './task-activity.ts';
 import { eventsFor, type TaskChange, type TaskWriteHook } from './task-change.ts';
-import { columnNamesOf, overLimitWarning, placeChangedTask, placeNewTask, withDistinctKeys, type Placed } from './task-places.ts';
+import { columnNamesOf, createTopHints, overLimitWarning, placeChangedTask, placeNewTask, TOP_HINTS, withDistinctKeys, type Placed } from './task-places.ts';
 import { createOccurrences, repeatOf } from './task-repeat.ts';
 import { respacedKeys } from './order-keys.ts';
 import { asMessage, message, type Translatable } from '#shared/i18n.ts';
@@ -173,6 +173,8 @@ export interface TaskWrites {
    * `afterCommit`, run with the write's parts and result once it has committed (e.g. to wake a worker).
    */
   addHook(hook: TaskWriteHook, afterCommit?: AfterCommit): void;
+  /** The columns of `boardId` changed (services/columns.ts): the next create reads them before it places a task. */
+  columnsChanged(boardId: string): void;
 }
 
 declare module 'fastify' {
@@ -185,6 +187,14 @@ declare module 'fastify' {
 type AfterCommit = (parts: WriteParts, result: WriteResult) => void;
 
 const MISSED = Symbol('missed');
+
+/** A create's place drawn from the board's hint no longer held: nothing was written, and the create runs again with a read. */
+class HintMissed extends Error {
+  constructor() {
+    super('The place drawn from the board hint no longer holds');
+    this.name = 'HintMissed';
+  }
+}
 
 /**
  * Every write of a task, of its comments and of its checklist goes through here, and stores the
@@ -213,6 +223,7 @@ export default fp(
     const postgres = fastify.dbDialect === 'postgres';
     const labelsRepo = fastify.labelsRepository;
     const statements = createTaskWriteStatements(fastify.dbDialect);
+    const hints = createTopHints(TOP_HINTS);
     const occurrences = createOccurrences({ tasks: repo, checklist: fastify.checklistRepository, outbox: fastify.outboxRepository });
     const hooks: TaskWriteHook[] = [];
     const afterCommits: AfterCommit[] = [];
@@ -312,14 +323,20 @@ export default fp(
       return done.value;
     }
 
-    const createOnce: TaskWrites['create'] = async (actor, fields, labelIds, once) => {
+    /**
+     * A create: `hinted`, the place may be drawn from what this instance last read of the board
+     * (`hints`, services/task-places.ts) instead of a read; when it no longer holds, the insert
+     * writes nothing and the create runs again with a read.
+     */
+    const createOnce = async (...[actor, fields, labelIds, once, hinted]: [...Parameters<TaskWrites['create']>, boolean]): Promise<Written> => {
         const withLabels = labelIds !== undefined && labelIds.length > 0;
         // Whether the labels are the board's, and a named column told apart from a missing one,
         // only to someone who may create on the board: the role is read once, with the columns.
         // (Without either, the write statement itself refuses a non-member.)
         const placed: Placed = {};
         const mayCreate = withLabels || fields.columnId !== undefined ? { userId: actor.userId, check: needEditingRole } : undefined;
-        const place = await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId, placed, mayCreate);
+        const atTop = hinted && mayCreate === undefined ? hints.take(fields.boardId, fields.status, placed) : undefined;
+        const place = atTop ?? (await placeNewTask(fastify.db, fields.boardId, fields.status, fields.columnId, placed, mayCreate, hints));
         if (place === undefined) throw boardNotFound();
         const labels: Label[] = withLabels ? await labelsOf(fields.boardId, labelIds, fastify.db) : [];
         const now = clock.now();
@@ -351,13 +368,14 @@ export default fp(
           cover: null,
         };
         const parts = partsFor({ kind: 'created', before: undefined, after, actor, now });
-        const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}) };
+        const target: WriteTarget = { kind: 'insert', task, creator: actor, ...(labels.length > 0 ? { labels } : {}), ...(atTop === undefined ? {} : { atTop: true }) };
         const cap = senderMailCap(actor.userId, now);
         const write = (ex: EventTransaction) => statements.write(target, parts, cap, ex);
         /** The written task, or (refused) 404 or 403 by the creator's role on the board. */
         const writtenOf = (result: WriteResult): Written => {
           if (result.task !== undefined) return { task: result.task, mailsHeld: result.mailsHeld };
           needEditingRole(result.boardRole);
+          if (atTop !== undefined) throw new HintMissed();
           throw new Error('The task insert returned no row');
         };
         // With an Idempotency-Key: the key's row, the task's statement and the answer in one
@@ -558,9 +576,21 @@ export default fp(
 
       partsFor,
       change,
+      columnsChanged(boardId) {
+        hints.forget(boardId);
+      },
 
       create(actor, fields, labelIds, once) {
-        return withDistinctKeys(() => createOnce(actor, fields, labelIds, once), (columnId) => respace(actor, columnId));
+        const create = async () => {
+          try {
+            return await createOnce(actor, fields, labelIds, once, true);
+          } catch (error) {
+            if (!(error instanceof HintMissed)) throw error;
+            hints.forget(fields.boardId);
+            return createOnce(actor, fields, labelIds, once, false);
+          }
+        };
+        return withDistinctKeys(create, (columnId) => respace(actor, columnId));
       },
 
       update(actor, id, expectedVersion, changesFor, moveTo, labelIds, spot) {

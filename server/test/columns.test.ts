@@ -6,6 +6,7 @@ import { boardEventsOf, dataOf, lastEventId } from './boards-support.ts';
 import { createSignedInUser, createTask } from './factories.ts';
 import { useTestApp, type Response, type TestApp } from './helpers.ts';
 import { labelsTeam } from './labels-support.ts';
+import { keyBetween } from '../services/order-keys.ts';
 
 const t = useTestApp();
 
@@ -113,6 +114,39 @@ describe('a board’s columns', () => {
     const moved = await api.update(admin.cookie, board.id, columnOf(first)._id, { afterId: done!._id });
     expect(moved.status, moved.body).toBe(200);
     expect(names(await listed(admin.cookie, board.id))).toEqual(['Tasks To Do', 'Doing', 'Completed', 'Backlog']);
+  });
+
+  it('a new task goes to the top of the first column of its status, also after another writer changed the board since this instance last placed one there', async () => {
+    const { admin, board } = await labelsTeam(t);
+    const [todo] = await listed(admin.cookie, board.id);
+    const create = async (taskTitle: string, status?: 'todo' | 'done') => {
+      const res = await t.request('POST', '/api/tasks', { cookie: admin.cookie, body: { taskTitle, assignee: admin.user.email, boardId: board.id, ...(status === undefined ? {} : { status }) } });
+      expect(res.status, res.body).toBe(201);
+      return (res.json.data as unknown as { task: Task }).task;
+    };
+    const topOf = async (columnId: string) =>
+      (await t.app.db.selectFrom('tasks').select(['taskTitle', 'position']).where('columnId', '=', columnId).orderBy('position').execute()).map((row) => row.taskTitle);
+    await create('First');
+    await create('Second');
+    expect(await topOf(todo!._id)).toEqual(['Second', 'First']);
+
+    // Another writer (an instance this one does not hear from) puts a task above them all.
+    const lowest = (await t.app.db.selectFrom('tasks').select('position').where('columnId', '=', todo!._id).orderBy('position').executeTakeFirstOrThrow()).position;
+    await t.app.db.updateTable('tasks').set({ position: keyBetween(null, lowest) }).where('columnId', '=', todo!._id).where('taskTitle', '=', 'First').execute();
+    await create('Third');
+    expect(await topOf(todo!._id)).toEqual(['Third', 'First', 'Second']);
+
+    // …and makes another column the first of the todo category.
+    const doing = columnOf(await api.create(admin.cookie, board.id, { name: 'Doing', category: 'todo' }));
+    await create('Fourth');
+    const todoKey = (await t.app.db.selectFrom('boardColumns').select('position').where('id', '=', todo!._id).executeTakeFirstOrThrow()).position;
+    await t.app.db.updateTable('boardColumns').set({ position: keyBetween(null, todoKey) }).where('id', '=', doing._id).execute();
+    const fifth = await create('Fifth');
+    expect(fifth.columnId).toBe(doing._id);
+    expect(await topOf(todo!._id)).toEqual(['Fourth', 'Third', 'First', 'Second']);
+    expect(await topOf(doing._id)).toEqual(['Fifth']);
+    const done = await create('Done at once', 'done');
+    expect(done.status).toBe('done');
   });
 
   it('renames, sets the WIP limit, reorders; the category changes only while empty, and a board keeps a todo and a done column', async () => {
