@@ -87,11 +87,22 @@ export function createTopHints(options: { maxBoards: number; maxAgeMs: number })
     for (const status of STATUSES) hints.delete(keyOf(boardId, status));
   };
   return {
-    /** A place at the top of the first column of `status` on `boardId`, drawn from the hint; undefined without a fresh one. */
+    /**
+     * A place at the top of the first column of `status` on `boardId`, drawn from the hint;
+     * undefined without a fresh one, or when the key library cannot read the lowest key (one
+     * written by hand): the create then reads the board, whose place re-spaces the column.
+     */
     take(boardId: string, status: TaskStatus, placed: Placed): Required<PlaceChange> | undefined {
       const hint = hints.get(keyOf(boardId, status));
       if (hint === undefined || performance.now() - hint.readAt > options.maxAgeMs) return undefined;
-      const position = keyBetween(null, hint.lowest, hint.column.id);
+      let position: string;
+      try {
+        position = keyBetween(null, hint.lowest, hint.column.id);
+      } catch (error) {
+        if (!(error instanceof UnusableKeys)) throw error;
+        forget(boardId);
+        return undefined;
+      }
       hint.lowest = position;
       placed.column = hint.column;
       return { columnId: hint.column.id, position, status };

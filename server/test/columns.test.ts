@@ -129,6 +129,9 @@ describe('a board’s columns', () => {
     await create('First');
     await create('Second');
     expect(await topOf(todo!._id)).toEqual(['Second', 'First']);
+    // A key the key library cannot read (written by hand) at the top of the done column.
+    const byHand = await create('By hand', 'done');
+    await t.app.db.updateTable('tasks').set({ position: '0 by hand' }).where('id', '=', byHand._id).execute();
 
     // Another writer (an instance this one does not hear from) puts a task above them all.
     const lowest = (await t.app.db.selectFrom('tasks').select('position').where('columnId', '=', todo!._id).orderBy('position').executeTakeFirstOrThrow()).position;
@@ -145,8 +148,11 @@ describe('a board’s columns', () => {
     expect(fifth.columnId).toBe(doing._id);
     expect(await topOf(todo!._id)).toEqual(['Fourth', 'Third', 'First', 'Second']);
     expect(await topOf(doing._id)).toEqual(['Fifth']);
+    // The board was read again for "Fifth": a done task now goes above the key written by hand,
+    // the column re-spaced first.
     const done = await create('Done at once', 'done');
     expect(done.status).toBe('done');
+    expect(await topOf(done.columnId)).toEqual(['Done at once', 'By hand']);
   });
 
   it('renames, sets the WIP limit, reorders; the category changes only while empty, and a board keeps a todo and a done column', async () => {
