@@ -147,7 +147,11 @@ function groupModules(): Plugin {
  * React, React DOM and React Router go into one long-cached `react` chunk that every page
  * loads, the entry's own modules into `shell`, the signed-out pages' into `signed-out`
  * (`groupModules` above; docs/decisions/169-chunk-groups-and-a-sliced-first-render.md); each
- * signed-in route is its own lazy chunk (web/src/app/routes.tsx).
+ * signed-in route is its own lazy chunk (web/src/app/routes.tsx), and the app's own modules that
+ * two or more lazy chunks import go into one `lazy-shared` chunk instead of a small chunk each
+ * (docs/decisions/175-one-chunk-for-what-lazy-chunks-share.md). Library modules shared that way
+ * stay where the bundler puts them: a library a lazy chunk imports on demand (the passkey one)
+ * would otherwise be fetched by every signed-in page.
  */
 export default defineConfig({
   root,
@@ -165,6 +169,7 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 3 },
             { name: 'shell', test: (id) => shellModules.has(id), priority: 2 },
             { name: 'signed-out', test: (id) => signedOutModules.has(id), priority: 1 },
+            { name: 'lazy-shared', test: /[\\/]web[\\/]src[\\/]/, minShareCount: 2, priority: 0 },
           ],
         },
       },
