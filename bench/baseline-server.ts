@@ -24,8 +24,9 @@
  * create as ONE statement of data-modifying CTEs, a change as a read and ONE statement at the
  * version read. What it does not do (the measured calls never need it): labels, checklists,
  * repeats, moves, webhooks (no board of the benchmark has one), push rows (nobody subscribed),
- * the mail of a reassignment, the `completed` notification, the per-person cap of 1,000
- * notifications, mail templates (its mail is a short fixed text), the request log.
+ * the mail of a reassignment, the `completed` notification, the hourly trim of each person's
+ * notifications to 1,000 (the app's sweep, not its writes), mail templates (its mail is a short
+ * fixed text), the request log.
  *
  * `node bench/baseline-server.ts` with PORT, HOST and DATABASE_URL, on a database the app has
  * migrated. The API suite checks that its answers equal the app's before it measures anything.

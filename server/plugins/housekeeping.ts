@@ -13,10 +13,13 @@ import { createRateLimitHitsRepository } from '../repositories/rate-limit-hits-r
  * longest OTP window is an hour), login failures older than the lock-out window, throttle lock
  * rows unused for a day, events older than the live stream's retention (10 minutes), expired
  * event stream leases, rate-limit hits older than a day (the longest window, that of wrong
- * one-time codes), notifications older than 90 days, Idempotency-Key answers older than a day (the
- * window in which a repeat counts; deleted a batch at a time), resumable uploads started more than a
- * day ago (each under its upload's lock), expired sign-ins waiting for their second step, expired sign-ins at OpenID providers. Idempotent,
- * so several instances sharing a database may all run it. Cut-offs come from the app's clock.
+ * one-time codes), notifications older than 90 days, each person's notifications past their
+ * newest 1,000 (of the people notified in the last day: the sweep runs hourly on every
+ * instance), Idempotency-Key answers older than a day (the window in which a repeat counts;
+ * deleted a batch at a time), resumable uploads started more than a day ago (each under its
+ * upload's lock), expired sign-ins waiting for their second step, expired sign-ins at OpenID
+ * providers. Idempotent, so several instances sharing a database may all run it. Cut-offs come
+ * from the app's clock.
  */
 export async function sweep(fastify: FastifyInstance) {
   const now = fastify.clock.now().getTime();
@@ -29,6 +32,7 @@ export async function sweep(fastify: FastifyInstance) {
     eventStreamLeases: await createEventStreamLeasesRepository(fastify.db).deleteExpired(new Date(now).toISOString()),
     rateLimitHits: await createRateLimitHitsRepository(fastify.db).deleteBefore(new Date(now - DAY).toISOString()),
     notifications: await fastify.notificationsRepository.deleteBefore(new Date(now - NOTIFICATION_POLICY.keepDays * DAY).toISOString()),
+    notificationsPastCap: await fastify.notificationsRepository.trimToCap(new Date(now - DAY).toISOString()),
     idempotencyKeys: await fastify.idempotencyRepository.deleteBefore(new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString()),
     partialUploads: await fastify.partialUploads.expire(new Date(now)),
     secondStepTokens: await fastify.twoStepRepository.deleteExpiredTokens(new Date(now).toISOString()),

@@ -194,9 +194,9 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
     unreadCount,
 
     /**
-     * Stores planned notifications in the caller's transaction (`ex`), with their pushes and the
-     * per-account cap, and answers the `notification.created` events for the caller to append as
-     * its last statements. A notification about a task is stored only for someone who sees the
+     * Stores planned notifications in the caller's transaction (`ex`), with their pushes (the
+     * per-person cap is the hourly sweep's: `trimToCap`), and answers the `notification.created`
+     * events for the caller to append as its last statements. A notification about a task is stored only for someone who sees the
      * task as written in this transaction. Nothing planned: no statement at all.
      */
     async store(planned: readonly PlannedNotification[], ex: Executor): Promise<StoredNotifications> {
@@ -212,13 +212,7 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
         from (${plan}) i join push_subscriptions s on s.user_id = i.user_id where ${sql.raw(notMuted(g, 'push'))}`.execute(ex);
       const users = [...new Set(stored.rows.map((row) => row.userId))];
       const counts = new Map<string, number>();
-      for (const userId of users) {
-        // The rows past the newest 1,000 go: one walk down the account's index to the 1,001st.
-        await sql`delete from notifications where user_id = ${userId} and (created_at, id) <= (
-            select o.created_at, o.id from notifications o where o.user_id = ${userId}
-            order by o.created_at desc, o.id desc limit 1 offset ${NOTIFICATION_POLICY.perUser})`.execute(ex);
-        counts.set(userId, await unreadCount(userId, ex));
-      }
+      for (const userId of users) counts.set(userId, await unreadCount(userId, ex));
       const byId = new Map(planned.map((n) => [n.id, n]));
       const events = stored.rows.flatMap((row) => {
         const n = byId.get(row.id);
@@ -286,6 +280,20 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
     async deleteBefore(before: string, ex: Executor = db): Promise<number> {
       const result = await ex.deleteFrom('notifications').where('createdAt', '<', before).executeTakeFirst();
       return Number(result.numDeletedRows);
+    },
+
+    /**
+     * Deletes each person's notifications past their newest NOTIFICATION_POLICY.perUser, for the
+     * people notified at or after `since` (found by the `created_at` index, so a sweep does not
+     * scan every account): per person one walk down (user_id, created_at desc, id desc) to the
+     * first row past the cap, then that row and older ones by the same index. Idempotent.
+     */
+    async trimToCap(since: string, ex: Executor = db): Promise<number> {
+      const result = await sql`delete from notifications where id in (
+          select o.id from (select distinct user_id from notifications where created_at >= ${since}) r
+          join notifications e on e.id = (select x.id from notifications x where x.user_id = r.user_id order by x.created_at desc, x.id desc limit 1 offset ${NOTIFICATION_POLICY.perUser})
+          join notifications o on o.user_id = e.user_id and (o.created_at, o.id) <= (e.created_at, e.id))`.execute(ex);
+      return Number(result.numAffectedRows ?? 0);
     },
   };
 }

@@ -307,7 +307,6 @@ function buildShape(d: WriteDialect, target: WriteTarget, parts: WriteParts, cap
   if (events || notes) {
     // The sender's mail lock (taken by `quota`, held to the commit) is taken after every other
     // write: the same sender's writes queue on it for as short a time as the event-order lock.
-    // (Two of them then trim one full inbox side by side: `notice_capped` skips locked rows.)
     // Reads the event writes need that can be worked out first (`beforeLocks`) come before it.
     const writes = ctes.filter((c) => c.kind === 'write').map((c) => c.name);
     const early = ctes.filter((c) => c.beforeLocks === true).map((c) => c.name);

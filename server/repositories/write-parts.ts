@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { NOTIFICATION_POLICY, type NotificationType } from '#shared/schemas/notifications.ts';
+import type { NotificationType } from '#shared/schemas/notifications.ts';
 import type { DB } from '../db/schema.ts';
 import { EVENT_INSERT_SQL, type eventRow } from './events-repository.ts';
 import { NOTIFICATION_PLAN_FIELDS, planSelect, type PlanField } from './notifications-repository.ts';
@@ -367,10 +367,11 @@ type PlanRow = Record<Exclude<PlanField, 'type'>, string | null> & { id: string;
 /**
  * In-app notifications (`notice_plan`: the planned rows of recipients with an account who see
  * the task as written), stored where the type is not off in the app (`noticed`), pushed to each
- * subscription where it is not off for push (`pushed`); then per account the rows past the
- * newest NOTIFICATION_POLICY.perUser go (`notice_capped`). PostgreSQL's CTEs all read the
- * snapshot before the statement, so the edge is found at offset cap − (rows added now) and the
- * unread count is worked out (`notice_unread`); SQLite's statements see the rows just stored.
+ * subscription where it is not off for push (`pushed`). A person's rows past the newest
+ * NOTIFICATION_POLICY.perUser go at the hourly sweep (`trimToCap` in notifications-repository.ts),
+ * not here. PostgreSQL's CTEs all read the snapshot before the statement, so the unread count is
+ * worked out (`notice_unread`: the rows added now and the unread ones before); SQLite's statements
+ * see the rows just stored.
  */
 export function notificationsPart<W>(b: Build<W>, json: (write: W) => string): Cte[] {
   const { d } = b;
@@ -394,64 +395,19 @@ export function notificationsPart<W>(b: Build<W>, json: (write: W) => string): C
     runAt: 'at', lockedBy: expr<null>('null'), lockedUntil: expr<null>('null'), lastError: expr<null>('null'), createdAt: 'at', sentAt: expr<null>('null'),
     causedBy: expr<null>('null'), pushSubscriptionId: expr<string>('s.id'),
   });
-  const cap = NOTIFICATION_POLICY.perUser;
   const ctes: Cte[] = [
     { name: 'notice_plan', kind: 'read', sql: `${select.head} ${rows} ${select.tail}` },
     { name: 'noticed', kind: 'write', sql: insertSelect('notifications', plan, notification, muted('app')), returning: 'id, user_id' },
     { name: 'pushed', kind: 'write', sql: insertSelect('outbox', pushes, push, muted('push')) },
   ];
   if (d.oneStatement) {
-    ctes.push(
-      { name: 'notice_fresh', kind: 'read', sql: 'select user_id, count(*) as k from noticed group by user_id' },
-      // The edge of each account first, materialized: written inside the delete, the walk ran once
-      // per row of the account (a nested loop), 1,000 walks of 1,000 entries at the cap.
-      {
-        name: 'notice_edge',
-        kind: 'read',
-        materialized: true,
-        sql: `select fr.user_id, e.created_at, e.id from notice_fresh fr cross join lateral (
-          select o.created_at, o.id from notifications o where o.user_id = fr.user_id order by o.created_at desc, o.id desc
-          offset greatest(0, ${cap} - fr.k) limit 1) e`,
-      },
-      {
-        name: 'notice_capped',
-        kind: 'write',
-        // Rows another write is deleting right now are skipped (it deletes them, or the next
-        // write does): two writes trimming one full inbox side by side never wait for each other,
-        // so they cannot deadlock on rows they locked in different orders.
-        sql: `delete from notifications n where n.id in (select o.id from notice_edge edge
-          join notifications o on o.user_id = edge.user_id and (o.created_at, o.id) <= (edge.created_at, edge.id) for update of o skip locked)`,
-        returning: 'n.user_id, n.read_at',
-      },
-      {
-        name: 'notice_unread',
-        kind: 'read',
-        // A walk of the account's unread rows (1,000 at the cap): not under the event-order lock.
-        beforeLocks: true,
-        sql: `select fr.user_id, fr.k + (select count(*) from notifications o where o.user_id = fr.user_id and o.read_at is null)
-          - (select count(*) from notice_capped c where c.user_id = fr.user_id and c.read_at is null) as n from notice_fresh fr`,
-      },
-    );
-  } else {
-    // The rows just stored are in the table: the edge of each recipient is the row at offset cap,
-    // found once (materialized) and then the rows at or past it deleted through the account's
-    // index. Inlined into the delete, the walk to the edge ran once per row of the account: 1,000
-    // walks of 1,000 entries, 15–30 ms per write, once an account's inbox was full.
-    ctes.push(
-      {
-        name: 'notice_edge',
-        kind: 'read',
-        materialized: true,
-        sql: `select o.user_id, o.created_at, o.id from (select distinct user_id from notice_plan) r
-          join notifications o on o.id = (select x.id from notifications x where x.user_id = r.user_id order by x.created_at desc, x.id desc limit 1 offset ${cap})`,
-      },
-      {
-        name: 'notice_capped',
-        kind: 'write',
-        sql: `delete from notifications where id in (select o.id from notice_edge e
-          join notifications o on o.user_id = e.user_id and (o.created_at, o.id) <= (e.created_at, e.id))`,
-      },
-    );
+    ctes.push({
+      name: 'notice_unread',
+      kind: 'read',
+      // The rows added now and a walk of the account's unread rows before: not under the event-order lock.
+      beforeLocks: true,
+      sql: `select s.user_id, count(*) + (select count(*) from notifications o where o.user_id = s.user_id and o.read_at is null) as n from noticed s group by s.user_id`,
+    });
   }
   return ctes;
 }

@@ -20,7 +20,7 @@ export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 export const NOTIFICATION_POLICY = {
   /** Notifications older than this are deleted. */
   keepDays: 90,
-  /** At most this many per account; past it the oldest go first. */
+  /** Kept per account: past it the oldest go at the hourly housekeeping sweep. */
   perUser: 1000,
   /** `limit` of GET /api/notifications: default and maximum. */
   pageDefault: 20,

@@ -34,7 +34,7 @@ const notifications: FastifyPluginAsyncTypebox = async (fastify) => {
         description:
           `At most \`limit\` (default ${NOTIFICATION_POLICY.pageDefault}, at most ${NOTIFICATION_POLICY.pageMax}); \`nextCursor\` (null on the last page) ` +
           'asks for the next page; `unread=true` lists only unread ones. `unreadCount` counts all my unread ones. ' +
-          `Notifications are kept ${NOTIFICATION_POLICY.keepDays} days, at most ${NOTIFICATION_POLICY.perUser} per person (the oldest go first). ` +
+          `Notifications are kept ${NOTIFICATION_POLICY.keepDays} days, and past a person's newest ${NOTIFICATION_POLICY.perUser} the oldest go at the next hourly sweep. ` +
           '400 VALIDATION_ERROR for a cursor that is not one of ours.',
         security: sessionSecurity,
         querystring: NotificationListQuery,
