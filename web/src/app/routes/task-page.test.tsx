@@ -118,12 +118,44 @@ describe('the task page', () => {
   });
 
   it('says "Task not found" for a task the user cannot see', async () => {
+    const notFound = () => json(404, { status: 'fail', code: 'NOT_FOUND', message: 'Task not found.' });
     mockFetch()
       .on('GET', '/users/me', json(200, meAnswer()))
-      .on('GET', '/tasks/nope', json(404, { status: 'fail', code: 'NOT_FOUND', message: 'Task not found.' }));
+      .on('GET', '/tasks/nope', notFound())
+      // Asked for beside the task, before anyone knows it is not there.
+      .always('GET', '/tasks/nope/comments', notFound)
+      .always('GET', '/tasks/nope/activity', notFound);
     renderApp('/tasks/nope', { signedIn: true });
     expect(await screen.findByRole('heading', { level: 1, name: 'Task not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the board'})).toHaveAttribute('href', '/tasks');
+  });
+
+  it('asks for the comments and the activity beside the task, not once the task has come', async () => {
+    const task = makeTask({ taskTitle: 'Read in parallel' });
+    let answerTask: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      answerTask = resolve;
+    });
+    const api = mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .always('GET', `/tasks/${task._id}`, async () => {
+        await held;
+        return json(200, { status: 'success', data: { task } });
+      })
+      .always('GET', `/tasks/${task._id}/comments`, () => json(200, { status: 'success', data: { comments: [comment('c1', 'Looks good', BOB)] } }))
+      .always('GET', `/tasks/${task._id}/activity`, () => json(200, { status: 'success', data: { activity: [] } }));
+    renderApp(`/tasks/${task._id}`, { signedIn: true });
+    await waitFor(() => {
+      expect(api.callsTo('GET', `/tasks/${task._id}/comments`)).toHaveLength(1);
+      expect(api.callsTo('GET', `/tasks/${task._id}/activity`)).toHaveLength(1);
+    });
+    expect(screen.getByRole('heading', { level: 1, name: 'Loading task…' })).toBeInTheDocument();
+    answerTask();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Read in parallel' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('Looks good')).toBeInTheDocument();
+    // The sections use what was read beside the task: no second read of either.
+    expect(api.callsTo('GET', `/tasks/${task._id}/comments`)).toHaveLength(1);
+    expect(api.callsTo('GET', `/tasks/${task._id}/activity`)).toHaveLength(1);
   });
 
   it('lists the activity: who, what, when, and changes from → to', async () => {

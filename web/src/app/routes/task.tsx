@@ -1,7 +1,7 @@
 import { i18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useQueryClient } from '@tanstack/react-query';
+import { useIsRestoring, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ButtonLink } from '#web/components/button.tsx';
@@ -12,7 +12,8 @@ import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { TaskComments } from '#web/features/comments/components/task-comments.tsx';
 import { boardPath, useBoardScope } from '#web/features/tasks/api/board-scope.ts';
-import { activityKey } from '#web/features/tasks/api/get-task-activity.ts';
+import { commentsQuery } from '#web/features/comments/api/get-comments.ts';
+import { activityKey, activityQuery } from '#web/features/tasks/api/get-task-activity.ts';
 import { useTask } from '#web/features/tasks/api/get-task.ts';
 import { TaskActivity } from '#web/features/tasks/components/task-activity.tsx';
 import { TaskDetails } from '#web/features/tasks/components/task-details.tsx';
@@ -46,6 +47,18 @@ export function TaskPage() {
   const { session } = useSession();
   const queryClient = useQueryClient();
   const task = useTask(id);
+  // A task not read yet: its comments and activity are asked for beside it, not once it has come
+  // and its sections have mounted (one round trip less before the page is whole). Not while the
+  // device copy is being restored: the queries wait for it, and so does this.
+  const restoring = useIsRestoring();
+  const taskPending = task.isPending;
+  useEffect(() => {
+    if (restoring || !taskPending) return;
+    // A failure is the sections' to show (they ask again when they mount).
+    const ignore = () => undefined;
+    void queryClient.query(commentsQuery(id)).catch(ignore);
+    void queryClient.query(activityQuery(id)).catch(ignore);
+  }, [restoring, taskPending, id, queryClient]);
   // Opened from a board (`/boards/:id/tasks/:taskId`): closing goes back to that board.
   const back = boardPath(useBoardScope().boardId);
   const bodyRef = useRef<HTMLDivElement>(null);

@@ -19,11 +19,13 @@ export async function getComments(taskId: string, signal?: AbortSignal): Promise
   return envelope.data.comments;
 }
 
+/** The comments' query: the list's hook, and the task page's prefetch beside the task. */
+export const commentsQuery = (taskId: string) =>
+  queryOptions({
+    queryKey: commentKeys.list(taskId),
+    queryFn: ({ signal }) => getComments(taskId, signal),
+  });
+
 export function useComments(taskId: string) {
-  return useQuery(
-    queryOptions({
-      queryKey: commentKeys.list(taskId),
-      queryFn: ({ signal }) => getComments(taskId, signal),
-    }),
-  );
+  return useQuery(commentsQuery(taskId));
 }

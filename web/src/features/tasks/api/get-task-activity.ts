@@ -11,11 +11,13 @@ export async function getTaskActivity(taskId: string, signal?: AbortSignal): Pro
   return envelope.data.activity;
 }
 
+/** The activity's query: the list's hook, and the task page's prefetch beside the task. */
+export const activityQuery = (taskId: string) =>
+  queryOptions({
+    queryKey: activityKey(taskId),
+    queryFn: ({ signal }) => getTaskActivity(taskId, signal),
+  });
+
 export function useTaskActivity(taskId: string) {
-  return useQuery(
-    queryOptions({
-      queryKey: activityKey(taskId),
-      queryFn: ({ signal }) => getTaskActivity(taskId, signal),
-    }),
-  );
+  return useQuery(activityQuery(taskId));
 }
