@@ -124,13 +124,14 @@ describe('the task page', () => {
       .on('GET', '/tasks/nope', notFound())
       // Asked for beside the task, before anyone knows it is not there.
       .always('GET', '/tasks/nope/comments', notFound)
-      .always('GET', '/tasks/nope/activity', notFound);
+      .always('GET', '/tasks/nope/activity', notFound)
+      .always('GET', '/tasks/nope/checklist', notFound);
     renderApp('/tasks/nope', { signedIn: true });
     expect(await screen.findByRole('heading', { level: 1, name: 'Task not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to the board'})).toHaveAttribute('href', '/tasks');
   });
 
-  it('asks for the comments and the activity beside the task, not once the task has come', async () => {
+  it('asks for the checklist, the comments and the activity beside the task, not once the task has come', async () => {
     const task = makeTask({ taskTitle: 'Read in parallel' });
     let answerTask: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
@@ -143,9 +144,11 @@ describe('the task page', () => {
         return json(200, { status: 'success', data: { task } });
       })
       .always('GET', `/tasks/${task._id}/comments`, () => json(200, { status: 'success', data: { comments: [comment('c1', 'Looks good', BOB)] } }))
-      .always('GET', `/tasks/${task._id}/activity`, () => json(200, { status: 'success', data: { activity: [] } }));
+      .always('GET', `/tasks/${task._id}/activity`, () => json(200, { status: 'success', data: { activity: [] } }))
+      .always('GET', `/tasks/${task._id}/checklist`, () => json(200, { status: 'success', data: { items: [] } }));
     renderApp(`/tasks/${task._id}`, { signedIn: true });
     await waitFor(() => {
+      expect(api.callsTo('GET', `/tasks/${task._id}/checklist`)).toHaveLength(1);
       expect(api.callsTo('GET', `/tasks/${task._id}/comments`)).toHaveLength(1);
       expect(api.callsTo('GET', `/tasks/${task._id}/activity`)).toHaveLength(1);
     });
@@ -153,7 +156,8 @@ describe('the task page', () => {
     answerTask();
     expect(await screen.findByRole('heading', { level: 1, name: 'Read in parallel' }, { timeout: 5000 })).toBeInTheDocument();
     expect(await screen.findByText('Looks good')).toBeInTheDocument();
-    // The sections use what was read beside the task: no second read of either.
+    // The sections use what was read beside the task: no second read of any.
+    expect(api.callsTo('GET', `/tasks/${task._id}/checklist`)).toHaveLength(1);
     expect(api.callsTo('GET', `/tasks/${task._id}/comments`)).toHaveLength(1);
     expect(api.callsTo('GET', `/tasks/${task._id}/activity`)).toHaveLength(1);
   });

@@ -12,8 +12,9 @@ import { RetryAlert } from '#web/components/retry-alert.tsx';
 import { useSession } from '#web/features/auth/components/session-provider.tsx';
 import { TaskComments } from '#web/features/comments/components/task-comments.tsx';
 import { boardPath, useBoardScope } from '#web/features/tasks/api/board-scope.ts';
-import { commentsQuery } from '#web/features/comments/api/get-comments.ts';
-import { activityKey, activityQuery } from '#web/features/tasks/api/get-task-activity.ts';
+import { checklistQueryOptions } from '#web/features/checklists/api/get-checklist.ts';
+import { commentsQueryOptions } from '#web/features/comments/api/get-comments.ts';
+import { activityKey, activityQueryOptions } from '#web/features/tasks/api/get-task-activity.ts';
 import { useTask } from '#web/features/tasks/api/get-task.ts';
 import { TaskActivity } from '#web/features/tasks/components/task-activity.tsx';
 import { TaskDetails } from '#web/features/tasks/components/task-details.tsx';
@@ -47,17 +48,18 @@ export function TaskPage() {
   const { session } = useSession();
   const queryClient = useQueryClient();
   const task = useTask(id);
-  // A task not read yet: its comments and activity are asked for beside it, not once it has come
-  // and its sections have mounted (one round trip less before the page is whole). Not while the
-  // device copy is being restored: the queries wait for it, and so does this.
+  // A task not read yet: its checklist, comments and activity are asked for beside it, not once
+  // it has come and its sections have mounted (one round trip less before the page is whole).
+  // Not while the device copy is being restored: the queries wait for it, and so does this.
   const restoring = useIsRestoring();
   const taskPending = task.isPending;
   useEffect(() => {
     if (restoring || !taskPending) return;
     // A failure is the sections' to show (they ask again when they mount).
     const ignore = () => undefined;
-    void queryClient.query(commentsQuery(id)).catch(ignore);
-    void queryClient.query(activityQuery(id)).catch(ignore);
+    void queryClient.query(checklistQueryOptions(id)).catch(ignore);
+    void queryClient.query(commentsQueryOptions(id)).catch(ignore);
+    void queryClient.query(activityQueryOptions(id)).catch(ignore);
   }, [restoring, taskPending, id, queryClient]);
   // Opened from a board (`/boards/:id/tasks/:taskId`): closing goes back to that board.
   const back = boardPath(useBoardScope().boardId);

@@ -20,12 +20,13 @@ export async function getComments(taskId: string, signal?: AbortSignal): Promise
 }
 
 /** The comments' query: the list's hook, and the task page's prefetch beside the task. */
-export const commentsQuery = (taskId: string) =>
-  queryOptions({
+export function commentsQueryOptions(taskId: string) {
+  return queryOptions({
     queryKey: commentKeys.list(taskId),
     queryFn: ({ signal }) => getComments(taskId, signal),
   });
+}
 
 export function useComments(taskId: string) {
-  return useQuery(commentsQuery(taskId));
+  return useQuery(commentsQueryOptions(taskId));
 }

@@ -12,12 +12,13 @@ export async function getTaskActivity(taskId: string, signal?: AbortSignal): Pro
 }
 
 /** The activity's query: the list's hook, and the task page's prefetch beside the task. */
-export const activityQuery = (taskId: string) =>
-  queryOptions({
+export function activityQueryOptions(taskId: string) {
+  return queryOptions({
     queryKey: activityKey(taskId),
     queryFn: ({ signal }) => getTaskActivity(taskId, signal),
   });
+}
 
 export function useTaskActivity(taskId: string) {
-  return useQuery(activityQuery(taskId));
+  return useQuery(activityQueryOptions(taskId));
 }
