@@ -196,8 +196,9 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
     /**
      * Stores planned notifications in the caller's transaction (`ex`), with their pushes (the
      * per-person cap is the hourly sweep's: `trimToCap`), and answers the `notification.created`
-     * events for the caller to append as its last statements. A notification about a task is stored only for someone who sees the
-     * task as written in this transaction. Nothing planned: no statement at all.
+     * events for the caller to append as its last statements. A notification about a task is
+     * stored only for someone who sees the task as written in this transaction. Nothing planned:
+     * no statement at all.
      */
     async store(planned: readonly PlannedNotification[], ex: Executor): Promise<StoredNotifications> {
       if (planned.length === 0) return { events: [], pushes: 0 };
