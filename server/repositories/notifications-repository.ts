@@ -286,15 +286,21 @@ export function createNotificationsRepository(db: Kysely<DB>, dialect: Dialect) 
     /**
      * Deletes each person's notifications past their newest NOTIFICATION_POLICY.perUser, for the
      * people notified at or after `since` (found by the `created_at` index, so a sweep does not
-     * scan every account): per person one walk down (user_id, created_at desc, id desc) to the
-     * first row past the cap, then that row and older ones by the same index. Idempotent.
+     * scan every account). One statement per person: a walk down (user_id, created_at desc, id
+     * desc) to the first row past the cap, then that row and older ones by the same index. (One
+     * statement for all of them let PostgreSQL's planner, which cannot know how few people were
+     * notified lately, read the whole table.) Idempotent.
      */
     async trimToCap(since: string, ex: Executor = db): Promise<number> {
-      const result = await sql`delete from notifications where id in (
-          select o.id from (select distinct user_id from notifications where created_at >= ${since}) r
-          join notifications e on e.id = (select x.id from notifications x where x.user_id = r.user_id order by x.created_at desc, x.id desc limit 1 offset ${NOTIFICATION_POLICY.perUser})
-          join notifications o on o.user_id = e.user_id and (o.created_at, o.id) <= (e.created_at, e.id))`.execute(ex);
-      return Number(result.numAffectedRows ?? 0);
+      const people = await ex.selectFrom('notifications').select('userId').distinct().where('createdAt', '>=', since).execute();
+      let deleted = 0;
+      for (const { userId } of people) {
+        const result = await sql`delete from notifications where user_id = ${userId} and (created_at, id) <= (
+            select o.created_at, o.id from notifications o where o.user_id = ${userId}
+            order by o.created_at desc, o.id desc limit 1 offset ${NOTIFICATION_POLICY.perUser})`.execute(ex);
+        deleted += Number(result.numAffectedRows ?? 0);
+      }
+      return deleted;
     },
   };
 }
