@@ -5,8 +5,8 @@
  *   suite starts, standing in for the browser's push service) has the encrypted message — while
  *   a background writer keeps the outbox busy (tasks assigned to Carol: a mail and a
  *   notification each, 20 a second).
- * - The inbox: Bob has 1,000 notifications (the most an account keeps after the hourly sweep), Carol 10; the first
- *   page (20) and the unread page, each as the bell's panel asks for them.
+ * - The inbox: Bob has 1,000 notifications (the most an account keeps after the hourly sweep),
+ *   Carol 10; the first page (20) and the unread page, each as the bell's panel asks for them.
  * Real servers (`node server/server.ts`, logging on), SQLite and PostgreSQL.
  */
 import { createECDH, randomBytes } from 'node:crypto';
