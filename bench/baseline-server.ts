@@ -90,7 +90,8 @@ const coverOf = (id: unknown, width: unknown, height: unknown) =>
 /**
  * Task details (labels, checklist counts, repeat), when the tasks table has them: the counts and
  * the repeat are columns; the labels are read as the app reads them, the ids with the task
- * (`labelIdsSql`) and the labels of a whole answer in one more query, only when it has any.
+ * (`labelIdsSql`: the `label_ids` column where the schema has it, triggers keeping it, else read
+ * from task_labels) and the labels of a whole answer in one more query, only when it has any.
  */
 const DETAIL_COLUMNS = ['checklist_done', 'checklist_total', 'repeat_every', 'repeat_unit'];
 interface Details {
@@ -281,7 +282,7 @@ function openSqlite(file: string): { db: Db; columns: string[]; details: boolean
   const columns = all_.filter((c) => c in API_NAMES);
   const details: Details | undefined = all_.includes('checklist_done')
     ? {
-        labelIdsSql: '(select group_concat(tl.label_id) from task_labels tl where tl.task_id = t.id)',
+        labelIdsSql: all_.includes('label_ids') ? 't.label_ids' : '(select group_concat(tl.label_id) from task_labels tl where tl.task_id = t.id)',
         labelsByIdsSql: 'select id, name, name_key, color from labels where id in (select value from json_each($1))',
       }
     : undefined;
@@ -331,7 +332,7 @@ async function openPostgres(url: string): Promise<{ db: Db; columns: string[]; d
   const columns = rows.map((r) => r.column_name).filter((c) => c in API_NAMES);
   const details: Details | undefined = rows.some((r) => r.column_name === 'checklist_done')
     ? {
-        labelIdsSql: "(select string_agg(tl.label_id, ',') from task_labels tl where tl.task_id = t.id)",
+        labelIdsSql: rows.some((r) => r.column_name === 'label_ids') ? 't.label_ids' : "(select string_agg(tl.label_id, ',') from task_labels tl where tl.task_id = t.id)",
         labelsByIdsSql: 'select id, name, name_key, color from labels where id in (select jsonb_array_elements_text($1::jsonb))',
       }
     : undefined;

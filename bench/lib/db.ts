@@ -117,7 +117,7 @@ export interface UserSeed {
 }
 
 /** A task row as the bench writes it (`version` takes its column default, 1). */
-export type TaskSeed = Omit<TasksTable, 'version' | 'checklistDone' | 'checklistTotal' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position' | 'startAt' | 'attachmentCount' | 'coverId' | 'coverWidth' | 'coverHeight'>;
+export type TaskSeed = Omit<TasksTable, 'version' | 'checklistDone' | 'checklistTotal' | 'repeatEvery' | 'repeatUnit' | 'columnId' | 'position' | 'startAt' | 'attachmentCount' | 'coverId' | 'coverWidth' | 'coverHeight' | 'labelIds'>;
 
 /** Every benchmark user signs in with this password. */
 export const BENCH_PASSWORD = 'bench-password-1234';

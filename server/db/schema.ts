@@ -87,6 +87,8 @@ export interface TasksTable {
   coverId: string | null;
   coverWidth: number | null;
   coverHeight: number | null;
+  /** The ids of the task's labels, comma-separated in byte order, null when none: kept by triggers on task_labels (migration 0031), never written by the app. */
+  labelIds: Generated<string | null>;
 }
 
 /** A board's label; `nameKey` is the name lower-cased (unique per board). */

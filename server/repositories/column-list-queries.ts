@@ -40,7 +40,7 @@ export function createColumnListQueries(db: Kysely<DB>, dialect: Dialect) {
       position || options.after === undefined ? null : keysetOf(options.sort as TaskSort, options.after as SortPosition).after]);
     let statement = cache.get(shape);
     if (statement === undefined) {
-      let query = selectTasks(db, dialect).where('t.columnId', '=', slot('column'));
+      let query = selectTasks(db).where('t.columnId', '=', slot('column'));
       if (options.status !== undefined) query = query.where('t.status', '=', slot('status'));
       if (options.priority !== undefined) query = query.where('t.priority', '=', slot('priority'));
       if (options.view === 'assigned-to-me') query = query.where('t.assigneeEmail', '=', slot('email'));

@@ -1,5 +1,4 @@
-import { sql, type InferResult, type Kysely, type RawBuilder, type Selectable } from 'kysely';
-import type { Dialect } from '../db/connect.ts';
+import { sql, type InferResult, type Kysely, type Selectable } from 'kysely';
 import type { ValuesOf } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
 
@@ -36,30 +35,27 @@ type Prefixed<T extends readonly string[], P extends string> = { readonly [K in 
 export type TaskColumn = TaskColumns[number];
 
 /**
- * The ids of the labels of task `t`, comma-separated (ids never hold a comma), null when it has
- * none: a correlated read of task_labels' primary key in the task's own statement. The labels
- * themselves are read once per page (task-label-reads.ts).
+ * The columns a list reads of each task: TASK_COLUMNS and the ids of its labels
+ * (`tasks.label_ids`: comma-separated, null when it has none; triggers on task_labels keep it,
+ * migration 0031). The labels themselves are read once per page (task-label-reads.ts).
  */
-function labelIdsOfTask(dialect: Dialect): RawBuilder<string | null> {
-  return dialect === 'postgres'
-    ? sql<string | null>`(select string_agg(tl.label_id, ',') from task_labels tl where tl.task_id = t.id)`
-    : sql<string | null>`(select group_concat(tl.label_id) from task_labels tl where tl.task_id = t.id)`;
-}
+export const LISTED_COLUMNS = [...TASK_COLUMNS, 'labelIds'] as const;
+export type ListedColumn = (typeof LISTED_COLUMNS)[number];
 
 /** The select list of every query whose rows are TaskRowValues (`t`: tasks, `u`: its creator). */
-export function taskSelect(dialect: Dialect) {
+export function taskSelect() {
   return [
     // `map` loses the tuple's order in its type; the prefix is the only change.
     ...(TASK_COLUMNS.map((c) => `t.${c}` as const) as unknown as Prefixed<TaskColumns, 't.'>),
     'u.fullName as assignor',
     'u.email as assignorEmail',
-    labelIdsOfTask(dialect).as('labelIds'),
+    't.labelIds',
   ] as const;
 }
 
 /** Tasks with their creator (the assignor), selected as `taskSelect`: the query every task row's type comes from. */
-export function selectTasks(db: Kysely<DB>, dialect: Dialect) {
-  return db.selectFrom('tasks as t').innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect));
+export function selectTasks(db: Kysely<DB>) {
+  return db.selectFrom('tasks as t').innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect());
 }
 
 /**
@@ -68,7 +64,7 @@ export function selectTasks(db: Kysely<DB>, dialect: Dialect) {
  * label ids), each typed as Kysely types it in `selectTasks`. Only tasks-repository.ts reads it.
  */
 export type TaskRowValues = ValuesOf<InferResult<ReturnType<typeof selectTasks>>[number], TaskSelectNames>;
-type TaskSelectNames = readonly [...Prefixed<TaskColumns, 't.'>, 'u.fullName as assignor', 'u.email as assignorEmail', 'labelIds'];
+type TaskSelectNames = readonly [...Prefixed<TaskColumns, 't.'>, 'u.fullName as assignor', 'u.email as assignorEmail', 't.labelIds'];
 
 /** A task row written and read back (`returning(TASK_COLUMNS)`), as an array. */
 export type TaskColumnValues = ValuesOf<Selectable<DB['tasks']>, TaskColumns>;

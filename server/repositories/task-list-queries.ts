@@ -4,7 +4,7 @@ import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
-import { columnRef as col, TASK_COLUMNS, taskSelect, type TaskColumn, type TaskRowValues } from './task-columns.ts';
+import { columnRef as col, LISTED_COLUMNS, taskSelect, type ListedColumn, type TaskColumn, type TaskRowValues } from './task-columns.ts';
 import { afterArgs, afterCondition, keysetOf, orderTerms, priorityRank, type KeysetShape, type SortPosition } from './task-order.ts';
 import { onMyBoard, peopleOf, viewWithinBoard, visibilityOf, visibleTo, type Person, type Viewer } from './task-visibility.ts';
 import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, startFromTrigrams, textCondition, TRIGRAM, type TextMode } from './task-search.ts';
@@ -66,7 +66,7 @@ export interface ListOptions extends TaskFilter {
 }
 
 type Args = Record<string, unknown>;
-type Columns = readonly TaskColumn[];
+type Columns = readonly ListedColumn[];
 /**
  * How `label=` is read: `probe` tests each task the query reads anyway (task_labels' primary key),
  * `driven` starts from the label's rows (its (label_id, task_id) index) and reads their tasks.
@@ -426,7 +426,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       .selectFrom(chosen.limit(slot('limit')).as('k'))
       .innerJoin('tasks as t', 't.id', 'k.id')
       .innerJoin('users as u', 'u.id', 't.createdBy')
-      .select(taskSelect(dialect));
+      .select(taskSelect());
     for (const term of orderTerms('k', shape.sort)) q = q.orderBy(term);
     return q;
   }
@@ -436,11 +436,11 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const driven = shape.text === 'fts' || shape.text === 'trigram' || shape.label === 'driven';
     if (shape.paged && !driven) return prepare<Args, TaskRowValues>(pageQuery(shape), options);
     if (shape.label === 'driven' && shape.limit) return prepare<Args, TaskRowValues>(labelPageQuery(shape), options);
-    const columns = TASK_COLUMNS.map((c) => `t.${c}` as const);
+    const columns = LISTED_COLUMNS.map((c) => `t.${c}` as const);
     const rows = shape.label === 'driven' ? labelDriven(shape).select(columns) : textDriven(shape).select(columns);
     let q = driven
-      ? db.selectFrom(rows.as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect))
-      : db.selectFrom(visible(shape, TASK_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect(dialect));
+      ? db.selectFrom(rows.as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect())
+      : db.selectFrom(visible(shape, LISTED_COLUMNS, shape).as('t')).innerJoin('users as u', 'u.id', 't.createdBy').select(taskSelect());
     if (driven) {
       const after = afterCondition('t', shape);
       if (after !== undefined) q = q.where(after);
@@ -470,7 +470,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const chosenRows = db.selectFrom(chosen.as('k'));
     let q = (sqlite ? chosenRows.crossJoin('tasks as t').where(sql<SqlBool>`t.rowid = k.r`) : chosenRows.innerJoin('tasks as t', 't.id', 'k.id'))
       .innerJoin('users as u', 'u.id', 't.createdBy')
-      .select(taskSelect(dialect));
+      .select(taskSelect());
     for (const term of orderTerms('k', shape.sort)) q = q.orderBy(term);
     return q;
   }

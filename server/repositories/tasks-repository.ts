@@ -127,7 +127,7 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
     return rows.map((row, i) => toTaskJson(row.slice(0, -1) as unknown as TaskJsonValues, labels[i] ?? []));
   };
 
-  const withCreator = () => selectTasks(db, dialect).where('t.id', '=', slot('id'));
+  const withCreator = () => selectTasks(db).where('t.id', '=', slot('id'));
   const findVisible = prepare<FindArgs, TaskRowValues>(withCreator().where(visibleTo('t')), { rowsAsArrays: true });
   // A write reads the task it changes together with everything that decides the writer's rights
   // (one statement: the task if visible, the writer's role on its board, and on the board it
@@ -151,7 +151,7 @@ export function createTasksRepository(db: Kysely<DB>, dialect: Dialect) {
   // instead of one id, locked in the order of their ids so two such changes cannot deadlock.
   const idsIn =
     dialect === 'postgres' ? sql<string>`(select jsonb_array_elements_text(cast(${slot('ids')} as jsonb)))` : sql<string>`(select value from json_each(${slot('ids')}))`;
-  const forWriteMany = () => rightsOf(selectTasks(db, dialect).where('t.id', 'in', idsIn)).orderBy('t.id');
+  const forWriteMany = () => rightsOf(selectTasks(db).where('t.id', 'in', idsIn)).orderBy('t.id');
   const findManyForWrite = prepare<Omit<WriteFindArgs, 'id'> & { ids: string }, [...TaskRowValues, string | null, string, string | null, string | null]>(
     dialect === 'postgres' ? forWriteMany().forUpdate('t') : forWriteMany(),
     { rowsAsArrays: true },

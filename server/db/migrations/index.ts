@@ -27,6 +27,7 @@ import * as m0027 from './0027-passkeys.ts';
 import * as m0028 from './0028-instance-admins.ts';
 import * as m0029 from './0029-languages.ts';
 import * as m0030 from './0030-outbox-texts.ts';
+import * as m0031 from './0031-task-label-ids.ts';
 
 /**
  * The one migration history, listed explicitly (no directory scanning, so it works the same
@@ -62,4 +63,5 @@ export const migrations: Record<string, Migration> = {
   '0028-instance-admins': m0028,
   '0029-languages': m0029,
   '0030-outbox-texts': m0030,
+  '0031-task-label-ids': m0031,
 };
