@@ -39,8 +39,12 @@ export function createLabelReads(db: Kysely<DB>, dialect: Dialect) {
     async resolve(labelIds: readonly (string | null)[], ex: Executor = db): Promise<Label[][]> {
       const wanted = new Set<string>();
       const seen = new Set<string>();
+      let previous: string | null = null;
       for (const ids of labelIds) {
-        if (ids === null || seen.has(ids)) continue;
+        // Cards next to each other often carry the same labels: comparing with the last row's
+        // ids is cheaper than hashing the text again (each row's text is a fresh string).
+        if (ids === null || ids === previous || seen.has(ids)) continue;
+        previous = ids;
         seen.add(ids);
         for (const id of ids.split(',')) wanted.add(id);
       }
@@ -53,8 +57,10 @@ export function createLabelReads(db: Kysely<DB>, dialect: Dialect) {
       // Cards of one board often carry the same labels: each set is resolved once per page, and
       // its array shared by the tasks that carry it (it is only serialized).
       const sets = new Map<string, Label[]>();
+      let last: { ids: string; labels: Label[] } | undefined;
       return labelIds.map((ids) => {
         if (ids === null) return [];
+        if (last?.ids === ids) return last.labels;
         let labels = sets.get(ids);
         if (labels === undefined) {
           const entries: { rank: number; label: Label }[] = [];
@@ -67,6 +73,7 @@ export function createLabelReads(db: Kysely<DB>, dialect: Dialect) {
           labels = entries.map((entry) => entry.label);
           sets.set(ids, labels);
         }
+        last = { ids, labels };
         return labels;
       });
     },
