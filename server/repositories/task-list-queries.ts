@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type QueryCreator, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { DEFAULT_VIEW, PRIORITY_ORDER, STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
 import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
@@ -24,8 +24,8 @@ import { FTS_MAX_HITS, FTS_MAX_HITS_NEWEST_PAGE, ftsPhrase, likePattern, startFr
  * one cut per board: a LATERAL join on PostgreSQL; on SQLite (no LATERAL) a range join of each
  * board's index from the page's last key on (`boardFrom`; sort=priority: `priorityBoards`); so a
  * person on 50 boards reads at most 50 × limit index entries per status, not the 50 boards'
- * tasks, and PostgreSQL's newest pages stop each board at a bound sampled first
- * (`newestBound`, decision 112). A page reads only the
+ * tasks, and PostgreSQL's pages stop each board at a bound sampled first (`pageBound`,
+ * decisions 112 and 178). A page reads only the
  * sort keys of the parts' cuts, chooses its rows among them and then reads those rows
  * (`pageQuery`, decision 051). The assignee's part of a page leaves out the tasks on my boards
  * only after the cut (see `partsOf`).
@@ -90,7 +90,7 @@ interface Shape {
  */
 const LABEL_DRIVEN_MAX = 2000;
 
-/** How many of each board's newest entries `newestBound` samples (50 boards: 200 entries for a page of 50). */
+/** How many of each board's first entries `pageBound` samples (50 boards: 200 entries for a page of 50). */
 const SAMPLE_PER_BOARD = 4;
 
 /**
@@ -109,6 +109,11 @@ interface Part {
   person: Person;
   status: TaskStatus | undefined;
   dated: boolean | undefined;
+}
+/** An order's leading key before created_at desc, id desc (`leadOf`), and its direction in SQL. */
+interface Lead {
+  key: RawBuilder<unknown>;
+  order: 'asc' | 'asc nulls last';
 }
 /** Where a part's rows come from: the tasks table, or (SQLite) my board memberships joined to it. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- nothing selected yet
@@ -191,6 +196,17 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     return orderTerms(prefix, list.sort);
   };
 
+  /**
+   * The leading key of a part's order when it is not created_at (see `pageBound`): the priority's
+   * rank, or the deadline (ascending; PostgreSQL's first page of sort=deadline puts no deadline
+   * last). None for the newest first and for the undated part of sort=deadline.
+   */
+  function leadOf(part: Part, list: ListShape): Lead | undefined {
+    if (list.sort === 'priority') return { key: priorityRank(col('', 'priority')), order: 'asc' };
+    if (list.sort !== 'deadline' || part.dated === false) return undefined;
+    return { key: col('', 'deadline'), order: part.dated === true ? 'asc' : 'asc nulls last' };
+  }
+
   /** A part's rows after the keyset position, in the part's order, cut to the page when `list` is paged. */
   function cut<Q extends ReturnType<typeof partTasks>>(q: Q, part: Part, list: ListShape | undefined): Q {
     if (list === undefined) return q;
@@ -225,28 +241,61 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   }
 
   /**
-   * PostgreSQL, a page of the newest (`myBoards`): a lower bound of the page's last created_at,
-   * worked out before the boards are read (an InitPlan, run once), so that each board's cut stops
-   * at it instead of reading `limit` entries. The newest SAMPLE_PER_BOARD entries of each board
-   * (after the position, as the cut reads them) are some of the part's rows, so the `limit`-th
-   * newest of them is no newer than the `limit`-th of the part: every row of the page is at least
-   * as new. Fewer than `limit` in the sample: no bound ('' is before every timestamp). A person
-   * on 50 boards whose newest tasks are on a few of them read 50 × 51 index entries per status;
-   * now 50 × SAMPLE_PER_BOARD and the few boards' entries above the bound.
+   * PostgreSQL, a page of `myBoards`: the key of the page's last row is bounded before the boards
+   * are read, so that each board's cut stops at the bound instead of reading `limit` entries
+   * (decisions 112 and 178). The first SAMPLE_PER_BOARD entries of each board in the part's order
+   * (after the position, as the cut reads them) are rows of the part, so the `limit`-th of them
+   * in that order is no later than the `limit`-th row of the part: every row of the page is at or
+   * before it. The bound is one row of a CTE (`bound`, worked out once): `l`, the order's leading key
+   * (the priority's rank or the deadline; none for the newest first) and `c`, the created_at.
+   * Fewer than `limit` sampled: no row, and every board is read as far as its cut goes. A person
+   * on 50 boards whose first tasks are on a few of them read 50 × 51 index entries per status; now
+   * 50 × SAMPLE_PER_BOARD and the few boards' entries up to the bound.
    */
-  function newestBound(part: Part, shape: Shape, list: ListShape) {
+  function pageBound(part: Part, shape: Shape, list: ListShape, lead: Lead | undefined) {
     let sample = partTasks(part, shape, sql.ref('bm.boardId'));
     const after = afterCondition('', list, part.dated);
     if (after !== undefined) sample = sample.where(after);
     for (const term of partOrder(part, list)) sample = sample.orderBy(term);
-    return db
+    const keys = sample.select(lead === undefined ? [sql.ref('createdAt').as('c')] : [lead.key.as('l'), sql.ref('createdAt').as('c')]);
+    let bound = db
       .selectFrom('boardMembers as bm')
       .where('bm.userId', '=', slot('userId'))
-      .innerJoinLateral(sample.select('createdAt as c').limit(sql.lit(SAMPLE_PER_BOARD)).as('s'), (join) => join.onTrue())
-      .select('s.c')
-      .orderBy('s.c', 'desc')
-      .limit(1)
-      .offset(sql<number>`${slot('limit')} - 1`);
+      .innerJoinLateral(keys.limit(sql.lit(SAMPLE_PER_BOARD)).as('s'), (join) => join.onTrue())
+      .select(lead === undefined ? [sql.ref('s.c').as('c')] : [sql.ref('s.l').as('l'), sql.ref('s.c').as('c')]);
+    if (lead !== undefined) bound = bound.orderBy(sql`s.l ${sql.raw(lead.order)}`);
+    return bound.orderBy('s.c', 'desc').limit(1).offset(sql<number>`${slot('limit')} - 1`);
+  }
+
+  /**
+   * The index ranges of a board that hold its rows at or before `pageBound`'s bound, each a list
+   * of conditions (the board's cut reads each range in index order and cuts it at the page). The
+   * newest first: one range, from the bound's created_at on. An order led by another key
+   * (ascending) mixes directions, which no single range of the (…, status, key, created_at desc,
+   * id desc) index can stop at: the keys before the bound's, and the bound's key from its
+   * created_at on (ties on the bound are kept; the page's own cut drops them). Without a bound
+   * (no row) the ranges still cover every row: all keys, and the last key (or no deadline) from
+   * the earliest time on. A range that cannot hold a row is skipped without reading the index
+   * (a condition on the bound alone, a one-time filter): urgent tasks have no rank before theirs,
+   * and a dated bound leaves out the undated tasks.
+   */
+  function boundedRanges(part: Part, list: ListShape, lead: Lead | undefined): RawBuilder<SqlBool>[][] {
+    const l = sql`(select l from bound)`;
+    const newer = sql<SqlBool>`tasks.created_at >= coalesce((select c from bound), '')`;
+    if (lead === undefined) return [[newer]];
+    if (list.sort === 'priority') {
+      const rank = priorityRank(col('tasks', 'priority'));
+      const boundRank = sql`coalesce(${l}, ${sql.lit(PRIORITY_ORDER.length - 1)})`;
+      return [
+        // The most pressing priority is rank 0: nothing comes before it.
+        [sql<SqlBool>`${boundRank} > ${sql.lit(0)}`, sql<SqlBool>`${rank} < ${boundRank}`],
+        [sql<SqlBool>`${rank} = ${boundRank}`, newer],
+      ];
+    }
+    // By deadline ('~' is after every ISO 8601 date); the first page's part also holds the
+    // undated tasks, after every dated one.
+    const dated = [[sql<SqlBool>`tasks.deadline < coalesce(${l}, '~')`], [sql<SqlBool>`tasks.deadline = ${l}`, newer]];
+    return part.dated === true ? dated : [...dated, [sql<SqlBool>`${l} is null`, sql<SqlBool>`tasks.deadline is null`, newer]];
   }
 
   /**
@@ -298,11 +347,30 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       const m = sql.ref('m.boardId');
       const members = db.selectFrom('boardMembers as m').where('m.userId', '=', slot('userId'));
       if (dialect === 'postgres') {
-        let perBoard = cut(partTasks(part, shape, m), part, list).select(columns.map((c) => `tasks.${c}` as const));
+        const boardCut = (conditions: readonly RawBuilder<SqlBool>[]) => {
+          let q = cut(partTasks(part, shape, m), part, list);
+          for (const condition of conditions) q = q.where(condition);
+          return q.select(columns.map((c) => `tasks.${c}` as const));
+        };
         // Not with a text search or a label test: with few matches the sample would walk each
         // board as far as the cut does, and the cut would walk it again.
-        if (list.sort === 'newest' && shape.text === 'none' && shape.label === 'none') perBoard = perBoard.where(sql<SqlBool>`tasks.created_at >= coalesce((${newestBound(part, shape, list)}), '')`);
-        let q = members.innerJoinLateral(perBoard.as('b'), (join) => join.onTrue()).select(columns.map((c) => `b.${c}` as const));
+        const bounded = shape.text === 'none' && shape.label === 'none';
+        const lead = leadOf(part, list);
+        const ranges = bounded ? boundedRanges(part, list, lead) : [[]];
+        // Several ranges: each cut in its own derived table (a LIMIT per branch of the UNION).
+        const [only, ...more] = ranges;
+        const perBoard =
+          only !== undefined && more.length === 0
+            ? boardCut(only)
+            : ranges.map((conditions, i) => db.selectFrom(boardCut(conditions).as(`r${i}`)).selectAll()).reduce((union, next) => union.unionAll(next));
+        // Read more than once, PostgreSQL materializes the CTE; read once (the newest first), it
+        // becomes that subquery's InitPlan.
+        const from: QueryCreator<DB> = bounded ? db.with('bound', () => pageBound(part, shape, list, lead)) : db;
+        let q = from
+          .selectFrom('boardMembers as m')
+          .where('m.userId', '=', slot('userId'))
+          .innerJoinLateral(perBoard.as('b'), (join) => join.onTrue())
+          .select(columns.map((c) => `b.${c}` as const));
         // The boards' cuts merged and cut again: the page takes at most `limit` from this part.
         for (const term of partOrder(part, list, 'b')) q = q.orderBy(term);
         return q.limit(slot('limit'));

@@ -469,6 +469,37 @@ describe('every board I am on', () => {
     const left = await t.app.db.selectFrom('boardTaskCounts').select('n').where('boardId', '=', gone.id).execute();
     expect(left).toEqual([]);
   });
+
+  it('pages each order as the whole list sorts it when the boards’ first tasks tie on every key but the id', async () => {
+    // A page samples each board's first tasks to bound how far every board is read
+    // (repositories/task-list-queries.ts, `pageBound`): here the bound lands on ties of
+    // created_at (four tasks a second, on different boards), of one priority, of one deadline
+    // and of no deadline.
+    const me = await createSignedInUser(t);
+    const other = await createSignedInUser(t);
+    const boards: { id: string }[] = [];
+    for (let i = 0; i < 6; i += 1) boards.push(await insertBoard(t, { ...other.user, fullName: 'Other' }, [{ who: me.user, role: 'member' }]));
+    const deadline = isoIn(DAY);
+    const created: Task[] = [];
+    for (let i = 0; i < 40; i += 1) {
+      const priority = i % 7 === 0 ? 'high' : i % 11 === 0 ? 'low' : 'urgent';
+      created.push(await createTask(t, other.cookie, { boardId: boards[i % 6]!.id, assignee: uniqueEmail(), priority, deadline: i % 3 === 0 ? deadline : null }));
+      if (i % 4 === 3) t.clock.advance(SECOND);
+    }
+    for (const task of created.filter((_, i) => i % 5 === 0)) expect((await patch(other.cookie, task._id, { status: 'done' })).status).toBe(200);
+    for (const [sort, order] of Object.entries(ORDERS)) {
+      const keys = (tasks: Task[]) => tasks.map((x) => [x.createdAt, ...(sort === 'priority' ? [x.priority] : sort === 'deadline' ? [x.deadline] : [])]);
+      for (const status of [undefined, 'todo', 'done']) {
+        const query = `?sort=${sort}${status === undefined ? '' : `&status=${status}`}`;
+        // The whole list (no limit: read and sorted whole, no bound), in the documented order;
+        // tasks that tie on every key are in the database's order of their ids.
+        const whole: Task[] = (await list(me.cookie, query)).json.data.tasks;
+        expect(whole).toHaveLength(status === undefined ? 40 : status === 'done' ? 8 : 32);
+        expect(keys(whole), query).toEqual(keys([...whole].sort(order)));
+        for (const limit of [1, 3, 7]) expect(ids(await allPages(me.cookie, query, limit)), `${query} by ${limit}`).toEqual(ids(whole));
+      }
+    }
+  });
 });
 
 describe('GET /api/tasks/counts overdue', () => {
