@@ -23,11 +23,15 @@ import { summarize } from '../profile.ts';
 
 const PROFILE_SECONDS = 5;
 
-/** Taskwise / baseline req/s at 10 connections, per call (a call without one has no target). */
+/**
+ * Taskwise / baseline req/s at 10 connections, per call (a call without one has no target). A
+ * page of 50 seen tasks is to be at least as fast as the bare server giving the same answer; the
+ * writes at least 0.80 of it doing the same writes.
+ */
 const RATIO_TARGETS: Record<string, number> = {
   'GET /api/health': 0.8,
   'GET /api/users/me': 0.8,
-  'GET /api/tasks (sees 50)': 0.9,
+  'GET /api/tasks (sees 50)': 1,
   'GET /api/tasks (sees 1,000)': 0.9,
   'POST /api/tasks': 0.8,
   'PATCH /api/tasks/:id': 0.8,
