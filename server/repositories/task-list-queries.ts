@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type QueryCreator, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { DEFAULT_VIEW, PRIORITY_ORDER, STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
+import { DEFAULT_VIEW, PRIORITY_ORDER, PRIORITY_RANK, STATUSES, type Priority, type TaskSort, type TaskStatus, type TaskView } from '#shared/constants.ts';
 import type { TaskCounts } from '#shared/schemas/tasks.ts';
 import type { Dialect } from '../db/connect.ts';
 import { prepare, slot, type Executor, type Prepared } from '../db/prepared.ts';
@@ -150,7 +150,10 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
   function filters(prefix: string, shape: Shape): Expression<SqlBool>[] {
     const out: Expression<SqlBool>[] = [];
     if (shape.status) out.push(sql<SqlBool>`${col(prefix, 'status')} = ${slot('status')}`);
-    if (shape.priority) out.push(sql<SqlBool>`${col(prefix, 'priority')} = ${slot('priority')}`);
+    // As the priority's rank (a bijection): the (…, status, rank, created_at desc, id desc) indexes
+    // (migration 0019) then hold a priority's tasks newest first, read from the index alone,
+    // instead of each board's newest entries tested against their rows until a page matches.
+    if (shape.priority) out.push(sql<SqlBool>`${priorityRank(col(prefix, 'priority'))} = ${slot('priorityRank')}`);
     if (shape.label === 'probe') {
       out.push(sql<SqlBool>`exists (select 1 from task_labels tl where tl.task_id = ${col(prefix, 'id')} and tl.label_id = ${slot('label')})`);
     }
@@ -753,7 +756,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     }
     if (board !== undefined) args.board = board;
     if (filter.status !== undefined) args.status = filter.status;
-    if (filter.priority !== undefined) args.priority = filter.priority;
+    if (filter.priority !== undefined) args.priorityRank = PRIORITY_RANK[filter.priority];
     return {
       shape: {
         view: filter.view,

@@ -95,6 +95,23 @@ describe('the plans of "all my tasks"', () => {
     });
   }
 
+  it('a page of one priority, newest first, reads each board and the assignee’s tasks of that priority from the rank indexes alone', async () => {
+    const viewer = await viewerOnBoards();
+    const query = await statementOf((q, spy) => q.list(viewer, { view: 'all', sort: 'newest', status: 'todo', priority: 'urgent', limit: 50 }, spy));
+    const plan = await planOf(t, query);
+    // Not each board's newest entries tested against their rows until 50 match (a tenth of a
+    // board's tasks are urgent: about 500 rows read per board and page).
+    expect(plan).not.toMatch(/tasks_board_status_created_idx|tasks_assignee_status_created_idx/);
+    expect(sortedScans(plan, /tasks_board_status_|tasks_assignee_status_/), plan).toEqual([]);
+    if (t.app.dbDialect === 'sqlite') {
+      expect(plan).toMatch(/COVERING INDEX tasks_board_status_rank_idx \(board_id=\? AND status=\? AND <expr>=\?/);
+      expect(plan).toMatch(/INDEX tasks_assignee_status_rank_idx \(assignee_email=\? AND status=\? AND <expr>=\?/);
+    } else {
+      expect(plan).toMatch(/Index Only Scan using tasks_board_status_rank_idx on tasks +\(.*\n *Index Cond: \(\(board_id = m\.board_id\) AND \(status = 'todo'::text\) AND \(\(CASE priority .* END\) = /);
+      expect(plan).toMatch(/Index Only Scan using tasks_assignee_status_rank_idx on tasks \w+ +\(.*\n *Index Cond: \(\(assignee_email = .*\) AND \(status = 'todo'::text\) AND \(\(CASE priority .* END\) = /);
+    }
+  });
+
   it('the counts add up the boards’ kept counts; only overdue reads the tasks, by index range', async () => {
     const viewer = await viewerOnBoards();
     const query = await statementOf((q, spy) => q.counts(viewer, { view: 'all' }, new Date().toISOString(), spy));
