@@ -146,6 +146,9 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
       ? sql<SqlBool>`not ${onMyBoard(ref)}`
       : sql<SqlBool>`${ref} not in (select vm.board_id from board_members vm where vm.user_id = ${slot('userId')})`;
 
+  /** The viewer's board memberships (`userId` slot) as `m`, from `from` (the database, or it with a CTE). */
+  const myMemberships = (from: QueryCreator<DB>) => from.selectFrom('boardMembers as m').where('m.userId', '=', slot('userId'));
+
   /** Filters every query shape shares, on the columns of `prefix` ('' inside a branch). */
   function filters(prefix: string, shape: Shape): Expression<SqlBool>[] {
     const out: Expression<SqlBool>[] = [];
@@ -250,7 +253,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
    * (after the position, as the cut reads them) are rows of the part, so the `limit`-th of them
    * in that order is no later than the `limit`-th row of the part: every row of the page is at or
    * before it. The bound is one row of a CTE (`bound`, worked out once): `l`, the order's leading key
-   * (the priority's rank or the deadline; none for the newest first) and `c`, the created_at.
+   * (the priority's rank or the deadline; null for the newest first) and `c`, the created_at.
    * Fewer than `limit` sampled: no row, and every board is read as far as its cut goes. A person
    * on 50 boards whose first tasks are on a few of them read 50 × 51 index entries per status; now
    * 50 × SAMPLE_PER_BOARD and the few boards' entries up to the bound.
@@ -260,12 +263,12 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     const after = afterCondition('', list, part.dated);
     if (after !== undefined) sample = sample.where(after);
     for (const term of partOrder(part, list)) sample = sample.orderBy(term);
-    const keys = sample.select(lead === undefined ? [sql.ref('createdAt').as('c')] : [lead.key.as('l'), sql.ref('createdAt').as('c')]);
+    const keys = sample.select([(lead?.key ?? sql`null`).as('l'), sql.ref('createdAt').as('c')]);
     let bound = db
       .selectFrom('boardMembers as bm')
       .where('bm.userId', '=', slot('userId'))
       .innerJoinLateral(keys.limit(sql.lit(SAMPLE_PER_BOARD)).as('s'), (join) => join.onTrue())
-      .select(lead === undefined ? [sql.ref('s.c').as('c')] : [sql.ref('s.l').as('l'), sql.ref('s.c').as('c')]);
+      .select(['s.l', 's.c']);
     if (lead !== undefined) bound = bound.orderBy(sql`s.l ${sql.raw(lead.order)}`);
     return bound.orderBy('s.c', 'desc').limit(1).offset(sql<number>`${slot('limit')} - 1`);
   }
@@ -348,7 +351,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
     if (part.person === 'myBoards' && list?.paged === true) {
       // One cut per board the viewer is an active member of.
       const m = sql.ref('m.boardId');
-      const members = db.selectFrom('boardMembers as m').where('m.userId', '=', slot('userId'));
+      const members = myMemberships(db);
       if (dialect === 'postgres') {
         const boardCut = (conditions: readonly RawBuilder<SqlBool>[]) => {
           let q = cut(partTasks(part, shape, m), part, list);
@@ -369,9 +372,7 @@ export function createTaskListQueries(db: Kysely<DB>, dialect: Dialect) {
         // Read more than once, PostgreSQL materializes the CTE; read once (the newest first), it
         // becomes that subquery's InitPlan.
         const from: QueryCreator<DB> = bounded ? db.with('bound', () => pageBound(part, shape, list, lead)) : db;
-        let q = from
-          .selectFrom('boardMembers as m')
-          .where('m.userId', '=', slot('userId'))
+        let q = myMemberships(from)
           .innerJoinLateral(perBoard.as('b'), (join) => join.onTrue())
           .select(columns.map((c) => `b.${c}` as const));
         // The boards' cuts merged and cut again: the page takes at most `limit` from this part.
