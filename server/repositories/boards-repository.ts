@@ -129,25 +129,29 @@ export function createBoardsRepository(db: Kysely<DB>, dialect: Dialect) {
     },
 
     /**
-     * The board's name and its columns' names, for a viewer who sees a task on it: an active
-     * member, or the assignee of one of its tasks (the rule of task-visibility.ts); undefined for
-     * anyone else, as for a board that does not exist.
+     * The names (the board's and its columns') of each of `boardIds` the viewer sees a task on: an
+     * active member, or the assignee of one of its tasks (the rule of task-visibility.ts). Any
+     * other id, or one that does not exist, is left out. In the order of `boardIds`, each once.
      */
-    async namesFor(viewer: { userId: string; email: string }, boardId: string, ex: Executor = db): Promise<BoardNames | undefined> {
-      const row = await ex
+    async namesFor(viewer: { userId: string; email: string }, boardIds: readonly string[], ex: Executor = db): Promise<BoardNames[]> {
+      if (boardIds.length === 0) return [];
+      const rows = await ex
         .selectFrom('boards as b')
         .select(['b.id', 'b.name'])
-        .where('b.id', '=', boardId)
+        .where('b.id', 'in', boardIds)
         .where((eb) =>
           eb.or([
             eb.exists(eb.selectFrom('boardMembers as m').select('m.boardId').whereRef('m.boardId', '=', 'b.id').where('m.userId', '=', viewer.userId)),
             eb.exists(eb.selectFrom('tasks as t').select('t.id').whereRef('t.boardId', '=', 'b.id').where('t.assigneeEmail', '=', viewer.email)),
           ]),
         )
-        .executeTakeFirst();
-      if (row === undefined) return undefined;
-      const columns = (await columnsByBoard(ex, [boardId])).get(boardId) ?? [];
-      return { _id: row.id, name: row.name, columns: columns.map(({ _id, name, category }) => ({ _id, name, category })) };
+        .execute();
+      const columns = await columnsByBoard(ex, rows.map((row) => row.id));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return [...new Set(boardIds)].flatMap((id) => {
+        const row = byId.get(id);
+        return row === undefined ? [] : [{ _id: row.id, name: row.name, columns: (columns.get(id) ?? []).map(({ _id, name, category }) => ({ _id, name, category })) }];
+      });
     },
 
     /** One board as everyone on it sees it (no role), or undefined when it does not exist. */

@@ -14,6 +14,7 @@ import { appendAll, boardEvents } from './board-events.ts';
 import { plan } from './notifications.ts';
 import type { Actor } from './actor.ts';
 import { senderMailCap } from './mail-cap.ts';
+import { ID_RE } from '../db/ids.ts';
 import { existingId } from './not-found.ts';
 import type { Translatable } from '#shared/i18n.ts';
 import { sentences } from '../i18n/compose.ts';
@@ -42,6 +43,8 @@ export interface BoardsService {
   get(actor: Actor, boardId: string): Promise<{ board: Board; members: Member[] }>;
   /** The board's name and its columns' names, for anyone who sees a task on it (404 for everyone else). */
   names(actor: Actor, boardId: string): Promise<BoardNames>;
+  /** The names of each of `boardIds` the actor sees a task on, in that order; the others are left out. */
+  namesOfMany(actor: Actor, boardIds: readonly string[]): Promise<BoardNames[]>;
   update(actor: Actor, boardId: string, changes: { name?: string; description?: string }): Promise<Board>;
   delete(actor: Actor, boardId: string): Promise<void>;
   addMember(actor: Actor, boardId: string, email: string, role: BoardRole): Promise<Added>;
@@ -147,10 +150,13 @@ export default fp(
       },
 
       async names(actor, boardId) {
-        const names = await repo.namesFor(actor, existingId(boardId, boardNotFound));
+        const [names] = await repo.namesFor(actor, [existingId(boardId, boardNotFound)]);
         if (names === undefined) throw boardNotFound();
         return names;
       },
+
+      // An id that cannot be ours is left out like any other board the actor cannot name.
+      namesOfMany: (actor, boardIds) => repo.namesFor(actor, boardIds.filter((id) => ID_RE.test(id))),
 
       update: (actor, boardId, changes) =>
         fastify.events.transaction(async (trx) => {

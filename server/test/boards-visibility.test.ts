@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import type { BoardNamesEnvelope, BoardNamesListEnvelope } from '#shared/schemas/boards.ts';
 import { createSignedInUser, createTask, insertBoard, uniqueEmail } from './factories.ts';
 import { useTestApp } from './helpers.ts';
 
@@ -124,6 +125,37 @@ describe('who sees a board’s tasks', () => {
       expect(answer.status, closed).toBe(404);
       expect(answer.json.code).toBe('NOT_FOUND');
     }
+  });
+
+  it('names several boards in one request: those the viewer is on or holds a task of, in the order asked, the rest left out', async () => {
+    const { admin, member, stranger, board } = await team();
+    const other = await insertBoard(t, admin.user, []);
+    const closed = await insertBoard(t, admin.user, []);
+    await createTask(t, admin.cookie, { boardId: board.id, assignee: stranger.user.email });
+    await createTask(t, admin.cookie, { boardId: other.id, assignee: stranger.user.email });
+    await createTask(t, admin.cookie, { boardId: closed.id, assignee: member.user.email });
+    const single = async (id: string) => ((await t.request('GET', `/api/boards/${id}/names`, { cookie: stranger.cookie })).json as unknown as BoardNamesEnvelope).data.board;
+    const named = (res: { json: unknown }) => (res.json as BoardNamesListEnvelope).data.boards;
+
+    const ids = [other.id, 'AAAAAAAAAAAAAAAAAAAAAA', closed.id, board.id, 'not an id', other.id];
+    const res = await t.request('GET', `/api/boards/names?ids=${ids.map(encodeURIComponent).join(',')}`, { cookie: stranger.cookie });
+    expect(res.status, res.body).toBe(200);
+    // Each board as the one-board call answers it, once, in the order asked.
+    expect(named(res)).toEqual([await single(other.id), await single(board.id)]);
+    // Another person: a board they hold a task of, a board they are on, a board they have nothing of.
+    const asMember = await t.request('GET', `/api/boards/names?ids=${closed.id},${board.id},${other.id}`, { cookie: member.cookie });
+    expect(named(asMember).map((b) => b._id)).toEqual([closed.id, board.id]);
+
+    // Signed in only; 1 to 50 ids, none empty.
+    expect((await t.request('GET', `/api/boards/names?ids=${board.id}`)).status).toBe(401);
+    const tooMany = Array.from({ length: 51 }, () => board.id).join(',');
+    for (const query of ['', '?ids=', `?ids=${board.id},`, `?ids=,${board.id}`, `?ids=${board.id},,${other.id}`, `?ids=${tooMany}`]) {
+      const refused = await t.request('GET', `/api/boards/names${query}`, { cookie: stranger.cookie });
+      expect(refused.status, query).toBe(400);
+      expect(refused.json.code, query).toBe('VALIDATION_FAILED');
+    }
+    const fifty = Array.from({ length: 50 }, () => board.id).join(',');
+    expect(named(await t.request('GET', `/api/boards/names?ids=${fifty}`, { cookie: stranger.cookie }))).toHaveLength(1);
   });
 
   it('a task on my board assigned to me is listed once, and pages of "all my tasks" walk every visible task once', async () => {

@@ -42,6 +42,23 @@ export type BoardNames = Static<typeof BoardNamesSchema>;
 export const BoardNamesEnvelope = Type.Object({ status: Type.Literal('success'), data: Type.Object({ board: BoardNamesSchema }) });
 export type BoardNamesEnvelope = Static<typeof BoardNamesEnvelope>;
 
+/** How many boards one `GET /api/boards/names` may ask for. */
+export const BOARD_NAMES_MAX_IDS = 50;
+
+export const BoardNamesQuery = Type.Object({
+  ids: Type.String({
+    // 1 to 50 ids, comma-separated, none empty.
+    pattern: `^[^,]{1,64}(,[^,]{1,64}){0,${BOARD_NAMES_MAX_IDS - 1}}$`,
+    description: `Up to ${BOARD_NAMES_MAX_IDS} board ids, comma-separated.`,
+  }),
+});
+
+export const BoardNamesListEnvelope = Type.Object({
+  status: Type.Literal('success'),
+  data: Type.Object({ boards: Type.Array(BoardNamesSchema, { description: 'In the order asked, each once; a board the viewer may not name is left out.' }) }),
+});
+export type BoardNamesListEnvelope = Static<typeof BoardNamesListEnvelope>;
+
 export const MemberSchema = Type.Object({
   email: Type.String({ description: 'Lower-cased.' }),
   fullName: Type.Union([Type.String(), Type.Null()], { description: 'null while no account has the address.' }),

@@ -6,6 +6,8 @@ import {
   AddMemberBody,
   BoardDetailEnvelope,
   BoardNamesEnvelope,
+  BoardNamesListEnvelope,
+  BoardNamesQuery,
   BoardEnvelope,
   BoardListEnvelope,
   BoardParams,
@@ -86,6 +88,23 @@ const boards: FastifyPluginAsyncTypebox = (fastify) => {
       },
     },
     async (request) => ({ status: 'success', data: await service.get(actorOf(request), request.params.id) }) as const,
+  );
+
+  fastify.get(
+    '/boards/names',
+    {
+      schema: {
+        tags: ['boards'],
+        summary: 'The names of several boards at once (as `GET /api/boards/:id/names` answers each)',
+        description:
+          'For the boards among `ids` that the viewer is an active member of or holds a task of (as its assignee); the others, and ids that do not exist, ' +
+          'are left out rather than answered 404, so one request serves every card of "All my tasks".',
+        security: sessionSecurity,
+        querystring: BoardNamesQuery,
+        response: { 200: serializable(BoardNamesListEnvelope), ...errorResponses },
+      },
+    },
+    async (request) => ({ status: 'success', data: { boards: await service.namesOfMany(actorOf(request), request.query.ids.split(',')) } }) as const,
   );
 
   fastify.get(
