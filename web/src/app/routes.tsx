@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { matchPath, Navigate, Outlet, useMatch, useRoutes, type RouteObject } from 'react-router';
+import { LatestRouterProvider } from '#web/lib/latest-router.tsx';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { lazyComponent } from '#web/lib/lazy-component.tsx';
 import { openingView } from '#web/features/tasks/api/board-view-choice.ts';
@@ -137,9 +138,11 @@ function Routes() {
  */
 export function AppRoutes() {
   return (
-    <DataSlot>
-      <Routes />
-    </DataSlot>
+    <LatestRouterProvider>
+      <DataSlot>
+        <Routes />
+      </DataSlot>
+    </LatestRouterProvider>
   );
 }
 

@@ -6,6 +6,7 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
 import type { PublicUser } from '#shared/schemas/users.ts';
 import { createDataLayer } from '#web/app/data-layer.tsx';
+import { LatestRouterProvider } from '#web/lib/latest-router.tsx';
 import { DataSlot } from '#web/app/data-slot.tsx';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes } from '#web/app/routes.tsx';
@@ -96,7 +97,9 @@ export function renderWithProviders(ui: ReactNode, { path = '/' }: { path?: stri
   const result = render(
     <AppProviders deviceCopy={testDeviceCopy()} dataLayer={createDataLayer(queryClient)}>
       <MemoryRouter initialEntries={[path]}>
-        <DataSlot>{ui}</DataSlot>
+        <LatestRouterProvider>
+          <DataSlot>{ui}</DataSlot>
+        </LatestRouterProvider>
         <LocationProbe />
       </MemoryRouter>
     </AppProviders>,

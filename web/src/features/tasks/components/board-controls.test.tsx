@@ -157,6 +157,42 @@ describe('reopen and the task link on cards', () => {
     const card = await within(todoColumn()).findByRole('article', { name: 'Open me' });
     expect(within(card).getByRole('link', { name: 'Open me' })).toHaveAttribute('href', `/tasks/${task._id}?sort=deadline`);
   });
+
+  /** The board at /tasks?sort=deadline, searched for "open" since: the card "Open me" and its task's address now. */
+  async function searchedBoard() {
+    const task = makeTask({ taskTitle: 'Open me' });
+    board({ todo: [task] });
+    const { user } = await openBoard('/tasks?sort=deadline');
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search tasks' }), { target: { value: 'open' } });
+    await waitFor(() => {
+      expect(currentPath()).toBe('/tasks?sort=deadline&q=open');
+    });
+    const card = within(todoColumn()).getByRole('article', { name: 'Open me' });
+    return { user, card, opened: `/tasks/${task._id}?sort=deadline&q=open` };
+  }
+
+  it('opens a card by its title with the filters of the moment; a modified or middle click is left to the browser', async () => {
+    const { user, card, opened } = await searchedBoard();
+    const title = within(card).getByRole('link', { name: 'Open me' });
+    await waitFor(() => {
+      expect(title).toHaveAttribute('href', opened);
+    });
+    fireEvent.click(title, { ctrlKey: true });
+    fireEvent.click(title, { button: 1 });
+    expect(currentPath()).toBe('/tasks?sort=deadline&q=open');
+    await user.click(title);
+    await waitFor(() => {
+      expect(currentPath()).toBe(opened);
+    });
+  });
+
+  it('opens a card by a click on it with the filters of the moment, read when it is clicked', async () => {
+    const { user, card, opened } = await searchedBoard();
+    await user.click(within(card).getByText('Assignor'));
+    await waitFor(() => {
+      expect(currentPath()).toBe(opened);
+    });
+  });
 });
 
 /** A phone: the narrow-screen media query matches (jsdom has no matchMedia of its own). */

@@ -1,8 +1,9 @@
 import type { KeyboardEvent, MouseEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { displayName } from '#web/lib/product-names.ts';
 import { inlineStep } from '#web/lib/direction.ts';
+import { useLatestRouter } from '#web/lib/latest-router.tsx';
 import { useBoardNames } from '../api/board-names.ts';
 import { boardPath, useBoardScope } from '../api/board-scope.ts';
 import { taskSelection, useIsSelected } from '../api/task-selection.ts';
@@ -42,10 +43,13 @@ export function taskPathOf(taskId: string, boardId: string | null | undefined, s
  * Enter and Alt+arrows reach it (its title link and buttons stay in the tab order).
  */
 export function useCardKeys(task: Task, onMove: ((task: Task, direction: MoveDirection) => void) | undefined) {
-  const navigate = useNavigate();
-  const to = useTaskPath(task);
+  // The address is read when the card is opened, not when it renders: a change of filters or
+  // search does not re-render every card on screen.
+  const router = useLatestRouter();
+  const { boardId } = useBoardScope();
   const open = () => {
-    void navigate(to, { state: { fromBoard: true } });
+    const { navigate, location } = router();
+    void navigate(taskPathOf(task._id, boardId, location.search), { state: { fromBoard: true } });
   };
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     if (event.target !== event.currentTarget) return;

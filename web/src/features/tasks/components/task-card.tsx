@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { memo, useEffect, useId, useRef } from 'react';
-import { Link } from 'react-router';
+import { memo, useEffect, useId, useRef, type MouseEvent } from 'react';
+import { createPath } from 'react-router';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Button } from '#web/components/button.tsx';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
 import { cx } from '#web/lib/cx.ts';
+import { useLatestRouter } from '#web/lib/latest-router.tsx';
 import { displayName } from '#web/lib/product-names.ts';
 import { useCanChangeTask, useStatusColumn } from '../api/board-scope.ts';
 import { useTaskHighlight } from '../api/live-board-context.ts';
@@ -36,15 +37,29 @@ export interface TaskCardProps {
 /** Labels a card shows on its one line of chips; "+N" names the rest. */
 const CARD_LABELS_SHOWN = 3;
 
-/** The card's title opens the task page; the board's filters stay in the address behind it. */
+/**
+ * The card's title opens the task page; the board's filters stay in the address behind it. A
+ * plain anchor rather than the router's `Link`: every card on screen re-renders its link when the
+ * address changes (a filter, a search keystroke), and `Link` re-renders through four of the
+ * router's hooks (5 ms of a filter switch on "All my tasks"). The click is handled as `Link`
+ * handles it: a plain left click navigates in the app; with a modifier key, or another button,
+ * the browser does what it does with a link (a new tab, a new window).
+ */
 export function TaskLink({ task, className = 'task-card__link' }: { task: Task; className?: string }) {
+  const to = useTaskPath(task);
+  const router = useLatestRouter();
+  const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    event.preventDefault();
+    void router().navigate(to, { state: { fromBoard: true } });
+  };
   // Not a drag of its own: a link is draggable by default, and a drag begun on it (the card's
   // largest target, where a finger's long press most often lands) would carry the link's address
   // instead of moving the card, which is the draggable around it.
   return (
-    <Link className={className} to={useTaskPath(task)} state={{ fromBoard: true }} draggable={false}>
+    <a className={className} href={createPath(to)} onClick={onClick} draggable={false}>
       {task.taskTitle}
-    </Link>
+    </a>
   );
 }
 
@@ -82,7 +97,11 @@ function CardCover({ cover }: { cover: NonNullable<Task['cover']> }) {
   return <img className="task-card__cover" src={cover.thumbnailUrl} width={cover.width} height={cover.height} alt="" loading="lazy" draggable={false} />;
 }
 
-/** One task. An `article` named by its title, so it can be found and read as a unit. */
+/**
+ * One task. An `article` named by its title, so it can be found and read as a unit. The article
+ * (its place in the list, selection, highlight and keys) and its content are two memoized parts:
+ * the list's size changing when the counts arrive re-renders the article alone.
+ */
 export const TaskCard = memo(function TaskCard({
   task,
   now,
@@ -95,16 +114,58 @@ export const TaskCard = memo(function TaskCard({
   ...position
 }: TaskCardProps) {
   const titleId = useId();
-  const done = task.status === 'done';
-  const complete = useUpdateTask();
   const highlighted = useTaskHighlight(task._id);
   const pending = isPendingTask(task);
+  const canChange = useCanChangeTask(task);
+  const keys = useCardKeys(task, canChange && !pending ? onMoveKey : undefined);
+
+  return (
+    <article
+      className={cx(
+        'task-card',
+        `priority--${task.priority}`,
+        task.status === 'done' && 'task-card--done',
+        draft !== null && 'task-card--editing',
+        highlighted && 'task-card--changed',
+      )}
+      aria-labelledby={titleId}
+      aria-busy={pending || undefined}
+      {...keys.cardProps}
+      {...position}
+    >
+      <TaskCardContent
+        task={task}
+        now={now}
+        draft={draft}
+        titleId={titleId}
+        selected={keys.selected}
+        canChange={canChange}
+        pending={pending}
+        onEdit={onEdit}
+        onDraftChange={onDraftChange}
+        onEditEnd={onEditEnd}
+        onDelete={onDelete}
+      />
+    </article>
+  );
+});
+
+interface TaskCardContentProps extends Pick<TaskCardProps, 'task' | 'now' | 'draft' | 'onEdit' | 'onDraftChange' | 'onEditEnd' | 'onDelete'> {
+  /** The id of the title, which names the card's article. */
+  titleId: string;
+  selected: boolean;
+  canChange: boolean;
+  pending: boolean;
+}
+
+/** What a card shows inside its article. */
+const TaskCardContent = memo(function TaskCardContent({ task, now, draft, titleId, selected, canChange, pending, onEdit, onDraftChange, onEditEnd, onDelete }: TaskCardContentProps) {
+  const done = task.status === 'done';
+  const complete = useUpdateTask();
   const editButtonRef = useRef<HTMLButtonElement>(null);
   const returnFocusToEdit = useRef(false);
   const editing = draft !== null;
-  const canChange = useCanChangeTask(task);
   const statusColumn = useStatusColumn(task, done ? 'todo' : 'done');
-  const keys = useCardKeys(task, canChange && !pending ? onMoveKey : undefined);
   const { t } = useLingui();
 
   useEffect(() => {
@@ -119,21 +180,9 @@ export const TaskCard = memo(function TaskCard({
   };
 
   return (
-    <article
-      className={cx(
-        'task-card',
-        `priority--${task.priority}`,
-        done && 'task-card--done',
-        editing && 'task-card--editing',
-        highlighted && 'task-card--changed',
-      )}
-      aria-labelledby={titleId}
-      aria-busy={pending || undefined}
-      {...keys.cardProps}
-      {...position}
-    >
+    <>
       {/* Picked by Shift+click for the bulk bar: said as well as shown (the ring). */}
-      {keys.selected ? (
+      {selected ? (
         <span className="visually-hidden">
           <Trans comment="Said of a card picked for the bulk bar">Selected.</Trans>
         </span>
@@ -230,6 +279,6 @@ export const TaskCard = memo(function TaskCard({
           </Button>
         </div>
       ) : null}
-    </article>
+    </>
   );
 });
