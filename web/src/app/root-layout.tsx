@@ -34,9 +34,25 @@ function useBoardSidebar(): boolean {
   return wide && session.status === 'signedIn' && session.verified;
 }
 
+/**
+ * The page the address names. The address is read here, not in RootLayout, so a change of the
+ * address's query (a filter, a search keystroke) does not re-render the navigation bar and the
+ * sidebar around it.
+ */
+function CurrentPage() {
+  const { pathname } = useLocation();
+  return (
+    // Keyed by path: leaving a broken page clears the error.
+    <ErrorBoundary key={pathname} fallback={(error) => <RouteError error={error} />}>
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
 /** Every page: skip link, navigation bar, the board switcher, the page, and the notices stack. */
 export function RootLayout() {
-  const { pathname } = useLocation();
   const sidebar = useBoardSidebar();
   return (
     <>
@@ -58,12 +74,7 @@ export function RootLayout() {
           </Suspense>
         ) : null}
         <main id="main" className="main" tabIndex={-1}>
-        {/* Keyed by path: leaving a broken page clears the error. */}
-        <ErrorBoundary key={pathname} fallback={(error) => <RouteError error={error} />}>
-          <Suspense fallback={<PageLoading />}>
-            <Outlet />
-          </Suspense>
-        </ErrorBoundary>
+          <CurrentPage />
         </main>
       </div>
       <NoticeRegion>
