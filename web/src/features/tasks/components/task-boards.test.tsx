@@ -80,6 +80,40 @@ describe('"All my tasks"', () => {
     await within(card).findByText('Launch team');
     expect(within(screen.getByRole('article', { name: 'Just mine' })).getByText('Personal')).toBeInTheDocument();
   });
+
+  it('names the boards the viewer is not on with one request for all of them, and the task page names its board', async () => {
+    const names = (_id: string, name: string) => ({ _id, name, columns: [{ _id: `${_id}-todo`, name: 'Tasks To Do', category: 'todo' }] });
+    const sales = makeTask({ taskTitle: 'Sales call', boardId: 'sales', columnId: 'sales-todo', assignee: ADA.email });
+    const ops = makeTask({ taskTitle: 'Ops rota', boardId: 'ops', columnId: 'ops-todo', assignee: ADA.email });
+    const gone = makeTask({ taskTitle: 'From a closed board', boardId: 'closed', columnId: 'closed-todo', assignee: ADA.email });
+    const fetch = api([sales, ops, gone])
+      .always('GET', '/boards/names', (call) =>
+        json(200, { status: 'success', data: { boards: (call.query.get('ids') ?? '').split(',').flatMap((id) => (id === 'sales' ? [names('sales', 'Sales')] : id === 'ops' ? [names('ops', 'Ops')] : [])) } }),
+      )
+      .always('GET', `/tasks/${sales._id}`, json(200, { status: 'success', data: { task: sales } }))
+      .always('GET', `/tasks/${sales._id}/comments`, json(200, { status: 'success', data: { comments: [] } }))
+      .always('GET', `/tasks/${sales._id}/activity`, json(200, { status: 'success', data: { activity: [] } }))
+      .always('GET', `/tasks/${sales._id}/checklist`, json(200, { status: 'success', data: { items: [] } }));
+    const { user } = renderApp('/tasks', { signedIn: true });
+    const card = await screen.findByRole('article', { name: 'Sales call' }, { timeout: 5000 });
+    await waitFor(() => {
+      expect(card).toHaveTextContent('Board: Sales · , column: Tasks To Do');
+    });
+    expect(screen.getByRole('article', { name: 'Ops rota' })).toHaveTextContent('Board: Ops · , column: Tasks To Do');
+    // A board the server does not name: the card names none.
+    expect(within(screen.getByRole('article', { name: 'From a closed board' })).queryByText(/Board:/)).not.toBeInTheDocument();
+    const asked = fetch.callsTo('GET', '/boards/names');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.query.get('ids')?.split(',').toSorted()).toEqual(['closed', 'ops', 'sales']);
+
+    await user.click(within(card).getByRole('link', { name: 'Sales call' }));
+    await screen.findByRole('heading', { level: 1, name: 'Sales call' }, { timeout: 5000 });
+    const select = await screen.findByRole('combobox', { name: 'Move to board' });
+    expect(select).toHaveValue('sales');
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Sales', 'Personal', 'Launch team']);
+    // The names were known already: no second request.
+    expect(fetch.callsTo('GET', '/boards/names')).toHaveLength(1);
+  });
 });
 
 describe('the task page', () => {

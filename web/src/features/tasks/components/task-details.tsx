@@ -13,6 +13,7 @@ import { formatNumber } from '#web/lib/locale-format.ts';
 import { displayName } from '#web/lib/product-names.ts';
 import { useNow } from '#web/lib/use-now.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
+import { useBoardNames } from '../api/board-names.ts';
 import { useBoardScope, useCanChangeTask, useStatusColumn, writableBoards } from '../api/board-scope.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { formatDeadline, formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
@@ -129,18 +130,15 @@ function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
   const { t } = useLingui();
   const [error, setError] = useState<string | null>(null);
   const current = boards?.find((board) => board._id === task.boardId);
+  // A board the viewer is not on (the task is assigned to them): its name, which they may know.
+  const other = useBoardNames(task.boardId, boards !== undefined && current === undefined);
+  const elsewhere = other === undefined ? t`A board you are not on` : displayName(other.name);
   const targets = writableBoards(boards);
   const canMove = canChange && targets.length > 0 && (targets.length > 1 || targets[0]?._id !== task.boardId);
   if (!canMove) {
     return (
       <dd>
-        {current ? (
-          displayName(current.name)
-        ) : (
-          <span className="task-details__none">
-            <Trans>A board you are not on</Trans>
-          </span>
-        )}
+        {current ? displayName(current.name) : other ? elsewhere : <span className="task-details__none">{elsewhere}</span>}
       </dd>
     );
   }
@@ -170,7 +168,7 @@ function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
           );
         }}
       >
-        {current ? null : <option value={task.boardId}>{t`A board you are not on`}</option>}
+        {current ? null : <option value={task.boardId}>{elsewhere}</option>}
         {current && !canEditTasks(current.role) ? <option value={current._id}>{displayName(current.name)}</option> : null}
         {targets.map((board) => (
           <option key={board._id} value={board._id}>
