@@ -141,6 +141,7 @@ export interface NewTask {
   workTitle?: string;
   priority?: 'normal' | 'low' | 'high' | 'urgent';
   deadline?: string | null;
+  startAt?: string | null;
   /** The board to create it on (default: the creator's personal board). */
   boardId?: string;
 }

@@ -5,7 +5,7 @@
  * language's catalogs never use is untranslated text; a text wider than its box is cut off (long
  * German words, the other direction). The test's own data is written in the language.
  */
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parsePo } from 'pofile-ts';
@@ -146,3 +146,71 @@ for (const { language, board, label, task } of LANGUAGES) {
     });
   });
 }
+
+test.describe('in Arabic, text a person wrote in English', () => {
+  test.use({ locale: 'ar', viewport: { width: 1280, height: 860 }, signedIn: true });
+
+  /**
+   * How an element is laid out: its own direction, its alignment, and whether its first letter
+   * is inside its box (a title cut short shows its start). Installed in the page as a script, as
+   * the test's own code has no DOM types.
+   */
+  const LAYOUT_PROBE = `globalThis.__layoutOf = (el) => {
+    const style = getComputedStyle(el);
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, { acceptNode: (node) => (/\\S/.test(node.textContent) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP) });
+    const text = walker.nextNode();
+    if (text === null) throw new Error('no text in ' + el.outerHTML.slice(0, 80));
+    const at = text.textContent.search(/\\S/);
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + 1);
+    const letter = range.getBoundingClientRect();
+    const box = el.getBoundingClientRect();
+    return { direction: style.direction, textAlign: style.textAlign, startShown: letter.left >= box.left - 1 && letter.right <= box.right + 1 };
+  };`;
+  interface Layout {
+    direction: string;
+    textAlign: string;
+    startShown: boolean;
+  }
+  const layoutOf = (target: Locator) => target.evaluate((el) => (globalThis as unknown as { __layoutOf: (el: unknown) => Layout }).__layoutOf(el));
+
+  test('reads left to right, keeps its punctuation, is cut at its end and stays aligned with the page', async ({ page, user }) => {
+    await page.addInitScript(LAYOUT_PROBE);
+    const saved = await page.request.patch('/api/users/me/settings', { data: { language: 'ar' } });
+    expect(saved.status(), await saved.text()).toBe(200);
+    const title = 'Fix the login bug on the sign-in page of every browser we support (#42)!';
+    const arabic = 'كتابة التقرير';
+    const created = await apiCreateBoard(page.request, 'Launch plan');
+    const day = 86_400_000;
+    await apiCreateTask(page.request, { taskTitle: title, workTitle: 'Website', assignee: user.email, boardId: created._id, startAt: new Date(Date.now() + day).toISOString(), deadline: new Date(Date.now() + 3 * day).toISOString() });
+    await apiCreateTask(page.request, { taskTitle: arabic, assignee: user.email, boardId: created._id, deadline: new Date(Date.now() + 2 * day).toISOString() });
+
+    await page.goto(`/boards/${created._id}`);
+    const card = page.getByRole('article', { name: title });
+    const heading = page.getByRole('heading', { level: 1, name: 'Launch plan' });
+    await expect(heading).toBeVisible();
+    expect(await layoutOf(heading)).toMatchObject({ direction: 'ltr', textAlign: 'right' });
+    expect(await layoutOf(card.getByRole('link', { name: title }))).toMatchObject({ direction: 'ltr' });
+    expect(await layoutOf(card.getByText('Website'))).toMatchObject({ direction: 'ltr', textAlign: 'right', startShown: true });
+    expect(await layoutOf(card.getByText(user.email))).toMatchObject({ direction: 'ltr', textAlign: 'right', startShown: true });
+    // A title in the page's own language keeps the page's direction.
+    expect(await layoutOf(page.getByRole('article', { name: arabic }).getByRole('link', { name: arabic }))).toMatchObject({ direction: 'rtl' });
+    expect(await layoutOf(page.getByRole('navigation').getByText('Launch plan', { exact: true }).first())).toMatchObject({ direction: 'ltr', textAlign: 'right', startShown: true });
+
+    await page.goto(`/boards/${created._id}?view=table`);
+    const row = page.getByRole('row').filter({ hasText: title });
+    expect(await layoutOf(row.getByRole('link', { name: title }))).toMatchObject({ direction: 'ltr', textAlign: 'right', startShown: true });
+    expect(await layoutOf(row.getByText(user.email, { exact: true }))).toMatchObject({ direction: 'ltr', textAlign: 'right', startShown: true });
+
+    await page.goto(`/boards/${created._id}?view=calendar`);
+    const chip = page.getByText(title, { exact: true }).first();
+    await expect(chip).toBeVisible();
+    expect(await layoutOf(chip)).toMatchObject({ direction: 'ltr', textAlign: 'right', startShown: true });
+
+    await page.goto(`/boards/${created._id}?view=timeline`);
+    const label = page.getByText(title, { exact: true }).first();
+    await expect(label).toBeVisible();
+    expect(await layoutOf(label)).toMatchObject({ direction: 'ltr', textAlign: 'right', startShown: true });
+  });
+});

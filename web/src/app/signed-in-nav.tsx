@@ -128,7 +128,7 @@ export function SignedInNav({ user, verified }: { user: PublicUser; verified: bo
         <>
           <p className="nav__welcome">
             <Trans comment="name: the signed-in person’s full name">
-              Welcome, <strong>{name}</strong>
+              Welcome, <strong dir="auto">{name}</strong>
             </Trans>
           </p>
           {bell}

@@ -44,7 +44,7 @@ export function linkParts(text: string): ({ text: string } | { text: string; hre
  */
 export function LinkedText({ text, className }: { text: string; className?: string }): ReactNode {
   return (
-    <div className={cx('linked-text', className)}>
+    <div className={cx('linked-text', className)} dir="auto">
       {linkParts(text).map((part, i) =>
         'href' in part ? (
           <a key={i} href={part.href} target="_blank" rel="noopener noreferrer">

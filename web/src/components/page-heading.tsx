@@ -11,11 +11,14 @@ export function PageHeading({
   className,
   id,
   ref,
+  dir,
 }: {
   children: ReactNode;
   className?: string;
   id?: string;
   ref?: Ref<HTMLHeadingElement>;
+  /** `auto` when the heading is a name a person gave (a board, a task), in whatever script. */
+  dir?: 'auto';
 }) {
   const innerRef = useRef<HTMLHeadingElement>(null);
   const { key } = useLocation();
@@ -33,6 +36,7 @@ export function PageHeading({
         else if (ref) ref.current = el;
       }}
       id={id}
+      dir={dir}
       className={cx('page-heading', className)}
       tabIndex={-1}
     >

@@ -116,7 +116,7 @@ export function BoardPage() {
       <Link to={`/boards/${encodeURIComponent(board._id)}/settings`} className="board-meta__settings">
         {settingsLabel}
       </Link>
-      {board.description ? <p className="board-meta__description">{board.description}</p> : null}
+      {board.description ? <p className="board-meta__description" dir="auto">{board.description}</p> : null}
     </div>
   );
 

@@ -161,7 +161,7 @@ export function TaskPage() {
         <span aria-hidden="true">← </span>
         <Trans>Back to the board</Trans>
       </Link>
-      <PageHeading className="task-page__title">{title}</PageHeading>
+      <PageHeading className="task-page__title" dir="auto">{title}</PageHeading>
       {content}
     </div>
   );

@@ -53,7 +53,7 @@ export function AttachmentItem({ taskId, attachment, viewable, isCover, canChang
         </span>
       )}
       <div className="attachment__text">
-        <a className="attachment__name" href={attachment.url} {...(viewable ? { target: '_blank', rel: 'noopener' } : { download: name })}>
+        <a className="attachment__name" dir="auto" href={attachment.url} {...(viewable ? { target: '_blank', rel: 'noopener' } : { download: name })}>
           {name}
         </a>
         <p className="attachment__meta">

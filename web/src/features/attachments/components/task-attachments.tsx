@@ -55,14 +55,19 @@ function UploadItem({ row, onCancel, onDismiss }: { row: UploadRow; onCancel: ()
           tone="error"
           action={<CloseButton size={16} label={t`Dismiss ${name}`} onClick={onDismiss} />}
         >
-          <strong className="upload__name">{name}</strong> {row.error}
+          <strong className="upload__name" dir="auto">
+            {name}
+          </strong>{' '}
+          {row.error}
         </Alert>
       </li>
     );
   }
   return (
     <li className="upload">
-      <span className="upload__name">{name}</span>
+      <span className="upload__name" dir="auto">
+        {name}
+      </span>
       <progress className="upload__bar" max={100} value={percent(row)} aria-label={t`Uploading ${name}`} />
       <span className="upload__percent" aria-hidden="true">
         {numberFormat({ style: 'percent' }).format(percent(row) / 100)}

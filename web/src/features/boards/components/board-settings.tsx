@@ -188,7 +188,9 @@ function MemberRow({ boardId, member, admin, self, onLeft }: { boardId: string; 
         <span className={member.fullName ? 'member-row__name' : 'member-row__name member-row__name--invited'}>
           {self ? t({ message: `${name} (you)`, comment: 'The viewer’s own row in a board’s member list' }) : name}
         </span>
-        <span className="member-row__email">{member.email}</span>
+        <span className="member-row__email" dir="auto">
+          {member.email}
+        </span>
       </span>
       {admin ? (
         <SelectField

@@ -77,7 +77,9 @@ export function BoardList({ onNavigate, onNewBoard }: { onNavigate?: () => void;
               aria-current={onScreen === board._id ? 'page' : undefined}
               onClick={onNavigate}
             >
-              <span className="board-list__name">{displayName(board.name)}</span>
+              <span className="board-list__name" dir="auto">
+                {displayName(board.name)}
+              </span>
               <OpenCount board={board} />
             </Link>
           </li>

@@ -162,7 +162,7 @@ export function ChecklistRow({ item, index, count, canChange, editing, onKeyDown
         <ItemTextEditor item={item} onEnd={onEditEnd} />
       ) : (
         <>
-          <label className="checklist__text" htmlFor={checkId}>
+          <label className="checklist__text" htmlFor={checkId} dir="auto">
             {item.text}
           </label>
           {canChange ? (

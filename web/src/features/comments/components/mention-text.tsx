@@ -34,7 +34,7 @@ export function mentionParts(text: string, mentions: readonly string[], people: 
  */
 export function MentionText({ text, mentions, people, className }: { text: string; mentions: readonly string[]; people: readonly Person[]; className?: string }): ReactNode {
   return (
-    <div className={cx('linked-text', className)}>
+    <div className={cx('linked-text', className)} dir="auto">
       {mentionParts(text, mentions, people).map((part, i) =>
         'email' in part ? (
           <span key={i} className="mention" title={part.email}>

@@ -7,7 +7,7 @@ import './labels.css';
 /** One label: its name on its colour. The name always shows, so colour is never the only cue. */
 export function LabelChip({ label, className }: { label: Pick<Label, 'name' | 'color'>; className?: string }) {
   return (
-    <span className={cx('label-chip', `label-chip--${label.color}`, className)} title={label.name}>
+    <span className={cx('label-chip', `label-chip--${label.color}`, className)} title={label.name} dir="auto">
       {label.name}
     </span>
   );

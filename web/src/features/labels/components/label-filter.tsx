@@ -57,7 +57,9 @@ export function ActiveLabelFilter({ boardId, value, onChange }: LabelFilterProps
         onChange('');
       }}
     >
-      <span className="label-filter-chip__name">{name}</span>
+      <span className="label-filter-chip__name" dir="auto">
+        {name}
+      </span>
       <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
         <path stroke="currentColor" strokeWidth="2" strokeLinecap="round" d="m4.5 4.5 7 7m0-7-7 7" />
       </svg>

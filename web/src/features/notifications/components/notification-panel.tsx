@@ -158,7 +158,9 @@ function NotificationItem({ notification, now, onOpen }: { notification: Notific
             </span>
           ) : null}{' '}
           <span className="notif__text">{notification.text}</span>{' '}
-          {about !== null ? <span className="notif__about">{about}</span> : null}{' '}
+          {about !== null ? <span className="notif__about" dir="auto">
+              {about}
+            </span> : null}{' '}
           <time className="notif__time" dateTime={notification.at} title={dateTimeFormat({ dateStyle: 'full', timeStyle: 'short' }).format(at)}>
             {formatRelative(at, now)}
           </time>

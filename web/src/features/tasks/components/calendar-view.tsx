@@ -116,7 +116,7 @@ function TaskChip({
         </svg>
       ) : null}
       {task.deadline ? <span className="calendar-chip__time">{formatTimeOfDay(task.deadline, timeZone)}</span> : null}
-      <span className="calendar-chip__title">{task.taskTitle}</span>
+      <span className="calendar-chip__title" dir="auto">{task.taskTitle}</span>
       {done ? (
         <span className="visually-hidden">
           <Trans comment="After a task's title in the calendar">, completed</Trans>

@@ -246,7 +246,9 @@ function Lane({ lane, group, collapsed, onToggle, onMoveKey, style, columns, mov
           <svg className="lane__chevron" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
             <path d="M4 6l4 4 4-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
           </svg>
-          <span className="lane__name">{lane.name}</span>
+          <span className="lane__name" dir="auto">
+            {lane.name}
+          </span>
           <span className="lane__count" aria-hidden="true">
             {formatNumber(count)}
           </span>

@@ -509,7 +509,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
             />
           ) : (
             <>
-              <Link className="table-view__title" to={to} state={{ fromBoard: true }} tabIndex={inner}>
+              <Link className="table-view__title" to={to} state={{ fromBoard: true }} tabIndex={inner} dir="auto">
                 {title}
               </Link>
               {canChange ? (
@@ -603,7 +603,9 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
           </Editable>
         )}
       </td>
-      <td className="table-view__cell table-view__col--column">{columnName(task, columns)}</td>
+      <td className="table-view__cell table-view__col--column" dir="auto">
+        {columnName(task, columns)}
+      </td>
       <td className="table-view__cell table-view__col--labels">{task.labels.length > 0 ? <LabelChips labels={task.labels} max={3} /> : null}</td>
       <td className="table-view__cell table-view__col--start">{task.startAt ? formatDeadline(new Date(task.startAt), now) : null}</td>
     </tr>
@@ -614,10 +616,17 @@ const noChange = () => undefined;
 
 /** A cell's value, as a button that opens its editor when the viewer may change the task. */
 function Editable({ can, field, label, onClick, tabIndex, children }: { can: boolean; field: EditField; label: string; onClick: () => void; tabIndex: number; children: ReactNode }) {
-  if (!can) return <span className="table-view__value">{children}</span>;
+  // The value is cut with an ellipsis in a box of its own (a flex container such as the button
+  // cuts no text), in its own direction: an e-mail address in the Arabic app shows its start.
+  const value = (
+    <span className="table-view__value-text" dir="auto">
+      {children}
+    </span>
+  );
+  if (!can) return <span className="table-view__value">{value}</span>;
   return (
     <button type="button" className="table-view__value table-view__edit" onClick={onClick} tabIndex={tabIndex} data-edit={field}>
-      {children}
+      {value}
       <span className="visually-hidden"> — {label}</span>
     </button>
   );

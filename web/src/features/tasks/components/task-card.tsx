@@ -57,7 +57,7 @@ export function TaskLink({ task, className = 'task-card__link' }: { task: Task; 
   // largest target, where a finger's long press most often lands) would carry the link's address
   // instead of moving the card, which is the draggable around it.
   return (
-    <a className={className} href={createPath(to)} onClick={onClick} draggable={false}>
+    <a className={className} href={createPath(to)} onClick={onClick} draggable={false} dir="auto">
       {task.taskTitle}
     </a>
   );
@@ -74,15 +74,15 @@ export function CardPlace({ task }: { task: Task }) {
       {columnName === undefined ? (
         <Trans comment="On a card of “All my tasks”: the board the task is on; “Board:” is read by screen readers only">
           <span className="visually-hidden">Board: </span>
-          {boardName}
+          <bdi>{boardName}</bdi>
         </Trans>
       ) : (
         <Trans comment="On a card of “All my tasks”: the board and the column the task is in; “Board:” and “, column:” are read by screen readers only, the dot is shown only">
           <span className="visually-hidden">Board: </span>
-          {boardName}
+          <bdi>{boardName}</bdi>
           <span aria-hidden="true"> · </span>
           <span className="visually-hidden">, column: </span>
-          {columnName}
+          <bdi>{columnName}</bdi>
         </Trans>
       )}
     </p>
@@ -189,7 +189,11 @@ const TaskCardContent = memo(function TaskCardContent({ task, now, draft, titleI
       ) : null}
       {task.cover ? <CardCover cover={task.cover} /> : null}
       <div className="task-card__top">
-        {task.workTitle ? <p className="task-card__work">{task.workTitle}</p> : null}
+        {task.workTitle ? (
+          <p className="task-card__work" dir="auto">
+            {task.workTitle}
+          </p>
+        ) : null}
         {/* "All my tasks" mixes boards: each card says which one it is on, and in which column. */}
         <CardPlace task={task} />
         <TaskCardMarks task={task} />
@@ -209,7 +213,7 @@ const TaskCardContent = memo(function TaskCardContent({ task, now, draft, titleI
           <dt>
             <Trans>Assignee</Trans>
           </dt>
-          <dd className="task-card__email" title={task.assignee}>
+          <dd className="task-card__email" title={task.assignee} dir="auto">
             {task.assignee}
           </dd>
         </div>
@@ -217,7 +221,7 @@ const TaskCardContent = memo(function TaskCardContent({ task, now, draft, titleI
           <dt>
             <Trans comment="The person who assigned the task">Assignor</Trans>
           </dt>
-          <dd>{task.assignor}</dd>
+          <dd dir="auto">{task.assignor}</dd>
         </div>
         <div className="task-card__deadline">
           <dt>

@@ -267,7 +267,7 @@ export function TaskColumn({ column, filter, count, compact, menu, switcher, onM
       data-column-id={column._id ?? undefined}
     >
       <header className={cx('column__header', switcher !== undefined && 'column__header--switcher')}>
-        <h2 className={switcher === undefined ? 'column__title' : 'visually-hidden'} id={headingId} tabIndex={-1}>
+        <h2 className={switcher === undefined ? 'column__title' : 'visually-hidden'} id={headingId} tabIndex={-1} dir="auto">
           {displayName(column.name)}
         </h2>
         {switcher}

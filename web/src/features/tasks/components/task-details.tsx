@@ -259,7 +259,7 @@ export function TaskDetails({ task }: { task: Task }) {
           <dt>
             <Trans>Work title</Trans>
           </dt>
-          <dd>
+          <dd dir="auto">
             {task.workTitle || (
               <span className="task-details__none">
                 <Trans comment="A task’s work title, when it has none">None</Trans>
@@ -271,14 +271,19 @@ export function TaskDetails({ task }: { task: Task }) {
           <dt>
             <Trans>Assignee</Trans>
           </dt>
-          <dd className="task-details__email">{task.assignee}</dd>
+          <dd className="task-details__email" dir="auto">
+            {task.assignee}
+          </dd>
         </div>
         <div>
           <dt>
             <Trans comment="The person who assigned the task">Assignor</Trans>
           </dt>
           <dd>
-            {task.assignor} <span className="task-details__email">({task.assignorEmail})</span>
+            <bdi>{task.assignor}</bdi>{' '}
+            <span className="task-details__email">
+              (<bdi>{task.assignorEmail}</bdi>)
+            </span>
           </dd>
         </div>
         <div>

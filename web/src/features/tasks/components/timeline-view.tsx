@@ -234,7 +234,9 @@ function TimelineRow({
 
   return (
     <li className="timeline__row">
-      <span className={cx('timeline__label', done && 'timeline__label--done')}>{task.taskTitle}</span>
+      <span className={cx('timeline__label', done && 'timeline__label--done')} dir="auto">
+        {task.taskTitle}
+      </span>
       <div className="timeline__track">
         {inRange ? (
           <div className={cx('timeline-bar', done && 'timeline-bar--done', drag && 'timeline-bar--dragging', !both && 'timeline-bar--point')} style={{ insetInlineStart: inlineStart, width }}>
@@ -242,6 +244,7 @@ function TimelineRow({
               to={to}
               state={{ fromBoard: true }}
               className="timeline-bar__body"
+              dir="auto"
               aria-label={name}
               aria-describedby={canChange ? hintId : undefined}
               draggable={false}
@@ -427,7 +430,7 @@ export default function TimelineView({ filter, columns }: ViewProps) {
 function UnscheduledLink({ task }: { task: Task }) {
   const title = task.taskTitle;
   return (
-    <Link to={useTaskPath(task)} state={{ fromBoard: true }} className={cx('timeline__unscheduled-link', task.status === 'done' && 'timeline__label--done')}>
+    <Link to={useTaskPath(task)} state={{ fromBoard: true }} className={cx('timeline__unscheduled-link', task.status === 'done' && 'timeline__label--done')} dir="auto">
       {task.status === 'done' ? (
         <Trans comment="A completed task’s link; “, completed” is read by screen readers only">
           {title}
