@@ -174,7 +174,7 @@ function AccountMenu({ fullName, verified, onLogout, loggingOut }: { fullName: s
       <div className="nav__menu" {...panelProps}>
         <p className="nav__menu-user">
           <Trans comment="fullName: the signed-in person’s full name">
-            Signed in as <strong>{fullName}</strong>
+            Signed in as <strong dir="auto">{fullName}</strong>
           </Trans>
         </p>
         <ul className="nav__menu-list">

@@ -53,7 +53,7 @@ export function LinkedProvidersSection() {
             return (
               <li key={identity.providerId} className="account-providers__item">
                 <span>
-                  <strong>{providerName}</strong> {identity.email === '' ? null : <span>({identity.email})</span>}
+                  <strong>{providerName}</strong> {identity.email === '' ? null : <span>(<bdi>{identity.email}</bdi>)</span>}
                 </span>
                 <Button
                   size="sm"

@@ -44,7 +44,7 @@ export function ProfileSection({ fullName, email, onSaved }: { fullName: string;
     <AccountSection id="account-profile" title={t`Profile`}>
       <p className="account-section__text">
         <Trans>
-          Signed in as <strong>{email}</strong>.
+          Signed in as <strong dir="auto">{email}</strong>.
         </Trans>
       </p>
       <form className="account-form" onSubmit={onSubmit} noValidate aria-label={t`Profile`}>

@@ -34,7 +34,7 @@ export function UnsubscribeResult({ token }: { token: string }) {
         <Alert tone="success">{message}</Alert>
         <p className="account-section__text">
           <Trans>
-            This applies to <strong>{email}</strong>. Codes for signing up and resetting a password are always sent.
+            This applies to <strong dir="auto">{email}</strong>. Codes for signing up and resetting a password are always sent.
           </Trans>
         </p>
         <p className="account-section__text">

@@ -134,7 +134,7 @@ function CommentItem({ taskId, comment, mine, onChanged }: { taskId: string; com
     <li className="comment">
       <article aria-label={t`Comment by ${author}`}>
         <header className="comment__head">
-          <strong>{author}</strong>
+          <strong dir="auto">{author}</strong>
           {mine ? (
             <span className="comment__you">
               <Trans comment="After the name of a comment’s author: the comment is the viewer’s own">(you)</Trans>

@@ -67,22 +67,23 @@ export function TaskLink({ task, className = 'task-card__link' }: { task: Task; 
 export function CardPlace({ task }: { task: Task }) {
   const place = useCardPlace(task);
   if (!place) return null;
-  const boardName = displayName(place.boardName);
-  const columnName = place.columnName === undefined ? undefined : displayName(place.columnName);
+  // Each name is isolated in the sentence: it reads in its own direction (decision 180).
+  const boardName = <bdi>{displayName(place.boardName)}</bdi>;
+  const columnName = place.columnName === undefined ? undefined : <bdi>{displayName(place.columnName)}</bdi>;
   return (
     <p className="task-card__board">
       {columnName === undefined ? (
         <Trans comment="On a card of “All my tasks”: the board the task is on; “Board:” is read by screen readers only">
           <span className="visually-hidden">Board: </span>
-          <bdi>{boardName}</bdi>
+          {boardName}
         </Trans>
       ) : (
         <Trans comment="On a card of “All my tasks”: the board and the column the task is in; “Board:” and “, column:” are read by screen readers only, the dot is shown only">
           <span className="visually-hidden">Board: </span>
-          <bdi>{boardName}</bdi>
+          {boardName}
           <span aria-hidden="true"> · </span>
           <span className="visually-hidden">, column: </span>
-          <bdi>{columnName}</bdi>
+          {columnName}
         </Trans>
       )}
     </p>
