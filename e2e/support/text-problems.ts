@@ -34,7 +34,8 @@ const FIND_PROBLEMS = String.raw`({ allowed, suspect }) => {
       if (words.some((word) => !allowed.includes(word) && (suspect === null || suspect.includes(word.toLowerCase())))) english.push(text);
       // Cut off: wider than its own box that hides what overflows (an ellipsis is a deliberate
       // cut, with the whole text in a title or on the next screen), or reaching past the edge of
-      // a box around it that hides what overflows (a scrolling box is fine: it scrolls).
+      // a box around it that hides what overflows (a scrolling box is fine: it scrolls; so is one
+      // that ends its line with an ellipsis, around a name set apart in its sentence, <bdi>).
       const style = getComputedStyle(parent);
       if ((style.overflowX === 'hidden' || style.overflowX === 'clip') && style.textOverflow !== 'ellipsis' && parent.scrollWidth > parent.clientWidth + 1) cutOff.push(text);
       const box = parent.getBoundingClientRect();
@@ -42,6 +43,7 @@ const FIND_PROBLEMS = String.raw`({ allowed, suspect }) => {
         const overflow = getComputedStyle(at).overflowX;
         if (overflow === 'auto' || overflow === 'scroll') break;
         if (overflow !== 'hidden' && overflow !== 'clip') continue;
+        if (getComputedStyle(at).textOverflow === 'ellipsis' && getComputedStyle(parent).display === 'inline') break;
         const edge = at.getBoundingClientRect();
         if (box.right > edge.right + 1 || box.left < edge.left - 1) cutOff.push(text);
         break;
