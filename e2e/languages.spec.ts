@@ -197,6 +197,12 @@ test.describe('in Arabic, text a person wrote in English', () => {
     // A title in the page's own language keeps the page's direction.
     expect(await layoutOf(page.getByRole('article', { name: arabic }).getByRole('link', { name: arabic }))).toMatchObject({ direction: 'rtl' });
     expect(await layoutOf(page.getByRole('navigation').getByText('Launch plan', { exact: true }).first())).toMatchObject({ direction: 'ltr', textAlign: 'right', startShown: true });
+    // Inside an Arabic sentence the title is a run of its own: its "!" stays at its end.
+    await card.getByRole('button', { name: new RegExp(`^${say('ar', 'Delete')}`) }).click();
+    const confirmation = page.getByRole('alertdialog', { name: say('ar', 'Delete task?') });
+    expect(await layoutOf(confirmation.getByText(title, { exact: true }))).toMatchObject({ direction: 'ltr' });
+    await page.keyboard.press('Escape');
+    await expect(confirmation).toBeHidden();
 
     await page.goto(`/boards/${created._id}?view=table`);
     const row = page.getByRole('row').filter({ hasText: title });

@@ -38,14 +38,16 @@ export interface AttachmentItemProps {
 export function AttachmentItem({ taskId, attachment, viewable, isCover, canChange, canDelete, onView, onCover, afterDelete }: AttachmentItemProps) {
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteAttachment(taskId);
-  const { name, thumbnailUrl, width, height } = attachment;
+  const { name: nameText, thumbnailUrl, width, height } = attachment;
+  // Isolated in the sentence: the name reads in its own direction (decision 180).
+  const name = <bdi>{nameText}</bdi>;
   const { t } = useLingui();
 
   return (
     <li className="attachment">
       {viewable && thumbnailUrl ? (
         <button type="button" className="attachment__thumb" onClick={onView}>
-          <img src={thumbnailUrl} alt={name} width={width} height={height} loading="lazy" />
+          <img src={thumbnailUrl} alt={nameText} width={width} height={height} loading="lazy" />
         </button>
       ) : (
         <span className="attachment__file">
@@ -53,8 +55,8 @@ export function AttachmentItem({ taskId, attachment, viewable, isCover, canChang
         </span>
       )}
       <div className="attachment__text">
-        <a className="attachment__name" dir="auto" href={attachment.url} {...(viewable ? { target: '_blank', rel: 'noopener' } : { download: name })}>
-          {name}
+        <a className="attachment__name" dir="auto" href={attachment.url} {...(viewable ? { target: '_blank', rel: 'noopener' } : { download: nameText })}>
+          {nameText}
         </a>
         <p className="attachment__meta">
           {typeInWords(attachment.type)} · {formatSize(attachment.size)}
@@ -72,7 +74,7 @@ export function AttachmentItem({ taskId, attachment, viewable, isCover, canChang
               <Button
                 size="sm"
                 variant="ghost"
-                aria-label={isCover ? t`Remove cover ${name}` : t`Make cover ${name}`}
+                aria-label={isCover ? t`Remove cover ${{ name: nameText }}` : t`Make cover ${{ name: nameText }}`}
                 onClick={() => {
                   onCover(isCover ? null : attachment);
                 }}
@@ -84,7 +86,7 @@ export function AttachmentItem({ taskId, attachment, viewable, isCover, canChang
               <Button
                 size="sm"
                 variant="danger-ghost"
-                aria-label={t`Delete ${name}`}
+                aria-label={t`Delete ${{ name: nameText }}`}
                 onClick={() => {
                   setConfirming(true);
                 }}

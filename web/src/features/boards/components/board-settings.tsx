@@ -373,7 +373,8 @@ function LeaveBoard({ boardId, boardName, me, onLeft }: { boardId: string; board
   const [open, setOpen] = useState(false);
   const remove = useRemoveMember(boardId);
   const { t } = useLingui();
-  const name = displayName(boardName);
+  // Isolated in the sentence: the name reads in its own direction (decision 180).
+  const name = <bdi>{displayName(boardName)}</bdi>;
   return (
     <>
       <Button
@@ -404,9 +405,11 @@ function DeleteBoard({ boardId, boardName, onDeleted }: { boardId: string; board
   const [typed, setTyped] = useState('');
   const remove = useDeleteBoard();
   const { t } = useLingui();
-  const name = displayName(boardName);
+  const nameText = displayName(boardName);
+  // Isolated in the sentence: the name reads in its own direction (decision 180).
+  const name = <bdi>{nameText}</bdi>;
   // The name as stored, or as this page shows it (a product's own name in the reader's language).
-  const matches = typed.trim() === boardName || typed.trim() === name;
+  const matches = typed.trim() === boardName || typed.trim() === nameText;
   return (
     <>
       <Button

@@ -102,13 +102,15 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
   const remove = useDeleteLabel(boardId);
   const editRef = useRef<HTMLButtonElement>(null);
   const { t } = useLingui();
-  const { name } = label;
+  const { name: nameText } = label;
+  // Isolated in the sentence: the name reads in its own direction (decision 180).
+  const name = <bdi>{nameText}</bdi>;
 
   if (editing) {
     return (
       <li className="label-row label-row--editing">
         <LabelForm
-          ariaLabel={t`Edit label ${name}`}
+          ariaLabel={t`Edit label ${{ name: nameText }}`}
           initial={label}
           submitLabel={t`Save label`}
           busyLabel={t`Saving…`}
@@ -146,7 +148,7 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
             ref={editRef}
             size="sm"
             variant="ghost"
-            aria-label={t`Edit label ${name}`}
+            aria-label={t`Edit label ${{ name: nameText }}`}
             onClick={() => {
               setError(null);
               setEditing(true);
@@ -158,7 +160,7 @@ function LabelRow({ boardId, label, canWrite }: { boardId: string; label: Label;
             size="sm"
             variant="danger-ghost"
             aria-haspopup="dialog"
-            aria-label={t`Delete label ${name}`}
+            aria-label={t`Delete label ${{ name: nameText }}`}
             onClick={() => {
               setConfirming(true);
             }}

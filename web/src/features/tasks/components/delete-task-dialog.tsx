@@ -24,14 +24,16 @@ export function DeleteTaskDialog({
   const remove = useDeleteTask();
   const { notify } = useNotices();
   const { t } = useLingui();
-  const title = task?.taskTitle ?? '';
+  const titleText = task?.taskTitle ?? '';
+  // Isolated in the sentence: the name reads in its own direction (decision 180).
+  const title = <bdi>{titleText}</bdi>;
 
   const onConfirm = () => {
     if (!task) return;
     confirmedRef.current = true;
     remove.mutate(task, {
       onSuccess: () => {
-        notify('success', t`Deleted “${title}”.`);
+        notify('success', t`Deleted “${{ title: titleText }}”.`);
       },
     });
     onClose();

@@ -93,64 +93,64 @@ function Sentence({ entry }: { entry: Activity }) {
   const file = entry.changes?.attachment;
   if (entry.type === 'updated' && file) {
     if (file.to === null) {
-      const fileName = file.from;
+      const fileName = <bdi>{file.from}</bdi>;
       return (
         <Trans comment="Activity: someone deleted an attached file">
-          <strong title={email}>{name}</strong> deleted the file “{fileName}”
+          <strong title={email} dir="auto">{name}</strong> deleted the file “{fileName}”
         </Trans>
       );
     }
-    const fileName = file.to;
+    const fileName = <bdi>{file.to}</bdi>;
     return (
       <Trans comment="Activity: someone attached a file">
-        <strong title={email}>{name}</strong> added the file “{fileName}”
+        <strong title={email} dir="auto">{name}</strong> added the file “{fileName}”
       </Trans>
     );
   }
   if (entry.type === 'updated') {
     return (
       <Trans comment="Activity: someone changed fields of the task (listed under this line)">
-        <strong title={email}>{name}</strong> changed
+        <strong title={email} dir="auto">{name}</strong> changed
       </Trans>
     );
   }
   if (entry.type === 'checklist' && entry.checklist) {
-    const item = entry.checklist.text;
+    const item = <bdi>{entry.checklist.text}</bdi>;
     switch (entry.checklist.action) {
       case 'added':
         return (
           <Trans comment="Activity: someone added an item to the task’s checklist">
-            <strong title={email}>{name}</strong> added “{item}” on the checklist
+            <strong title={email} dir="auto">{name}</strong> added “{item}” on the checklist
           </Trans>
         );
       case 'checked':
         return (
           <Trans comment="Activity: someone checked an item of the task’s checklist">
-            <strong title={email}>{name}</strong> checked “{item}”
+            <strong title={email} dir="auto">{name}</strong> checked “{item}”
           </Trans>
         );
       case 'unchecked':
         return (
           <Trans comment="Activity: someone unchecked an item of the task’s checklist">
-            <strong title={email}>{name}</strong> unchecked “{item}”
+            <strong title={email} dir="auto">{name}</strong> unchecked “{item}”
           </Trans>
         );
       case 'edited':
         return (
           <Trans comment="Activity: someone renamed an item of the task’s checklist (to the text quoted)">
-            <strong title={email}>{name}</strong> renamed an item to “{item}”
+            <strong title={email} dir="auto">{name}</strong> renamed an item to “{item}”
           </Trans>
         );
       case 'moved':
         return (
           <Trans comment="Activity: someone moved an item of the task’s checklist">
-            <strong title={email}>{name}</strong> moved “{item}” on the checklist
+            <strong title={email} dir="auto">{name}</strong> moved “{item}” on the checklist
           </Trans>
         );
       case 'deleted':
         return (
           <Trans comment="Activity: someone deleted an item of the task’s checklist">
-            <strong title={email}>{name}</strong> deleted “{item}”
+            <strong title={email} dir="auto">{name}</strong> deleted “{item}”
           </Trans>
         );
     }
@@ -160,7 +160,7 @@ function Sentence({ entry }: { entry: Activity }) {
     const previous = entry.repeatOf.taskTitle;
     return (
       <Trans comment="Activity: a repeating task’s next occurrence was created; the link is the previous occurrence">
-        <strong title={email}>{name}</strong> created it as the next occurrence of <Link to={path}>{previous}</Link>
+        <strong title={email} dir="auto">{name}</strong> created it as the next occurrence of <Link to={path}>{previous}</Link>
       </Trans>
     );
   }
@@ -168,31 +168,31 @@ function Sentence({ entry }: { entry: Activity }) {
     case 'created':
       return (
         <Trans comment="Activity: someone created the task">
-          <strong title={email}>{name}</strong> created the task
+          <strong title={email} dir="auto">{name}</strong> created the task
         </Trans>
       );
     case 'completed':
       return (
         <Trans comment="Activity: someone marked the task complete">
-          <strong title={email}>{name}</strong> marked it complete
+          <strong title={email} dir="auto">{name}</strong> marked it complete
         </Trans>
       );
     case 'reopened':
       return (
         <Trans comment="Activity: someone reopened the completed task">
-          <strong title={email}>{name}</strong> reopened it
+          <strong title={email} dir="auto">{name}</strong> reopened it
         </Trans>
       );
     case 'commented':
       return (
         <Trans comment="Activity: someone commented on the task">
-          <strong title={email}>{name}</strong> commented
+          <strong title={email} dir="auto">{name}</strong> commented
         </Trans>
       );
     case 'checklist':
       return (
         <Trans comment="Activity: someone changed the task’s checklist">
-          <strong title={email}>{name}</strong> changed the checklist
+          <strong title={email} dir="auto">{name}</strong> changed the checklist
         </Trans>
       );
   }
