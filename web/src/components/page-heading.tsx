@@ -18,7 +18,7 @@ export function PageHeading({
   id?: string;
   ref?: Ref<HTMLHeadingElement>;
   /** `auto` when the heading is a name a person gave (a board, a task), in whatever script. */
-  dir?: 'auto';
+  dir?: 'auto' | undefined;
 }) {
   const innerRef = useRef<HTMLHeadingElement>(null);
   const { key } = useLocation();

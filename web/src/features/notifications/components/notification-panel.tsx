@@ -158,9 +158,11 @@ function NotificationItem({ notification, now, onOpen }: { notification: Notific
             </span>
           ) : null}{' '}
           <span className="notif__text">{notification.text}</span>{' '}
-          {about !== null ? <span className="notif__about" dir="auto">
+          {about !== null ? (
+            <span className="notif__about" dir="auto">
               {about}
-            </span> : null}{' '}
+            </span>
+          ) : null}{' '}
           <time className="notif__time" dateTime={notification.at} title={dateTimeFormat({ dateStyle: 'full', timeStyle: 'short' }).format(at)}>
             {formatRelative(at, now)}
           </time>

@@ -191,7 +191,7 @@ export function TaskBoard({
     <div className="board">
       <header className="board__header">
         <div className="board__heading-row">
-          <PageHeading className="board__title" ref={headingRef} {...(title === undefined ? {} : { dir: 'auto' as const })}>
+          <PageHeading className="board__title" ref={headingRef} dir={title === undefined ? undefined : 'auto'}>
             {title ?? t({ message: 'Tasks', comment: 'Heading of “All my tasks”, the page of every task the viewer assigned or was assigned' })}
           </PageHeading>
           {headingExtra}
