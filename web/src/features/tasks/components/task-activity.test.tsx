@@ -28,5 +28,11 @@ describe('task activity', () => {
     expect(within(line).getByRole('deletion').textContent).toBe('Tasks To Do');
     expect(within(line).getByRole('insertion').textContent).toBe('Review');
     expect(within(section).getByText(/Ada Admin/).closest('p')?.textContent).toContain('changed');
+    // The person's name stands apart in the sentence: bold, the address its tooltip, laid out in
+    // the direction of its own letters (an Arabic name in an English sentence, and the reverse).
+    const author = within(section).getByText('Ada Admin');
+    expect(author.tagName).toBe('STRONG');
+    expect(author.getAttribute('title')).toBe('ada@example.test');
+    expect(author.getAttribute('dir')).toBe('auto');
   });
 });

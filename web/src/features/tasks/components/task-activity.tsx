@@ -2,6 +2,7 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg, t } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Priority } from '#shared/constants.ts';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Activity, ActivityChangeField } from '#shared/schemas/comments.ts';
 import { LoadingLine } from '#web/components/spinner.tsx';
@@ -82,6 +83,15 @@ function Changes({ changes, now }: { changes: NonNullable<Activity['changes']>; 
   );
 }
 
+/** The person who did it: in bold, their e-mail address its tooltip, in their name's own direction. */
+function Author({ email, children }: { email: string; children?: ReactNode }) {
+  return (
+    <strong title={email} dir="auto">
+      {children}
+    </strong>
+  );
+}
+
 /**
  * Who did what, as one sentence per kind of entry: "Ada checked “Buy milk”", "Ada created it as
  * the next occurrence of …". The person's name is in bold, their e-mail address its tooltip.
@@ -96,21 +106,21 @@ function Sentence({ entry }: { entry: Activity }) {
       const fileName = <bdi>{file.from}</bdi>;
       return (
         <Trans comment="Activity: someone deleted an attached file">
-          <strong title={email} dir="auto">{name}</strong> deleted the file “{fileName}”
+          <Author email={email}>{name}</Author> deleted the file “{fileName}”
         </Trans>
       );
     }
     const fileName = <bdi>{file.to}</bdi>;
     return (
       <Trans comment="Activity: someone attached a file">
-        <strong title={email} dir="auto">{name}</strong> added the file “{fileName}”
+        <Author email={email}>{name}</Author> added the file “{fileName}”
       </Trans>
     );
   }
   if (entry.type === 'updated') {
     return (
       <Trans comment="Activity: someone changed fields of the task (listed under this line)">
-        <strong title={email} dir="auto">{name}</strong> changed
+        <Author email={email}>{name}</Author> changed
       </Trans>
     );
   }
@@ -120,37 +130,37 @@ function Sentence({ entry }: { entry: Activity }) {
       case 'added':
         return (
           <Trans comment="Activity: someone added an item to the task’s checklist">
-            <strong title={email} dir="auto">{name}</strong> added “{item}” on the checklist
+            <Author email={email}>{name}</Author> added “{item}” on the checklist
           </Trans>
         );
       case 'checked':
         return (
           <Trans comment="Activity: someone checked an item of the task’s checklist">
-            <strong title={email} dir="auto">{name}</strong> checked “{item}”
+            <Author email={email}>{name}</Author> checked “{item}”
           </Trans>
         );
       case 'unchecked':
         return (
           <Trans comment="Activity: someone unchecked an item of the task’s checklist">
-            <strong title={email} dir="auto">{name}</strong> unchecked “{item}”
+            <Author email={email}>{name}</Author> unchecked “{item}”
           </Trans>
         );
       case 'edited':
         return (
           <Trans comment="Activity: someone renamed an item of the task’s checklist (to the text quoted)">
-            <strong title={email} dir="auto">{name}</strong> renamed an item to “{item}”
+            <Author email={email}>{name}</Author> renamed an item to “{item}”
           </Trans>
         );
       case 'moved':
         return (
           <Trans comment="Activity: someone moved an item of the task’s checklist">
-            <strong title={email} dir="auto">{name}</strong> moved “{item}” on the checklist
+            <Author email={email}>{name}</Author> moved “{item}” on the checklist
           </Trans>
         );
       case 'deleted':
         return (
           <Trans comment="Activity: someone deleted an item of the task’s checklist">
-            <strong title={email} dir="auto">{name}</strong> deleted “{item}”
+            <Author email={email}>{name}</Author> deleted “{item}”
           </Trans>
         );
     }
@@ -160,7 +170,7 @@ function Sentence({ entry }: { entry: Activity }) {
     const previous = entry.repeatOf.taskTitle;
     return (
       <Trans comment="Activity: a repeating task’s next occurrence was created; the link is the previous occurrence">
-        <strong title={email} dir="auto">{name}</strong> created it as the next occurrence of <Link to={path}>{previous}</Link>
+        <Author email={email}>{name}</Author> created it as the next occurrence of <Link to={path}>{previous}</Link>
       </Trans>
     );
   }
@@ -168,31 +178,31 @@ function Sentence({ entry }: { entry: Activity }) {
     case 'created':
       return (
         <Trans comment="Activity: someone created the task">
-          <strong title={email} dir="auto">{name}</strong> created the task
+          <Author email={email}>{name}</Author> created the task
         </Trans>
       );
     case 'completed':
       return (
         <Trans comment="Activity: someone marked the task complete">
-          <strong title={email} dir="auto">{name}</strong> marked it complete
+          <Author email={email}>{name}</Author> marked it complete
         </Trans>
       );
     case 'reopened':
       return (
         <Trans comment="Activity: someone reopened the completed task">
-          <strong title={email} dir="auto">{name}</strong> reopened it
+          <Author email={email}>{name}</Author> reopened it
         </Trans>
       );
     case 'commented':
       return (
         <Trans comment="Activity: someone commented on the task">
-          <strong title={email} dir="auto">{name}</strong> commented
+          <Author email={email}>{name}</Author> commented
         </Trans>
       );
     case 'checklist':
       return (
         <Trans comment="Activity: someone changed the task’s checklist">
-          <strong title={email} dir="auto">{name}</strong> changed the checklist
+          <Author email={email}>{name}</Author> changed the checklist
         </Trans>
       );
   }
