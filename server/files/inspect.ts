@@ -1,4 +1,5 @@
-import { fileTypeFromBuffer } from 'file-type';
+import { detectXml } from '@file-type/xml';
+import { FileTypeParser } from 'file-type';
 import type { Readable } from 'node:stream';
 import sharp from 'sharp';
 
@@ -17,13 +18,20 @@ export const TYPE_HEAD_BYTES = 64 * 1024;
 const utf8 = () => new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * file-type with its maintainers' XML plugin: XML is told apart by its root element and
+ * namespace, so an SVG is `image/svg+xml` and XHTML `application/xhtml+xml` (both downloads,
+ * never shown: docs/decisions/144-files-served-as-downloads-in-a-sandbox.md).
+ */
+const parser = new FileTypeParser({ customDetectors: [detectXml] });
+
+/**
  * The media type of a file from its first bytes (up to TYPE_HEAD_BYTES, or the whole file when
- * shorter): what file-type recognises, else `text/plain` for valid UTF-8 without NUL bytes,
- * else `application/octet-stream`. Text formats file-type does not know (SVG, HTML) are
- * therefore `text/plain`.
+ * shorter): what file-type and its XML plugin recognise, else `text/plain` for valid UTF-8
+ * without NUL bytes, else `application/octet-stream`. Text formats they do not know (HTML, or an
+ * SVG that starts with a comment) are therefore `text/plain`.
  */
 export async function detectType(head: Uint8Array): Promise<string> {
-  const found = await fileTypeFromBuffer(head);
+  const found = await parser.fromBuffer(head);
   if (found !== undefined) return found.mime;
   if (head.length === 0 || head.includes(0)) return 'application/octet-stream';
   try {

@@ -189,10 +189,18 @@ describe('attachments', () => {
 
   it('SVG and HTML are downloads, never shown', async () => {
     const { alice, task } = await scene();
-    for (const [name, bytes] of [['x.svg', SVG], ['x.html', Buffer.from('<!doctype html><script>alert(1)</script>')]] as const) {
+    // Both sent as SVG: the type is what the bytes are, and neither is shown.
+    const cases = [
+      ['x.svg', SVG, 'image/svg+xml'],
+      ['x.html', Buffer.from('<!doctype html><script>alert(1)</script>'), 'text/plain'],
+    ] as const;
+    for (const [name, bytes, type] of cases) {
       const attachment = (await api.upload(alice.cookie, task._id, name, bytes, { type: 'image/svg+xml' })).json.data!.attachment;
-      expect(attachment.type).not.toBe('image/svg+xml');
+      expect(attachment.type).toBe(type);
+      expect(attachment).not.toHaveProperty('thumbnailUrl');
       const file = await api.file(alice.cookie, attachment.url);
+      expect(file.headers['content-type']).toBe(type);
+      expect(file.headers['x-content-type-options']).toBe('nosniff');
       expect(file.headers['content-disposition']).toBe(`attachment; filename=${name}`);
       expect(file.headers['content-security-policy']).toBe("sandbox; default-src 'none'");
     }

@@ -57,13 +57,26 @@ describe.skipIf(isPostgres)('detectType', () => {
     for (const [type, bytes] of cases) expect(await detectType(headOf(bytes)), type).toBe(type);
   });
 
-  it('calls SVG, HTML and other UTF-8 text plain text, never an image shown inline', async () => {
+  it('knows SVG and XHTML by their root element, calls HTML and other UTF-8 text plain text, and shows none of them inline', async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>';
     const html = '<!DOCTYPE html>\n<html><head><title>Page</title></head><body><script>alert(1)</script></body></html>';
-    for (const text of [svg, html, 'Grüße aus Köln — 東京 ✓\n'.repeat(10)]) expect(await detectType(Buffer.from(text))).toBe('text/plain');
-    // With an XML declaration file-type knows it as XML: a download all the same.
-    const declared = await detectType(Buffer.from(`<?xml version="1.0"?>\n${svg}`));
-    expect(INLINE_IMAGE_TYPES as readonly string[]).not.toContain(declared);
+    const xhtml = '<html xmlns="http://www.w3.org/1999/xhtml"><body><script>alert(1)</script></body></html>';
+    const known: [string, string][] = [
+      ['image/svg+xml', svg],
+      ['image/svg+xml', `<?xml version="1.0"?>\n${svg}`],
+      ['image/svg+xml', `\ufeff${svg}`],
+      ['application/xhtml+xml', xhtml],
+      ['application/xml', '<?xml version="1.0"?>\n<invoice><total>12</total></invoice>'],
+      ['text/plain', html],
+      ['text/plain', 'Grüße aus Köln — 東京 ✓\n'.repeat(10)],
+      // Before the root element the XML plugin gives up: plain text, a download as well.
+      ['text/plain', `<!-- drawn by hand -->${svg}`],
+    ];
+    for (const [type, text] of known) {
+      const found = await detectType(Buffer.from(text));
+      expect(found, text).toBe(type);
+      expect(INLINE_IMAGE_TYPES as readonly string[], text).not.toContain(found);
+    }
     // The head may end inside a character: still text.
     const text = Buffer.from('ü'.repeat(TYPE_HEAD_BYTES));
     expect(await detectType(text.subarray(0, TYPE_HEAD_BYTES - 1))).toBe('text/plain');
