@@ -206,6 +206,18 @@ describe('attachments', () => {
     }
   });
 
+  it('turns back the escapes a browser writes in a form’s file name (quotes, line breaks), and no other', async () => {
+    const { alice, task } = await scene();
+    // As Chromium sends `Budget "final"⏎v2.txt` in a FormData (measured), and a name with "%"
+    // that is no such escape.
+    const sent = (await api.upload(alice.cookie, task._id, 'Budget %22final%22%0Av2.txt', Buffer.from('x'))).json.data!.attachment;
+    expect(sent.name).toBe('Budget "final"v2.txt');
+    const file = await api.file(alice.cookie, sent.url);
+    expect(file.headers['content-disposition']).toBe(`attachment; filename="Budget \\"final\\"v2.txt"`);
+    const percent = (await api.upload(alice.cookie, task._id, '100%25 done %41.txt', Buffer.from('x'))).json.data!.attachment;
+    expect(percent.name).toBe('100%25 done %41.txt');
+  });
+
   it('who: editors add (a viewer 403, someone who cannot see the task 404); the uploader and admins delete, another member 403', async () => {
     const { alice, mia, victor, carol, task } = await scene();
     const bytes = Buffer.from('hello');

@@ -13,6 +13,18 @@ import { translateFor } from '../../i18n/request-language.ts';
 /** What a multipart body may carry besides the file itself: its boundaries and part headers. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
+/** The three characters the HTML standard has browsers escape in a form's file name. */
+const FORM_ESCAPES: Record<string, string> = { '%22': '"', '%0A': '\n', '%0D': '\r' };
+
+/**
+ * A file's name as a browser writes it in `multipart/form-data`: the HTML standard escapes `"` as
+ * `%22` and line breaks as `%0A`/`%0D` (measured in Chromium: `Budget "final".xlsx` arrives as
+ * `Budget %22final%22.xlsx`), so they are turned back; fileNameOf then drops the line breaks with
+ * the other control characters. A name that held "%22" itself cannot be told from one that held a
+ * quote: the quote, by far the commoner, wins.
+ */
+export const formFileName = (sent: string): string => sent.replace(/%22|%0A|%0D/g, (escape) => FORM_ESCAPES[escape] ?? escape);
+
 /**
  * A task's files: the list, an upload (`multipart/form-data`, one file in the field `file`,
  * streamed to storage by services/attachment-writes.ts) and a deletion. Multipart bodies are
@@ -79,7 +91,7 @@ const attachments: FastifyPluginAsyncTypebox = async (fastify) => {
       if (!request.isMultipart()) throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', ATTACHMENT_MESSAGES.noFileSent);
       const part = await request.file();
       if (part?.fieldname !== 'file') throw new AppError(400, 'VALIDATION_FAILED', ATTACHMENT_MESSAGES.noFileSent);
-      const attachment = await writes.add(actorOf(request), taskId, { name: part.filename, stream: part.file });
+      const attachment = await writes.add(actorOf(request), taskId, { name: formFileName(part.filename), stream: part.file });
       return reply.code(201).send({ status: 'success', message: translateFor(request, ATTACHMENT_MESSAGES.attachmentAdded), data: { attachment } });
     },
   );
