@@ -13,9 +13,6 @@ import { translateFor } from '../../i18n/request-language.ts';
 /** What a multipart body may carry besides the file itself: its boundaries and part headers. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
-/** The three characters the HTML standard has browsers escape in a form's file name. */
-const FORM_ESCAPES: Record<string, string> = { '%22': '"', '%0A': '\n', '%0D': '\r' };
-
 /**
  * A file's name as a browser writes it in `multipart/form-data`: the HTML standard escapes `"` as
  * `%22` and line breaks as `%0A`/`%0D` (measured in Chromium: `Budget "final".xlsx` arrives as
@@ -23,7 +20,7 @@ const FORM_ESCAPES: Record<string, string> = { '%22': '"', '%0A': '\n', '%0D': '
  * the other control characters. A name that held "%22" itself cannot be told from one that held a
  * quote: the quote, by far the commoner, wins.
  */
-export const formFileName = (sent: string): string => sent.replace(/%22|%0A|%0D/g, (escape) => FORM_ESCAPES[escape] ?? escape);
+export const formFileName = (sent: string): string => sent.replace(/%22|%0A|%0D/g, decodeURIComponent);
 
 /**
  * A task's files: the list, an upload (`multipart/form-data`, one file in the field `file`,
