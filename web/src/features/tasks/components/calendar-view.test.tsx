@@ -101,20 +101,37 @@ describe('calendar view', () => {
       vi.unstubAllGlobals();
     });
 
-    it('lists every day of the month, empty ones too, one under the other, each with its tasks', async () => {
+    it('lists the month’s days from today on, empty ones too, and the days before today only with a task', async () => {
       // Every narrow-screen query matches (jsdom has no matchMedia of its own).
       vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('max-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
-      calendar([makeTask({ taskTitle: 'Call the plumber', deadline: todayAt(10, 30) })]);
-      renderApp('/tasks?view=calendar', { signedIn: true });
+      // The 10th of last month: always past, whatever today is.
+      const lastMonth = addDays(addMonths(startOfMonth(today), -1), 9);
+      calendar([
+        makeTask({ taskTitle: 'Call the plumber', deadline: todayAt(10, 30) }),
+        makeTask({ taskTitle: 'File the taxes', deadline: new Date(zonedInstant(lastMonth, 9, 0, 0, 0, zone)).toISOString() }),
+      ]);
+      const { user } = renderApp('/tasks?view=calendar', { signedIn: true });
       const call = await screen.findByRole('link', { name: /Call the plumber/ });
-      const first = startOfMonth(today);
-      const days = daysBetween(first, addMonths(first, 1));
+      const days = daysBetween(today, addMonths(startOfMonth(today), 1));
       const agenda = screen.getAllByRole('group', { name: /\d{4}/ });
       expect(agenda).toHaveLength(days);
-      expect(agenda[0]).toHaveAccessibleName(formatDay(first));
+      expect(agenda[0]).toHaveAccessibleName(formatDay(today));
       expect(within(agenda[0] ?? document.body).getByRole('heading', { level: 3 })).toBeInTheDocument();
-      expect(day(today)).toContainElement(call);
-      expect(screen.getAllByText('Nothing due')).toHaveLength(days - 1);
+      expect(agenda[0]).toContainElement(call);
+      expect(screen.queryAllByText('Nothing due')).toHaveLength(days - 1);
+
+      // Last month is all past: only the day with a task is listed.
+      await user.click(screen.getByRole('button', { name: 'Previous month' }));
+      const past = await screen.findAllByRole('group', { name: /\d{4}/ });
+      expect(past).toHaveLength(1);
+      expect(past[0]).toHaveAccessibleName(formatDay(lastMonth));
+      expect(within(past[0] ?? document.body).getByRole('link', { name: /File the taxes/ })).toBeInTheDocument();
+      expect(screen.queryByText('Nothing due')).not.toBeInTheDocument();
+
+      // The month before it had none: it says so once.
+      await user.click(screen.getByRole('button', { name: 'Previous month' }));
+      expect(await screen.findByText('Nothing due')).toBeInTheDocument();
+      expect(screen.queryAllByRole('group', { name: /\d{4}/ })).toHaveLength(0);
     });
   });
 });

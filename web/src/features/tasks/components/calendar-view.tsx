@@ -197,8 +197,6 @@ export default function CalendarView({ filter }: ViewProps) {
 
   const weeks = useMemo(() => (mode === 'month' ? monthGrid(anchor, weekStart) : [weekDays(anchor, weekStart)]), [mode, anchor, weekStart]);
   const monthPrefix = anchor.slice(0, 7);
-  // The days a phone lists: the month's own days, or the week's.
-  const agendaDays = useMemo(() => weeks.flat().filter((day) => mode === 'week' || day.startsWith(monthPrefix)), [weeks, mode, monthPrefix]);
   const visible = useMemo(() => new Set(weeks.flat()), [weeks]);
 
   const { byDay, undated } = useMemo(() => {
@@ -217,6 +215,13 @@ export default function CalendarView({ filter }: ViewProps) {
     for (const list of days.values()) list.sort((a, b) => Date.parse(a.deadline ?? '') - Date.parse(b.deadline ?? ''));
     return { byDay: days, undated: none };
   }, [tasks, timeZone]);
+  // The days a phone lists: the month's own days, or the week's; before today only those with a
+  // task. A deadline is never set in the past, so an empty past day is neither news nor a place
+  // to drop a task, and a month opened near its end would start with weeks of "Nothing due".
+  const agendaDays = useMemo(
+    () => weeks.flat().filter((day) => (mode === 'week' || day.startsWith(monthPrefix)) && (day >= today || byDay.has(day))),
+    [weeks, mode, monthPrefix, today, byDay],
+  );
 
   // Set up again when the tasks change: a drop reads the newest copy of the task.
   useEffect(
@@ -325,6 +330,11 @@ export default function CalendarView({ filter }: ViewProps) {
       <div className="calendar__body" aria-busy={busy}>
         {phone ? (
           <div className="calendar__agenda">
+            {agendaDays.length === 0 && !isPending ? (
+              <p className="calendar__empty">
+                <Trans>Nothing due</Trans>
+              </p>
+            ) : null}
             {agendaDays.map((day) => {
               const dayName = formatDay(day);
               return (
