@@ -161,6 +161,8 @@ test('on a phone the date columns hold the longest date of every language and cl
   await apiCreateTask(page.request, { taskTitle: 'Soon report', assignee: user.email, boardId: board._id, deadline: new Date(Date.now() + 30 * 60_000).toISOString() });
   await page.goto(`/boards/${board._id}?view=table`);
   await expect(row(page, 'Soon report').locator('.deadline__flag')).toBeVisible();
+  // Its hint goes under the date, and the row keeps the height every row is counted at.
+  expect((await row(page, 'Soon report').boundingBox())?.height).toBe(44);
   const options = { languages: LANGUAGES, formats: SHORT_DEADLINE_FORMATS };
   expect(await page.evaluate<string[]>(`(${DATES_THAT_DO_NOT_FIT})(${JSON.stringify(options)})`)).toEqual([]);
   expect(await page.evaluate<Record<string, unknown>>(LONG_HINT)).toEqual({ buttonFits: true, flagFits: true, ellipsis: 'ellipsis', cut: true });
