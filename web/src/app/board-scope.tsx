@@ -1,14 +1,16 @@
 import { useMemo, type ReactNode } from 'react';
+import type { Member } from '#shared/schemas/boards.ts';
 import { useBoards } from '#web/features/boards/api/get-boards.ts';
 import { BoardScopeContext } from '#web/features/tasks/api/board-scope.ts';
 import { useMediaQuery } from '#web/lib/use-media-query.ts';
 import { BoardMenuButton } from '#web/features/boards/components/board-switcher.tsx';
 import { SIDEBAR_QUERY } from './layout-queries.ts';
 
-/** Hands the viewer's boards (and the board on screen) to the task screens. */
-export function BoardScopeProvider({ boardId = null, children }: { boardId?: string | null; children: ReactNode }) {
+/** Hands the viewer's boards (and the board on screen, with its members when known) to the task screens. */
+export function BoardScopeProvider({ boardId = null, members, children }: { boardId?: string | null; members?: readonly Member[] | undefined; children: ReactNode }) {
   const { data } = useBoards();
-  const scope = useMemo(() => ({ boards: data, boardId }), [data, boardId]);
+  const memberNames = useMemo(() => (members ? new Map(members.flatMap((member) => (member.fullName === null ? [] : [[member.email.toLowerCase(), member.fullName] as const]))) : undefined), [members]);
+  const scope = useMemo(() => ({ boards: data, boardId, memberNames }), [data, boardId, memberNames]);
   return <BoardScopeContext value={scope}>{children}</BoardScopeContext>;
 }
 

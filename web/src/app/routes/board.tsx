@@ -121,7 +121,7 @@ export function BoardPage() {
   );
 
   return (
-    <BoardScopeProvider boardId={board._id}>
+    <BoardScopeProvider boardId={board._id} members={detail.data?.members}>
       <div className="page page--board">
         <TaskBoard
           key={board._id}

@@ -1,19 +1,11 @@
 import { select, t } from '@lingui/core/macro';
 import { Plural, useLingui } from '@lingui/react/macro';
 import type { Member } from '#shared/schemas/boards.ts';
+import { initialsOf } from '#web/lib/initials.ts';
 import { formatNumber } from '#web/lib/locale-format.ts';
 
 /** How many faces the board's heading shows before "+N". */
 const SHOWN = 5;
-
-/** "Ada Lovelace" → "AL"; an invited address → its first letter. */
-export function initialsOf(member: Pick<Member, 'fullName' | 'email'>): string {
-  const words = (member.fullName ?? '').trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return member.email.slice(0, 1).toUpperCase();
-  const first = words[0]?.[0] ?? '';
-  const last = words.length > 1 ? (words[words.length - 1]?.[0] ?? '') : '';
-  return `${first}${last}`.toUpperCase();
-}
 
 /** "Ada Lovelace, admin"; someone invited without an account yet: "bob@example.com (invited), member". Made when shown. */
 export function memberLabel(member: Member): string {

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '#web/components/confirm-dialog.tsx';
 import { EmailField, SelectField, TextField } from '#web/components/field.tsx';
 import { isApiError, isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
+import { initialsOf } from '#web/lib/initials.ts';
 import { formatNumber } from '#web/lib/locale-format.ts';
 import { displayName } from '#web/lib/product-names.ts';
 import { useAddMember, useRemoveMember, useUpdateMember } from '../api/board-members.ts';
@@ -19,7 +20,6 @@ import type { BoardDetail } from '../api/get-board.ts';
 import { useUpdateBoard } from '../api/update-board.ts';
 import { BoardFields, useBoardForm } from './board-form.tsx';
 import { ImportExportSection } from './board-import-export.tsx';
-import { initialsOf } from './board-members-strip.tsx';
 import './boards.css';
 
 const ROLE_LABELS: Record<BoardRole, MessageDescriptor> = {

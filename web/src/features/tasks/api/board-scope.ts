@@ -13,12 +13,19 @@ export interface BoardScope {
   boards: readonly Board[] | undefined;
   /** The board on screen (`/boards/:id`); null on "All my tasks". */
   boardId: string | null;
+  /** The full names of the board on screen's members with an account, by lower-cased address. */
+  memberNames?: ReadonlyMap<string, string> | undefined;
 }
 
 export const BoardScopeContext = createContext<BoardScope>({ boards: undefined, boardId: null });
 
 export function useBoardScope(): BoardScope {
   return use(BoardScopeContext);
+}
+
+/** The full name of the person at `email` when they are a member of the board on screen with an account. */
+export function useMemberName(email: string): string | undefined {
+  return useBoardScope().memberNames?.get(email.toLowerCase());
 }
 
 /** The boards a task can be created on or moved to: where the viewer is admin or member. */

@@ -4,7 +4,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
-import { boardAnswer, boardsAnswer, listAnswer, makeBoard, makeTask, meAnswer, PERSONAL_BOARD } from '#web/testing/data.ts';
+import { boardAnswer, boardsAnswer, listAnswer, makeBoard, makeMember, makeTask, meAnswer, PERSONAL_BOARD } from '#web/testing/data.ts';
 import { json, mockFetch, noContent } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
 import { STALE_POSITION_NOTICE } from '../api/move-task.ts';
@@ -16,6 +16,7 @@ const COLUMNS: Column[] = [
   { _id: 'col-done', name: 'Completed', category: 'done', wipLimit: null, position: 'a2' },
 ];
 const FLOW = makeBoard({ _id: 'flow', name: 'Flow', role: 'admin', columns: COLUMNS });
+const MEMBERS = [makeMember(), makeMember({ email: 'grace@example.com', fullName: 'Grace Brewster Hopper', role: 'member' })];
 
 /** What GET /api/tasks/counts answers for the board's columns as `byColumn` holds them now. */
 function countsOf(byColumn: Record<string, Task[]>) {
@@ -29,7 +30,7 @@ function api(byColumn: Record<string, Task[]>) {
   return mockFetch()
     .on('GET', '/users/me', json(200, meAnswer()))
     .always('GET', '/boards', json(200, boardsAnswer([PERSONAL_BOARD, FLOW])))
-    .always('GET', '/boards/flow', json(200, boardAnswer(FLOW)))
+    .always('GET', '/boards/flow', json(200, boardAnswer(FLOW, MEMBERS)))
     .always('GET', '/boards/flow/labels', json(200, { status: 'success', data: { labels: [] } }))
     .always('GET', '/tasks', (call) => json(200, listAnswer(byColumn[call.query.get('column') ?? ''] ?? [])))
     .always('GET', '/tasks/counts', () => json(200, countsOf(byColumn)));
@@ -106,20 +107,26 @@ describe('the compact card', () => {
       boardId: 'flow',
       columnId: 'col-todo',
       taskTitle: 'Ship v2',
-      assignee: 'grace.hopper@example.com',
+      // A member: her initials come from her name, as on the board's member strip.
+      assignee: 'grace@example.com',
       deadline: new Date(Date.now() - 86_400_000).toISOString(),
       checklist: { done: 2, total: 5 },
       repeat: { every: 1, unit: 'week' },
       labels: [{ _id: 'l1', name: 'Launch', color: 'blue' }],
     });
-    api({ 'col-todo': [task] });
+    // Not on the board: initials from the address.
+    const outside = makeTask({ boardId: 'flow', columnId: 'col-todo', taskTitle: 'Print flyers', assignee: 'kat.johnson@example.com' });
+    api({ 'col-todo': [task, outside] });
     const { user } = renderApp('/boards/flow', { signedIn: true });
     const detailed = await screen.findByRole('article', { name: 'Ship v2' }, { timeout: 10_000 });
     expect(within(detailed).getByRole('button', { name: 'Mark complete' })).toBeInTheDocument();
     await user.click(within(screen.getByRole('group', { name: 'Card size' })).getByRole('button', { name: 'Compact' }));
     const card = screen.getByRole('article', { name: 'Ship v2' });
     expect(within(card).queryByRole('button', { name: 'Mark complete' })).not.toBeInTheDocument();
-    expect(within(card).getByText('GH')).toBeInTheDocument();
+    await waitFor(() => {
+      expect(within(card).getByText('GH')).toBeInTheDocument();
+    });
+    expect(within(screen.getByRole('article', { name: 'Print flyers' })).getByText('KJ')).toBeInTheDocument();
     expect(within(card).getByText('Overdue')).toBeInTheDocument();
     expect(within(card).getByText('2 of 5 checklist items done')).toBeInTheDocument();
     expect(within(card).getByText('Launch')).toBeInTheDocument();

@@ -97,12 +97,3 @@ export function useCardPlace(task: Pick<Task, 'boardId' | 'columnId'>): { boardN
   return { boardName: displayName(board.name), columnName: columnName === undefined ? undefined : displayName(columnName) };
 }
 
-/** An e-mail address's initials: "ada.lovelace@x" → "AL", "bob@x" → "B". */
-export function initialsOf(email: string): string {
-  const local = email.split('@')[0] ?? email;
-  const parts = local.split(/[._+-]+/).filter((part) => part !== '');
-  return parts
-    .slice(0, 2)
-    .map((part) => part.charAt(0).toUpperCase())
-    .join('');
-}

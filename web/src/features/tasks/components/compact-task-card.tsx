@@ -3,11 +3,12 @@ import { memo, useId } from 'react';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
 import { cx } from '#web/lib/cx.ts';
-import { useCanChangeTask } from '../api/board-scope.ts';
+import { initialsOf } from '#web/lib/initials.ts';
+import { useCanChangeTask, useMemberName } from '../api/board-scope.ts';
 import { useTaskHighlight } from '../api/live-board-context.ts';
 import { isPendingTask } from '../api/pending-tasks.ts';
 import { deadlineState, formatDeadline, formatDeadlineFull } from '../utils/deadline.ts';
-import { initialsOf, useCardKeys, type MoveDirection } from './card-behaviour.ts';
+import { useCardKeys, type MoveDirection } from './card-behaviour.ts';
 import { PRIORITY_PHRASES, PriorityIcon } from './priority.tsx';
 import { CardPlace, TaskLink } from './task-card.tsx';
 import { TaskCardMarks } from './task-card-marks.tsx';
@@ -42,6 +43,8 @@ export const CompactTaskCard = memo(function CompactTaskCard({ task, now, onMove
   const { i18n } = useLingui();
   const priority = i18n._(PRIORITY_PHRASES[task.priority]);
   const assignee = task.assignee;
+  // The board's member strip draws the same person with the same letters.
+  const assigneeName = useMemberName(assignee);
 
   return (
     <article
@@ -70,7 +73,7 @@ export const CompactTaskCard = memo(function CompactTaskCard({ task, now, onMove
       <LabelChips labels={task.labels} max={COMPACT_LABELS_SHOWN} className="compact-card__labels" />
       <div className="compact-card__meta">
         <span className="compact-card__assignee" title={task.assignee}>
-          <span aria-hidden="true">{initialsOf(task.assignee)}</span>
+          <span aria-hidden="true">{initialsOf({ fullName: assigneeName, email: assignee })}</span>
           <span className="visually-hidden">
             <Trans>Assignee: {assignee}</Trans>
           </span>
