@@ -140,6 +140,46 @@ describe('the task page', () => {
   });
 });
 
+describe('the task page’s column', () => {
+  const [todo, done] = TEAM.columns;
+  const pageOf = (task: Task) =>
+    api()
+      .always('GET', `/tasks/${task._id}`, json(200, { status: 'success', data: { task } }))
+      .always('GET', `/tasks/${task._id}/comments`, json(200, { status: 'success', data: { comments: [] } }))
+      .always('GET', `/tasks/${task._id}/activity`, json(200, { status: 'success', data: { activity: [] } }));
+
+  it('shows the column and moves the task to the top of another with POST …/move {columnId, afterId: null, version}', async () => {
+    const task = makeTask({ taskTitle: 'Move me along', boardId: TEAM._id, columnId: todo?._id, version: 3 });
+    const fetch = pageOf(task);
+    const { user } = renderApp(`/tasks/${task._id}`, { signedIn: true });
+    await screen.findByRole('heading', { level: 1, name: 'Move me along' }, { timeout: 5000 });
+    const select = await screen.findByRole('combobox', { name: 'Move to column' });
+    expect(select).toHaveValue(todo?._id);
+    expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['Tasks To Do', 'Completed']);
+    fetch.on('POST', `/tasks/${task._id}/move`, json(200, { status: 'success', message: 'The task was moved.', data: { task: { ...task, columnId: done?._id, status: 'done', version: 4 } } }));
+    await user.selectOptions(select, done?._id ?? '');
+    await waitFor(() => {
+      expect(fetch.callsTo('POST', `/tasks/${task._id}/move`)[0]?.body).toEqual({ columnId: done?._id, afterId: null, version: 3 });
+    });
+    // Into a done column: the task is completed, and the page says so.
+    await waitFor(() => {
+      expect(screen.getByRole('button', { name: 'Reopen' })).toBeInTheDocument();
+    });
+    expect(select).toHaveValue(done?._id);
+  });
+
+  it('names the column without a select for a viewer of the board', async () => {
+    const [watchedTodo] = WATCHED.columns;
+    const task = makeTask({ taskTitle: 'Only to read', boardId: WATCHED._id, columnId: watchedTodo?._id, assignee: 'someone@example.com' });
+    pageOf(task);
+    renderApp(`/tasks/${task._id}`, { signedIn: true });
+    await screen.findByRole('heading', { level: 1, name: 'Only to read' }, { timeout: 5000 });
+    const column = await screen.findByText('Column');
+    expect(column.closest('div')).toHaveTextContent('ColumnTasks To Do');
+    expect(screen.queryByRole('combobox', { name: 'Move to column' })).not.toBeInTheDocument();
+  });
+});
+
 describe('the sign-up page', () => {
   it('fills in the address a board invitation was sent to', async () => {
     mockFetch();

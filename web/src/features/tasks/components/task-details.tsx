@@ -15,6 +15,7 @@ import { useNow } from '#web/lib/use-now.ts';
 import { submitQueued } from '#web/lib/write-queue.ts';
 import { useBoardNames } from '../api/board-names.ts';
 import { useBoardScope, useCanChangeTask, useStatusColumn, writableBoards } from '../api/board-scope.ts';
+import { useMoveTask } from '../api/move-task.ts';
 import { useUpdateTask } from '../api/update-task.ts';
 import { formatDeadline, formatDeadlineFull, formatRelative } from '../utils/deadline.ts';
 import { DeadlineText } from './deadline-text.tsx';
@@ -181,6 +182,47 @@ function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
 }
 
 /**
+ * The task's column on its board, and for whoever may change the task a select that moves it to
+ * the top of another column (as Alt+←/→ on its card does; into a `done` column completes it).
+ * A board the viewer is not on names its column only.
+ */
+function ColumnField({ task, canChange }: { task: Task; canChange: boolean }) {
+  const { boards } = useBoardScope();
+  const move = useMoveTask();
+  const current = boards?.find((board) => board._id === task.boardId);
+  const other = useBoardNames(task.boardId, boards !== undefined && current === undefined);
+  const columns = (current ?? other)?.columns;
+  const here = columns?.find((column) => column._id === task.columnId);
+  if (!columns || !here) return <dd />;
+  if (!canChange || current === undefined || columns.length < 2) return <dd>{displayName(here.name)}</dd>;
+  return (
+    <dd>
+      <SelectField
+        label={
+          <span className="visually-hidden">
+            <Trans>Move to column</Trans>
+          </span>
+        }
+        fieldClassName="task-details__board"
+        value={here._id}
+        onChange={(event) => {
+          const target = columns.find((column) => column._id === event.target.value);
+          if (!target || target._id === task.columnId) return;
+          // The card shows in its new column at once; a refusal is said by the queue's notices.
+          move.mutate({ task, columnId: target._id, category: target.category, afterId: null });
+        }}
+      >
+        {columns.map((column) => (
+          <option key={column._id} value={column._id}>
+            {displayName(column.name)}
+          </option>
+        ))}
+      </SelectField>
+    </dd>
+  );
+}
+
+/**
  * Every field of one task, its description (editable) and the complete / reopen action. The
  * title is the page's or panel's heading, so it is not repeated here.
  */
@@ -248,6 +290,12 @@ export function TaskDetails({ task }: { task: Task }) {
             <Trans comment="The board the task is on">Board</Trans>
           </dt>
           <BoardField task={task} canChange={canChange} />
+        </div>
+        <div>
+          <dt>
+            <Trans>Column</Trans>
+          </dt>
+          <ColumnField task={task} canChange={canChange} />
         </div>
         <div>
           <dt>
