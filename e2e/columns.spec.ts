@@ -116,6 +116,20 @@ test('Alt+→ moves the focused card to the next column, and a screen reader hea
   await expect(card(page, title)).toBeFocused();
 });
 
+test('the task page names the card’s column and moves it to another, where the board then shows it', async ({ page, user }) => {
+  const { board, title } = await boardWithReview(page, user.email);
+  await page.goto(`/boards/${board._id}`);
+  await card(page, title).getByRole('link', { name: title }).click();
+  const select = page.getByRole('combobox', { name: 'Move to column' });
+  await expect(select.locator('option:checked')).toHaveText('Tasks To Do');
+  await select.selectOption({ label: 'Review' });
+  await page.keyboard.press('Escape');
+  await expect(column(page, 'Review').getByRole('article', { name: title })).toBeVisible();
+  await page.reload();
+  await expect(column(page, 'Review').getByRole('article', { name: title })).toBeVisible();
+  await expect(column(page, 'Tasks To Do').getByRole('article', { name: title })).toHaveCount(0);
+});
+
 test('Alice’s move shows on Bob’s board without a reload', async ({ browser, createUser }) => {
   const { bob, alicePage, bobPage, close } = await twoPeople(browser, createUser);
   try {
