@@ -21,11 +21,14 @@ export function usePopover() {
     if (returnFocus) buttonRef.current?.focus();
   }, []);
 
-  // Focus moves in: to the panel's first control, else the panel itself.
+  // Focus moves in: to the panel's first control shown (a phone's × is hidden on a wide
+  // screen, where focusing it would leave focus on the button), else the panel itself.
   useEffect(() => {
     if (!open) return;
     const panel = panelRef.current;
-    const first = panel?.querySelector<HTMLElement>('button:not([disabled]), a[href], input, select, [tabindex="0"]');
+    const controls = panel?.querySelectorAll<HTMLElement>('button:not([disabled]), a[href], input, select, [tabindex="0"]') ?? [];
+    // (A document without layout, as in the unit tests, has no checkVisibility: every control counts as shown.)
+    const first = [...controls].find((control) => !('checkVisibility' in control) || control.checkVisibility());
     (first ?? panel)?.focus();
   }, [open]);
 

@@ -65,21 +65,12 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
   };
 
   return (
-    <section className="notif-panel" aria-labelledby={headingId} {...panelProps}>
+    // Focusable itself: with nothing unread and no notifications, focus moves to the panel.
+    <section className="notif-panel" aria-labelledby={headingId} tabIndex={-1} {...panelProps}>
       <div className="notif-panel__head">
         <h2 id={headingId} className="notif-panel__title">
           <Trans comment="The heading of the notifications panel">Notifications</Trans>
         </h2>
-        <Button
-          size="sm"
-          variant="ghost"
-          disabled={unread === 0}
-          onClick={() => {
-            markRead.mutate({ all: true });
-          }}
-        >
-          <Trans>Mark all as read</Trans>
-        </Button>
         <CloseButton
           label={t`Close notifications`}
           size={20}
@@ -88,6 +79,18 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
             close(true);
           }}
         />
+        <div className="notif-panel__actions">
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={unread === 0}
+            onClick={() => {
+              markRead.mutate({ all: true });
+            }}
+          >
+            <Trans>Mark all as read</Trans>
+          </Button>
+        </div>
       </div>
       <div className="notif-panel__body">
         {list.isPending ? (
