@@ -33,21 +33,28 @@ const FIND_PROBLEMS = String.raw`({ allowed, suspect }) => {
       // Without a list of suspects every Latin word is English (the pseudo-language accents them all).
       if (words.some((word) => !allowed.includes(word) && (suspect === null || suspect.includes(word.toLowerCase())))) english.push(text);
       // Cut off: wider than its own box that hides what overflows (an ellipsis is a deliberate
-      // cut, with the whole text in a title or on the next screen), or reaching past the edge of
-      // a box around it that hides what overflows (a scrolling box is fine: it scrolls; so is one
-      // that ends its line with an ellipsis, around a name set apart in its sentence, <bdi>).
+      // cut, with the whole text in a title or on the next screen), reaching past the edge of a
+      // box around it that hides what overflows (a scrolling box is fine: it scrolls; so is one
+      // that ends its line with an ellipsis, around a name set apart in its sentence, <bdi>), or
+      // past the side of the screen.
       const style = getComputedStyle(parent);
       if ((style.overflowX === 'hidden' || style.overflowX === 'clip') && style.textOverflow !== 'ellipsis' && parent.scrollWidth > parent.clientWidth + 1) cutOff.push(text);
       const box = parent.getBoundingClientRect();
+      // The nearest box around it that scrolls or hides what overflows, if any.
+      let boxed = false;
       for (let at = parent.parentElement; at && at !== document.body; at = at.parentElement) {
         const overflow = getComputedStyle(at).overflowX;
+        if (overflow === 'visible') continue;
+        boxed = true;
         if (overflow === 'auto' || overflow === 'scroll') break;
-        if (overflow !== 'hidden' && overflow !== 'clip') continue;
         if (getComputedStyle(at).textOverflow === 'ellipsis' && getComputedStyle(parent).display === 'inline') break;
         const edge = at.getBoundingClientRect();
         if (box.right > edge.right + 1 || box.left < edge.left - 1) cutOff.push(text);
         break;
       }
+      // With no such box, past the side of the screen (a heading's button pushed off a phone's
+      // edge by a long word).
+      if (!boxed && (box.right > innerWidth + 1 || box.left < -1)) cutOff.push(text);
     }
     return { english, cutOff };
   }`;
