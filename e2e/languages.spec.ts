@@ -14,6 +14,7 @@ import { apiCreateBoard, apiCreateLabel } from './support/boards-api.ts';
 import { repoRoot } from './support/paths.ts';
 import { promoteUser, randomSuffix } from './support/db.ts';
 import { findProblems } from './support/text-problems.ts';
+import { LANGUAGES as ALL_LANGUAGES } from '#shared/languages.ts';
 
 const CATALOGS = ['web/src/locales/public', 'web/src/locales/app', 'server/locales'];
 /** Words that are the same in every language (names, machine words, key names). */
@@ -76,6 +77,8 @@ for (const { language, board, label, task } of LANGUAGES) {
       await expectTranslated(page, '/login', ALLOWED);
       await page.goto('/sign-up');
       await expectTranslated(page, '/sign-up', ALLOWED);
+      await page.goto('/reset-password');
+      await expectTranslated(page, '/reset-password', ALLOWED);
       await page.goto('/no-such-page');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expectTranslated(page, 'the page of an unknown address', ALLOWED);
@@ -143,6 +146,25 @@ for (const { language, board, label, task } of LANGUAGES) {
         await expect(page.getByRole('heading', { level: 1, name: say(language, 'Admin') })).toBeVisible();
         await expectTranslated(page, 'the admin page', allowed);
       });
+    });
+  });
+}
+
+// The other languages: the pages a person sees before an account (the browser's language).
+for (const language of ALL_LANGUAGES.filter((tag) => !LANGUAGES.some((detailed) => detailed.language === tag))) {
+  test.describe(`in ${language}`, () => {
+    test.use({ locale: language, viewport: { width: 360, height: 740 } });
+
+    test('signed out: sign-in, sign-up and password reset are translated and fit a phone', async ({ page }) => {
+      const suspect = englishOnlyWords(language);
+      for (const path of ['/login', '/sign-up', '/reset-password']) {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        await expect(page.locator('html')).toHaveAttribute('lang', language);
+        const { english, cutOff } = await findProblems(page, { allowed: ALLOWED, suspect });
+        expect(english, `untranslated text on ${path}`).toEqual([]);
+        expect(cutOff, `text cut off at 360 px on ${path}`).toEqual([]);
+      }
     });
   });
 }
