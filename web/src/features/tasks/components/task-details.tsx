@@ -5,7 +5,7 @@ import { canEditTasks } from '#shared/rights.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { Button } from '#web/components/button.tsx';
-import { SelectField, TextAreaField } from '#web/components/field.tsx';
+import { SelectField, TextAreaField, type SelectFieldProps } from '#web/components/field.tsx';
 import { LinkedText } from '#web/components/linked-text.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
 import { errorText } from '#web/lib/error-text.ts';
@@ -121,18 +121,33 @@ function DescriptionEditor({ task, onDone }: { task: Task; onDone: () => void })
   );
 }
 
+/** The task's board: the viewer's own (with their role), else its names when the viewer may know them. */
+function useTaskBoard(task: Task) {
+  const { boards } = useBoardScope();
+  const current = boards?.find((board) => board._id === task.boardId);
+  // A board the viewer is not on (the task is assigned to them): its names, which they may know.
+  const other = useBoardNames(task.boardId, boards !== undefined && current === undefined);
+  return { boards, current, other };
+}
+
+/** A select that moves the task (to a board, to a column), named for screen readers: the term above it says what it holds. */
+function PlaceSelect({ label, ...select }: SelectFieldProps) {
+  return (
+    <dd>
+      <SelectField label={<span className="visually-hidden">{label}</span>} fieldClassName="task-details__board" {...select} />
+    </dd>
+  );
+}
+
 /**
  * The task's board, and for whoever may change the task a select that moves it to another of
  * their boards (admin or member there). A conflict opens the conflict dialog as any edit does.
  */
 function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
-  const { boards } = useBoardScope();
+  const { boards, current, other } = useTaskBoard(task);
   const move = useUpdateTask({ quiet: true });
   const { t } = useLingui();
   const [error, setError] = useState<string | null>(null);
-  const current = boards?.find((board) => board._id === task.boardId);
-  // A board the viewer is not on (the task is assigned to them): its name, which they may know.
-  const other = useBoardNames(task.boardId, boards !== undefined && current === undefined);
   const elsewhere = other === undefined ? t`A board you are not on` : displayName(other.name);
   const targets = writableBoards(boards);
   const canMove = canChange && targets.length > 0 && (targets.length > 1 || targets[0]?._id !== task.boardId);
@@ -144,40 +159,33 @@ function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
     );
   }
   return (
-    <dd>
-      <SelectField
-        label={
-          <span className="visually-hidden">
-            <Trans>Move to board</Trans>
-          </span>
-        }
-        fieldClassName="task-details__board"
-        value={task.boardId}
-        error={error}
-        disabled={move.isPending}
-        onChange={(event) => {
-          const boardId = event.target.value;
-          if (boardId === task.boardId) return;
-          setError(null);
-          move.mutate(
-            { task, changes: { boardId } },
-            {
-              onError: (failure) => {
-                if (!isUnauthorized(failure)) setError(errorText(failure));
-              },
+    <PlaceSelect
+      label={<Trans>Move to board</Trans>}
+      value={task.boardId}
+      error={error}
+      disabled={move.isPending}
+      onChange={(event) => {
+        const boardId = event.target.value;
+        if (boardId === task.boardId) return;
+        setError(null);
+        move.mutate(
+          { task, changes: { boardId } },
+          {
+            onError: (failure) => {
+              if (!isUnauthorized(failure)) setError(errorText(failure));
             },
-          );
-        }}
-      >
-        {current ? null : <option value={task.boardId}>{elsewhere}</option>}
-        {current && !canEditTasks(current.role) ? <option value={current._id}>{displayName(current.name)}</option> : null}
-        {targets.map((board) => (
-          <option key={board._id} value={board._id}>
-            {displayName(board.name)}
-          </option>
-        ))}
-      </SelectField>
-    </dd>
+          },
+        );
+      }}
+    >
+      {current ? null : <option value={task.boardId}>{elsewhere}</option>}
+      {current && !canEditTasks(current.role) ? <option value={current._id}>{displayName(current.name)}</option> : null}
+      {targets.map((board) => (
+        <option key={board._id} value={board._id}>
+          {displayName(board.name)}
+        </option>
+      ))}
+    </PlaceSelect>
   );
 }
 
@@ -187,38 +195,29 @@ function BoardField({ task, canChange }: { task: Task; canChange: boolean }) {
  * A board the viewer is not on names its column only.
  */
 function ColumnField({ task, canChange }: { task: Task; canChange: boolean }) {
-  const { boards } = useBoardScope();
+  const { current, other } = useTaskBoard(task);
   const move = useMoveTask();
-  const current = boards?.find((board) => board._id === task.boardId);
-  const other = useBoardNames(task.boardId, boards !== undefined && current === undefined);
   const columns = (current ?? other)?.columns;
   const here = columns?.find((column) => column._id === task.columnId);
   if (!columns || !here) return <dd />;
   if (!canChange || current === undefined || columns.length < 2) return <dd>{displayName(here.name)}</dd>;
   return (
-    <dd>
-      <SelectField
-        label={
-          <span className="visually-hidden">
-            <Trans>Move to column</Trans>
-          </span>
-        }
-        fieldClassName="task-details__board"
-        value={here._id}
-        onChange={(event) => {
-          const target = columns.find((column) => column._id === event.target.value);
-          if (!target || target._id === task.columnId) return;
-          // The card shows in its new column at once; a refusal is said by the queue's notices.
-          move.mutate({ task, columnId: target._id, category: target.category, afterId: null });
-        }}
-      >
-        {columns.map((column) => (
-          <option key={column._id} value={column._id}>
-            {displayName(column.name)}
-          </option>
-        ))}
-      </SelectField>
-    </dd>
+    <PlaceSelect
+      label={<Trans>Move to column</Trans>}
+      value={here._id}
+      onChange={(event) => {
+        const target = columns.find((column) => column._id === event.target.value);
+        if (!target || target._id === task.columnId) return;
+        // The card shows in its new column at once; a refusal is said by the queue's notices.
+        move.mutate({ task, columnId: target._id, category: target.category, afterId: null });
+      }}
+    >
+      {columns.map((column) => (
+        <option key={column._id} value={column._id}>
+          {displayName(column.name)}
+        </option>
+      ))}
+    </PlaceSelect>
   );
 }
 
