@@ -13,11 +13,16 @@ export interface BoardScope {
   boards: readonly Board[] | undefined;
   /** The board on screen (`/boards/:id`); null on "All my tasks". */
   boardId: string | null;
-  /** The full names of the board on screen's members with an account, by lower-cased address. */
-  memberNames?: ReadonlyMap<string, string> | undefined;
 }
 
 export const BoardScopeContext = createContext<BoardScope>({ boards: undefined, boardId: null });
+
+/**
+ * The full names of the board on screen's members with an account, by lower-cased address. A
+ * context of its own: the members arrive after the board's cards are drawn, and only the cards
+ * that show a person's initials are drawn again for them, not every card of the board.
+ */
+export const MemberNamesContext = createContext<ReadonlyMap<string, string> | undefined>(undefined);
 
 export function useBoardScope(): BoardScope {
   return use(BoardScopeContext);
@@ -25,7 +30,7 @@ export function useBoardScope(): BoardScope {
 
 /** The full name of the person at `email` when they are a member of the board on screen with an account. */
 export function useMemberName(email: string): string | undefined {
-  return useBoardScope().memberNames?.get(email.toLowerCase());
+  return use(MemberNamesContext)?.get(email.toLowerCase());
 }
 
 /** The boards a task can be created on or moved to: where the viewer is admin or member. */
