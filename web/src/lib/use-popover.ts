@@ -61,6 +61,8 @@ export function usePopover() {
     ref: panelRef,
     id: panelId,
     hidden: !open,
+    // Focusable itself, for when it holds no control shown (focus moves to the panel then).
+    tabIndex: -1,
     onKeyDown: (event: KeyboardEvent<HTMLElement>) => {
       if (event.key !== 'Escape') return;
       // Esc inside a filled search field or an open select belongs to that control.

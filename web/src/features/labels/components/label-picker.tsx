@@ -216,7 +216,7 @@ export function LabelPicker({ boardId, value, onChange, canCreate, disabled = fa
         </svg>
         {value.length > 0 ? <Trans>Edit labels</Trans> : <Trans>Add labels</Trans>}
       </button>
-      <div className="label-picker__panel" role="dialog" aria-label={t`Labels`} tabIndex={-1} {...panelProps}>
+      <div className="label-picker__panel" role="dialog" aria-label={t`Labels`} {...panelProps}>
         {creating ? (
           <div
             ref={createRef}

@@ -65,8 +65,7 @@ export function NotificationPanel({ open, unread, close, panelProps }: Notificat
   };
 
   return (
-    // Focusable itself: with nothing unread and no notifications, focus moves to the panel.
-    <section className="notif-panel" aria-labelledby={headingId} tabIndex={-1} {...panelProps}>
+    <section className="notif-panel" aria-labelledby={headingId} {...panelProps}>
       <div className="notif-panel__head">
         <h2 id={headingId} className="notif-panel__title">
           <Trans comment="The heading of the notifications panel">Notifications</Trans>

@@ -341,7 +341,7 @@ function FiltersPopover({ filter, onChange, priority, view, sort, label, extra, 
           </span>
         ) : null}
       </button>
-      <div className="board-filters__panel" role="dialog" aria-labelledby={titleId} tabIndex={-1} {...panelProps}>
+      <div className="board-filters__panel" role="dialog" aria-labelledby={titleId} {...panelProps}>
         <h2 className="visually-hidden" id={titleId}>
           <Trans>Filters</Trans>
         </h2>

@@ -186,7 +186,7 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
           <circle cx="12.5" cy="8" r="1.4" fill="currentColor" />
         </svg>
       </button>
-      <div className="column-menu__panel" role="group" aria-labelledby={titleId} tabIndex={-1} {...panelProps}>
+      <div className="column-menu__panel" role="group" aria-labelledby={titleId} {...panelProps}>
         <p className="visually-hidden" id={titleId}>
           <Trans>Column options: {name}</Trans>
         </p>
