@@ -1,13 +1,14 @@
 import { i18n, type Messages } from '@lingui/core';
-import { bestLanguage, isRightToLeft, PSEUDO_LANGUAGE, toLanguage, type HourCycle, type Language, type WeekStart } from '#shared/languages.ts';
+import { bestLanguage, HOUR_CYCLES, isRightToLeft, PSEUDO_LANGUAGE, toLanguage, WEEK_STARTS, type HourCycle, type Language, type WeekStart } from '#shared/languages.ts';
 import { setFormatPreferences } from '#web/lib/locale-format.ts';
 
 /*
  * The language the web app speaks, and its catalogs (lingui.config.ts, docs/i18n.md).
  *
  * Signed out, the app follows the browser. Signed in, it speaks the account's language: the
- * settings answer carries it (app/account-language.tsx switches to it), and this device keeps it
- * so that the next visit starts in it instead of flashing the browser's.
+ * settings answer carries it (app/account-preferences.tsx switches to it), and this device keeps
+ * it, with the account's week start and clock, so that the next visit starts in them instead of
+ * flashing the browser's language or drawing a calendar's weeks twice.
  *
  * Each language has two catalogs, each its own chunk: the public one (the signed-out screens and
  * the app's frame), loaded before the first render, and the app one (every signed-in screen),
@@ -25,6 +26,8 @@ const appCatalogs = import.meta.glob<Catalog>('../locales/app/*.po');
 
 /** Where this device keeps the signed-in account's language between visits. */
 export const ACCOUNT_LANGUAGE_KEY = 'taskwise:language';
+/** Where it keeps the account's week start and clock, as `weekStart hourCycle` ("monday h23"). */
+export const ACCOUNT_FORMATS_KEY = 'taskwise:formats';
 
 const loaded = new Set<string>();
 
@@ -51,6 +54,18 @@ export function startLanguage(signedIn: boolean): WebLanguage {
   const browser = browserLanguage();
   if (browser === PSEUDO_LANGUAGE || !signedIn) return browser;
   return toLanguage(localStorage.getItem(ACCOUNT_LANGUAGE_KEY) ?? '') ?? browser;
+}
+
+/**
+ * In a tab that starts signed in, uses the account's week start and clock as this device last saw
+ * them until its settings arrive; anything unreadable is ignored (the language's conventions hold).
+ */
+export function startFormats(signedIn: boolean): void {
+  if (!signedIn) return;
+  const [weekStart, hourCycle] = (localStorage.getItem(ACCOUNT_FORMATS_KEY) ?? '').split(' ');
+  const knownWeekStart = WEEK_STARTS.find((start) => start === weekStart);
+  const knownHourCycle = HOUR_CYCLES.find((cycle) => cycle === hourCycle);
+  if (knownWeekStart && knownHourCycle) setFormatPreferences({ weekStart: knownWeekStart, hourCycle: knownHourCycle });
 }
 
 function showLanguage(language: WebLanguage): void {
@@ -87,6 +102,7 @@ export function withAppCatalog<T>(load: () => Promise<T>): () => Promise<T> {
  */
 export async function adoptAccountPreferences({ language, weekStart, hourCycle }: { language: Language; weekStart: WeekStart; hourCycle: HourCycle }): Promise<void> {
   localStorage.setItem(ACCOUNT_LANGUAGE_KEY, language);
+  localStorage.setItem(ACCOUNT_FORMATS_KEY, `${weekStart} ${hourCycle}`);
   const formatsChanged = setFormatPreferences({ weekStart, hourCycle });
   const next = i18n.locale === PSEUDO_LANGUAGE ? PSEUDO_LANGUAGE : language;
   if (next !== i18n.locale) await switchLanguage(next);
@@ -97,6 +113,7 @@ export async function adoptAccountPreferences({ language, weekStart, hourCycle }
 /** After signing out: forget the account's language and formats and follow the browser again. */
 export function forgetAccountLanguage(): Promise<void> {
   localStorage.removeItem(ACCOUNT_LANGUAGE_KEY);
+  localStorage.removeItem(ACCOUNT_FORMATS_KEY);
   setFormatPreferences({ weekStart: null, hourCycle: null });
   return switchLanguage(browserLanguage());
 }
