@@ -151,6 +151,28 @@ describe('loadConfig', () => {
   });
 });
 
+describe('the documented settings', () => {
+  it('.env.example and the README name every variable the server reads', () => {
+    const readNames = new Set<string>();
+    const env = new Proxy<Record<string, string>>({}, {
+      get(target, name) {
+        if (typeof name === 'string') readNames.add(name);
+        return undefined;
+      },
+    });
+    loadConfig(env, tempCwd());
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const example = readFileSync(join(root, '.env.example'), 'utf8');
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readNames.size).toBeGreaterThan(20);
+    for (const name of readNames) {
+      if (name === 'NODE_ENV') continue; // Node's own, set by the host, not a Taskwise setting
+      expect(example, `.env.example lacks ${name}`).toMatch(new RegExp(`^(# ?)?${name}=`, 'm'));
+      expect(readme, `README.md lacks ${name}`).toContain(`\`${name}\``);
+    }
+  });
+});
+
 describe('push configuration', () => {
   it('generates a VAPID key pair once into ./data/vapid-keys.json (owner-only) and keeps it', () => {
     const cwd = tempCwd();
