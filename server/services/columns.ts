@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { COLUMN_MESSAGES, COLUMN_POLICY } from '#shared/column-messages.ts';
+import type { Message } from '#shared/i18n.ts';
 import type { TaskStatus } from '#shared/constants.ts';
 import { canChangeColumns } from '#shared/rights.ts';
 import type { Column, ColumnWithCount } from '#shared/schemas/columns.ts';
@@ -14,7 +15,7 @@ import { boardNotFound } from './boards.ts';
 import { keyBetween, keysBetween, respacedKeys, UnusableKeys } from './order-keys.ts';
 import type { Actor } from './actor.ts';
 import { existingId } from './not-found.ts';
-import { withDistinctKeys } from './task-places.ts';
+import { overLimitWarning, withDistinctKeys } from './task-places.ts';
 
 const columnNotFound = () => new AppError(404, 'NOT_FOUND', COLUMN_MESSAGES.columnNotFound);
 const columnExists = () => new AppError(409, 'COLUMN_EXISTS', COLUMN_MESSAGES.columnExists);
@@ -32,7 +33,8 @@ export interface ColumnFields {
 export interface ColumnsService {
   list(actor: Actor, boardId: string): Promise<ColumnWithCount[]>;
   create(actor: Actor, boardId: string, fields: ColumnFields): Promise<Column>;
-  update(actor: Actor, boardId: string, columnId: string, changes: Partial<ColumnFields>): Promise<Column>;
+  /** `warning`: the column holds more tasks than the limit it now has. */
+  update(actor: Actor, boardId: string, columnId: string, changes: Partial<ColumnFields>): Promise<{ column: Column; warning?: Message | undefined }>;
   delete(actor: Actor, boardId: string, columnId: string, moveTo: string | undefined): Promise<void>;
 }
 
@@ -131,7 +133,7 @@ export default fp(
         }),
 
       update: (actor, boardId, columnId, changes) =>
-        change(actor, boardId, async (columns, trx) => {
+        change<{ column: Column; warning?: Message | undefined }>(actor, boardId, async (columns, trx) => {
           const before = found(columns, columnId);
           const set: Partial<Pick<StoredColumn, 'name' | 'category' | 'wipLimit' | 'position'>> = {};
           if (changes.name !== undefined && changes.name !== before.name) {
@@ -154,9 +156,12 @@ export default fp(
             const alreadyThere = (changes.afterId === null ? now === 0 : columns[now - 1]?.id === changes.afterId);
             if (!alreadyThere) set.position = await placed(columns, changes.afterId, trx, before.id);
           }
-          if (Object.keys(set).length === 0) return { value: toColumnJson(before), changed: false };
+          const after = { ...before, ...set };
+          // A limit set below what the column holds already is told of, as a move past it is.
+          const warning = set.wipLimit != null ? await overLimitWarning(trx, after) : undefined;
+          if (Object.keys(set).length === 0) return { value: { column: toColumnJson(before) }, changed: false };
           await repo.update(before.id, set, trx);
-          return { value: toColumnJson({ ...before, ...set }), changed: true };
+          return { value: { column: toColumnJson(after), warning }, changed: true };
         }),
 
       // A target column whose last key the key library cannot read is re-spaced first (decision 130).

@@ -182,6 +182,20 @@ describe('a board’s columns', () => {
     expect(columnOf(await api.update(admin.cookie, board.id, doing._id, { wipLimit: null })).wipLimit).toBeNull();
   });
 
+  it('a WIP limit set below what the column holds is saved, and its answer says the column is over it', async () => {
+    const { admin, board } = await labelsTeam(t);
+    const doing = columnOf(await api.create(admin.cookie, board.id, { name: 'Doing', category: 'todo' }));
+    for (let i = 0; i < 3; i += 1) await createTask(t, admin.cookie, { boardId: board.id, columnId: doing._id });
+    const lowered = await api.update(admin.cookie, board.id, doing._id, { wipLimit: 2 });
+    expect(lowered.status, lowered.body).toBe(200);
+    expect(columnOf(lowered).wipLimit).toBe(2);
+    expect(lowered.json.message).toBe('"Doing" now holds 3 tasks, over its WIP limit of 2.');
+    const atIt = await api.update(admin.cookie, board.id, doing._id, { wipLimit: 3 });
+    expect(atIt.json.message).toBe('The column was saved.');
+    const renamed = await api.update(admin.cookie, board.id, doing._id, { name: 'Busy' });
+    expect(renamed.json.message).toBe('The column was saved.');
+  });
+
   it('deletes a column: LAST_COLUMN for the only one of its category, COLUMN_NOT_EMPTY without moveTo, 400 for moveTo of another category, its tasks kept in order at the end of moveTo, each with task.updated', async () => {
     const { admin, board } = await labelsTeam(t);
     const [todo, done] = await listed(admin.cookie, board.id);

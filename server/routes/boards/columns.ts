@@ -74,8 +74,8 @@ const columns: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { name, category, wipLimit, afterId } = request.body;
       const fields = checkFields(name === undefined ? {} : { name: checkColumnName(name) });
-      const column = await service.update(actorOf(request), request.params.id, request.params.columnId, { ...fields, category, wipLimit, afterId });
-      return { status: 'success', message: translateFor(request, COLUMN_MESSAGES.columnSaved), data: { column } } as const;
+      const { column, warning } = await service.update(actorOf(request), request.params.id, request.params.columnId, { ...fields, category, wipLimit, afterId });
+      return { status: 'success', message: translateFor(request, warning ?? COLUMN_MESSAGES.columnSaved), data: { column } } as const;
     },
   );
 
