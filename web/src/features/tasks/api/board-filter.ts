@@ -33,6 +33,11 @@ export interface BoardFilter {
 
 export const DEFAULT_FILTER: BoardFilter = { priority: '', view: DEFAULT_VIEW, q: '', sort: DEFAULT_SORT, board: '', label: '' };
 
+/** Whether the filter leaves tasks out (a priority, whose tasks, a search or a label); the sort and the board do not. */
+export function leavesTasksOut(filter: BoardFilter): boolean {
+  return filter.priority !== '' || filter.view !== DEFAULT_VIEW || filter.q !== '' || filter.label !== '';
+}
+
 const pick = <T extends string>(values: readonly T[], raw: string | null, fallback: T): T =>
   values.includes(raw as T) ? (raw as T) : fallback;
 

@@ -101,6 +101,30 @@ describe('the column menu', () => {
   });
 });
 
+describe('a filtered board’s columns', () => {
+  it('hold the whole column to its WIP limit, and ask where a deleted column’s tasks go though the filter shows none', async () => {
+    const review = [makeTask({ boardId: 'flow', columnId: 'col-review', priority: 'low' }), makeTask({ boardId: 'flow', columnId: 'col-review', priority: 'low' })];
+    // With the priority filter, the server finds and counts only urgent tasks: none in Review.
+    const shown = (call: { query: URLSearchParams }): Record<string, Task[]> => (call.query.get('priority') === 'urgent' ? {} : { 'col-review': review });
+    mockFetch()
+      .on('GET', '/users/me', json(200, meAnswer()))
+      .always('GET', '/boards', json(200, boardsAnswer([PERSONAL_BOARD, FLOW])))
+      .always('GET', '/boards/flow', json(200, boardAnswer(FLOW, MEMBERS)))
+      .always('GET', '/boards/flow/labels', json(200, { status: 'success', data: { labels: [] } }))
+      .always('GET', '/tasks', (call) => json(200, listAnswer(shown(call)[call.query.get('column') ?? ''] ?? [])))
+      .always('GET', '/tasks/counts', (call) => json(200, countsOf(shown(call))));
+    const { user } = renderApp('/boards/flow?priority=urgent', { signedIn: true });
+    const column = await screen.findByRole('region', { name: 'Review' }, { timeout: 10_000 });
+    await waitFor(() => {
+      expect(within(column).getByText('2 tasks, WIP limit 1, over the limit')).toBeInTheDocument();
+    });
+    await user.click(within(column).getByRole('button', { name: 'Column options: Review' }));
+    await user.click(screen.getByRole('button', { name: 'Delete column…' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete column “Review”?' });
+    expect(within(dialog).getByRole('combobox', { name: 'Move its tasks to' })).toBeInTheDocument();
+  });
+});
+
 describe('the compact card', () => {
   it('shows title, labels, initials, overdue deadline, checklist and repeat, without the actions; the size is kept on the device', async () => {
     const task = makeTask({

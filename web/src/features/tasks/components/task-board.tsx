@@ -14,7 +14,7 @@ import { NARROW_SCREEN_QUERY } from '#web/lib/use-popover.ts';
 import { displayName } from '#web/lib/product-names.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { useCanCreateHere } from '../api/board-scope.ts';
-import { fromOldAddress, parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
+import { DEFAULT_FILTER, fromOldAddress, parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
 import { useBoardStaleTime } from '../api/live-board-context.ts';
 import { taskColumnQueryOptions, taskCountsQueryOptions } from '../api/task-queries.ts';
@@ -132,8 +132,14 @@ export function TaskBoard({
   const { mutateAsync: sendColumnChange } = changeColumns;
   const changeColumn = useCallback((change: ColumnChange) => sendColumnChange(change), [sendColumnChange]);
   const { onMoveKey, wrapCard, columnsRef, announcement } = useCardMoves({ columns: boardColumns, filter, counts: counts.data, canChangeColumns, changeColumns: changeColumn });
-  const countOf = (column: BoardColumn): number | undefined =>
-    column._id === null ? counts.data?.[column.category] : (counts.data?.columns?.[column._id] ?? undefined);
+  // A WIP limit, and whether a column is empty when it is deleted, are about every task of the
+  // column, not the ones a filter shows: with no filter on, this is the same request as `counts`.
+  const wholeFilter = useMemo<BoardFilter>(() => ({ ...DEFAULT_FILTER, sort: filter.sort, board: filter.board }), [filter.sort, filter.board]);
+  const wholeCounts = useTaskCounts(wholeFilter);
+  const countIn = (data: typeof counts.data, column: BoardColumn): number | undefined =>
+    column._id === null ? data?.[column.category] : (data?.columns?.[column._id] ?? undefined);
+  const countOf = (column: BoardColumn) => countIn(counts.data, column);
+  const wholeCountOf = (column: BoardColumn) => countIn(wholeCounts.isPlaceholderData ? undefined : wholeCounts.data, column);
   // A phone shows one column: the one chosen in the switcher, else the first.
   const shown = narrow ? [columns.find((column) => columnKey(column) === shownColumn) ?? columns[0]].filter((c) => c !== undefined) : columns;
 
@@ -266,6 +272,7 @@ export function TaskBoard({
             key={columnKey(column)}
             column={column}
             count={countOf(column)}
+            wholeCount={wholeCountOf(column)}
             switcher={
               narrow && columns.length > 1 ? (
                 <ColumnSwitcher
@@ -277,7 +284,7 @@ export function TaskBoard({
             }
             menu={
               canChangeColumns && column._id !== null ? (
-                <ColumnMenu column={column as Column} columns={boardOnly} count={countOf(column)} onChange={changeColumn} />
+                <ColumnMenu column={column as Column} columns={boardOnly} count={wholeCountOf(column)} onChange={changeColumn} />
               ) : undefined
             }
             {...columnProps}

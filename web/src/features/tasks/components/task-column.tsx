@@ -13,7 +13,7 @@ import { cx } from '#web/lib/cx.ts';
 import { formatNumber } from '#web/lib/locale-format.ts';
 import { displayName } from '#web/lib/product-names.ts';
 import { useTaskColumn } from '../api/get-tasks.ts';
-import type { BoardFilter } from '../api/board-filter.ts';
+import { leavesTasksOut, type BoardFilter } from '../api/board-filter.ts';
 import type { MoveDirection } from './card-behaviour.ts';
 import { CompactTaskCard } from './compact-task-card.tsx';
 import { TaskCard } from './task-card.tsx';
@@ -41,6 +41,8 @@ export interface TaskColumnProps {
   column: BoardColumn;
   filter: BoardFilter;
   count: number | undefined;
+  /** The column's count with no filter on (what its WIP limit is about); undefined while unknown. */
+  wholeCount?: number | undefined;
   /** The card size the board shows. */
   compact: boolean;
   /** The column's menu (for who may change the board's columns). */
@@ -221,7 +223,7 @@ function WipState({ count, limit }: { count: number | undefined; limit: number }
  * tasks") that loads the next page as the end comes into view, rendered as a windowed feed so
  * 20,000 completed tasks cost no more DOM than 20.
  */
-export function TaskColumn({ column, filter, count, compact, menu, switcher, onMoveKey, wrapCard, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
+export function TaskColumn({ column, filter, count, wholeCount, compact, menu, switcher, onMoveKey, wrapCard, now, editing, onEdit, onDraftChange, onEditEnd, onDelete }: TaskColumnProps) {
   const status = column.category;
   const headingId = useId();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -271,7 +273,7 @@ export function TaskColumn({ column, filter, count, compact, menu, switcher, onM
           {displayName(column.name)}
         </h2>
         {switcher}
-        {column.wipLimit !== null ? <WipState count={countLabel} limit={column.wipLimit} /> : <span className={cx('column__count', switcher !== undefined && 'visually-hidden')}>
+        {column.wipLimit !== null ? <WipState count={wholeCount ?? (leavesTasksOut(filter) ? undefined : countLabel)} limit={column.wipLimit} /> : <span className={cx('column__count', switcher !== undefined && 'visually-hidden')}>
           {countLabel === undefined ? (
             <>
               <span aria-hidden="true">–</span>
