@@ -52,6 +52,11 @@ export interface AttachmentWrites {
    * (null); anything else is 400 on `coverId`. `expectedVersion`: 409 CONFLICT at another.
    */
   setCover(actor: Actor, taskId: string, coverId: string | null, expectedVersion: number | undefined): Promise<Task>;
+  /**
+   * What `setCover` refuses with 400, checked before a change of other fields is written with the
+   * cover (a request is all or nothing); `setCover` checks again under the task's lock.
+   */
+  checkCover(taskId: string, coverId: string | null): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -131,6 +136,16 @@ export default fp(
     const writes = fastify.taskWrites;
     const limits = fastify.config.attachments;
     const rowWrites = pLimit(ROW_WRITES_AT_ONCE);
+    /** The cover `coverId` makes: one of the task's images (an attachment with a thumbnail), null for none; else 400 on `coverId`. */
+    const coverOf = async (taskId: string, coverId: string | null, ex: Executor): Promise<Task['cover']> => {
+      if (coverId === null) return null;
+      const image = /^[\w-]+$/.test(coverId) ? await repo.findInTask(taskId, coverId, ex) : undefined;
+      const { thumbnailUrl, width, height } = image?.attachment ?? {};
+      if (thumbnailUrl === undefined || width === undefined || height === undefined) {
+        throw validationFailed([{ field: 'coverId', message: ATTACHMENT_MESSAGES.coverNotImage }]);
+      }
+      return { attachmentId: coverId, thumbnailUrl, width, height };
+    };
 
     /** A change of the task row that only the attachment writes make: its count or cover, with its version and events. */
     const taskChange = (before: Task, after: Task, changes: Record<string, unknown>, actor: Actor, now: Date, event: NewEvent, activity?: { from: string | null; to: string | null }) => {
@@ -260,20 +275,16 @@ export default fp(
         });
       },
 
+      async checkCover(taskId, coverId) {
+        await coverOf(existingId(taskId), coverId, fastify.db);
+      },
+
       setCover(actor, taskId, coverId, expectedVersion) {
         return writes.change<Task>(actor, existingId(taskId), { rights: 'edit', lockFirst: true }, async ({ task: before }, ex) => {
           if (expectedVersion !== undefined && expectedVersion !== before.version) {
             throw taskConflict(before);
           }
-          let cover: Task['cover'] = null;
-          if (coverId !== null) {
-            const image = /^[\w-]+$/.test(coverId) ? await repo.findInTask(before._id, coverId, ex) : undefined;
-            const { thumbnailUrl, width, height } = image?.attachment ?? {};
-            if (thumbnailUrl === undefined || width === undefined || height === undefined) {
-              throw validationFailed([{ field: 'coverId', message: ATTACHMENT_MESSAGES.coverNotImage }]);
-            }
-            cover = { attachmentId: coverId, thumbnailUrl, width, height };
-          }
+          const cover = await coverOf(before._id, coverId, ex);
           if ((before.cover?.attachmentId ?? null) === coverId) return { answer: before };
           const now = clock.now();
           const at = now.toISOString();

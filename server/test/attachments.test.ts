@@ -278,6 +278,11 @@ describe('attachments', () => {
       expect(res.status, coverId).toBe(400);
       expect(res.json.errors).toEqual([{ field: 'coverId', message: ATTACHMENT_MESSAGES.coverNotImage }]);
     }
+    // With other changes, a refused cover refuses them too: nothing is written.
+    const unchanged = await api.task(alice.cookie, task._id);
+    const mixed = await t.request('PATCH', `/api/tasks/${task._id}`, { cookie: alice.cookie, body: { priority: unchanged.priority === 'urgent' ? 'low' : 'urgent', taskTitle: 'Renamed', coverId: pdf._id } });
+    expect(mixed.status).toBe(400);
+    expect(await api.task(alice.cookie, task._id)).toEqual(unchanged);
     const before = await api.task(alice.cookie, task._id);
     const set = await t.request('PATCH', `/api/tasks/${task._id}`, { cookie: alice.cookie, body: { coverId: image._id, version: before.version } });
     expect(set.status, set.body).toBe(200);

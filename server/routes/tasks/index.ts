@@ -290,6 +290,8 @@ const tasks: FastifyPluginAsyncTypebox = (fastify) => {
       };
       const version = expectedVersion(body.version, request.headers['if-match']);
       const moveTo = body.boardId === undefined ? undefined : existingId(body.boardId, boardNotFound);
+      // A cover that would be refused refuses the whole request, before its other changes are written.
+      if (body.coverId !== undefined) await fastify.attachmentWrites.checkCover(request.params.id, body.coverId);
       const { task, mailsHeld, warning } = await writes.update(
         viewer, existingId(request.params.id), version, (current) => {
         const changes: EditableFields = {};
