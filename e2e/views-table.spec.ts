@@ -2,8 +2,8 @@
  * The table view of a board and changes to many tasks at once: sorting, a deadline edited in
  * place, three rows picked with Shift+click, their priority set from the bulk bar and put back
  * with Undo, and an Undo refused for a task someone changed since; the table and its bar
- * checked by axe on a phone and a desktop, light and dark; and the date columns measured against
- * the longest date of every language.
+ * checked by axe on a phone and a desktop, light and dark; a checklist's progress and the last
+ * change in their columns; and the date columns measured against the longest date of every language.
  */
 import type { Page } from '@playwright/test';
 import { apiCreateTask, expect, expectAccessible, test } from './fixtures.ts';
@@ -69,6 +69,32 @@ test('sorts, edits a deadline in place, sets the priority of three rows at once 
   await expect(row(page, 'Bravo hiring').getByRole('button', { name: /edit priority/ })).toContainText('Urgent');
   await expect(row(page, 'Charlie budget').getByRole('button', { name: /edit priority/ })).toContainText('Normal');
   await expect(row(page, 'Delta report').getByRole('button', { name: /edit priority/ })).toContainText('Low');
+});
+
+test('the Checklist column shows a task’s progress as its items are checked, and “Last change” sorts the latest change first', async ({ page, user }) => {
+  const { ids } = await openTable(page, user.email);
+  const charlie = `/api/tasks/${ids['Charlie budget'] ?? ''}/checklist`;
+  const items: string[] = [];
+  for (const text of ['Quotes', 'Sign-off']) {
+    const added = await page.request.post(charlie, { data: { text } });
+    expect(added.status()).toBe(201);
+    items.push(((await added.json()) as { data: { item: { _id: string } } }).data.item._id);
+  }
+  await expect(row(page, 'Charlie budget').getByRole('cell', { name: '0 of 2 checklist items done' })).toContainText('0/2');
+  expect((await page.request.patch(`${charlie}/${items[0] ?? ''}`, { data: { done: true } })).status()).toBe(200);
+  await expect(row(page, 'Charlie budget').getByRole('cell', { name: '1 of 2 checklist items done' })).toContainText('1/2');
+  // Still one line: every row is counted 44 px high.
+  expect((await row(page, 'Charlie budget').boundingBox())?.height).toBe(44);
+
+  // Bravo changed last: first when sorted by the last change, descending (the second click).
+  expect((await page.request.patch(`/api/tasks/${ids['Bravo hiring'] ?? ''}`, { data: { priority: 'normal' } })).status()).toBe(200);
+  await expect(row(page, 'Bravo hiring').getByRole('button', { name: /edit priority/ })).toContainText('Normal');
+  const changed = table(page).getByRole('columnheader', { name: /Last change/ });
+  await changed.getByRole('button', { name: 'Last change' }).click();
+  await expect(changed).toHaveAttribute('aria-sort', 'ascending');
+  await changed.getByRole('button', { name: 'Last change' }).click();
+  await expect(changed).toHaveAttribute('aria-sort', 'descending');
+  await expect(table(page).getByRole('link')).toHaveText(['Bravo hiring', 'Charlie budget', 'Alpha launch', 'Delta report']);
 });
 
 test('Undo does not overwrite a change someone made since: it says which task, and that task keeps the change', async ({ page, user }) => {

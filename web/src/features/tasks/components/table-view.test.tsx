@@ -97,6 +97,61 @@ describe('the table view', () => {
     expect(within(within(table).getAllByRole('row')[2]!).getByText('Completed')).toBeInTheDocument();
   });
 
+  describe('the Checklist and Last change columns', () => {
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    // Listed with the task without a checklist first: it goes last whichever way Checklist is sorted.
+    const openFive = () =>
+      openTable([
+        task({ taskTitle: 'Bravo', updatedAt: ago(5) }),
+        task({ taskTitle: 'Alpha', checklist: { done: 1, total: 2 }, updatedAt: ago(180) }),
+        task({ taskTitle: 'Charlie', checklist: { done: 2, total: 2 }, updatedAt: ago(2 * 24 * 60) }),
+        task({ taskTitle: 'Delta', checklist: { done: 2, total: 4 }, updatedAt: ago(60) }),
+        task({ taskTitle: 'Echo', checklist: { done: 0, total: 3 }, updatedAt: ago(10 * 24 * 60) }),
+      ]);
+    const rowOf = (table: HTMLElement, title: string) => within(table).getByRole('link', { name: title }).closest('tr')!;
+
+    it('show the checklist as “1/2” (nothing without one) and the last change as a relative time with the full date', async () => {
+      const { table } = await openFive();
+      const headers = within(table).getAllByRole('columnheader').map((header) => header.textContent);
+      expect(headers.slice(5, 8)).toEqual(['Labels', 'Checklist', 'Last change']);
+
+      const alpha = rowOf(table, 'Alpha');
+      expect(within(alpha).getByText('1/2')).toHaveAttribute('aria-hidden', 'true');
+      expect(within(alpha).getByRole('cell', { name: '1 of 2 checklist items done' })).toHaveClass('table-view__col--checklist');
+      const changed = within(alpha).getByText('3 hours ago');
+      expect(changed.tagName).toBe('TIME');
+      expect(changed).toHaveAttribute('dateTime', expect.stringMatching(/^\d{4}-/) as string);
+      expect(changed.getAttribute('title')).toMatch(/\d{4}/);
+
+      const bravo = rowOf(table, 'Bravo');
+      expect(bravo.querySelector('.table-view__col--checklist')).toBeEmptyDOMElement();
+      expect(within(bravo).getByText('5 minutes ago')).toBeInTheDocument();
+    });
+
+    it('sort by the share of items done, then the number of items, a task without a checklist last both ways', async () => {
+      const { user, table } = await openFive();
+      const header = within(table).getByRole('columnheader', { name: /Checklist/ });
+      await user.click(within(header).getByRole('button', { name: 'Checklist' }));
+      expect(header).toHaveAttribute('aria-sort', 'ascending');
+      expect(titles(table)).toEqual(['Echo', 'Alpha', 'Delta', 'Charlie', 'Bravo']);
+      await user.click(within(header).getByRole('button', { name: 'Checklist' }));
+      expect(header).toHaveAttribute('aria-sort', 'descending');
+      expect(titles(table)).toEqual(['Charlie', 'Delta', 'Alpha', 'Echo', 'Bravo']);
+    });
+
+    it('sort by the last change from the keyboard as by a click, the newest first when descending', async () => {
+      const { user, table } = await openFive();
+      const header = within(table).getByRole('columnheader', { name: /Last change/ });
+      within(header).getByRole('button', { name: 'Last change' }).focus();
+      await user.keyboard('{Enter}');
+      expect(header).toHaveAttribute('aria-sort', 'ascending');
+      expect(titles(table)).toEqual(['Echo', 'Charlie', 'Alpha', 'Delta', 'Bravo']);
+      await user.keyboard(' ');
+      expect(header).toHaveAttribute('aria-sort', 'descending');
+      expect(titles(table)).toEqual(['Bravo', 'Delta', 'Alpha', 'Charlie', 'Echo']);
+    });
+  });
+
   it('edits a priority in place: Enter saves through the task update, a refusal shows the server’s message and puts the old value back', async () => {
     const report = task({ taskTitle: 'Write the report', priority: 'low' });
     const { user, fetch, table } = await openTable([report]);

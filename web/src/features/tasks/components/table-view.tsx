@@ -7,7 +7,7 @@ import { Link, useLocation, useNavigate, type NavigateFunction } from 'react-rou
 import { PRIORITY_ORDER, PRIORITY_RANK, type Priority } from '#shared/constants.ts';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Label } from '#shared/schemas/labels.ts';
-import type { Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
+import type { ChecklistCounts, Task, UpdateTaskBody } from '#shared/schemas/tasks.ts';
 import { Alert } from '#web/components/alert.tsx';
 import { LabelChips } from '#web/features/labels/components/label-chips.tsx';
 import { isUnauthorized } from '#web/lib/api-client.ts';
@@ -23,7 +23,7 @@ import { useViewTasks, VIEW_TASKS_MAX } from '../api/view-tasks.ts';
 import { groupName, groupTasks, type BoardGroup, type TaskGroup } from '../api/board-group.ts';
 import { useCollapsedGroups } from '../api/collapsed-groups.ts';
 import { useLabels } from '#web/features/labels/api/get-labels.ts';
-import { dateTimeLocalToIso, formatDeadline, toDateTimeLocal } from '../utils/deadline.ts';
+import { dateTimeLocalToIso, formatDeadline, formatDeadlineFull, formatRelative, toDateTimeLocal } from '../utils/deadline.ts';
 import { taskPathOf } from './card-behaviour.ts';
 import { DeadlineText } from './deadline-text.tsx';
 import { PRIORITY_LABELS } from './priority.tsx';
@@ -36,16 +36,17 @@ import './table-view.css';
  * stand in for the rest, so a native table keeps its layout and a screen reader hears the real
  * size through aria-rowcount / aria-rowindex). Rows are one tab stop: arrows move between them,
  * Enter opens the task, Space selects it. Title, assignee, deadline and priority are edited in
- * place through the same queued single-task update as the task page. Grouped (`?group=`), each
- * group is a header row (its name, its number of tasks, collapse/expand) over its rows, the
- * sort applying within each group; a task with several labels has a row in each label's group.
+ * place through the same queued single-task update as the task page; the checklist's progress and
+ * the last change are only shown. Grouped (`?group=`), each group is a header row (its name, its
+ * number of tasks, collapse/expand) over its rows, the sort applying within each group; a task
+ * with several labels has a row in each label's group.
  */
 
 /** Every row is one line high: sizes need no measuring, so scrolling never re-lays rows out. */
 const ROW_HEIGHT = 44;
 const OVERSCAN = 5;
 
-type SortKey = 'title' | 'assignee' | 'deadline' | 'priority' | 'column' | 'labels' | 'start';
+type SortKey = 'title' | 'assignee' | 'deadline' | 'priority' | 'column' | 'labels' | 'checklist' | 'updated' | 'start';
 interface Sort {
   key: SortKey;
   dir: 'asc' | 'desc';
@@ -63,6 +64,8 @@ const HEADERS: readonly { key: SortKey; label: MessageDescriptor }[] = [
   { key: 'priority', label: msg`Priority` },
   { key: 'column', label: msg({ message: 'Column', comment: 'Table column: the board’s column the task is in' }) },
   { key: 'labels', label: msg`Labels` },
+  { key: 'checklist', label: msg({ message: 'Checklist', context: 'Table column', comment: 'Table column: how many of the task’s checklist items are done (“2/5”); a narrow header' }) },
+  { key: 'updated', label: msg({ message: 'Last change', comment: 'Table column: when the task was last changed (“5 minutes ago”); a narrow header' }) },
   { key: 'start', label: msg({ message: 'Start', comment: 'When the work on the task starts' }) },
 ];
 
@@ -97,10 +100,23 @@ function sortTasks(tasks: readonly Task[], sort: Sort | null, columns: readonly 
     labels: (a: Task, b: Task) => byText(a.labels.map((l) => l.name).join(','), b.labels.map((l) => l.name).join(',')),
     deadline: (a: Task, b: Task) => byTime(a.deadline, b.deadline, sign),
     start: (a: Task, b: Task) => byTime(a.startAt, b.startAt, sign),
+    checklist: (a: Task, b: Task) => byChecklist(a.checklist, b.checklist, sign),
+    // The oldest change first when ascending, the newest when descending.
+    updated: (a: Task, b: Task) => byTime(a.updatedAt, b.updatedAt, sign),
   }[sort.key];
-  const dated = sort.key === 'deadline' || sort.key === 'start';
+  const signed = sort.key === 'deadline' || sort.key === 'start' || sort.key === 'checklist' || sort.key === 'updated';
   // Sorted once per change of the list or the order (5,000 tasks: a few milliseconds).
-  return tasks.toSorted((a, b) => (dated ? compare(a, b) : sign * compare(a, b)));
+  return tasks.toSorted((a, b) => (signed ? compare(a, b) : sign * compare(a, b)));
+}
+
+/**
+ * By the share of items done (the least done first when ascending), then by the number of items;
+ * a task without a checklist last in both directions, as a missing date is (`sign` applied here).
+ */
+function byChecklist(a: ChecklistCounts, b: ChecklistCounts, sign: number): number {
+  if (a.total === 0 || b.total === 0) return a.total === b.total ? 0 : a.total === 0 ? 1 : -1;
+  // a.done / a.total against b.done / b.total, multiplied out: exact, with no rounding.
+  return sign * (a.done * b.total - b.done * a.total || a.total - b.total);
 }
 
 /** `sign` is applied here so that missing dates stay last in both directions. */
@@ -607,12 +623,42 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
         {columnName(task, columns)}
       </td>
       <td className="table-view__cell table-view__col--labels">{task.labels.length > 0 ? <LabelChips labels={task.labels} max={3} /> : null}</td>
+      <td className="table-view__cell table-view__col--checklist">
+        <ChecklistProgress counts={task.checklist} />
+      </td>
+      <td className="table-view__cell table-view__col--updated">
+        <time dateTime={task.updatedAt} title={formatDeadlineFull(new Date(task.updatedAt))}>
+          {formatRelative(new Date(task.updatedAt), now)}
+        </time>
+      </td>
       <td className="table-view__cell table-view__col--start">{task.startAt ? formatDeadline(new Date(task.startAt), now) : null}</td>
     </tr>
   );
 });
 
 const noChange = () => undefined;
+
+/** "2/5" as cards show it, read as "2 of 5 checklist items done"; nothing when the task has no checklist. */
+function ChecklistProgress({ counts }: { counts: ChecklistCounts }) {
+  const { t } = useLingui();
+  const { done, total } = counts;
+  if (total === 0) return null;
+  const doneCount = formatNumber(done);
+  const totalCount = formatNumber(total);
+  return (
+    <>
+      <span aria-hidden="true">
+        {doneCount}/{totalCount}
+      </span>
+      <span className="visually-hidden">
+        {t({
+          message: plural(total, { one: `${doneCount} of # checklist item done`, other: `${doneCount} of # checklist items done` }),
+          comment: 'A task’s checklist progress in the table, as screen readers say it (shown as “2/5”)',
+        })}
+      </span>
+    </>
+  );
+}
 
 /** A cell's value, as a button that opens its editor when the viewer may change the task. */
 function Editable({ can, field, label, onClick, tabIndex, children }: { can: boolean; field: EditField; label: string; onClick: () => void; tabIndex: number; children: ReactNode }) {
