@@ -1,3 +1,4 @@
+import { ADMIN_MESSAGES } from './admin.ts';
 import { LAST_SIGN_IN_METHOD_MESSAGE } from './sign-in-methods.ts';
 import { text } from './i18n.ts';
 
@@ -23,6 +24,7 @@ export const OIDC_ERROR_MESSAGES = {
   oidc_taken: text('That account at the provider is already linked to another Taskwise account.'),
   oidc_unknown: text('That sign-in provider is not set up on this server.'),
   registration_closed: text('Sign-up on this server is closed to that address.'),
+  account_deactivated: ADMIN_MESSAGES.deactivated,
   rate_limited: text('Too many sign-in attempts from your network. Please wait a few minutes and try again.'),
 } as const;
 export type OidcErrorCode = keyof typeof OIDC_ERROR_MESSAGES;

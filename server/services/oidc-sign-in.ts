@@ -259,7 +259,13 @@ export default fp(
           return { kind: 'second-step', token };
         }
         // The same session start as a password sign-in: cookie, sessions row, one transaction.
-        await fastify.sessions.start(request, reply, account.id, (trx) => identities.touch(provider.id, claims.subject, nowIso, trx));
+        try {
+          await fastify.sessions.start(request, reply, account.id, (trx) => identities.touch(provider.id, claims.subject, nowIso, trx));
+        } catch (error) {
+          // Said on the sign-in page the browser is sent back to, as every other refusal here.
+          if (error instanceof AppError && error.code === 'ACCOUNT_DEACTIVATED') throw new OidcFlowError('account_deactivated', purpose, error);
+          throw error;
+        }
         return { kind: 'signed-in', returnTo: flow.returnTo };
       },
     };

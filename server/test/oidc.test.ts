@@ -166,6 +166,15 @@ describe('signing in with a provider', () => {
     expect(await identitiesOf(user.id)).toEqual([]);
   });
 
+  it('sends a deactivated account back to the sign-in page saying so: no session', async () => {
+    const user = await createUser(t);
+    await t.app.db.updateTable('users').set({ deactivatedAt: t.clock.now().toISOString() }).where('id', '=', user.id).execute();
+    const { res } = await signInWith(providerAccount({ email: user.email }));
+    expectRefused(res, 'account_deactivated');
+    const text = await t.request('GET', '/api/auth/providers?error=account_deactivated');
+    expect((text.json.data as unknown as { error: string }).error).toBe('This account has been deactivated. Ask an administrator of this server to reactivate it.');
+  });
+
   it('makes no account for an unverified address either', async () => {
     const before = await countUsers();
     const { res } = await signInWith(providerAccount({ email_verified: false }));
