@@ -82,7 +82,7 @@ afterEach(() => {
   onlineManager.setOnline(true);
 });
 
-function setUp({ attachments = [PHOTO, SKETCH, REPORT], canChange = true, coverId }: { attachments?: Attachment[]; canChange?: boolean; coverId?: string } = {}) {
+function setUp({ attachments = [PHOTO, SKETCH, REPORT], canChange = true, canDelete = () => true, coverId }: { attachments?: Attachment[]; canChange?: boolean; canDelete?: (uploaderEmail: string) => boolean; coverId?: string } = {}) {
   const cover = coverId ? { attachmentId: coverId, thumbnailUrl: thumbnailUrl(coverId), width: 480, height: 320 } : null;
   const task = makeTask({ attachmentCount: attachments.length, cover });
   localStorage.setItem(LOGGED_IN_FLAG, 'true');
@@ -90,7 +90,7 @@ function setUp({ attachments = [PHOTO, SKETCH, REPORT], canChange = true, coverI
     .on('GET', '/users/me', json(200, meAnswer()))
     .always('GET', `/tasks/${task._id}/attachments`, json(200, { status: 'success', data: { attachments } }));
   const onCover = vi.fn();
-  const rendered = renderWithProviders(<TaskAttachments task={task} canChange={canChange} onCover={onCover} />);
+  const rendered = renderWithProviders(<TaskAttachments task={task} canChange={canChange} canDelete={canDelete} onCover={onCover} />);
   return { ...rendered, api, task, onCover };
 }
 
@@ -244,11 +244,23 @@ describe('a task’s attachments', () => {
     expect(screen.queryByRole('button', { name: /Delete|cover/ })).not.toBeInTheDocument();
   });
 
+  it('offers Delete only for the files the person may delete (their own uploads, or all as the board’s admin), the cover to anyone who may change the task', async () => {
+    const GRACE = { fullName: 'Grace Hopper', email: 'grace@example.com' };
+    const hers = { ...attachment('a4', 'notes.txt', 'text/plain', 1_000), by: GRACE };
+    const uploaders: string[] = [];
+    setUp({ attachments: [PHOTO, hers], canDelete: (email) => (uploaders.push(email), email === GRACE.email) });
+    await screen.findByRole('link', { name: 'notes.txt' });
+    expect(screen.getByRole('button', { name: 'Delete notes.txt' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete photo.png' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Make cover photo.png' })).toBeInTheDocument();
+    expect(uploaders).toEqual(expect.arrayContaining([ADA.email, GRACE.email]));
+  });
+
   it('asks for nothing when the task has no files', () => {
     const task = makeTask();
     localStorage.setItem(LOGGED_IN_FLAG, 'true');
     const api = mockFetch().on('GET', '/users/me', json(200, meAnswer()));
-    renderWithProviders(<TaskAttachments task={task} canChange onCover={vi.fn()} />);
+    renderWithProviders(<TaskAttachments task={task} canChange canDelete={() => true} onCover={vi.fn()} />);
     expect(screen.getByText('No attachments yet.')).toBeInTheDocument();
     expect(api.callsTo('GET', `/tasks/${task._id}/attachments`)).toHaveLength(0);
   });

@@ -88,6 +88,8 @@ export interface TaskAttachmentsProps {
   task: Task;
   /** The person may change the task (the same rule as its other controls): adds files, sets the cover, is offered Delete. */
   canChange: boolean;
+  /** Among those, who is offered Delete for a file, by its uploader's address (the uploader and the board's admins). */
+  canDelete: (uploaderEmail: string) => boolean;
   /** Make an image the card's cover, or none (the task's own change, made by the app). */
   onCover: (attachment: Attachment | null) => void;
 }
@@ -100,7 +102,7 @@ export interface TaskAttachmentsProps {
  * added or deleted (a file never waits on the device), and what was listed stays listed. The
  * task's count and cover follow its own events (`task.updated`), as its other fields do.
  */
-export function TaskAttachments({ task, canChange, onCover }: TaskAttachmentsProps) {
+export function TaskAttachments({ task, canChange, canDelete, onCover }: TaskAttachmentsProps) {
   const taskId = task._id;
   const online = useOnline();
   const attachments = useAttachments(taskId, task.attachmentCount);
@@ -196,7 +198,7 @@ export function TaskAttachments({ task, canChange, onCover }: TaskAttachmentsPro
             viewable={isViewable(attachment)}
             isCover={attachment._id === coverId}
             canChange={canChange}
-            canDelete={online}
+            canDelete={online && canDelete(attachment.by.email)}
             onView={() => {
               setViewing(attachment._id);
             }}

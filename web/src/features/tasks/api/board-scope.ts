@@ -1,5 +1,5 @@
-import { createContext, use } from 'react';
-import { canChangeTask, canEditTasks } from '#shared/rights.ts';
+import { createContext, use, useCallback } from 'react';
+import { canChangeTask, canDeleteAttachment, canEditTasks } from '#shared/rights.ts';
 import type { Board } from '#shared/schemas/boards.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
 import { useLiveBoard } from './live-board-context.ts';
@@ -58,6 +58,17 @@ export function useCanChangeTask(task: Pick<Task, 'boardId' | 'assignee'>): bool
   const { viewer } = useLiveBoard();
   const board = boards?.find((b) => b._id === task.boardId);
   return board === undefined || canChangeTask(board.role, task.assignee === viewer.email);
+}
+
+/**
+ * Whether the viewer may delete a file of the task, by its uploader's address: the uploader, or
+ * an admin of the task's board. Where the board is not known here, the server decides.
+ */
+export function useCanDeleteAttachment(task: Pick<Task, 'boardId'>): (uploaderEmail: string) => boolean {
+  const { boards } = useBoardScope();
+  const { viewer } = useLiveBoard();
+  const board = boards?.find((b) => b._id === task.boardId);
+  return useCallback((uploaderEmail) => board === undefined || canDeleteAttachment(board.role, uploaderEmail.toLowerCase() === viewer.email.toLowerCase()), [board, viewer.email]);
 }
 
 /**
