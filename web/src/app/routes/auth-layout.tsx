@@ -10,8 +10,7 @@ const SAMPLE_ASSIGNEES = { ops: 'ops@acme.io', lena: 'lena@acme.io' };
 
 /**
  * Shell of the sign-in and sign-up pages: the form card, and a product showcase on wide screens.
- * `providers`: which of the server's sign-in provider links go under the form ("Sign in with …"
- * or "Sign up with …").
+ * `providers`: whether the server's sign-in provider links ("Sign in with …") go under the form.
  */
 export function AuthLayout({
   title,
@@ -24,7 +23,7 @@ export function AuthLayout({
   subtitle: ReactNode;
   children: ReactNode;
   footer: ReactNode;
-  providers?: 'signIn' | 'signUp';
+  providers?: boolean;
 }) {
   const { t } = useLingui();
   const { ops, lena } = SAMPLE_ASSIGNEES;
@@ -35,7 +34,7 @@ export function AuthLayout({
           <PageHeading className="auth-card__title">{title}</PageHeading>
           <p className="auth-card__subtitle">{subtitle}</p>
           {children}
-          {providers === undefined ? null : <ProviderLinks action={providers} />}
+          {providers ? <ProviderLinks /> : null}
           <p className="auth-card__footer">{footer}</p>
         </div>
       </div>

@@ -19,7 +19,7 @@ export function LoginPage() {
   return (
     <AuthLayout
       title={t`Sign in`}
-      providers="signIn"
+      providers
       subtitle={returning ? t`Sign in to continue where you left off.` : t`Welcome back. Sign in to see your board.`}
       footer={
         <Trans>

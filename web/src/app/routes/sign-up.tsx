@@ -18,7 +18,7 @@ export function SignUpPage() {
   return (
     <AuthLayout
       title={t`Create your account`}
-      providers="signUp"
+      providers
       subtitle={t`It takes a minute: confirm your e-mail with a one-time code, then choose a password.`}
       footer={
         <Trans>

@@ -20,9 +20,9 @@ describe('sign-in providers on the sign-in and sign-up pages', () => {
     expect(api.callsTo('GET', '/auth/providers')[0]?.query.get('error')).toBe('oidc_expired');
   });
 
-  it('offers "Sign up with <name>" on the sign-up page', async () => {
+  it('offers the same "Sign in with <name>" on the sign-up page (a first sign-in makes the account)', async () => {
     mockFetch().on('GET', '/auth/providers', providers()).always('GET', '/registration', json(200, { status: 'success', data: { registration: { mode: 'open', domains: [], message: null } } }));
     renderApp('/sign-up');
-    expect(await screen.findByRole('link', { name: 'Sign up with Corp ID' })).toHaveAttribute('href', '/api/auth/oidc/corp/start');
+    expect(await screen.findByRole('link', { name: 'Sign in with Corp ID' })).toHaveAttribute('href', '/api/auth/oidc/corp/start');
   });
 });

@@ -8,12 +8,12 @@ import { Alert } from '#web/components/alert.tsx';
 import { RETURN_PARAM } from '#web/lib/return-path.ts';
 
 /**
- * "Sign in with <provider>" links (or "Sign up with <provider>" on the sign-up page: `action`)
- * (plain links: the server sends the browser on to the provider and back, and checks the return
+ * "Sign in with <provider>" links, on the sign-in and the sign-up page alike (a provider's first
+ * sign-in makes the account; plain links: the server sends the browser on to the provider and back, and checks the return
  * path itself) and, after a provider sign-in failed (`?error=CODE`), the server's text for it.
  * Nothing when the server has no providers. No library: this is in the sign-in page's first chunk.
  */
-export function ProviderLinks({ action }: { action: 'signIn' | 'signUp' }) {
+export function ProviderLinks() {
   const { t } = useLingui();
   const [answer, setAnswer] = useState<ProvidersEnvelope['data'] | null>(null);
   const [params] = useSearchParams();
@@ -55,9 +55,7 @@ export function ProviderLinks({ action }: { action: 'signIn' | 'signUp' }) {
               className="btn btn--secondary btn--lg btn--block"
               href={`/api/auth/oidc/${id}/start${next === null ? '' : `?returnTo=${encodeURIComponent(next)}`}`}
             >
-              {action === 'signIn'
-                ? t({ message: `Sign in with ${name}`, comment: 'name: a sign-in provider’s name, e.g. GitHub' })
-                : t({ message: `Sign up with ${name}`, comment: 'name: a sign-in provider’s name, e.g. GitHub' })}
+              {t({ message: `Sign in with ${name}`, comment: 'name: a sign-in provider’s name, e.g. GitHub' })}
             </a>
           ))}
         </div>
