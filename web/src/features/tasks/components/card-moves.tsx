@@ -28,7 +28,11 @@ function cardsOf(queryClient: QueryClient, column: Column, filter: BoardFilter):
   return data?.pages.flatMap((page) => page.tasks) ?? [];
 }
 
-/** What a screen reader hears after a move (`column`: the name as shown). */
+/**
+ * What a screen reader hears after a move (`column`: the name as shown). The title is in curly
+ * quotes: a straight apostrophe is the escape character of the messages' format (ICU), which
+ * would print "{title}" itself.
+ */
 export function movedText(title: string, column: string, position: number | null, total: number | null): string {
   if (position === null || total === null) return t`Moved ‘${title}’ to ${column}`;
   const place = formatNumber(position);
