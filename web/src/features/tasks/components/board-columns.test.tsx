@@ -1,9 +1,10 @@
 import { i18n } from '@lingui/core';
 import { onlineManager } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Column } from '#shared/schemas/columns.ts';
 import type { Task } from '#shared/schemas/tasks.ts';
+import { NARROW_SCREEN_QUERY } from '#web/lib/use-popover.ts';
 import { boardAnswer, boardsAnswer, listAnswer, makeBoard, makeMember, makeTask, meAnswer, PERSONAL_BOARD } from '#web/testing/data.ts';
 import { json, mockFetch, noContent } from '#web/testing/fetch.ts';
 import { currentPath, renderApp } from '#web/testing/render.tsx';
@@ -97,6 +98,29 @@ describe('the column menu', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete column' }));
     await waitFor(() => {
       expect(fetch.callsTo('DELETE', '/boards/flow/columns/col-review')[0]?.query.get('moveTo')).toBe('col-todo');
+    });
+  });
+});
+
+describe('on a phone, where the board shows one column', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('adds a column from a column’s menu, right after that column (there is no room for “Add column” at the board’s end)', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === NARROW_SCREEN_QUERY, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    const fetch = api({});
+    const { user } = renderApp('/boards/flow', { signedIn: true });
+    const column = await screen.findByRole('region', { name: 'Tasks To Do' }, { timeout: 10_000 });
+    expect(screen.queryByRole('button', { name: 'Add column' })).not.toBeInTheDocument();
+    await user.click(within(column).getByRole('button', { name: 'Column options: Tasks To Do' }));
+    await user.click(screen.getByRole('button', { name: 'Add column…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Add column' });
+    await user.type(within(dialog).getByLabelText('Name'), 'Doing');
+    fetch.on('POST', '/boards/flow/columns', json(201, { status: 'success', message: 'The column was added.', data: { column: { _id: 'col-doing', name: 'Doing', category: 'todo', wipLimit: null, position: 'a0V' } } }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add column' }));
+    await waitFor(() => {
+      expect(fetch.callsTo('POST', '/boards/flow/columns')[0]?.body).toEqual({ name: 'Doing', category: 'todo', wipLimit: null, afterId: 'col-todo' });
     });
   });
 });

@@ -97,13 +97,24 @@ function ColumnForm({ initial, submitLabel, onSubmit, onDone }: { initial: Colum
   );
 }
 
+/** The "Add column" dialog: the new column goes right after `afterId` (undefined: first). */
+function AddColumnDialog({ open, onClose, afterId, onChange }: { open: boolean; onClose: () => void; afterId: string | undefined; onChange: ChangeColumns }) {
+  const { t } = useLingui();
+  return (
+    <Dialog open={open} onClose={onClose} title={t`Add column`} variant="center" closeLabel={t`Close`}>
+      <ColumnForm
+        initial={{ name: '', wipLimit: '', category: 'todo' }}
+        submitLabel={t`Add column`}
+        onSubmit={({ name, wipLimit, category }) => onChange({ kind: 'create', body: { name, category, wipLimit: wipOf(wipLimit), afterId: afterId ?? null } })}
+        onDone={onClose}
+      />
+    </Dialog>
+  );
+}
+
 /** "Add column" at the end of the board: a new To do column goes last. */
 export function AddColumnButton({ lastId, onChange }: { lastId: string | undefined; onChange: ChangeColumns }) {
   const [open, setOpen] = useState(false);
-  const { t } = useLingui();
-  const close = () => {
-    setOpen(false);
-  };
   return (
     <div className="add-column">
       <Button
@@ -115,14 +126,14 @@ export function AddColumnButton({ lastId, onChange }: { lastId: string | undefin
       >
         <Trans>Add column</Trans>
       </Button>
-      <Dialog open={open} onClose={close} title={t`Add column`} variant="center" closeLabel={t`Close`}>
-        <ColumnForm
-          initial={{ name: '', wipLimit: '', category: 'todo' }}
-          submitLabel={t`Add column`}
-          onSubmit={({ name, wipLimit, category }) => onChange({ kind: 'create', body: { name, category, wipLimit: wipOf(wipLimit), afterId: lastId ?? null } })}
-          onDone={close}
-        />
-      </Dialog>
+      <AddColumnDialog
+        open={open}
+        onClose={() => {
+          setOpen(false);
+        }}
+        afterId={lastId}
+        onChange={onChange}
+      />
     </div>
   );
 }
@@ -134,19 +145,22 @@ interface ColumnMenuProps {
   /** How many tasks it holds (the server's count), if known. */
   count: number | undefined;
   onChange: ChangeColumns;
+  /** Offers "Add column…" (a new column right after this one): where the board has no room for the button at its end (a phone). */
+  canAdd?: boolean;
 }
 
 /**
  * A column's menu, for who may change the board's columns: edit (name, WIP limit, category),
- * move left or right, delete. Deleting a column that holds tasks asks where they go, offering
+ * move left or right, add a column after it (on a phone), delete. Deleting a column that holds tasks asks where they go, offering
  * only the columns of the same category; an empty one is deleted after a confirm. A refusal
  * is shown in the dialog (or, for a move, under the menu) in the server's words.
  */
-export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps) {
+export function ColumnMenu({ column, columns, count, onChange, canAdd = false }: ColumnMenuProps) {
   const { close, buttonProps, panelProps } = usePopover();
   const titleId = useId();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [adding, setAdding] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const index = columns.findIndex((c) => c._id === column._id);
   const targets = columns.filter((c) => c._id !== column._id && c.category === column.category);
@@ -206,6 +220,18 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
         <button type="button" className="column-menu__item" disabled={rtl ? first : last} onClick={moveRight}>
           <Trans>Move right</Trans>
         </button>
+        {canAdd ? (
+          <button
+            type="button"
+            className="column-menu__item"
+            onClick={() => {
+              close(false);
+              setAdding(true);
+            }}
+          >
+            <Trans comment="Opens the form for a new column, placed right after this one">Add column…</Trans>
+          </button>
+        ) : null}
         <button
           type="button"
           className="column-menu__item column-menu__item--danger"
@@ -248,6 +274,16 @@ export function ColumnMenu({ column, columns, count, onChange }: ColumnMenuProps
           }}
         />
       </Dialog>
+      {canAdd ? (
+        <AddColumnDialog
+          open={adding}
+          onClose={() => {
+            setAdding(false);
+          }}
+          afterId={column._id}
+          onChange={onChange}
+        />
+      ) : null}
       <ConfirmDialog
         open={deleting}
         onClose={() => {

@@ -284,7 +284,7 @@ export function TaskBoard({
             }
             menu={
               canChangeColumns && column._id !== null ? (
-                <ColumnMenu column={column as Column} columns={boardOnly} count={wholeCountOf(column)} onChange={changeColumn} />
+                <ColumnMenu column={column as Column} columns={boardOnly} count={wholeCountOf(column)} onChange={changeColumn} canAdd={narrow} />
               ) : undefined
             }
             {...columnProps}
