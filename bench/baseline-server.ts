@@ -377,7 +377,7 @@ class Fail extends Error {
 const invalid = () => new Fail(400, 'VALIDATION_FAILED', SERVER_MESSAGES.validationFailed);
 const unauthenticated = () => new Fail(401, 'NOT_AUTHENTICATED', SERVER_MESSAGES.notAuthenticated);
 
-const HEADERS = securityHeaders({ secureCookies: false });
+const HEADERS = securityHeaders({ httpsOrigin: false });
 const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 const sessionCookie = (token: string) => `${COOKIE}=${token}; Max-Age=${TTL_MS / 1000}; Path=/; HttpOnly; SameSite=Lax`;

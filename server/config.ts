@@ -21,6 +21,8 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 export interface Config {
+  /** Settings that work but are weak (a short secret): logged as warnings at start-up. */
+  warnings: readonly string[];
   nodeEnv: string;
   isProduction: boolean;
   port: number;
@@ -43,8 +45,10 @@ export interface Config {
   logFormat: LogFormat;
   /** null: GET /metrics answers 404. Scrapers send `Authorization: Bearer <token>`. */
   metricsToken: string | null;
-  /** Cookies carry `Secure` when the public origin is https. */
+  /** Cookies carry `Secure`: in production, and wherever the public origin is https. */
   secureCookies: boolean;
+  /** The public origin is https: answers send HSTS and ask browsers to upgrade insecure requests. */
+  httpsOrigin: boolean;
   /** The VAPID key pair (RFC 8292) that signs web pushes, base64url, and the contact it names. */
   vapid: VapidConfig;
   /**
@@ -457,9 +461,11 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     throw new ConfigError('LOG_FORMAT', `must be pretty or json (got "${logFormat}").`);
   }
 
+  // A short secret works, but is easier to guess: the server says so rather than refusing to start.
+  const warnings: string[] = [];
   const metricsToken = read(env, 'METRICS_TOKEN') ?? null;
   if (metricsToken !== null && metricsToken.length < METRICS_TOKEN_MIN_LENGTH) {
-    throw new ConfigError('METRICS_TOKEN', `must be at least ${METRICS_TOKEN_MIN_LENGTH} characters long (e.g. \`openssl rand -hex 24\`).`);
+    warnings.push(`METRICS_TOKEN is shorter than ${METRICS_TOKEN_MIN_LENGTH} characters: a longer one is harder to guess (e.g. \`openssl rand -hex 24\`).`);
   }
 
   const rawSecret = read(env, 'SESSION_SECRET');
@@ -467,7 +473,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     throw new ConfigError('SESSION_SECRET', 'is required when NODE_ENV=production (e.g. `openssl rand -base64 32`).');
   }
   if (rawSecret !== undefined && rawSecret.length < SECRET_MIN_LENGTH) {
-    throw new ConfigError('SESSION_SECRET', `must be at least ${SECRET_MIN_LENGTH} characters long.`);
+    warnings.push(`SESSION_SECRET is shorter than ${SECRET_MIN_LENGTH} characters: a longer one is harder to guess (e.g. \`openssl rand -base64 32\`).`);
   }
   if (smtpUrl === null && isProduction) {
     throw new ConfigError('SMTP_URL', 'is required when NODE_ENV=production (mails would only be printed to the log).');
@@ -489,6 +495,7 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
   }
 
   return {
+    warnings,
     nodeEnv,
     isProduction,
     port,
@@ -503,7 +510,9 @@ export function loadConfig(env: Env, cwd: string = process.cwd(), terminal = fal
     logLevel: logLevel as LogLevel,
     logFormat: logFormat as LogFormat,
     metricsToken,
-    secureCookies: appOrigin.startsWith('https:'),
+    // Production always marks cookies Secure (browsers keep them on http://localhost too); else only behind https.
+    secureCookies: isProduction || appOrigin.startsWith('https:'),
+    httpsOrigin: appOrigin.startsWith('https:'),
     vapid,
     outboundAllowPrivate,
     registration,

@@ -62,4 +62,5 @@ try {
   await app.close();
   process.exit(1);
 }
+for (const warning of config.warnings) app.log.warn(warning);
 app.log.info(`Taskwise is ready at ${config.appOrigin} (database: ${config.database.kind})`);

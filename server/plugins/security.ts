@@ -15,7 +15,7 @@ import type { Config } from '../config.ts';
  * request; the headers are static, so we apply the same ones as a precomputed map — also to
  * answers Fastify gives before any hook runs, such as a malformed URL.)
  */
-export function securityHeaders(config: Pick<Config, 'secureCookies'>): Readonly<Record<string, string>> {
+export function securityHeaders(config: Pick<Config, 'httpsOrigin'>): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const response = {
     setHeader(name: string, value: string | number | readonly string[]) {
@@ -45,13 +45,13 @@ export function securityHeaders(config: Pick<Config, 'secureCookies'>): Readonly
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
-        ...(config.secureCookies ? { upgradeInsecureRequests: [] } : {}),
+        ...(config.httpsOrigin ? { upgradeInsecureRequests: [] } : {}),
       },
     },
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     // HSTS only means something over https.
-    strictTransportSecurity: config.secureCookies ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    strictTransportSecurity: config.httpsOrigin ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     crossOriginEmbedderPolicy: false,
   });
   // helmet only ever sets and removes headers on the response.

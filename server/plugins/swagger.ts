@@ -38,7 +38,7 @@ export default fp(
       },
     });
 
-    const secure = fastify.config.secureCookies;
+    const secure = fastify.config.httpsOrigin;
     await fastify.register(swaggerUi, {
       routePrefix: '/api/docs',
       staticCSP: true,

@@ -113,8 +113,6 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'true,10.0.0.1' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '-1' }, 'TRUST_PROXY'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
-    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
-    [{ METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
     [{ VAPID_PUBLIC_KEY: keys.publicKey }, 'VAPID_PRIVATE_KEY'],
     [{ VAPID_PRIVATE_KEY: keys.privateKey }, 'VAPID_PUBLIC_KEY'],
     [{ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: 'not+base64url' }, 'VAPID_PRIVATE_KEY'],
@@ -130,6 +128,22 @@ describe('loadConfig', () => {
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
     expect(error.message).not.toContain('\n');
+  });
+
+  it('starts with a short SESSION_SECRET or METRICS_TOKEN, warning of each', () => {
+    const config = loadConfig({ SESSION_SECRET: 'secret', METRICS_TOKEN: 'test-token' }, tempCwd());
+    expect(config.sessionSecret).toBe('secret');
+    expect(config.metricsToken).toBe('test-token');
+    expect(config.warnings).toEqual([expect.stringMatching(/^METRICS_TOKEN is shorter than 16 characters/), expect.stringMatching(/^SESSION_SECRET is shorter than 32 characters/)]);
+    expect(loadConfig({ SESSION_SECRET: SECRET }, tempCwd()).warnings).toEqual([]);
+  });
+
+  it('marks cookies Secure in production whatever APP_ORIGIN says, elsewhere only behind https', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: SECRET, SMTP_URL: 'smtp://mail:25' };
+    // HSTS and upgrading requests stay for an https origin: over http they would break the page.
+    expect(loadConfig({ ...production, APP_ORIGIN: 'http://localhost:3000' }, tempCwd())).toMatchObject({ secureCookies: true, httpsOrigin: false });
+    expect(loadConfig({ SESSION_SECRET: SECRET, APP_ORIGIN: 'http://localhost:3000' }, tempCwd()).secureCookies).toBe(false);
+    expect(loadConfig({ SESSION_SECRET: SECRET, APP_ORIGIN: 'https://tasks.example.com' }, tempCwd())).toMatchObject({ secureCookies: true, httpsOrigin: true });
   });
 
   it('refuses production without SESSION_SECRET, then without SMTP_URL', () => {
