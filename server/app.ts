@@ -78,12 +78,15 @@ function trustedProxies(trust: Config['trustProxy']): false | string[] | ((addre
   return (_address, hop) => hop < trust;
 }
 
-/** Query parameters that carry a secret (the unsubscribe links' `token`). */
-const SECRET_QUERY_PARAMETERS = new Set(['token']);
+/**
+ * Query parameters that carry a secret: the unsubscribe links' `token`, and a sign-in provider's
+ * one-time `code` and the flow's `state` on its way back (routes/auth/oidc.ts).
+ */
+const SECRET_QUERY_PARAMETERS = new Set(['token', 'code', 'state']);
 /** The secret part of a calendar feed's path, spelled any way that reaches its route (`%63alendar` too). */
 const CALENDAR_FEED_PATH = /^(\/+api\/+(?:c|%63)(?:a|%61)(?:l|%6c)(?:e|%65)(?:n|%6e)(?:d|%64)(?:a|%61)(?:r|%72)\/+)[^?#]*/i;
-/** Could a query hold one? `token` with any of its letters percent-encoded: a cheap first look. */
-const MAYBE_SECRET_QUERY = /(?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)/i;
+/** Could a query hold one? One of their names, any letter percent-encoded: a cheap first look. */
+const MAYBE_SECRET_QUERY = /(?:t|%74)(?:o|%6f)(?:k|%6b)(?:e|%65)(?:n|%6e)|(?:c|%63)(?:o|%6f)(?:d|%64)(?:e|%65)|(?:s|%73)(?:t|%74)(?:a|%61)(?:t|%74)(?:e|%65)/i;
 
 /**
  * The URL as the request log shows it: the value of every secret query parameter replaced, so

@@ -315,6 +315,8 @@ describe('the request log', () => {
     const secret = 'A'.repeat(20) + 'b_-'.repeat(7) + 'zz';
     expect(loggedUrl(`/api/calendar/${secret}.ics`)).toBe('/api/calendar/[redacted]');
     expect(loggedUrl(`/api/calendar/${secret}.ics?board=abc`)).toBe('/api/calendar/[redacted]?board=abc');
+    // A sign-in provider's one-time code and the flow's state, on the way back.
+    expect(loggedUrl('/api/auth/oidc/corp/callback?code=abc123&%73tate=xyz&iss=https%3A%2F%2Fid.example.com')).toBe('/api/auth/oidc/corp/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fid.example.com');
     expect(loggedUrl(`/api/%63alendar/${secret}.ics`)).toBe('/api/%63alendar/[redacted]');
     expect(loggedUrl(`//api//calendar/${secret}.ics`)).toBe('//api//calendar/[redacted]');
     expect(loggedUrl('/api/users/me/calendar')).toBe('/api/users/me/calendar');
