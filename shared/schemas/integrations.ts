@@ -15,6 +15,10 @@ export const CsvImportEnvelope = Type.Object({
 });
 export type CsvImportEnvelope = Static<typeof CsvImportEnvelope>;
 
-/** The columns of a board's CSV export and import, in the export's order. */
-export const CSV_COLUMNS = ['taskTitle', 'workTitle', 'assignee', 'deadline', 'startAt', 'priority', 'status', 'description', 'labels', 'column'] as const;
+/**
+ * The columns of a board's CSV export and import, in the export's order: the eight a task always
+ * had, then those added with workflow columns and start dates, so a reader of the older header
+ * finds its columns where they were.
+ */
+export const CSV_COLUMNS = ['taskTitle', 'workTitle', 'assignee', 'deadline', 'priority', 'status', 'description', 'labels', 'column', 'startAt'] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];

@@ -30,12 +30,12 @@ const recordOf = (task: Task, columnName: string) => [
   task.workTitle,
   task.assignee,
   task.deadline ?? '',
-  task.startAt ?? '',
   task.priority,
   task.status,
   task.description,
   task.labels.map((label) => label.name).join(';'),
   columnName,
+  task.startAt ?? '',
 ];
 
 /** The file name an export is saved under: the board's name in safe characters. */
