@@ -375,7 +375,7 @@ const ROUTES: WriteRoute[] = [
   {
     name: 'POST /api/tokens',
     setup: async () => ({ method: 'POST', url: '/api/tokens', cookie: await signedIn(), body: { name: 'Script', access: 'read', expiresInDays: 30 } }),
-    fields: { name: ['string'], access: ['string'], expiresInDays: ['number'] },
+    fields: { name: ['string'], access: ['string'], expiresInDays: ['number', 'null'] },
   },
 ];
 

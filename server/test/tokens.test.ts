@@ -38,11 +38,14 @@ describe('POST /api/tokens', () => {
     expect(JSON.stringify(rows)).not.toContain(secret.slice(3, 20));
   });
 
-  it('makes a token that never expires without expiresInDays, and a new secret each time', async () => {
+  it('makes a token that never expires without expiresInDays (or with null), and a new secret each time', async () => {
     const { cookie } = await createSignedInUser(t);
     const a = await createToken(t, cookie);
     const b = await createToken(t, cookie);
     expect(a.token.expiresAt).toBeNull();
+    const none = await t.request('POST', '/api/tokens', { cookie, body: { name: 'No end', access: 'read', expiresInDays: null } });
+    expect(none.status, none.body).toBe(201);
+    expect((none.json.data as unknown as { token: { expiresAt: string | null } }).token.expiresAt).toBeNull();
     expect(a.secret).not.toBe(b.secret);
   });
 

@@ -40,7 +40,7 @@ export const CreateTokenBody = Type.Object({
   name: Type.String({ description: `Trimmed; 1 to ${TOKEN_POLICY.nameMaxLength} characters.`, maxLength: 1000 }),
   access: TokenAccessField,
   expiresInDays: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: TOKEN_POLICY.expiresInDaysMax, description: 'Days until it stops working; absent: never.' }),
+    Type.Union([Type.Integer({ minimum: 1, maximum: TOKEN_POLICY.expiresInDaysMax }), Type.Null()], { description: 'Days until it stops working; absent or null: never.' }),
   ),
 });
 export type CreateTokenBody = Static<typeof CreateTokenBody>;

@@ -66,7 +66,7 @@ const tokens: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'Create an API token; its secret is in this answer only',
         description:
           `\`name\` trimmed, 1 to ${TOKEN_POLICY.nameMaxLength} characters; \`access\` \`read\` (GET only) or \`write\`; ` +
-          `\`expiresInDays\` 1 to ${TOKEN_POLICY.expiresInDaysMax}, absent: never. The secret (\`tw_\` and 43 characters) is ` +
+          `\`expiresInDays\` 1 to ${TOKEN_POLICY.expiresInDaysMax}, absent or null: never. The secret (\`tw_\` and 43 characters) is ` +
           `sent as \`Authorization: Bearer <secret>\`. At most ${TOKEN_POLICY.perUser} per account: past that, 409 LIMIT_REACHED.`,
         security: sessionSecurity,
         body: CreateTokenBody,
@@ -84,7 +84,7 @@ const tokens: FastifyPluginAsyncTypebox = (fastify) => {
         name,
         access: request.body.access,
         createdAt: now.toISOString(),
-        expiresAt: days === undefined ? null : new Date(now.getTime() + days * DAY).toISOString(),
+        expiresAt: days === undefined || days === null ? null : new Date(now.getTime() + days * DAY).toISOString(),
         lastUsedAt: null,
       };
       const outcome = await fastify.db
