@@ -72,7 +72,8 @@ describe('startAt', () => {
     await createTask(t, cookie, { taskTitle: 'Planned', startAt: start, deadline });
     const exported = await t.request('GET', `/api/boards/${user.id}/export.csv`, { cookie });
     expect(exported.body).toContain(`Planned,,`);
-    expect(exported.body).toContain(`${deadline},${start},normal`);
+    expect(exported.body).toContain(`${deadline},normal,`);
+    expect(exported.body).toContain(`,Tasks To Do,${start}\r\n`);
     const csv = (body: string) => t.request('POST', `/api/boards/${user.id}/import.csv`, { cookie, body, headers: { 'content-type': 'text/csv' } });
     const imported = await csv(`taskTitle,assignee,deadline,startAt\nImported,${user.email},${deadline},${start}\n`);
     expect(imported.status, imported.body).toBe(201);
