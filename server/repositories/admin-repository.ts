@@ -6,6 +6,7 @@ import type { Dialect } from '../db/connect.ts';
 import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
+import { DELETED_ACCOUNT_DOMAIN } from './users-repository.ts';
 
 type UsersScope = ExpressionBuilder<DB & { u: UsersTable }, 'u'>;
 
@@ -58,13 +59,14 @@ export function createAdminRepository(db: Kysely<DB>, dialect: Dialect) {
   };
 
   return {
-    /** A page of accounts (oldest first, then by address), those matching `q` when given (only `id`, when given), with the total. */
+    /** A page of accounts but deleted ones (oldest first, then by address), those matching `q` when given (only `id`, when given), with the total. */
     async listAccounts(
       { q, page, adminEmails, id }: { q: string; page: number; adminEmails: readonly string[]; id?: string },
       ex: Executor = db,
     ): Promise<{ accounts: AdminAccount[]; total: number }> {
       const filtered = ex
         .selectFrom('users as u')
+        .where('u.email', 'not like', `%@${DELETED_ACCOUNT_DOMAIN}`)
         .$if(q !== '', (qb) => qb.where((eb) => matches(eb, q)))
         .$if(id !== undefined, (qb) => qb.where('u.id', '=', id ?? ''));
       const totalRow = await filtered.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();

@@ -5,6 +5,15 @@ import { ADMIN_ROLE } from '#shared/rights.ts';
 import type { DB, UsersTable } from '../db/schema.ts';
 
 /** A new account's row: its language, week start and clock are always given. */
+/**
+ * A deleted account's row stays as a nameplate for what remains under the person's name, its
+ * address replaced by one at this reserved domain (RFC 2606), which no one can register: the
+ * admin lists leave such rows out.
+ */
+export const DELETED_ACCOUNT_DOMAIN = 'deleted.invalid';
+/** The address a deleted account's row gets: unique, and at DELETED_ACCOUNT_DOMAIN. */
+export const deletedAccountAddress = (unique: string) => `deleted-${unique}@${DELETED_ACCOUNT_DOMAIN}`;
+
 export type NewUser = Insertable<UsersTable> & Required<Pick<Insertable<UsersTable>, 'language' | 'weekStart' | 'hourCycle'>>;
 
 export function createUsersRepository(db: Kysely<DB>) {
@@ -66,9 +75,15 @@ export function createUsersRepository(db: Kysely<DB>) {
       await ex.updateTable('users').set(changes).where('id', '=', id).execute();
     },
 
-    /** Every account, oldest first (the admin command's list). */
+    /** Every account but deleted ones, oldest first (the admin command's list). */
     async listAll(ex: Executor = db) {
-      return ex.selectFrom('users').select(['id', 'email', 'fullName', 'createdAt']).orderBy('createdAt').orderBy('email').execute();
+      return ex
+        .selectFrom('users')
+        .select(['id', 'email', 'fullName', 'createdAt'])
+        .where('email', 'not like', `%@${DELETED_ACCOUNT_DOMAIN}`)
+        .orderBy('createdAt')
+        .orderBy('email')
+        .execute();
     },
 
     async countAll(ex: Executor = db): Promise<number> {

@@ -5,7 +5,7 @@ import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { createFileStore } from '../files/create-file-store.ts';
 import { runCommand } from './commands.ts';
-import { signIn, uniqueEmail } from './factories.ts';
+import { createSignedInUser, signIn, uniqueEmail } from './factories.ts';
 import { insertAttachment } from './files-support.ts';
 import { useTestApp } from './helpers.ts';
 import { startS3Server } from './s3-server.ts';
@@ -70,6 +70,15 @@ describe('npm run admin', { timeout: 60_000 }, () => {
     const res = await admin(['users:list']);
     expect(res.code).toBe(0);
     expect(res.stdout).toMatch(new RegExp(`^${email.replace(/[.+]/g, '\\$&')}\tListed Person\t\\d{4}-\\d{2}-\\d{2}$`, 'm'));
+  });
+
+  it('users:list leaves deleted accounts out', async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    expect((await admin(['users:list'])).stdout).toContain(user.email);
+    expect((await t.request('DELETE', '/api/users/me', { cookie, body: { password: user.password } })).status).toBe(204);
+    const res = await admin(['users:list']);
+    expect(res.stdout).not.toContain(user.email);
+    expect(res.stdout).not.toContain('@deleted.invalid');
   });
 
   it('users:reset-password sets a new password and ends every session of the user', async () => {

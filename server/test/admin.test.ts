@@ -159,6 +159,17 @@ describe('GET /api/admin/accounts', () => {
 });
 
 describe('deactivate and reactivate', () => {
+  it('leaves deleted accounts out of the list and its search, though their rows stay under the names', async () => {
+    const admin = await createAdmin();
+    const tag = `gone${Date.now().toString(36)}`;
+    const { user, cookie } = await createSignedInUser(t, { email: uniqueEmail(tag), fullName: `Gone ${tag}` });
+    expect(accountsOf(await t.request('GET', `/api/admin/accounts?q=${tag}`, { cookie: admin.cookie })).total).toBe(1);
+    expect((await t.request('DELETE', '/api/users/me', { cookie, body: { password: user.password } })).status).toBe(204);
+    expect(accountsOf(await t.request('GET', `/api/admin/accounts?q=${tag}`, { cookie: admin.cookie }))).toMatchObject({ accounts: [], total: 0 });
+    const deleted = accountsOf(await t.request('GET', '/api/admin/accounts?q=deleted.invalid', { cookie: admin.cookie }));
+    expect(deleted.total).toBe(0);
+  });
+
   it('ends every session at once, refuses sign-in with 403 ACCOUNT_DEACTIVATED and API tokens, deletes nothing; reactivate restores it', async () => {
     const admin = await createAdmin();
     const { user, cookie } = await createSignedInUser(t);

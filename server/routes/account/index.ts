@@ -20,6 +20,7 @@ import { AppError, validationFailed } from '../../errors.ts';
 import { accountDeactivated, currentUser } from '../../plugins/session.ts';
 import { countPasswordAttempt } from '../../services/password-attempts.ts';
 import { hashPassword, verifyPassword } from '../../services/passwords.ts';
+import { deletedAccountAddress } from '../../repositories/users-repository.ts';
 import { checkFields } from '../field-checks.ts';
 import { jsonDocument, pagesOf } from './export-document.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
@@ -267,7 +268,7 @@ const account: FastifyPluginAsyncTypebox = (fastify) => {
         // nobody can sign in to it (no password hash verifies against "!").
         await users.update(
           user.id,
-          { email: `deleted-${randomBytes(9).toString('base64url')}@deleted.invalid`, passwordHash: '!', updatedAt: now },
+          { email: deletedAccountAddress(randomBytes(9).toString('base64url')), passwordHash: '!', updatedAt: now },
           trx,
         );
       });
