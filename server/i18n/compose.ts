@@ -1,4 +1,5 @@
 import { asMessage, message, type Translatable } from '#shared/i18n.ts';
+import { SERVER_MESSAGES } from '#shared/messages.ts';
 
 /**
  * Sentences said one after the other in one answer (a warning after the answer's own sentence),
@@ -9,4 +10,9 @@ export function sentences(first: Translatable, ...rest: Translatable[]): Transla
   if (second === undefined) return first;
   // i18n: Two sentences of one answer, one after the other (each is translated on its own).
   return message('{first} {second}', { first: asMessage(first), second: asMessage(sentences(second, ...more)) });
+}
+
+/** A write's answer: its own sentence, then a word about the mails the sender's hourly cap held back, if any. */
+export function withMailNote(said: Translatable, mailsHeld: number): Translatable {
+  return mailsHeld > 0 ? sentences(said, SERVER_MESSAGES.mailCapReached) : said;
 }

@@ -21,6 +21,8 @@ export type BulkAnswer = { tasks: Task[] } | { deleted: number };
 export interface BulkDone {
   answer: BulkAnswer;
   warning?: Translatable | undefined;
+  /** Assignment mails held back by the sender's hourly cap (the answer says so). */
+  mailsHeld?: number;
 }
 
 /** A change's one field failing for one task (the change is not valid for it): 400 on that field. */
@@ -136,7 +138,7 @@ export async function changeMany(
     refuse('labelIds', checkLabelIds(labelIds));
     return { changes: {}, labelIds };
   };
-  const tasks = await writes.updateMany(actor, ids, each, {
+  const { tasks, mailsHeld } = await writes.updateMany(actor, ids, each, {
     moveTo: 'boardId' in change ? change.boardId : undefined,
     versions,
     mails: (parts) => {
@@ -152,5 +154,5 @@ export async function changeMany(
     if (warning !== undefined) warnings.push(warning);
   }
   const [first, ...more] = warnings;
-  return { answer: { tasks }, ...(first === undefined ? {} : { warning: sentences(first, ...more) }) };
+  return { answer: { tasks }, mailsHeld, ...(first === undefined ? {} : { warning: sentences(first, ...more) }) };
 }

@@ -146,7 +146,7 @@ export interface TaskWrites {
     ids: readonly string[],
     each: (current: Task, ex: Executor) => Promise<{ changes: EditableFields; labelIds?: readonly string[] | undefined }>,
     options?: { moveTo?: string | undefined; versions?: ReadonlyMap<string, number> | undefined; mails?: (parts: readonly WriteParts[]) => void },
-  ): Promise<Task[]>;
+  ): Promise<{ tasks: Task[]; mailsHeld: number }>;
   /** Deletes many tasks as `remove` does, all or nothing in one transaction (refusals and `versions` as `updateMany`); how many. */
   removeMany(actor: Actor, ids: readonly string[], versions?: ReadonlyMap<string, number>): Promise<number>;
   /**
@@ -618,7 +618,12 @@ export default fp(
         // The re-spacing a retry needs bumps the versions of the tasks of that column, these too.
         const expected = versions === undefined ? undefined : new Map(versions);
         return withDistinctKeys(
-          () => labelsKept(true, async () => (await many<Written>(actor, ids, moveTo, expected, planEach, mails)).map((w) => w.task)),
+          () =>
+            labelsKept(true, async () => {
+              const written = await many<Written>(actor, ids, moveTo, expected, planEach, mails);
+              // Mails past the sender's hourly cap, held back: the answer says so.
+              return { tasks: written.map((w) => w.task), mailsHeld: written.reduce((sum, w) => sum + w.mailsHeld, 0) };
+            }),
           async (columnId) => {
             for (const id of await respace(actor, columnId)) {
               const version = expected?.get(id);

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { newId } from '../db/ids.ts';
+import { english } from '../i18n/translate.ts';
 import { SENDER_MAIL_CAP } from '../services/mail-cap.ts';
 import { createSignedInUser, createTask, createUser, uniqueEmail } from './factories.ts';
 import { HOUR, isPostgres, useTestApp } from './helpers.ts';
@@ -53,6 +54,13 @@ describe('assignment mail cap per sender', () => {
     await t.app.outbox.drain();
     expect(t.mail.to(extra)).toEqual([]);
     expect(t.mail.to(other)).toEqual([]);
+    // …and a reassignment of many tasks at once.
+    const bulk = uniqueEmail('victim');
+    const many = await t.request('POST', '/api/tasks/bulk', { cookie, body: { taskIds: [created.json.data.task._id], change: { assignee: bulk } } });
+    expect(many.status, many.body).toBe(200);
+    expect(many.json.message).toBe(`${english(SERVER_MESSAGES.tasksChanged(1))} ${SERVER_MESSAGES.mailCapReached}`);
+    await t.app.outbox.drain();
+    expect(t.mail.to(bulk)).toEqual([]);
     // A change that sends no mail says nothing about mail.
     const edit = await t.request('PATCH', `/api/tasks/${created.json.data.task._id}`, { cookie, body: { priority: 'high' } });
     expect(edit.json.message).toBe(SERVER_MESSAGES.taskUpdated);

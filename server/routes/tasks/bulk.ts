@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
+import { withMailNote } from '../../i18n/compose.ts';
 import { BULK_TASKS_MAX, BulkConflictEnvelope, BulkFailEnvelope, BulkTasksBody, BulkTasksEnvelope, type BulkChange } from '#shared/schemas/tasks.ts';
 import { validationFailed } from '../../errors.ts';
 import { checkDeadline, checkEmail, checkLabelIds } from '#shared/validation.ts';
@@ -79,9 +80,10 @@ const bulk: FastifyPluginAsyncTypebox = (fastify) => {
       const expected = expectedVersions(taskIds, versions);
       // A malformed id is a task nobody sees: refused, by id, before anything is written.
       const ids = [...new Set(taskIds)].map((id) => existingId(id, () => aboutTask(taskNotFound(), id, undefined)));
-      const { answer, warning } = await changeMany(fastify.taskWrites, fastify.taskMail, fastify.db, actorOf(request), ids, checked, expected);
+      const { answer, warning, mailsHeld = 0 } = await changeMany(fastify.taskWrites, fastify.taskMail, fastify.db, actorOf(request), ids, checked, expected);
       const n = 'deleted' in answer ? answer.deleted : answer.tasks.length;
-      return { status: 'success', message: translateFor(request, warning ?? SERVER_MESSAGES.tasksChanged(n)), data: answer } as const;
+      const said = warning ?? SERVER_MESSAGES.tasksChanged(n);
+      return { status: 'success', message: translateFor(request, withMailNote(said, mailsHeld)), data: answer } as const;
     },
   );
 

@@ -19,7 +19,7 @@ import { existingId, taskNotFound } from '../../services/not-found.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import type { Translatable } from '#shared/i18n.ts';
-import { sentences } from '../../i18n/compose.ts';
+import { withMailNote as mailNote } from '../../i18n/compose.ts';
 import { translateFor } from '../../i18n/request-language.ts';
 
 /**
@@ -33,9 +33,8 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const repo = fastify.commentsRepository;
   const activity = fastify.activityRepository;
   const writes = fastify.commentWrites;
-  /** The answer's message: the write's own, and a word about mention mail the sender's hourly cap held back. */
-  const withMailNote = (request: FastifyRequest, said: Translatable, mailsHeld: number) =>
-    translateFor(request, mailsHeld > 0 ? sentences(said, SERVER_MESSAGES.mailCapReached) : said);
+  /** The answer's message in the request's language: the write's own, and a word about mention mail the sender's hourly cap held back. */
+  const withMailNote = (request: FastifyRequest, said: Translatable, mailsHeld: number) => translateFor(request, mailNote(said, mailsHeld));
 
   fastify.addHook('onRequest', fastify.authenticate);
 

@@ -38,8 +38,7 @@ import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { columnPage } from './column-pages.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import type { Translatable } from '#shared/i18n.ts';
-import { sentences } from '../../i18n/compose.ts';
+import { withMailNote } from '../../i18n/compose.ts';
 import { translateFor } from '../../i18n/request-language.ts';
 import type { FastifyRequest } from 'fastify';
 
@@ -59,9 +58,6 @@ function filterOf(query: TaskCountsQuery): TaskFilter {
 
 /** Any instant parses against this "now": used to read a deadline without the past check. */
 const BEGINNING_OF_TIME = new Date(-8.64e15);
-
-/** The answer's message: the write's own, and a word about mail the sender's hourly cap held back. */
-const withMailNote = (said: Translatable, mailsHeld: number) => (mailsHeld > 0 ? sentences(said, SERVER_MESSAGES.mailCapReached) : said);
 
 /** `If-Match: "3"` (also weak `W/"3"`) → 3; `*` or absent → undefined; anything else → 400. */
 function versionFromIfMatch(header: string | undefined): number | undefined {
