@@ -16,3 +16,12 @@ export function requestLanguage(request: FastifyRequest): ReaderLanguage {
 export function translateFor(request: FastifyRequest, text: Translatable): string {
   return translate(requestLanguage(request), text);
 }
+
+/**
+ * A text in the language of the account the request has just signed in to (the pseudo-language,
+ * when the header asks for it, still wins): the answer of a sign-in that succeeded, given to
+ * whoever proved they hold the account.
+ */
+export function translateForAccount(request: FastifyRequest, accountLanguage: string, text: Translatable): string {
+  return translate(readerLanguage(request.headers['accept-language'], storedLanguage(accountLanguage)), text);
+}

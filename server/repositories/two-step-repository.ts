@@ -111,11 +111,11 @@ export function createTwoStepRepository(db: Kysely<DB>) {
       await ex.insertInto('secondStepTokens').values(row).execute();
     },
 
-    async findToken(tokenHash: string, ex: Executor = db): Promise<(Omit<SecondStepTokensTable, 'failures'> & { failures: number; email: string; fullName: string }) | undefined> {
+    async findToken(tokenHash: string, ex: Executor = db): Promise<(Omit<SecondStepTokensTable, 'failures'> & { failures: number; email: string; fullName: string; language: string }) | undefined> {
       return ex
         .selectFrom('secondStepTokens')
         .innerJoin('users', 'users.id', 'secondStepTokens.userId')
-        .select(['secondStepTokens.tokenHash', 'secondStepTokens.userId', 'secondStepTokens.expiresAt', 'secondStepTokens.failures', 'users.email', 'users.fullName'])
+        .select(['secondStepTokens.tokenHash', 'secondStepTokens.userId', 'secondStepTokens.expiresAt', 'secondStepTokens.failures', 'users.email', 'users.fullName', 'users.language'])
         .where('secondStepTokens.tokenHash', '=', tokenHash)
         .executeTakeFirst();
     },

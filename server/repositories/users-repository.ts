@@ -17,8 +17,8 @@ export const deletedAccountAddress = (unique: string) => `deleted-${unique}@${DE
 export type NewUser = Insertable<UsersTable> & Required<Pick<Insertable<UsersTable>, 'language' | 'weekStart' | 'hourCycle'>>;
 
 export function createUsersRepository(db: Kysely<DB>) {
-  const byEmail = prepare<{ email: string }, Pick<UsersTable, 'id' | 'email' | 'fullName' | 'passwordHash'> & { deactivatedAt: string | null }>(
-    db.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'deactivatedAt']).where('email', '=', slot('email')),
+  const byEmail = prepare<{ email: string }, Pick<UsersTable, 'id' | 'email' | 'fullName' | 'passwordHash'> & { deactivatedAt: string | null; language: string }>(
+    db.selectFrom('users').select(['id', 'email', 'fullName', 'passwordHash', 'deactivatedAt', 'language']).where('email', '=', slot('email')),
   );
 
   return {

@@ -177,13 +177,22 @@ describe("signed out, the answer speaks the header's language, never an account'
     expect(wrong.json).toEqual({ status: 'fail', code: 'INVALID_CREDENTIALS', message: pseudo(SERVER_MESSAGES.incorrectCredentials) });
     const signedOut = await t.request('GET', '/api/tasks', { headers: PSEUDO });
     expect(signedOut.json).toEqual({ status: 'fail', code: 'NOT_AUTHENTICATED', message: pseudo(SERVER_MESSAGES.notAuthenticated) });
-    // The sign-in's own answer too: the request came signed out.
+    // The sign-in's own answer too: the pseudo-language asked for first wins over the account's.
     const right = await t.request('POST', '/api/users/login', { body: { email: holder.email, password: holder.password }, ip: nextIp(), headers: PSEUDO });
     expect(right.json.message).toBe(pseudo(SERVER_MESSAGES.loginSuccess));
   });
 });
 
 describe("signed in, the answer speaks the account's language", () => {
+  it("answers a sign-in that succeeded in the account's language, whatever the header asks", async () => {
+    const holder = await createUser(t);
+    await setLanguage(holder.email, 'de');
+    const right = await t.request('POST', '/api/users/login', { body: { email: holder.email, password: holder.password }, ip: nextIp(), headers: { 'accept-language': 'fr' } });
+    expect(right.status, right.body).toBe(200);
+    expect(right.json.message).toBe(translate('de', SERVER_MESSAGES.loginSuccess));
+    expect(right.json.message).not.toBe(SERVER_MESSAGES.loginSuccess);
+  });
+
   it('follows the account, not the header; only the pseudo-language asked for first wins over it', async () => {
     const { user, cookie } = await createSignedInUser(t);
     const patched = await patchSettings(cookie, { language: 'fr' });

@@ -18,7 +18,7 @@ import { checkMayRegister, dropInstanceInvitation } from '../../services/registr
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
 import { TWO_STEP_POLICY, TWO_STEP_MESSAGES } from '#shared/two-step.ts';
-import { translateFor } from '../../i18n/request-language.ts';
+import { translateFor, translateForAccount } from '../../i18n/request-language.ts';
 import { newAccountLanguage } from '../../i18n/account-language.ts';
 
 const invalidCode = () => new AppError(400, 'INVALID_CODE', SERVER_MESSAGES.invalidCode);
@@ -122,7 +122,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       await sessions.start(request, reply, user.id, (trx) => loginFailuresRepository.clear(email, trx));
       return {
         status: 'success',
-        message: translateFor(request, SERVER_MESSAGES.loginSuccess),
+        message: translateForAccount(request, user.language, SERVER_MESSAGES.loginSuccess),
         data: { user: { fullName: user.fullName, email: user.email } },
       } as const;
     },
@@ -166,7 +166,7 @@ const users: FastifyPluginAsyncTypebox = async (fastify) => {
       });
       return {
         status: 'success',
-        message: translateFor(request, SERVER_MESSAGES.loginSuccess),
+        message: translateForAccount(request, pending.language, SERVER_MESSAGES.loginSuccess),
         data: { user: { fullName: pending.fullName, email: pending.email } },
       } as const;
     },
