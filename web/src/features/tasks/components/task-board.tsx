@@ -14,7 +14,7 @@ import { NARROW_SCREEN_QUERY } from '#web/lib/use-popover.ts';
 import { displayName } from '#web/lib/product-names.ts';
 import { useShortcuts } from '#web/lib/use-shortcuts.ts';
 import { useCanCreateHere } from '../api/board-scope.ts';
-import { DEFAULT_FILTER, fromOldAddress, parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
+import { DEFAULT_FILTER, fromOldAddress, leavesTasksOut, parseBoardFilter, withFilter, type BoardFilter } from '../api/board-filter.ts';
 import { useTaskCounts } from '../api/get-task-counts.ts';
 import { useBoardStaleTime } from '../api/live-board-context.ts';
 import { taskColumnQueryOptions, taskCountsQueryOptions } from '../api/task-queries.ts';
@@ -132,14 +132,16 @@ export function TaskBoard({
   const { mutateAsync: sendColumnChange } = changeColumns;
   const changeColumn = useCallback((change: ColumnChange) => sendColumnChange(change), [sendColumnChange]);
   const { onMoveKey, wrapCard, columnsRef, announcement } = useCardMoves({ columns: boardColumns, filter, counts: counts.data, canChangeColumns, changeColumns: changeColumn });
-  // A WIP limit, and whether a column is empty when it is deleted, are about every task of the
-  // column, not the ones a filter shows: with no filter on, this is the same request as `counts`.
-  const wholeFilter = useMemo<BoardFilter>(() => ({ ...DEFAULT_FILTER, sort: filter.sort, board: filter.board }), [filter.sort, filter.board]);
-  const wholeCounts = useTaskCounts(wholeFilter);
   const countIn = (data: typeof counts.data, column: BoardColumn): number | undefined =>
     column._id === null ? data?.[column.category] : (data?.columns?.[column._id] ?? undefined);
   const countOf = (column: BoardColumn) => countIn(counts.data, column);
-  const wholeCountOf = (column: BoardColumn) => countIn(wholeCounts.isPlaceholderData ? undefined : wholeCounts.data, column);
+  // A WIP limit, and whether a column is empty when it is deleted, are about every task of the
+  // column, not the ones a filter shows: with a filter on, those counts are asked for too (only
+  // on a board that has a limit or whose columns the viewer changes).
+  const filtered = leavesTasksOut(filter);
+  const wholeFilter = useMemo<BoardFilter>(() => ({ ...DEFAULT_FILTER, sort: filter.sort, board: filter.board }), [filter.sort, filter.board]);
+  const wholeCounts = useTaskCounts(wholeFilter, filtered && (canChangeColumns || columns.some((column) => column.wipLimit !== null)));
+  const wholeCountOf = (column: BoardColumn) => (filtered ? countIn(wholeCounts.isPlaceholderData ? undefined : wholeCounts.data, column) : countOf(column));
   // A phone shows one column: the one chosen in the switcher, else the first.
   const shown = narrow ? [columns.find((column) => columnKey(column) === shownColumn) ?? columns[0]].filter((c) => c !== undefined) : columns;
 
