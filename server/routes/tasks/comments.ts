@@ -18,8 +18,7 @@ import { answerOnce, IDEMPOTENCY_KEY_DOC } from '../../services/idempotency.ts';
 import { existingId, taskNotFound } from '../../services/not-found.ts';
 import { checkFields } from '../field-checks.ts';
 import { errorResponses, serializable, sessionSecurity } from '../schemas.ts';
-import type { Translatable } from '#shared/i18n.ts';
-import { withMailNote as mailNote } from '../../i18n/compose.ts';
+import { withMailNote } from '../../i18n/compose.ts';
 import { translateFor } from '../../i18n/request-language.ts';
 
 /**
@@ -33,8 +32,6 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
   const repo = fastify.commentsRepository;
   const activity = fastify.activityRepository;
   const writes = fastify.commentWrites;
-  /** The answer's message in the request's language: the write's own, and a word about mention mail the sender's hourly cap held back. */
-  const withMailNote = (request: FastifyRequest, said: Translatable, mailsHeld: number) => translateFor(request, mailNote(said, mailsHeld));
 
   fastify.addHook('onRequest', fastify.authenticate);
 
@@ -50,7 +47,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     (request: FastifyRequest) =>
     ({ comment, mailsHeld }: CommentWritten) => ({
       status: 201,
-      payload: { status: 'success', message: withMailNote(request, SERVER_MESSAGES.commentAdded, mailsHeld), data: { comment } },
+      payload: { status: 'success', message: translateFor(request, withMailNote(SERVER_MESSAGES.commentAdded, mailsHeld)), data: { comment } },
     });
 
   fastify.get(
@@ -115,7 +112,7 @@ const comments: FastifyPluginAsyncTypebox = (fastify) => {
     async (request) => {
       const { body } = checkFields({ body: checkCommentBody(request.body.body) });
       const written = await writes.edit(actorOf(request), existingId(request.params.id), request.params.commentId, body);
-      const message = withMailNote(request, SERVER_MESSAGES.commentUpdated, written.mailsHeld);
+      const message = translateFor(request, withMailNote(SERVER_MESSAGES.commentUpdated, written.mailsHeld));
       return { status: 'success', message, data: { comment: written.comment } } as const;
     },
   );

@@ -26,6 +26,7 @@ import { useLabels } from '#web/features/labels/api/get-labels.ts';
 import { dateTimeLocalToIso, formatDeadline, formatDeadlineFull, formatRelative, toDateTimeLocal } from '../utils/deadline.ts';
 import { taskPathOf } from './card-behaviour.ts';
 import { DeadlineText } from './deadline-text.tsx';
+import { ChecklistCount } from './task-card-marks.tsx';
 import { PRIORITY_LABELS } from './priority.tsx';
 import type { ViewProps } from './view-props.ts';
 import './table-view.css';
@@ -624,7 +625,7 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
       </td>
       <td className="table-view__cell table-view__col--labels">{task.labels.length > 0 ? <LabelChips labels={task.labels} max={3} /> : null}</td>
       <td className="table-view__cell table-view__col--checklist">
-        <ChecklistProgress counts={task.checklist} />
+        <ChecklistCount counts={task.checklist} />
       </td>
       <td className="table-view__cell table-view__col--updated">
         <time dateTime={task.updatedAt} title={formatDeadlineFull(new Date(task.updatedAt))}>
@@ -637,28 +638,6 @@ const TableRow = memo(function TableRow({ task, index, rowIndex, focusable, colu
 });
 
 const noChange = () => undefined;
-
-/** "2/5" as cards show it, read as "2 of 5 checklist items done"; nothing when the task has no checklist. */
-function ChecklistProgress({ counts }: { counts: ChecklistCounts }) {
-  const { t } = useLingui();
-  const { done, total } = counts;
-  if (total === 0) return null;
-  const doneCount = formatNumber(done);
-  const totalCount = formatNumber(total);
-  return (
-    <>
-      <span aria-hidden="true">
-        {doneCount}/{totalCount}
-      </span>
-      <span className="visually-hidden">
-        {t({
-          message: plural(total, { one: `${doneCount} of # checklist item done`, other: `${doneCount} of # checklist items done` }),
-          comment: 'A task’s checklist progress in the table, as screen readers say it (shown as “2/5”)',
-        })}
-      </span>
-    </>
-  );
-}
 
 /** A cell's value, as a button that opens its editor when the viewer may change the task. */
 function Editable({ can, field, label, onClick, tabIndex, children }: { can: boolean; field: EditField; label: string; onClick: () => void; tabIndex: number; children: ReactNode }) {

@@ -25,8 +25,30 @@ function LineIcon({ d, stroke }: { d: string; stroke: string }) {
 const PAPER_CLIP = 'm13 7.5-5.1 5.1a3.2 3.2 0 0 1-4.5-4.5l5.6-5.6a2.1 2.1 0 0 1 3 3L6.4 11a1.1 1.1 0 0 1-1.5-1.5L10 4.4';
 const REPEAT = 'M2.5 7V6a2.5 2.5 0 0 1 2.5-2.5h7.5M10.5 1.5l2 2-2 2M13.5 9v1a2.5 2.5 0 0 1-2.5 2.5H3.5M5.5 14.5l-2-2 2-2';
 
+/** A task's checklist progress: "2/5", read as "2 of 5 checklist items done"; nothing without items. */
+export function ChecklistCount({ counts }: { counts: Task['checklist'] }) {
+  const { t } = useLingui();
+  const { done, total } = counts;
+  if (total === 0) return null;
+  const doneCount = formatNumber(done);
+  const totalCount = formatNumber(total);
+  return (
+    <>
+      <span aria-hidden="true">
+        {doneCount}/{totalCount}
+      </span>
+      <span className="visually-hidden">
+        {t({
+          message: plural(total, { one: `${doneCount} of # checklist item done`, other: `${doneCount} of # checklist items done` }),
+          comment: 'A task’s checklist progress (on a card, in the table), as screen readers say it (shown as “2/5”)',
+        })}
+      </span>
+    </>
+  );
+}
+
 /**
- * A card's checklist progress ("2/5", read as "2 of 5 checklist items done"), its number of files
+ * A card's checklist progress (ChecklistCount), its number of files
  * (a paper clip and "3", read as "3 attachments") and repeat mark (its interval in words), on the
  * card's top line so the card grows no taller.
  */
@@ -35,22 +57,13 @@ export function TaskCardMarks({ task }: { task: Pick<Task, 'checklist' | 'repeat
   const files = task.attachmentCount;
   const { t } = useLingui();
   if (total === 0 && files === 0 && !task.repeat) return null;
-  const doneCount = formatNumber(done);
-  const totalCount = formatNumber(total);
-  const checklistText = t({
-    message: plural(total, { one: `${doneCount} of # checklist item done`, other: `${doneCount} of # checklist items done` }),
-    comment: 'A card’s checklist progress, as screen readers say it (shown as “2/5”)',
-  });
   const attachments = t({ message: plural(files, { one: '# attachment', other: '# attachments' }), comment: 'A card’s number of attached files' });
   return (
     <span className="task-card__marks">
       {total > 0 ? (
         <span className={done === total ? 'task-card__mark task-card__mark--complete' : 'task-card__mark'}>
           <ChecklistIcon />
-          <span aria-hidden="true">
-            {doneCount}/{totalCount}
-          </span>
-          <span className="visually-hidden">{checklistText}</span>
+          <ChecklistCount counts={task.checklist} />
         </span>
       ) : null}
       {files > 0 ? (
