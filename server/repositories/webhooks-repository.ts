@@ -13,22 +13,36 @@ export const webhookMessageId = (rowId: string) => `msg_${rowId}`;
 const WANTED = new Set<string>(WEBHOOK_EVENTS);
 
 /**
- * The events of a write that webhooks may want, as one JSON array: `key` (fresh per event; a
- * delivery's row id is `key` + the webhook's id, so one event makes at most one row per webhook),
- * `type`, `boardId` (the board the task is on after the change: a moved task's event goes to its
- * new board), `at`, and `body`, the JSON the receiver gets: `{type, timestamp, data}` with the
- * event's data as the live stream sends it.
+ * The events of a write that webhooks may want, as one JSON array: `key` (fresh per delivered
+ * event; a delivery's row id is `key` + the webhook's id, so one event makes at most one row per
+ * webhook), `type`, `boardId` (the board whose webhooks receive it), `at`, and `body`, the JSON
+ * the receiver gets: `{type, timestamp, data}` with the event's data as the live stream sends it.
+ *
+ * A board's webhooks hear about a task as the board's members do: a task moved to another board
+ * is, to the board it left, `task.deleted` (`{task: {_id, version}, by}`), and to the board it
+ * arrived on, `task.created` (the whole task), so a receiver that mirrors one board's tasks
+ * neither keeps a task that left nor misses one that came.
  */
 export function webhookEventJson(events: readonly NewEvent[], newKey: () => string): string | undefined {
-  const wanted = events.filter((e) => WANTED.has(e.type) && e.boardId != null);
-  if (wanted.length === 0) return undefined;
+  const deliveries = events.flatMap((e): { type: string; boardId: string; at: string; data: unknown }[] => {
+    if (e.boardId == null) return [];
+    if (e.type === 'task.updated' && e.fromBoardId != null && e.fromBoardId !== e.boardId) {
+      const { task, by } = e.data as { task: { _id: string; version: number }; by: unknown };
+      return [
+        { type: 'task.deleted', boardId: e.fromBoardId, at: e.at, data: { task: { _id: task._id, version: task.version }, by } },
+        { type: 'task.created', boardId: e.boardId, at: e.at, data: e.data },
+      ];
+    }
+    return WANTED.has(e.type) ? [{ type: e.type, boardId: e.boardId, at: e.at, data: e.data }] : [];
+  });
+  if (deliveries.length === 0) return undefined;
   return JSON.stringify(
-    wanted.map((e) => ({
+    deliveries.map((d) => ({
       key: newKey(),
-      type: e.type,
-      boardId: e.boardId,
-      at: e.at,
-      body: JSON.stringify({ type: e.type, timestamp: e.at, data: e.data }),
+      type: d.type,
+      boardId: d.boardId,
+      at: d.at,
+      body: JSON.stringify({ type: d.type, timestamp: d.at, data: d.data }),
     })),
   );
 }

@@ -85,22 +85,43 @@ describe('what is written', () => {
     expect(verifySignature(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, r, r.body, Math.floor(t.clock.now().getTime() / 1000))).toBe(false);
   });
 
-  it('writes nothing when the change fails (409), and a moved task\'s event goes to the board it is on after the move', async () => {
-    const { admin, board, webhook } = await hooked('/from', ['task.updated']);
-    const target = await insertBoard(t, admin.user);
-    const { webhook: there, secret } = await addWebhook(t, admin.cookie, target.id, receiver.url('/to'), ['task.updated']);
-    receiver.secrets.set('/to', secret);
+  it('writes nothing when the change fails (409)', async () => {
+    const { admin, board, webhook } = await hooked('/a', ['task.updated']);
     const task = await createTask(t, admin.cookie, { boardId: board.id });
     const stale = await patchTask(admin.cookie, task, { taskTitle: 'Too late', version: task.version + 5 });
     expect(stale.status).toBe(409);
     expect(await deliveryRows(t, webhook._id)).toEqual([]);
+  });
 
-    expect((await patchTask(admin.cookie, task, { boardId: target.id })).status).toBe(200);
+  it('tells the board a task left task.deleted and the board it arrived on task.created', async () => {
+    const { admin, board } = await hooked('/from', ['task.updated', 'task.deleted']);
+    const target = await insertBoard(t, admin.user);
+    const { secret } = await addWebhook(t, admin.cookie, target.id, receiver.url('/to'), ['task.updated', 'task.created']);
+    receiver.secrets.set('/to', secret);
+    // Wants neither: hears nothing of the move.
+    await addWebhook(t, admin.cookie, target.id, receiver.url('/updates-only'), ['task.updated']);
+    const task = await createTask(t, admin.cookie, { boardId: board.id });
+
+    const moved = await patchTask(admin.cookie, task, { boardId: target.id });
+    expect(moved.status).toBe(200);
     await t.app.outbox.drain();
-    expect(await deliveryRows(t, webhook._id)).toEqual([]);
-    expect(receiver.at('/to')).toHaveLength(1);
-    expect(receiver.at('/to')[0]!.verified).toBe(true);
-    expect((await deliveryRows(t, there._id))[0]).toMatchObject({ status: 'sent', responseStatus: 200 });
+    const by = { fullName: admin.user.fullName, email: admin.user.email };
+    const left = receiver.at('/from');
+    expect(left.map((r) => r.verified)).toEqual([true]);
+    expect(bodyOf(left[0]!.body)).toMatchObject({ type: 'task.deleted', data: { task: { _id: task._id, version: task.version + 1 }, by } });
+    expect(Object.keys(bodyOf(left[0]!.body).data.task as object)).toEqual(['_id', 'version']);
+    const arrived = receiver.at('/to');
+    expect(arrived.map((r) => r.verified)).toEqual([true]);
+    expect(bodyOf(arrived[0]!.body).type).toBe('task.created');
+    expect(bodyOf(arrived[0]!.body).data).toEqual(await eventPayload(task._id, 'task.updated'));
+    expect(arrived[0]!.id).not.toBe(left[0]!.id);
+    expect(receiver.at('/updates-only')).toEqual([]);
+
+    // A change on the new board is an update there, and the old board hears nothing of it.
+    expect((await patchTask(admin.cookie, moved.json.data.task, { taskTitle: 'Renamed' })).status).toBe(200);
+    await t.app.outbox.drain();
+    expect(receiver.at('/from')).toHaveLength(1);
+    expect(receiver.at('/to').map((r) => bodyOf(r.body).type)).toEqual(['task.created', 'task.updated']);
   });
 });
 

@@ -49,6 +49,7 @@ const webhooks: FastifyPluginAsyncTypebox = (fastify) => {
         summary: 'Add a webhook; its signing secret is answered this once (admin)',
         description:
           `${RIGHTS} ${URL_RULE} \`events\`: the task and comment event types it receives. ` +
+          'A task moved to another board is `task.deleted` to the board it left and `task.created` to the one it arrived on. ' +
           `At most ${WEBHOOK_LIMITS.perBoard} webhooks per board: 409 LIMIT_REACHED. Deliveries follow the Standard Webhooks specification.`,
         security: sessionSecurity,
         params: BoardParams,
