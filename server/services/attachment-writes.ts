@@ -10,7 +10,7 @@ import { newId } from '../db/ids.ts';
 import type { Executor } from '../db/prepared.ts';
 import { AppError, validationFailed } from '../errors.ts';
 import { detectType, hasThumbnail, makeThumbnail, TYPE_HEAD_BYTES } from '../files/inspect.ts';
-import { paced } from '../files/upload-pacing.ts';
+import { nextTurn, paced } from '../files/upload-pacing.ts';
 import type { NewEvent } from '../repositories/events-repository.ts';
 import { toAttachmentJson } from '../repositories/attachments-repository.ts';
 import type { Actor } from './actor.ts';
@@ -196,6 +196,8 @@ export default fp(
         const storageKey = `attachments/${id}`;
         const thumbnailKey = `thumbnails/${id}.webp`;
         const keys = [storageKey, thumbnailKey];
+        // Each of the upload's database writes starts in a turn of its own (files/upload-pacing.ts).
+        await nextTurn();
         await repo.sweepLater(keys, new Date(clock.now().getTime() + HOUR).toISOString());
         // An error of the sender's stream (a cut connection, a malformed body) is the upload's fault, not ours.
         const sender = { failed: false };
@@ -239,16 +241,19 @@ export default fp(
             createdAt: at,
           };
           const attachment = toAttachmentJson(row);
-          return await rowWrites(() => writes.change<Attachment>(actor, taskId, { rights: 'edit', lockFirst: true }, async ({ task: before }, ex) => {
-            await repo.lockBoard(before.boardId, ex);
-            await checkRoom(before, size, ex);
-            await repo.insert(row, ex);
-            await repo.keep(keys, ex);
-            const after: Task = { ...before, attachmentCount: before.attachmentCount + 1, updatedAt: at, version: before.version + 1 };
-            const event: NewEvent = { type: 'attachment.created', subjectId: before._id, ...sightOf(before), data: { taskId: before._id, attachment, by: person(actor) }, at };
-            const { parts, ...target } = taskChange(before, after, { attachmentCount: after.attachmentCount }, actor, now, event, { from: null, to: row.name });
-            return { target, parts, answer: () => attachment };
-          }));
+          return await rowWrites(async () => {
+            await nextTurn();
+            return writes.change<Attachment>(actor, taskId, { rights: 'edit', lockFirst: true }, async ({ task: before }, ex) => {
+              await repo.lockBoard(before.boardId, ex);
+              await checkRoom(before, size, ex);
+              await repo.insert(row, ex);
+              await repo.keep(keys, ex);
+              const after: Task = { ...before, attachmentCount: before.attachmentCount + 1, updatedAt: at, version: before.version + 1 };
+              const event: NewEvent = { type: 'attachment.created', subjectId: before._id, ...sightOf(before), data: { taskId: before._id, attachment, by: person(actor) }, at };
+              const { parts, ...target } = taskChange(before, after, { attachmentCount: after.attachmentCount }, actor, now, event, { from: null, to: row.name });
+              return { target, parts, answer: () => attachment };
+            });
+          });
         } catch (error) {
           await discard(keys);
           if (sender.failed && !(error instanceof AppError) && (error as { statusCode?: number }).statusCode === undefined) {

@@ -1,9 +1,7 @@
+import pLimit from 'p-limit';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { paced, paceUpload, TURN_BYTES } from '../files/upload-pacing.ts';
-
-/** Resolves after the current turn of the event loop (its check phase). */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+import { nextTurn, paced, paceUpload, TURN_BYTES } from '../files/upload-pacing.ts';
 
 describe('upload pacing', () => {
   it('lets TURN_BYTES through in a turn and holds the rest for later turns, first come first served', async () => {
@@ -56,6 +54,33 @@ describe('upload pacing', () => {
     } finally {
       stopped = true;
     }
+  });
+
+  it('starts queued writes in turns of their own, so the loop handles what arrived between them', async () => {
+    await nextTurn();
+    // The way an upload's row write waits: at most two at once, each starting with nextTurn.
+    const writes = pLimit(2);
+    const order: string[] = [];
+    let stopped = false;
+    const loop = () => {
+      order.push('turn');
+      if (!stopped) setImmediate(loop);
+    };
+    setImmediate(loop);
+    // Six writes that finish at once, each "committing" synchronously, as a SQLite transaction does.
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        writes(async () => {
+          await nextTurn();
+          order.push(`write ${i}`);
+        }),
+      ),
+    );
+    stopped = true;
+    const runs = order.join(' ').split('turn').map((run) => run.trim()).filter((run) => run !== '');
+    // Never more than the two running at once between two turns of the loop.
+    expect(runs.every((run) => run.split('write').length - 1 <= 2)).toBe(true);
+    expect(order.filter((step) => step.startsWith('write'))).toHaveLength(6);
   });
 
   it("passes the body's error on", async () => {
