@@ -1,6 +1,7 @@
 import { OTP_POLICY, type BoardRole, type Priority } from '#shared/constants.ts';
 import { message, text, type Translatable } from '#shared/i18n.ts';
 import { DEFAULT_LANGUAGE, HOUR_CYCLES, isRightToLeft, type HourCycle } from '#shared/languages.ts';
+import { displayName, PRIORITY_LABEL } from '../i18n/names.ts';
 import { translate, type ReaderLanguage } from '../i18n/translate.ts';
 
 /**
@@ -175,7 +176,6 @@ export function formatDeadline(iso: string, reader: Reader = ENGLISH): string {
   return translate(reader.language, message('{when} UTC', { when: deadlineFormat(reader).format(new Date(iso)) }));
 }
 
-const PRIORITY_LABEL: Record<Priority, string> = { low: text('Low'), normal: text('Normal'), high: text('High'), urgent: text('Urgent') };
 const CODE_MINUTES = OTP_POLICY.ttlMs / 60_000;
 
 // i18n: Why a code mail came (the last lines of the mail).
@@ -355,13 +355,14 @@ const ROLE_LABEL: Record<BoardRole, Translatable> = {
 };
 
 export function boardAddedMail(m: BoardAddedMailInput, reader: Reader = ENGLISH): MailContent {
+  const board = displayName(reader.language, m.boardName);
   return render({
     reader,
     appOrigin: m.appOrigin,
-    subject: message('{name} added you to {board}', { name: m.adderName, board: m.boardName }),
-    lead: message('{name} added you to the board "{board}" on Taskwise.', { name: m.adderName, board: m.boardName }),
+    subject: message('{name} added you to {board}', { name: m.adderName, board }),
+    lead: message('{name} added you to the board "{board}" on Taskwise.', { name: m.adderName, board }),
     details: [
-      [text('Board'), m.boardName],
+      [text('Board'), board],
       [text('Your role'), translate(reader.language, ROLE_LABEL[m.role])],
     ],
     ...(m.hasAccount ? {} : { paragraphs: [text('Create a Taskwise account with this address to see the board: it is waiting for you.')] }),
@@ -408,13 +409,14 @@ export interface WebhookPausedMailInput {
 
 /** To a board's admins, once, when one of its webhooks is paused after 24 hours of failed deliveries. */
 export function webhookPausedMail(m: WebhookPausedMailInput, reader: Reader = ENGLISH): MailContent {
+  const board = displayName(reader.language, m.boardName);
   return render({
     reader,
     appOrigin: m.appOrigin,
-    subject: message('A webhook of {board} was paused', { board: m.boardName }),
-    lead: message('Every delivery to a webhook of the board "{board}" has failed for 24 hours, so Taskwise paused it.', { board: m.boardName }),
+    subject: message('A webhook of {board} was paused', { board }),
+    lead: message('Every delivery to a webhook of the board "{board}" has failed for 24 hours, so Taskwise paused it.', { board }),
     details: [
-      [text('Board'), m.boardName],
+      [text('Board'), board],
       [text('Webhook'), m.url],
     ],
     paragraphs: [text('No events are sent to it while it is paused. Once the receiver works again, resume the webhook in the board\'s settings; you can redeliver recent events from its delivery log.')],

@@ -138,6 +138,18 @@ describe('GET /api/calendar/<secret>.ics', () => {
     });
   });
 
+  it("is written in its owner's language: the product's own board names translated, a name people typed as they typed it", async () => {
+    const { user, cookie } = await createSignedInUser(t);
+    expect((await t.request('PATCH', '/api/users/me/settings', { cookie, body: { language: 'de' } })).status).toBe(200);
+    const typed = await insertBoard(t, user, [], "Sprint {1} 'Q3'");
+    await createTask(t, cookie, { taskTitle: 'Personal one', assignee: user.email, deadline: inDays(1), priority: 'high' });
+    await createTask(t, cookie, { taskTitle: 'Shared one', assignee: user.email, deadline: inDays(2), boardId: typed.id });
+    const events = eventsOf(await feed(await feedPath(t, cookie)));
+    const descriptionOf = (title: string) => events.find((event) => event.summary === title)?.description;
+    expect(descriptionOf('Personal one')).toBe(`Board: Persönlich\nZuständig: ${user.email}\nPriorität: Hoch`);
+    expect(descriptionOf('Shared one')).toBe(`Board: Sprint {1} 'Q3'\nZuständig: ${user.email}\nPriorität: Normal`);
+  });
+
   it('keeps the UID of a task across reads and edits', async () => {
     const { user, cookie } = await createSignedInUser(t);
     const task = await createTask(t, cookie, { assignee: user.email, deadline: inDays(1) });

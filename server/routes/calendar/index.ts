@@ -9,6 +9,7 @@ import { text, type Translatable } from '#shared/i18n.ts';
 import { SERVER_MESSAGES } from '#shared/messages.ts';
 import { ID_RE } from '../../db/ids.ts';
 import { AppError } from '../../errors.ts';
+import { displayName, PRIORITY_LABEL } from '../../i18n/names.ts';
 import { storedLanguage, translate } from '../../i18n/translate.ts';
 import { currentUser } from '../../plugins/session.ts';
 import type { Viewer } from '../../repositories/task-visibility.ts';
@@ -27,7 +28,6 @@ const CACHE_MAX_CHARS = 32 * 1024 * 1024;
 const STAMPS_MAX = 20_000;
 /** RFC 5545 PRIORITY: 1 is the highest, 9 the lowest, 5 the middle. */
 const ICAL_PRIORITY: Record<Priority, number> = { urgent: 1, high: 3, normal: 5, low: 9 };
-const PRIORITY_LABEL: Record<Priority, Translatable> = { urgent: text('Urgent'), high: text('High'), normal: text('Normal'), low: text('Low') };
 
 const newSecret = () => randomBytes(32).toString('base64url');
 const feedNotFound = () => new AppError(404, 'NOT_FOUND', SERVER_MESSAGES.routeNotFound);
@@ -189,7 +189,7 @@ const calendar: FastifyPluginAsyncTypebox = (fastify) => {
         const deadline = new Date(task.deadline ?? 0);
         const startAt = task.startAt === null ? undefined : new Date(task.startAt);
         const start = startAt !== undefined && startAt < deadline ? startAt : deadline;
-        const boardName = names.get(task.boardId) ?? '';
+        const boardName = displayName(language, names.get(task.boardId) ?? '');
         const lines = [line(text('Board'), boardName), line(text('Assignee'), task.assignee), line(text('Priority'), t(PRIORITY_LABEL[task.priority]))];
         if (task.workTitle !== '') lines.push(line(text('Work'), task.workTitle));
         if (task.description !== '') lines.push('', task.description);

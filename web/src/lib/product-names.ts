@@ -4,7 +4,8 @@ import { PERSONAL_BOARD_NAME } from '#shared/constants.ts';
 
 /**
  * The names Taskwise itself gives, shown in the reader's language while nobody has changed them:
- * a board or column renamed by its people shows what they typed, in any language.
+ * a board or column renamed by its people shows what they typed, in any language. The server writes
+ * them the same way in mails and the calendar feed (server/i18n/names.ts, in its own catalogs).
  */
 /* eslint-disable lingui/no-unlocalized-strings -- the names as stored, compared, never shown as they are */
 const PRODUCT_NAMES: ReadonlyMap<string, MessageDescriptor> = new Map([
