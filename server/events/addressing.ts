@@ -1,4 +1,4 @@
-import { isBoardEvent, type EventType, type LoggedEvent } from '../repositories/events-repository.ts';
+import { isBoardEvent, taskDeletedData, type EventType, type LoggedEvent } from '../repositories/events-repository.ts';
 
 /** What addressing needs to know about a stream: its user's e-mail and the boards they are an active member of. */
 export interface Addressee {
@@ -41,5 +41,5 @@ export function boardChangeOf(event: LoggedEvent, email: string): { boardId: str
 export function payloadAs(event: LoggedEvent, type: EventType): string {
   if (type === event.type || type !== 'task.deleted') return event.payload;
   const { task, by } = JSON.parse(event.payload) as { task: { _id: string; version: number }; by: unknown };
-  return JSON.stringify({ task: { _id: task._id, version: task.version }, by });
+  return JSON.stringify(taskDeletedData(task._id, task.version, by));
 }

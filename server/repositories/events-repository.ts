@@ -29,6 +29,12 @@ export type EventType =
  */
 export const isBoardEvent = (type: EventType) => type.startsWith('board.');
 
+/**
+ * The data of a `task.deleted`, to whoever no longer sees the task (it was deleted, moved to
+ * another board or given to someone else): its id, the version the change produced, and who.
+ */
+export const taskDeletedData = (taskId: string, version: number, by: unknown) => ({ task: { _id: taskId, version }, by });
+
 /** One event to append to the log. */
 export interface NewEvent {
   type: EventType;

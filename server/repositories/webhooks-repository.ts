@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type Delivery, type Webhook, type WebhookEvent } from '#shared/schemas/webhooks.ts';
 import type { Executor } from '../db/prepared.ts';
 import type { DB } from '../db/schema.ts';
-import type { NewEvent } from './events-repository.ts';
+import { taskDeletedData, type NewEvent } from './events-repository.ts';
 
 /** The outbox `kind` of a webhook delivery (one event to one webhook). */
 export const WEBHOOK_KIND = 'webhook';
@@ -29,7 +29,7 @@ export function webhookEventJson(events: readonly NewEvent[], newKey: () => stri
     if (e.type === 'task.updated' && e.fromBoardId != null && e.fromBoardId !== e.boardId) {
       const { task, by } = e.data as { task: { _id: string; version: number }; by: unknown };
       return [
-        { type: 'task.deleted', boardId: e.fromBoardId, at: e.at, data: { task: { _id: task._id, version: task.version }, by } },
+        { type: 'task.deleted', boardId: e.fromBoardId, at: e.at, data: taskDeletedData(task._id, task.version, by) },
         { type: 'task.created', boardId: e.boardId, at: e.at, data: e.data },
       ];
     }

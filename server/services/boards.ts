@@ -9,7 +9,7 @@ import { newId } from '../db/ids.ts';
 import { AppError, rateLimited } from '../errors.ts';
 import { ENGLISH, writeMail, type MailTexts } from '../mail/templates.ts';
 import { unsubscribeFor } from '../mail/unsubscribe-tokens.ts';
-import type { EventTransaction, NewEvent } from '../repositories/events-repository.ts';
+import { taskDeletedData, type EventTransaction, type NewEvent } from '../repositories/events-repository.ts';
 import { appendAll, boardEvents } from './board-events.ts';
 import { plan } from './notifications.ts';
 import type { Actor } from './actor.ts';
@@ -183,7 +183,7 @@ export default fp(
             subjectId: task.id,
             boardId,
             audience: [task.assigneeEmail],
-            data: { task: { _id: task.id, version: task.version }, by },
+            data: taskDeletedData(task.id, task.version, by),
             at,
           }));
           events.push(...(await boardEvents(repo, trx, boardId, at, { removed: members.map((m) => m.email) })));
@@ -268,7 +268,7 @@ export default fp(
             const outsiders = await repo.tasksOfOutsiders(board.id, trx);
             await repo.deleteBoard(board.id, trx);
             for (const task of outsiders) {
-              events.push({ type: 'task.deleted', subjectId: task.id, boardId: board.id, audience: [task.assigneeEmail], data: { task: { _id: task.id, version: task.version }, by }, at });
+              events.push({ type: 'task.deleted', subjectId: task.id, boardId: board.id, audience: [task.assigneeEmail], data: taskDeletedData(task.id, task.version, by), at });
             }
             continue;
           }

@@ -1,5 +1,5 @@
 import type { Task } from '#shared/schemas/tasks.ts';
-import type { NewEvent } from '../repositories/events-repository.ts';
+import { taskDeletedData, type NewEvent } from '../repositories/events-repository.ts';
 import type { WriteParts } from '../repositories/task-write-statements.ts';
 import type { Actor } from './actor.ts';
 
@@ -44,7 +44,7 @@ export function eventsFor(change: TaskChange): NewEvent[] {
   const at = change.now.toISOString();
   if (after === undefined) {
     if (before === undefined) return [];
-    const data = { task: { _id: before._id, version: before.version + 1 }, by };
+    const data = taskDeletedData(before._id, before.version + 1, by);
     return [{ type: 'task.deleted', subjectId: before._id, ...sightOf(before), data, at }];
   }
   const event: NewEvent = { type: before === undefined ? 'task.created' : 'task.updated', subjectId: after._id, ...sightOf(after), data: { task: after, by }, at };
