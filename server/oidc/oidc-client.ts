@@ -135,8 +135,11 @@ export function createOidcClient(now: () => number = Date.now): OidcClient {
         const idClaims = tokens.claims();
         if (idClaims === undefined) throw new TypeError('the provider sent no ID token');
         let claims: Record<string, unknown> = idClaims;
-        // Providers often put only `sub` in the ID token when an access token is issued (OIDC Core 5.4).
-        if (stringClaim(idClaims.email) === null) {
+        // Providers often put only `sub` in the ID token when an access token is issued (OIDC Core
+        // 5.4), and some name the address there but say whether it is verified only at userinfo.
+        // The address and whether it is verified are then both taken from userinfo: they belong
+        // together, and an address without `email_verified: true` links and makes nothing.
+        if (stringClaim(idClaims.email) === null || typeof idClaims.email_verified !== 'boolean') {
           const userinfo = await client.fetchUserInfo(config, tokens.access_token, idClaims.sub);
           claims = { ...userinfo, ...idClaims, email: userinfo.email, email_verified: userinfo.email_verified };
         }

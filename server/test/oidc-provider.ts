@@ -15,6 +15,12 @@ export interface ProviderAccount {
   email?: string;
   email_verified?: boolean;
   name?: string;
+  /**
+   * What the ID token carries: only `sub` (the default, as providers that also issue an access
+   * token often do, leaving the rest to userinfo), every claim, or every claim but
+   * `email_verified` (a provider that says it only at userinfo, or not at all).
+   */
+  idToken?: 'sub' | 'all' | 'without-email-verified';
 }
 
 export interface TestProvider {
@@ -80,7 +86,7 @@ export async function startTestProvider(redirectUris: string[], { port = 0, anyL
         const email = form.get('email') ?? '';
         // An address typed at the login page makes (or changes) the account: who signs in is the test's choice.
         if (sub !== '' && email !== '') {
-          accounts.set(sub, { sub, email, email_verified: form.get('email_verified') === 'true', ...(form.get('name') ? { name: form.get('name') ?? '' } : {}) });
+          accounts.set(sub, { ...accounts.get(sub), sub, email, email_verified: form.get('email_verified') === 'true', ...(form.get('name') ? { name: form.get('name') ?? '' } : {}) });
         }
         if (!accounts.has(sub)) {
           await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'unknown account' });
@@ -112,12 +118,20 @@ export async function startTestProvider(redirectUris: string[], { port = 0, anyL
       },
     ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // The ID token carries what each account's `idToken` says (claims() below), not only `sub`.
+    conformIdTokenClaims: false,
     findAccount: (_ctx: KoaContextWithOIDC, sub: string) => {
       const account = accounts.get(sub);
       if (account === undefined) return undefined;
+      const { idToken = 'sub', ...claims } = account;
       return {
         accountId: sub,
-        claims: () => ({ ...account }),
+        claims: (use: string) => {
+          if (use !== 'id_token' || idToken === 'all') return { ...claims };
+          if (idToken === 'sub') return { sub };
+          const { email_verified: _left, ...rest } = claims;
+          return rest;
+        },
       };
     },
     interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `/interaction/${interaction.uid}` },

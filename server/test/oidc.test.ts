@@ -182,6 +182,27 @@ describe('signing in with a provider', () => {
     expect(await countUsers()).toBe(before);
   });
 
+  it('reads the address from the ID token when it says whether it is verified, else from userinfo', async () => {
+    // Every claim in the ID token: the address and its verification are read there.
+    const whole = providerAccount({ idToken: 'all' });
+    const { res } = await signInWith(whole);
+    expect((await me(res.sessionCookie ?? '')).json.data.user).toEqual({ email: whole.email, fullName: whole.name });
+
+    // The address in the ID token without `email_verified`: userinfo says it is verified, so an
+    // existing account with that address is linked (it was refused as unverified before).
+    const user = await createUser(t);
+    const linked = providerAccount({ email: user.email, email_verified: true, idToken: 'without-email-verified' });
+    const second = await signInWith(linked);
+    expect((await me(second.res.sessionCookie ?? '')).json.data.user.email).toBe(user.email);
+    expect(await identitiesOf(user.id)).toEqual([expect.objectContaining({ subject: linked.sub })]);
+
+    // Neither says it is verified: refused, nothing made.
+    const before = await countUsers();
+    const unverified = await signInWith(providerAccount({ email_verified: false, idToken: 'without-email-verified' }));
+    expectRefused(unverified.res, 'oidc_unverified');
+    expect(await countUsers()).toBe(before);
+  });
+
   it('makes no account where registration is closed, and says why', async () => {
     await t.rebuild({ REGISTRATION: 'closed' });
     const before = await countUsers();
