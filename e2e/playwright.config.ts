@@ -25,7 +25,12 @@ export default defineConfig({
   // runs. A two-browser test that takes 18–22 s here on busy cores once passed 60 s in a CI run
   // whose every test ran two to three times slower; the step timeline below says where time went.
   timeout: 90_000,
-  expect: { timeout: 10_000 },
+  // Also a hang guard: an assertion waits this long for its condition. A signed-in page opened
+  // beside the heaviest specs (twenty uploads, a resumable 39 s upload) showed its first content
+  // 3.5-14.3 s after the navigation began (16 runs, load average 10-14 on two cores): the
+  // renderer's first render and the task page's take seconds of a starved core. At 10 s a
+  // first-visibility check failed once in CI ("a second person sees a new file at once").
+  expect: { timeout: 20_000 },
   reporter: [['list'], ['./support/step-timeline.ts'], ['json', { outputFile: join(repoRoot, 'test-results/playwright.json') }]],
   // Not test-results/ itself: Playwright empties its output directory, and other reports live there.
   outputDir: join(repoRoot, 'test-results/playwright-artifacts'),
