@@ -18,6 +18,11 @@ const apiProject = (name: string, databaseUrl: string) => ({
     env: { TEST_DB: databaseUrl },
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // The files of a worker share one module graph instead of importing the whole server again
+    // for each of them (a fifth of the run's time when isolated): 191 s -> 115 s for the SQLite
+    // project. Each file still builds its own app, database and clock (server/test/helpers.ts);
+    // a file that mocks a module reloads what it mocks (users-login.test.ts).
+    isolate: false,
   },
 });
 

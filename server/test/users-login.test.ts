@@ -6,7 +6,10 @@ import { createUser, nextIp, uniqueEmail } from './factories.ts';
 import { MINUTE, SECOND, useTestApp } from './helpers.ts';
 
 // The real argon2, observed: how many verifications a sign-in costs is what keeps an unknown
-// e-mail from answering faster than a wrong password.
+// e-mail from answering faster than a wrong password. The API test files share one module graph
+// per worker (vitest.config.ts), so the server's modules are loaded afresh for this file: those
+// cached by an earlier file hold the unobserved argon2.
+vi.hoisted(() => vi.resetModules());
 vi.mock('@node-rs/argon2', async (importOriginal) => {
   const real = await importOriginal<typeof argon2>();
   return { ...real, verify: vi.fn(real.verify) };
