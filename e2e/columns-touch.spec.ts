@@ -18,9 +18,10 @@ import type { Browser, Locator, Page } from '@playwright/test';
 import { apiCreateTask, baseURL, expect, signedInState, test, type TestUser } from './fixtures.ts';
 import { apiCreateBoard } from './support/boards-api.ts';
 import { randomSuffix } from './support/db.ts';
-import { chromeArgs, chromePath } from './support/paths.ts';
+import { chromeArgs, fullChromePath } from './support/paths.ts';
 
-test.use({ launchOptions: { executablePath: chromePath, args: [...chromeArgs, '--enable-gpu-benchmarking'] } });
+// The whole browser: the headless shell's gestures never make a long press.
+test.use({ launchOptions: { executablePath: fullChromePath, args: [...chromeArgs, '--enable-gpu-benchmarking'] } });
 
 const column = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 const card = (page: Page, title: string) => page.getByRole('article', { name: title });

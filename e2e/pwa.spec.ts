@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CLIENT_MESSAGES } from '../shared/messages.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
-import { chromeArgs, chromePath, tmpRoot } from './support/paths.ts';
+import { chromeArgs, chromePath, fullChromePath, tmpRoot } from './support/paths.ts';
 
 /** Waits until a service worker controls the page (it claims the page on first activation). */
 async function waitForControl(page: Page): Promise<void> {
@@ -152,39 +152,47 @@ test.describe('service worker', () => {
     });
   });
 
-  test('shows a pushed message as a notification, and a fallback for one it cannot read', async ({ page, context, baseURL }) => {
-    await context.grantPermissions(['notifications'], { origin: baseURL! });
-    const cdp = await context.newCDPSession(page);
-    const registrationId = new Promise<string>((resolve) => {
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-        const ours = registrations.find((r) => !r.isDeleted && r.scopeURL === `${baseURL!}/`);
-        if (ours) resolve(ours.registrationId);
+  test('shows a pushed message as a notification, and a fallback for one it cannot read', async ({ baseURL }) => {
+    // In the whole browser: the headless shell shows no notifications (getNotifications() stays empty).
+    const browser = await chromium.launch({ executablePath: fullChromePath, args: chromeArgs, headless: true });
+    const context = await browser.newContext({ baseURL: baseURL! });
+    try {
+      const page = await context.newPage();
+      await context.grantPermissions(['notifications'], { origin: baseURL! });
+      const cdp = await context.newCDPSession(page);
+      const registrationId = new Promise<string>((resolve) => {
+        cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+          const ours = registrations.find((r) => !r.isDeleted && r.scopeURL === `${baseURL!}/`);
+          if (ours) resolve(ours.registrationId);
+        });
       });
-    });
-    await cdp.send('ServiceWorker.enable');
-    await page.goto('/login');
-    await waitForControl(page);
+      await cdp.send('ServiceWorker.enable');
+      await page.goto('/login');
+      await waitForControl(page);
 
-    const push = async (data: string) => {
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseURL!, registrationId: await registrationId, data });
-    };
-    interface Shown {
-      title: string;
-      body: string;
-      tag: string;
-      url: string | undefined;
+      const push = async (data: string) => {
+        await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseURL!, registrationId: await registrationId, data });
+      };
+      interface Shown {
+        title: string;
+        body: string;
+        tag: string;
+        url: string | undefined;
+      }
+      const shown = () =>
+        page.evaluate<Shown[]>(
+          'navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url })))',
+        );
+
+      await push(JSON.stringify({ title: 'Ada assigned you a task', body: 'Oil the hinges', url: '/tasks/abc', id: 'note-1' }));
+      await expect.poll(shown).toContainEqual({ title: 'Ada assigned you a task', body: 'Oil the hinges', tag: 'note-1', url: '/tasks/abc' });
+
+      await push('not json');
+      await expect.poll(shown).toContainEqual({ title: 'Taskwise', body: 'You have a new notification.', tag: '', url: '/tasks' });
+      await cdp.detach();
+    } finally {
+      await browser.close();
     }
-    const shown = () =>
-      page.evaluate<Shown[]>(
-        'navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url })))',
-      );
-
-    await push(JSON.stringify({ title: 'Ada assigned you a task', body: 'Oil the hinges', url: '/tasks/abc', id: 'note-1' }));
-    await expect.poll(shown).toContainEqual({ title: 'Ada assigned you a task', body: 'Oil the hinges', tag: 'note-1', url: '/tasks/abc' });
-
-    await push('not json');
-    await expect.poll(shown).toContainEqual({ title: 'Taskwise', body: 'You have a new notification.', tag: '', url: '/tasks' });
-    await cdp.detach();
   });
 
   test('a new version waits until the person clicks Reload, then takes over', async ({ page, baseURL }) => {

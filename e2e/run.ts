@@ -86,7 +86,7 @@ if (existsSync(reportPath)) {
 }
 if (stats) {
   const ran = stats.expected + stats.unexpected + stats.flaky;
-  say(`\n[e2e] ${ran} browser tests run in Chromium: ${stats.expected} passed, ${stats.unexpected} failed, ${stats.flaky} flaky, ${stats.skipped} skipped (${seconds}s with the build)`);
+  say(`\n[e2e] ${ran} browser tests run in ${chromePath}: ${stats.expected} passed, ${stats.unexpected} failed, ${stats.flaky} flaky, ${stats.skipped} skipped (${seconds}s with the build)`);
 } else {
   say(`\n[e2e] Playwright wrote no report at ${reportPath} (exit ${result.status ?? result.signal})`);
 }
