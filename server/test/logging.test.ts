@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOG_FLUSH_MS } from '../app.ts';
 import { signUnsubscribeToken } from '../mail/unsubscribe-tokens.ts';
 import { http, scratchDatabase, startServer, type ChildServer, type ScratchDatabase } from './security/child-server.ts';
 
@@ -39,6 +40,22 @@ describe('the server log', { timeout: 60_000 }, () => {
     const block = /^-{72}\nMail not sent \(SMTP_URL is not set\)\n[\s\S]*?^-{72}$/m.exec(output)?.[0] ?? '';
     expect(block).toContain('To: printed@example.com');
     expect(block).toMatch(/^\d{6}$/m);
+  });
+
+  it('shows a running server’s request lines while it runs: lines under 4 KiB wait at most its flush interval', async () => {
+    database = await scratchDatabase();
+    server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, database.dir);
+    const running = server;
+    const answered = await Promise.all(Array.from({ length: 10 }, (_, i) => http(`${running.url}/api/health?n=${i}`)));
+    expect(answered.every((res) => res.status === 200)).toBe(true);
+    const requestLines = () =>
+      running
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"request completed"') && line.includes('/api/health?n=')).length;
+    // Ten lines (about 1.7 KB) are under the 4 KiB a write waits for: the flush timer writes them.
+    await expect.poll(requestLines, { message: 'every request line is in the log', timeout: 20 * LOG_FLUSH_MS, interval: 20 }).toBe(10);
+    expect(running.process.exitCode).toBeNull();
   });
 
   it('never holds a token of a URL: the unsubscribe links are logged with the token replaced', async () => {
