@@ -9,7 +9,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CLIENT_MESSAGES } from '../shared/messages.ts';
+import { CATALOG_CACHE } from '../web/src/app/pwa/catalog-files.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
+import { loginForm } from './support/pages.ts';
 import { chromeArgs, chromePath, fullChromePath, tmpRoot } from './support/paths.ts';
 
 /** Waits until a service worker controls the page (it claims the page on first activation). */
@@ -149,6 +151,70 @@ test.describe('service worker', () => {
       await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('status')).toHaveText('Offline');
       await expect(page.getByText(CLIENT_MESSAGES.userInfoFailure)).toHaveCount(0);
       await context.setOffline(false);
+    });
+  });
+
+  test.describe('in German', () => {
+    test.use({ locale: 'de-DE' });
+
+    /** The language of each catalog file in a cache of the worker, by cache: "precache" (Workbox's) or "catalogs". */
+    const cachedCatalogs = (page: Page) =>
+      page.evaluate(`(async () => {
+        const languages = {};
+        for (const name of await caches.keys()) {
+          const kind = name.startsWith('workbox-precache') ? 'precache' : name === '${CATALOG_CACHE}' ? 'catalogs' : undefined;
+          if (kind === undefined) continue;
+          for (const request of await (await caches.open(name)).keys()) {
+            const match = /\\/assets\\/catalogs\\/(public|app)-([^./]+)\\./.exec(new URL(request.url).pathname);
+            if (match) (languages[kind] ??= []).push(match[1] + ' ' + match[2]);
+          }
+        }
+        for (const list of Object.values(languages)) list.sort();
+        return languages;
+      })()`);
+
+    /** Empties the browser's HTTP cache (not Cache Storage): offline, only the worker's caches are left. */
+    const clearHttpCache = async (page: Page) => {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.clearBrowserCache');
+      await cdp.detach();
+    };
+
+    test('the worker keeps English and the language spoken, not the other ten; offline the page opens in German', async ({ page, context }) => {
+      await page.goto('/login');
+      await expect(page.getByRole('button', { name: 'Anmelden', exact: true })).toBeVisible();
+      await waitForControl(page);
+
+      expect(await cachedCatalogs(page)).toEqual({ precache: ['app en', 'public en'], catalogs: ['app de', 'public de'] });
+
+      await clearHttpCache(page);
+      await context.setOffline(true);
+      try {
+        const response = await page.reload();
+        expect(response?.fromServiceWorker()).toBe(true);
+        await expect(page.getByRole('button', { name: 'Anmelden', exact: true })).toBeVisible();
+        expect(await page.evaluate('document.documentElement.lang')).toBe('de');
+      } finally {
+        await context.setOffline(false);
+      }
+    });
+
+    test('offline without the language’s catalogs, the page opens in English instead of not at all', async ({ page, context }) => {
+      await page.goto('/login');
+      await expect(page.getByRole('button', { name: 'Anmelden', exact: true })).toBeVisible();
+      await waitForControl(page);
+      // As on a device whose worker was installed while it spoke another language.
+      expect(await page.evaluate(`caches.delete('${CATALOG_CACHE}')`)).toBe(true);
+      await clearHttpCache(page);
+
+      await context.setOffline(true);
+      try {
+        await page.reload();
+        await expect(loginForm(page).submit).toBeVisible();
+        expect(await page.evaluate('document.documentElement.lang')).toBe('en');
+      } finally {
+        await context.setOffline(false);
+      }
     });
   });
 

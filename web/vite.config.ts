@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { catalogChunkName } from './src/app/pwa/catalog-files.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiPort = process.env.API_PORT ?? '3001';
@@ -164,6 +165,9 @@ export default defineConfig({
     target: 'es2022',
     rolldownOptions: {
       output: {
+        // The language catalogs in a folder of their own, named by part and language, which the
+        // service worker reads to cache each language's on demand (web/src/app/pwa/catalog-files.ts).
+        chunkFileNames: (chunk) => catalogChunkName(chunk.facadeModuleId) ?? 'assets/[name]-[hash].js',
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 3 },

@@ -2,7 +2,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { LOGGED_IN_FLAG } from '#shared/constants.ts';
-import { startFormats, startLanguage, switchLanguage } from '#web/app/i18n.ts';
+import { startFormats, startLanguage, startSpeaking } from '#web/app/i18n.ts';
 import { loadDataLayer } from '#web/app/data-slot.tsx';
 import { AppProviders } from '#web/app/providers.tsx';
 import { AppRoutes, preloadFirstScreen } from '#web/app/routes.tsx';
@@ -37,7 +37,7 @@ const dataLayer = signedIn
     )
   : undefined;
 startFormats(signedIn);
-void Promise.all([openDeviceCopy({ signedIn }), dataLayer, switchLanguage(startLanguage(signedIn), { app: signedIn }), preloadFirstScreen(window.location.pathname, window.location.search, signedIn)]).then(([deviceCopy, layer]) => {
+void Promise.all([openDeviceCopy({ signedIn }), dataLayer, startSpeaking(startLanguage(signedIn), { app: signedIn }), preloadFirstScreen(window.location.pathname, window.location.search, signedIn)]).then(([deviceCopy, layer]) => {
   const app = createRoot(root);
   // As a transition, React renders the first screen in slices of a few milliseconds, yielding to
   // the browser between them, rather than in one long task that would keep a slow phone from

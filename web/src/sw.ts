@@ -4,8 +4,9 @@
  * writes the precache list in place of `self.__WB_MANIFEST`; web/vite.config.ts says what it
  * holds). docs/architecture.md, "Installable app", describes the whole flow.
  *
- * - The app shell (index.html, JS, CSS, icons) is precached, so the app opens with no network;
- *   every navigation to an app route gets the precached index.html. /api is never cached: its
+ * - The app shell (index.html, JS, CSS, icons, English's catalogs) is precached, so the app
+ *   opens with no network; every navigation to an app route gets the precached index.html.
+ *   Another language's catalogs are cached when it is used (below). /api is never cached: its
  *   requests pass through untouched, and the app shows its own error when they fail.
  * - A push shows a notification; a click on it focuses a window of the app and opens the
  *   notification's page there.
@@ -13,16 +14,58 @@
  *   sends SKIP_WAITING only when the person clicks Reload (web/src/app/pwa/).
  */
 import { clientsClaim } from 'workbox-core';
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst } from 'workbox-strategies';
+import { DEFAULT_LANGUAGE } from '#shared/languages.ts';
+import { CATALOG_CACHE, catalogLanguage } from './app/pwa/catalog-files.ts';
+import { storedOfflineLanguage } from './app/pwa/offline-language.ts';
 import { SKIP_WAITING } from './app/pwa/messages.ts';
 import { clickTarget, notificationFromPush, pickWindow } from './sw/push-message.ts';
 
-declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
+type ManifestEntry = string | PrecacheEntry;
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: ManifestEntry[] };
 
-precacheAndRoute(self.__WB_MANIFEST);
+const absolute = (entry: ManifestEntry) => new URL(typeof entry === 'string' ? entry : entry.url, self.location.href).href;
+/** A catalog of another language than English: cached when its language is used, not precached. */
+const onDemand = (entry: ManifestEntry) => {
+  const language = catalogLanguage(absolute(entry));
+  return language !== undefined && language !== DEFAULT_LANGUAGE;
+};
+const manifest = self.__WB_MANIFEST;
+precacheAndRoute(manifest.filter((entry) => !onDemand(entry)));
 // Precaches of earlier Workbox versions (a different cache name) are deleted on activation.
 cleanupOutdatedCaches();
+
+/**
+ * The other languages' catalogs of this version (web/src/app/pwa/catalog-files.ts): each is cached
+ * the first time it is asked for through this worker, and served from the cache from then on
+ * (the file names change with their content). The language the device speaks is cached at
+ * installation, so it is there offline from the first visit; earlier versions' catalogs go when
+ * this version takes over.
+ */
+const catalogs = new Set(manifest.filter(onDemand).map(absolute));
+registerRoute(({ url }) => catalogs.has(url.href), new CacheFirst({ cacheName: CATALOG_CACHE }));
+
+async function cacheLanguageSpoken(): Promise<void> {
+  const language = await storedOfflineLanguage();
+  if (language === undefined) return;
+  const cache = await caches.open(CATALOG_CACHE);
+  await cache.addAll([...catalogs].filter((url) => catalogLanguage(url) === language));
+}
+
+async function dropOtherVersionsCatalogs(): Promise<void> {
+  const cache = await caches.open(CATALOG_CACHE);
+  for (const request of await cache.keys()) if (!catalogs.has(request.url)) await cache.delete(request);
+}
+
+self.addEventListener('install', (event: ExtendableEvent) => {
+  // Best effort: without it the worker still installs, and the app falls back to English offline.
+  event.waitUntil(cacheLanguageSpoken().catch(() => undefined));
+});
+self.addEventListener('activate', (event: ExtendableEvent) => {
+  event.waitUntil(dropOtherVersionsCatalogs());
+});
 
 /**
  * Paths the server answers itself, never with the app: the API (with its documentation at

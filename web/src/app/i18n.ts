@@ -1,6 +1,7 @@
 import { i18n, type Messages } from '@lingui/core';
-import { bestLanguage, HOUR_CYCLES, isRightToLeft, PSEUDO_LANGUAGE, toLanguage, WEEK_STARTS, type HourCycle, type Language, type WeekStart } from '#shared/languages.ts';
+import { bestLanguage, DEFAULT_LANGUAGE, HOUR_CYCLES, isRightToLeft, PSEUDO_LANGUAGE, toLanguage, WEEK_STARTS, type HourCycle, type Language, type WeekStart } from '#shared/languages.ts';
 import { setFormatPreferences } from '#web/lib/locale-format.ts';
+import { storeOfflineLanguage } from './pwa/offline-language.ts';
 
 /*
  * The language the web app speaks, and its catalogs (lingui.config.ts, docs/i18n.md).
@@ -83,6 +84,19 @@ export async function switchLanguage(language: WebLanguage, { app = appCatalogWa
   await Promise.all([loadCatalog(publicCatalogs, 'public', language), app ? loadCatalog(appCatalogs, 'app', language) : undefined]);
   if (i18n.locale !== language) i18n.activate(language);
   showLanguage(language);
+  // The service worker caches this language's catalogs when it is installed (app/pwa/offline-language.ts).
+  storeOfflineLanguage(language);
+}
+
+/**
+ * The language a page starts in, or English when its catalogs cannot be had: offline, on a device
+ * whose service worker has not kept that language (app/pwa/offline-language.ts). English's are precached.
+ */
+export function startSpeaking(language: WebLanguage, options: { app: boolean }): Promise<void> {
+  return switchLanguage(language, options).catch((error: unknown) => {
+    if (language === DEFAULT_LANGUAGE) throw error;
+    return switchLanguage(DEFAULT_LANGUAGE, options);
+  });
 }
 
 /** Loads the app catalog of the language in use; the signed-in chunks wait for it (`withAppCatalog`). */

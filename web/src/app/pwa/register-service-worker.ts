@@ -1,3 +1,4 @@
+import { offlineLanguageStored } from './offline-language.ts';
 import { SKIP_WAITING } from './messages.ts';
 import { offerUpdate } from './update-store.ts';
 
@@ -44,6 +45,8 @@ export async function registerServiceWorker(options: RegisterOptions = {}): Prom
     controlled = true;
   });
 
+  // A worker installed now caches the language this page speaks: stored first (offline-language.ts).
+  await offlineLanguageStored();
   const registration = await container.register('/sw.js', { scope: '/' });
 
   const offer = (worker: ServiceWorker) => {
