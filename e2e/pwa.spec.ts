@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { CLIENT_MESSAGES } from '../shared/messages.ts';
-import { CATALOG_CACHE } from '../web/src/app/pwa/catalog-files.ts';
+import { CATALOG_CACHE, catalogFile } from '../web/src/app/pwa/catalog-files.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
 import { loginForm } from './support/pages.ts';
 import { chromeArgs, chromePath, fullChromePath, tmpRoot } from './support/paths.ts';
@@ -157,21 +157,25 @@ test.describe('service worker', () => {
   test.describe('in German', () => {
     test.use({ locale: 'de-DE' });
 
-    /** The language of each catalog file in a cache of the worker, by cache: "precache" (Workbox's) or "catalogs". */
-    const cachedCatalogs = (page: Page) =>
-      page.evaluate(`(async () => {
-        const languages = {};
-        for (const name of await caches.keys()) {
-          const kind = name.startsWith('workbox-precache') ? 'precache' : name === '${CATALOG_CACHE}' ? 'catalogs' : undefined;
-          if (kind === undefined) continue;
-          for (const request of await (await caches.open(name)).keys()) {
-            const match = /\\/assets\\/catalogs\\/(public|app)-([^./]+)\\./.exec(new URL(request.url).pathname);
-            if (match) (languages[kind] ??= []).push(match[1] + ' ' + match[2]);
-          }
-        }
-        for (const list of Object.values(languages)) list.sort();
-        return languages;
+    /** The catalog files ("app de", "public en"…) in the worker's caches, by cache: "precache" (Workbox's) or "catalogs". */
+    const cachedCatalogs = async (page: Page) => {
+      const urls = await page.evaluate<Record<string, string[]>>(`(async () => {
+        const urls = {};
+        for (const name of await caches.keys()) urls[name] = (await (await caches.open(name)).keys()).map((request) => request.url);
+        return urls;
       })()`);
+      const byKind: Record<string, string[]> = {};
+      for (const [name, list] of Object.entries(urls)) {
+        const kind = name.startsWith('workbox-precache') ? 'precache' : name === CATALOG_CACHE ? 'catalogs' : undefined;
+        if (kind === undefined) continue;
+        for (const url of list) {
+          const file = catalogFile(url);
+          if (file) (byKind[kind] ??= []).push(`${file.part} ${file.language}`);
+        }
+      }
+      for (const list of Object.values(byKind)) list.sort();
+      return byKind;
+    };
 
     /** Empties the browser's HTTP cache (not Cache Storage): offline, only the worker's caches are left. */
     const clearHttpCache = async (page: Page) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogChunkName, catalogLanguage } from './catalog-files.ts';
+import { catalogChunkName, catalogFile, catalogLanguage } from './catalog-files.ts';
 
 describe('catalog files', () => {
   it('names a catalog module’s chunk by its part and language, and no other module’s', () => {
@@ -19,5 +19,6 @@ describe('catalog files', () => {
     expect(catalogLanguage('/assets/de-B-N3pzth.js')).toBeUndefined();
     expect(catalogLanguage('/assets/catalogs/readme.txt')).toBeUndefined();
     expect(catalogLanguage('/index.html')).toBeUndefined();
+    expect(catalogFile('/assets/catalogs/public-pt-BR.Cj3XNcLA.js')).toEqual({ part: 'public', language: 'pt-BR' });
   });
 });

@@ -14,13 +14,13 @@
  */
 
 /** Where the build puts the catalogs, under the web root. */
-export const CATALOG_DIR = 'assets/catalogs';
+const CATALOG_DIR = 'assets/catalogs';
 
 /** The worker's cache of the catalogs of languages other than English. */
 export const CATALOG_CACHE = 'taskwise-catalogs';
 
 const CATALOG_MODULE = /[\\/]web[\\/]src[\\/]locales[\\/](public|app)[\\/]([^\\/.]+)\.po(?:\?.*)?$/;
-const CATALOG_FILE = /(?:^|\/)assets\/catalogs\/(?:public|app)-([^./]+)\.[^/]+\.js$/;
+const CATALOG_FILE = /(?:^|\/)assets\/catalogs\/(public|app)-([^./]+)\.[^/]+\.js$/;
 
 /** The chunk file name pattern of a catalog module (`…/web/src/locales/app/de.po`); undefined for any other module. */
 export function catalogChunkName(moduleId: string | null): string | undefined {
@@ -28,7 +28,11 @@ export function catalogChunkName(moduleId: string | null): string | undefined {
   return match ? `${CATALOG_DIR}/${match[1]}-${match[2]}.[hash].js` : undefined;
 }
 
-/** The language of a catalog file, from its URL or path; undefined for any other file. */
-export function catalogLanguage(url: string): string | undefined {
-  return CATALOG_FILE.exec(new URL(url, 'http://x/').pathname)?.[1];
+/** The part (`public` or `app`) and language of a catalog file, from its URL or path; undefined for any other file. */
+export function catalogFile(url: string): { part: string; language: string } | undefined {
+  const [, part, language] = CATALOG_FILE.exec(new URL(url, 'http://x/').pathname) ?? [];
+  return part === undefined || language === undefined ? undefined : { part, language };
 }
+
+/** The language of a catalog file, from its URL or path; undefined for any other file. */
+export const catalogLanguage = (url: string): string | undefined => catalogFile(url)?.language;
