@@ -2,11 +2,13 @@
  * The bare baseline: the leanest correct server a careful engineer would write by hand for the
  * calls the API benchmark measures — GET /api/health, GET /api/users/me, GET /api/tasks (with
  * ?status and ?priority), POST /api/tasks, PATCH /api/tasks/:id, POST /api/users/login — and
- * the same answers (JSend bodies, status codes, cookies, security headers) as Taskwise.
+ * the same answers (JSend bodies, status codes, cookies, security headers) as Taskwise. For the
+ * uploads benchmark it also takes POST /api/tasks/:id/attachments, with less than the app does
+ * (see `upload`): the bare reference for what uploads do to the reads beside them.
  *
- * Plain `node:http`, `node:sqlite` (or `pg` for PostgreSQL), `JSON.stringify`, and its own SQL,
- * chosen for speed: one prepared statement per call, no query builder, no framework, no request
- * log. It shares with the app only what defines the answers (field rules, message texts, limits
+ * Plain `node:http`, `node:sqlite` (or `pg` for PostgreSQL), `JSON.stringify` (and @fastify/busboy
+ * for the one multipart body), and its own SQL, chosen for speed: one prepared statement per call,
+ * no query builder, no framework, no request log. It shares with the app only what defines the answers (field rules, message texts, limits
  * from shared/, the security header values), never the app's SQL or repositories.
  *
  * Sessions as the app's contract says: the cookie carries a random token, the database its
@@ -32,8 +34,13 @@
  * migrated. The API suite checks that its answers equal the app's before it measures anything.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { pipeline } from 'node:stream/promises';
+import { Busboy, type BusboyFileStream, type BusboyHeaders } from '@fastify/busboy';
 import { verify } from '@node-rs/argon2';
 import pg from 'pg';
 import { LIMITS, LOGIN_POLICY, PRIORITIES, SESSION_POLICY, STATUSES } from '#shared/constants.ts';
@@ -269,6 +276,11 @@ function statements(taskColumns: readonly string[], hasVersion: boolean, details
     dropExpired: 'delete from sessions where user_id = $1 and expires_at <= $2',
     addSession: 'insert into sessions (token_hash, user_id, created_at, expires_at, last_seen_at) values ($1, $2, $3, $4, $3)',
     ping: 'select 1',
+    // An upload's row, once its file is whole, and the task's count of files.
+    insertAttachment:
+      'insert into attachments (id, task_id, name, size, type, width, height, storage_key, thumbnail_key, uploader_id, uploader_name, uploader_email, created_at) ' +
+      "values ($1, $2, $3, $4, 'application/octet-stream', null, null, $1, null, $5, $6, $7, $8)",
+    countAttachment: 'update tasks set attachment_count = attachment_count + 1 where id = $1',
   };
 }
 
@@ -429,6 +441,17 @@ const MAIL_WINDOW_MS = 3_600_000;
 const TRACKED = [['task_title', 'taskTitle'], ['assignee_email', 'assignee'], ['work_title', 'workTitle'], ['deadline', 'deadline'], ['priority', 'priority'], ['status', 'status']] as const;
 type All = (name: string, values: unknown[]) => Promise<Row[]>;
 const oneOf = (list: readonly string[], value: unknown): value is string => typeof value === 'string' && list.includes(value);
+/** Where uploads go (`upload`), and the largest one taken. */
+const FILES_DIR = process.env.FILES_DIR ?? 'data/files';
+const MAX_UPLOAD_BYTES = Number(process.env.ATTACHMENT_MAX_MB ?? '100') * 1_000_000;
+/** A parser of a multipart body of one file (400 when the body is not multipart). */
+function multipartOf(req: IncomingMessage) {
+  try {
+    return new Busboy({ headers: req.headers as BusboyHeaders, limits: { files: 1, fileSize: MAX_UPLOAD_BYTES } });
+  } catch {
+    throw invalid();
+  }
+}
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL ?? '';
@@ -698,6 +721,48 @@ async function main(): Promise<void> {
     send(res, 200, { status: 'success', message: SERVER_MESSAGES.loginSuccess, data: { user: { fullName: user.full_name, email: user.email } } });
   }
 
+  /**
+   * POST /api/tasks/:id/attachments (the uploads bench's bare reference, not the API benchmark's):
+   * the task is read as PATCH reads it (404 when the user cannot see it), the multipart body's one
+   * `file` part is streamed to a file of its own under FILES_DIR (at most ATTACHMENT_MAX_MB), and
+   * its row is stored with the task's count once the file is whole: 201 with the attachment's id,
+   * name and size. Not done: the type read from the bytes, thumbnails, the board's storage quota,
+   * the event, activity and webhooks, resumable uploads, and the answer's other fields.
+   */
+  async function upload(req: IncomingMessage, res: ServerResponse, taskId: string): Promise<void> {
+    const user = await signedIn(req, res);
+    const [t] = await db.all('visibleTask', [taskId, user.id, user.email]);
+    if (t === undefined) throw new Fail(404, 'NOT_FOUND', SERVER_MESSAGES.taskNotFound);
+    const id = newId();
+    const path = join(FILES_DIR, id);
+    let stored: Promise<{ name: string; size: number }> | undefined;
+    const parser = multipartOf(req);
+    parser.on('file', (field: string, file: BusboyFileStream, name: string) => {
+      if (field !== 'file' || stored !== undefined) {
+        file.resume();
+        return;
+      }
+      stored = pipeline(file, createWriteStream(path)).then(() => {
+        if (file.truncated) throw new Fail(413, 'PAYLOAD_TOO_LARGE', SERVER_MESSAGES.payloadTooLarge);
+        return { name, size: file.bytesRead };
+      });
+    });
+    try {
+      await pipeline(req, parser);
+      if (stored === undefined) throw invalid();
+      const file = await stored;
+      const at = new Date().toISOString();
+      await db.tx(async (all) => {
+        await all('insertAttachment', [id, taskId, file.name, file.size, user.id, user.fullName, user.email, at]);
+        await all('countAttachment', [taskId]);
+      });
+      send(res, 201, { status: 'success', data: { attachment: { _id: id, name: file.name, size: file.size } } });
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error instanceof Fail ? error : invalid();
+    }
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
@@ -718,6 +783,8 @@ async function main(): Promise<void> {
       return updateTask(req, res, decodeURIComponent(path.slice('/api/tasks/'.length)));
     } else if (path === '/api/users/login' && method === 'POST') {
       return login(req, res);
+    } else if (method === 'POST' && path.startsWith('/api/tasks/') && path.endsWith('/attachments')) {
+      return upload(req, res, decodeURIComponent(path.slice('/api/tasks/'.length, -'/attachments'.length)));
     }
     throw new Fail(404, 'NOT_FOUND', SERVER_MESSAGES.routeNotFound);
   }

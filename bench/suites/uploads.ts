@@ -10,6 +10,10 @@
  *    finishes, from a worker thread), in two alternating pairs of 5 s windows: p99 during the
  *    uploads at most 2× p99 alone.
  *
+ * 3. The bare reference: the reads and uploads of 2. against the bare baseline (bench/baseline-server.ts,
+ *    which streams the file part to disk and stores its row, nothing more) on the same data: what
+ *    the same load does to the leanest server on the same machine. Reported beside 2., no target.
+ *
  * `--quick` sends 50 MB, 4 uploads at a time, one pair of 2 s windows, and never fails on a number.
  * A full run adds the same measurements on SQLite with a small young generation (a diagnosis).
  */
@@ -21,7 +25,7 @@ import { seedBoardDataset } from '../lib/datasets.ts';
 import { BENCH_PASSWORD, dbLabel, makeTarget, sectionsPerDatabase, type DbKind } from '../lib/db.ts';
 import { int, loadAverage, mb, median, ms, table } from '../lib/env.ts';
 import { Samples, signIn } from '../lib/load.ts';
-import { cpuTimeOf, rssOf, startTaskwise, threadCpuOf, type RunningServer } from '../lib/servers.ts';
+import { cpuTimeOf, rssOf, startBaseline, startTaskwise, threadCpuOf, type RunningServer } from '../lib/servers.ts';
 import { startUploadLoad, uploadFile, type UploadLoadResult, type UploadLoadSpec } from '../lib/uploads.ts';
 
 const RSS_GROWTH_MAX = 64 * 1024 * 1024;
@@ -125,7 +129,7 @@ function mergeLoads(all: readonly UploadLoadResult[]): UploadLoadResult {
  * started), in `rounds` alternating pairs of windows that add up to `seconds` each, so a change in
  * the machine's other work falls on both. Server CPU is given in cores (its CPU time per second).
  */
-async function readsBesideUploads(server: RunningServer, page: string, spec: UploadLoadSpec, s: ReturnType<typeof settings>) {
+async function readsBesideUploads(server: RunningServer, page: string, spec: UploadLoadSpec, s: ReturnType<typeof settings>, readCookie = spec.cookie) {
   const { baseUrl, pid } = server;
   const window = s.seconds / s.rounds;
   const alone = { samples: [] as Samples[], errors: 0, cpu: 0, ms: 0 };
@@ -133,7 +137,7 @@ async function readsBesideUploads(server: RunningServer, page: string, spec: Upl
   const timed = async (into: typeof alone) => {
     const cpu = cpuTimeOf(pid);
     const t0 = performance.now();
-    const r = await latencyAtRate(baseUrl, page, spec.cookie, s.rate, window);
+    const r = await latencyAtRate(baseUrl, page, readCookie, s.rate, window);
     into.cpu += cpuTimeOf(pid) - cpu;
     into.ms += performance.now() - t0;
     into.samples.push(r.samples);
@@ -173,8 +177,8 @@ interface Figures {
   bigSeconds: number;
   bigStatus: number;
   bigSize: number | undefined;
-  alone: { p50: number; p99: number; n: number; errors: number };
-  during: { p50: number; p99: number; n: number; errors: number };
+  alone: ReadPoint;
+  during: ReadPoint;
   /** Server CPU (all its threads) per second of wall time, as a share of one core: reads alone, beside the uploads. */
   cpu: { alone: number; during: number };
   /** Server CPU time from the first upload's start to the last one's answer (reads included), ms. */
@@ -183,6 +187,14 @@ interface Figures {
   loadThreadsMs: Map<string, number>;
   load: UploadLoadResult;
   loadPeakRss: number;
+  /** The same reads beside the same uploads, served by the bare baseline (no target). */
+  bare?: { alone: ReadPoint; during: ReadPoint; load: UploadLoadResult } | undefined;
+}
+interface ReadPoint {
+  p50: number;
+  p99: number;
+  n: number;
+  errors: number;
 }
 
 /** A server started with extra node flags, measured the same way to show what they change (no targets). */
@@ -199,7 +211,8 @@ async function runDatabase(kind: DbKind, opts: BenchOptions, variant?: Variant):
   mkdirSync(filesDir, { recursive: true });
   let server: RunningServer | undefined;
   try {
-    const data = await seedBoardDataset(target, { otherUsers: 20, otherTasks: 1_000, viewers: [], writerTasks: BOARD_TASKS });
+    // `reader` sees 50 tasks: the bare baseline's page (it answers a person's tasks whole, unpaged).
+    const data = await seedBoardDataset(target, { otherUsers: 20, otherTasks: 1_000, viewers: [{ label: 'reader', visible: 50 }], writerTasks: BOARD_TASKS });
     server = await startTaskwise({
       databaseUrl: target.url,
       dir: opts.tmpDir,
@@ -234,7 +247,7 @@ async function runDatabase(kind: DbKind, opts: BenchOptions, variant?: Variant):
     // 2. Reads alone, then beside the uploads (after they have all started).
     await latencyAtRate(baseUrl, page, cookie, s.rate, 1);
     const { alone, beside, load, loadPeakRss, cpu, loadCpuMs, loadThreadsMs } = await readsBesideUploads(server, page, { baseUrl, cookie, taskIds: loadTasks, concurrency: s.concurrency, size: s.loadSize }, s);
-    const point = (r: { samples: Samples; errors: number }) => ({ p50: r.samples.percentile(50), p99: r.samples.percentile(99), n: r.samples.length, errors: r.errors });
+    const point = (r: { samples: Samples; errors: number }): ReadPoint => ({ p50: r.samples.percentile(50), p99: r.samples.percentile(99), n: r.samples.length, errors: r.errors });
     const f: Figures = {
       idleRss,
       peakRss,
@@ -253,6 +266,22 @@ async function runDatabase(kind: DbKind, opts: BenchOptions, variant?: Variant):
       `uploads/${label}: GET page p50/p99 alone ${ms(f.alone.p50)}/${ms(f.alone.p99)} ms, beside ${s.concurrency} uploads ${ms(f.during.p50)}/${ms(f.during.p99)} ms; ` +
         `${load.done} uploads, ${megabytesPerSecond(load.bytes, load.seconds)} MB/s; server CPU ${f.cpu.alone.toFixed(2)} → ${f.cpu.during.toFixed(2)} cores; load ${loadAverage()}`,
     );
+    if (variant === undefined) {
+      // 3. The bare reference: the same reads and uploads on the bare baseline, the same data.
+      await server.stop();
+      server = undefined;
+      const bare = await startBaseline({ databaseUrl: target.url, dir: opts.tmpDir, name: `uploads-bare-${kind}`, env: { FILES_DIR: filesDir, ATTACHMENT_MAX_MB: String(Math.ceil(s.loadSize / 1_000_000)) } });
+      server = bare;
+      const reader = await signIn(bare.baseUrl, data.viewers.get('reader')!.email, BENCH_PASSWORD);
+      const writer = await signIn(bare.baseUrl, data.writer.email, BENCH_PASSWORD);
+      await latencyAtRate(bare.baseUrl, '/api/tasks', reader, s.rate, 1);
+      const r = await readsBesideUploads(bare, '/api/tasks', { baseUrl: bare.baseUrl, cookie: writer, taskIds: loadTasks, concurrency: s.concurrency, size: s.loadSize }, s, reader);
+      f.bare = { alone: point(r.alone), during: point(r.beside), load: r.load };
+      opts.log(
+        `uploads/${label}, bare baseline: GET p50/p99 alone ${ms(f.bare.alone.p50)}/${ms(f.bare.alone.p99)} ms, beside ${s.concurrency} uploads ` +
+          `${ms(f.bare.during.p50)}/${ms(f.bare.during.p99)} ms; ${r.load.done} uploads, ${megabytesPerSecond(r.load.bytes, r.load.seconds)} MB/s; load ${loadAverage()}`,
+      );
+    }
     const measured = report(label, s, f, opts.quick);
     if (variant === undefined) return measured;
     return { section: { ...measured.section, markdown: `${variant.why}\n\n${measured.section.markdown}` }, targets: [] };
@@ -277,7 +306,7 @@ function report(label: string, s: ReturnType<typeof settings>, f: Figures, quick
     {
       name: `${label}: GET /api/tasks (page of 50) p99 beside ${s.concurrency} uploads of ${int(s.loadSize / 1_000_000)} MB / p99 alone`,
       target: `<= ${P99_RATIO_MAX}×`,
-      figure: `${ratio.toFixed(2)}× (${ms(f.alone.p99)} → ${ms(f.during.p99)} ms)`,
+      figure: `${ratio.toFixed(2)}× (${ms(f.alone.p99)} → ${ms(f.during.p99)} ms)${f.bare === undefined ? '' : `; the bare baseline ${(f.bare.during.p99 / f.bare.alone.p99).toFixed(2)}×`}`,
       met: quick ? null : ratio <= P99_RATIO_MAX && f.during.errors === 0 && failed.length === 0,
     },
   ];
@@ -303,9 +332,26 @@ function report(label: string, s: ReturnType<typeof settings>, f: Figures, quick
       [
         ['alone', f.alone.n, `${ms(f.alone.p50)} ms`, `${ms(f.alone.p99)} ms`, f.alone.errors, f.cpu.alone.toFixed(2)],
         [`beside ${s.concurrency} uploads`, f.during.n, `${ms(f.during.p50)} ms`, `${ms(f.during.p99)} ms`, f.during.errors, f.cpu.during.toFixed(2)],
+        ...(f.bare === undefined
+          ? []
+          : [
+              ['bare baseline, alone', f.bare.alone.n, `${ms(f.bare.alone.p50)} ms`, `${ms(f.bare.alone.p99)} ms`, f.bare.alone.errors, '–'],
+              [`bare baseline, beside ${s.concurrency} uploads`, f.bare.during.n, `${ms(f.bare.during.p50)} ms`, `${ms(f.bare.during.p99)} ms`, f.bare.during.errors, '–'],
+            ]),
       ],
     ),
     '',
+    ...(f.bare === undefined
+      ? []
+      : [
+          `The bare baseline (bench/baseline-server.ts) is the same measurement on the same data against a plain node:http server that streams each ` +
+            `upload's file part to a file with @fastify/busboy and stores its row, without the app's pacing of uploads (files/upload-pacing.ts) or any ` +
+            `of its other work; its reads are GET /api/tasks of a person who sees 50 tasks (it has no paging). Its uploads ran at ` +
+            `${megabytesPerSecond(f.bare.load.bytes, f.bare.load.seconds)} MB/s (${f.bare.load.done} done` +
+            `${Object.keys(f.bare.load.failed).length === 0 ? '' : `, failed: ${JSON.stringify(f.bare.load.failed)}`}). p99 beside the uploads / alone: ` +
+            `${(f.bare.during.p99 / f.bare.alone.p99).toFixed(2)}×, against Taskwise's ${ratio.toFixed(2)}×.`,
+          '',
+        ]),
     table(
       ['uploads', 'done (201)', 'failed', 'throughput', 'server CPU per MB', 'of which main thread / GC helpers (V8Worker) / file system pool (libuv-worker)', 'upload time p50 / max', 'server RSS peak'],
       [
