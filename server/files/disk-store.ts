@@ -180,6 +180,8 @@ export function createDiskStore(dir: string): FileStore {
       }
     },
 
+    localPath: pathOf,
+
     list: () => walk(dir, ''),
 
     signedUrl: () => Promise.resolve(undefined),

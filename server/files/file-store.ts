@@ -40,6 +40,11 @@ export interface FileStore {
   put(key: string, body: Readable, options?: PutOptions): Promise<{ size: number }>;
   /** The file at `key` (or the range of it); undefined when there is none. */
   read(key: string, range?: ByteRange): Promise<StoredFile | undefined>;
+  /**
+   * Where the file at `key` is on this machine's disk, for a reader that opens files itself (the
+   * thumbnail's image decoder); undefined for a store that keeps no local files (S3).
+   */
+  localPath(key: string): string | undefined;
   /** Deletes the file at `key`; a missing file is no error. */
   delete(key: string): Promise<void>;
   /** Every key in the store with when it was last written, in no particular order (`admin files:check`); resumable uploads in progress are no keys. */

@@ -107,6 +107,8 @@ export function createS3Store(config: Extract<FilesConfig, { kind: 's3' }>): Fil
       }
     },
 
+    localPath: () => undefined,
+
     signedUrl(key: string, headers: { contentType: string; contentDisposition: string }, seconds: number): Promise<string> {
       const command = new GetObjectCommand({ Bucket, Key: key, ResponseContentType: headers.contentType, ResponseContentDisposition: headers.contentDisposition });
       return getSignedUrl(client, command, { expiresIn: Math.min(seconds, MAX_SIGNED_SECONDS) });

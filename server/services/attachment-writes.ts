@@ -75,6 +75,14 @@ declare module 'fastify' {
  */
 const ROW_WRITES_AT_ONCE = 2;
 
+/**
+ * Thumbnails a process makes at once (the others wait their turn). sharp decodes on libuv's
+ * thread pool (4 threads), which the disk store's writes of every other upload also use, and an
+ * image from S3 is held whole while its thumbnail is made: so many images uploaded together
+ * neither stall the other uploads nor hold all their bytes at once.
+ */
+const THUMBNAILS_AT_ONCE = 2;
+
 const attachmentNotFound = () => new AppError(404, 'NOT_FOUND', ATTACHMENT_MESSAGES.attachmentNotFound);
 const person = (actor: Actor) => ({ fullName: actor.fullName, email: actor.email });
 const MAX_NAME_LENGTH = 255;
@@ -136,6 +144,15 @@ export default fp(
     const writes = fastify.taskWrites;
     const limits = fastify.config.attachments;
     const rowWrites = pLimit(ROW_WRITES_AT_ONCE);
+    const thumbnails = pLimit(THUMBNAILS_AT_ONCE);
+    /** The thumbnail of the image stored at `key`: decoded from the file on disk where there is one. */
+    const thumbnailOf = (key: string) =>
+      thumbnails(async () => {
+        const path = fastify.files.localPath(key);
+        if (path !== undefined) return makeThumbnail(path);
+        const source = await fastify.files.read(key);
+        return source === undefined ? undefined : makeThumbnail(source.body);
+      });
     /** The cover `coverId` makes: one of the task's images (an attachment with a thumbnail), null for none; else 400 on `coverId`. */
     const coverOf = async (taskId: string, coverId: string | null, ex: Executor): Promise<Task['cover']> => {
       if (coverId === null) return null;
@@ -216,8 +233,7 @@ export default fp(
           const type = await detectType(bytes.head());
           let image: { width: number; height: number } | undefined;
           if (hasThumbnail(type)) {
-            const source = await fastify.files.read(storageKey);
-            const thumbnail = source === undefined ? undefined : await makeThumbnail(source.body);
+            const thumbnail = await thumbnailOf(storageKey);
             if (thumbnail !== undefined) {
               await fastify.files.put(thumbnailKey, Readable.from([thumbnail.webp]), { contentType: 'image/webp' });
               image = { width: thumbnail.width, height: thumbnail.height };

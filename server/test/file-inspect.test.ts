@@ -100,62 +100,84 @@ describe.skipIf(isPostgres)('makeThumbnail', () => {
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });
+  let files = 0;
+  /** An image as each kind of input makeThumbnail takes: its bytes as a stream, and a file on disk by its path. */
+  const inputs: [string, (bytes: Buffer) => string | Readable][] = [
+    ['its bytes as a stream', (bytes) => Readable.from([bytes])],
+    [
+      'the path of its file',
+      (bytes) => {
+        const file = join(dir, `image-${++files}`);
+        writeFileSync(file, bytes);
+        return file;
+      },
+    ],
+  ];
+  const huge = () => sharp(Buffer.alloc(10_000 * 5100), { raw: { width: 10_000, height: 5100, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+  const photo640 = () => sharp(noise(640 * 480 * 3), { raw: { width: 640, height: 480, channels: 3 } }).jpeg().toBuffer();
 
-  it('makes a WebP at most 480 px wide with the aspect ratio kept, and gives the image’s own size', async () => {
-    const thumb = await makeThumbnail(Readable.from([await solid(1200, 800).png().toBuffer()]));
-    expect(thumb).toMatchObject({ width: 1200, height: 800 });
-    const meta = await sharp(thumb!.webp).metadata();
-    expect(meta).toMatchObject({ format: 'webp', width: 480, height: 320 });
+  describe.each(inputs)('from %s', (_, from) => {
+    it('makes a WebP at most 480 px wide with the aspect ratio kept, and gives the image’s own size', async () => {
+      const thumb = await makeThumbnail(from(await solid(1200, 800).png().toBuffer()));
+      expect(thumb).toMatchObject({ width: 1200, height: 800 });
+      const meta = await sharp(thumb!.webp).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: 480, height: 320 });
 
-    // A small image is not enlarged.
-    const small = await makeThumbnail(Readable.from([await solid(200, 100).gif().toBuffer()]));
-    expect(small).toMatchObject({ width: 200, height: 100 });
-    expect(await sharp(small!.webp).metadata()).toMatchObject({ width: 200, height: 100 });
+      // A small image is not enlarged.
+      const small = await makeThumbnail(from(await solid(200, 100).gif().toBuffer()));
+      expect(small).toMatchObject({ width: 200, height: 100 });
+      expect(await sharp(small!.webp).metadata()).toMatchObject({ width: 200, height: 100 });
+    });
+
+    it('turns a photo upright by its EXIF orientation and keeps no metadata', async () => {
+      // Stored 600×300, left half red, right half blue; orientation 6: shown turned a quarter clockwise, 300×600, red on top.
+      const halves = await sharp({ create: { width: 600, height: 300, channels: 3, background: '#0000ff' } })
+        .composite([{ input: { create: { width: 300, height: 300, channels: 3, background: '#ff0000' } }, left: 0, top: 0 }])
+        .jpeg()
+        .toBuffer();
+      const photo = await sharp(halves)
+        .withMetadata({ orientation: 6 })
+        .withExif({ IFD0: { Copyright: 'Someone' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1' } })
+        .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>')
+        .jpeg()
+        .toBuffer();
+      const original = await sharp(photo).metadata();
+      expect(original).toMatchObject({ width: 600, height: 300, orientation: 6 });
+      expect(original.exif).toBeDefined();
+      expect(original.xmp).toBeDefined();
+
+      const thumb = await makeThumbnail(from(photo));
+      expect(thumb).toMatchObject({ width: 300, height: 600 });
+      const meta = await sharp(thumb!.webp).metadata();
+      expect(meta).toMatchObject({ width: 300, height: 600 });
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.orientation).toBeUndefined();
+      const pixel = async (top: number) => (await sharp(thumb!.webp).extract({ left: 150, top, width: 1, height: 1 }).raw().toBuffer()).toJSON().data;
+      const [upper, lower] = [await pixel(100), await pixel(500)];
+      expect(upper[0]).toBeGreaterThan(200);
+      expect(upper[2]).toBeLessThan(50);
+      expect(lower[2]).toBeGreaterThan(200);
+      expect(lower[0]).toBeLessThan(50);
+    });
+
+    it('gives none, without throwing, for an image over 50 megapixels, a truncated JPEG, or what is no image', async () => {
+      const big = await huge();
+      expect(await sharp(big).metadata()).toMatchObject({ width: 10_000, height: 5100 });
+      const photo = await photo640();
+      expect(await makeThumbnail(from(photo))).toBeDefined();
+      const refused = { huge: big, truncated: photo.subarray(0, Math.floor(photo.length / 2)), text: Buffer.from('not an image at all') };
+      for (const [name, bytes] of Object.entries(refused)) expect(await makeThumbnail(from(bytes)), name).toBeUndefined();
+    });
   });
 
-  it('turns a photo upright by its EXIF orientation and keeps no metadata', async () => {
-    // Stored 600×300, left half red, right half blue; orientation 6: shown turned a quarter clockwise, 300×600, red on top.
-    const halves = await sharp({ create: { width: 600, height: 300, channels: 3, background: '#0000ff' } })
-      .composite([{ input: { create: { width: 300, height: 300, channels: 3, background: '#ff0000' } }, left: 0, top: 0 }])
-      .jpeg()
-      .toBuffer();
-    const photo = await sharp(halves)
-      .withMetadata({ orientation: 6 })
-      .withExif({ IFD0: { Copyright: 'Someone' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '48/1 51/1 0/1' } })
-      .withXmp('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>')
-      .jpeg()
-      .toBuffer();
-    const original = await sharp(photo).metadata();
-    expect(original).toMatchObject({ width: 600, height: 300, orientation: 6 });
-    expect(original.exif).toBeDefined();
-    expect(original.xmp).toBeDefined();
-
-    const thumb = await makeThumbnail(Readable.from([photo]));
-    expect(thumb).toMatchObject({ width: 300, height: 600 });
-    const meta = await sharp(thumb!.webp).metadata();
-    expect(meta).toMatchObject({ width: 300, height: 600 });
-    expect(meta.exif).toBeUndefined();
-    expect(meta.xmp).toBeUndefined();
-    expect(meta.orientation).toBeUndefined();
-    const pixel = async (top: number) => (await sharp(thumb!.webp).extract({ left: 150, top, width: 1, height: 1 }).raw().toBuffer()).toJSON().data;
-    const [upper, lower] = [await pixel(100), await pixel(500)];
-    expect(upper[0]).toBeGreaterThan(200);
-    expect(upper[2]).toBeLessThan(50);
-    expect(lower[2]).toBeGreaterThan(200);
-    expect(lower[0]).toBeLessThan(50);
-  });
-
-  it('gives none, without throwing, for an image over 50 megapixels, a truncated JPEG, or what is no image; the file is closed', async () => {
-    const huge = await sharp(Buffer.alloc(10_000 * 5100), { raw: { width: 10_000, height: 5100, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
-    expect(await sharp(huge).metadata()).toMatchObject({ width: 10_000, height: 5100 });
-    const photo = await sharp(noise(640 * 480 * 3), { raw: { width: 640, height: 480, channels: 3 } }).jpeg().toBuffer();
-    expect(await makeThumbnail(Readable.from([photo]))).toBeDefined();
-    const inputs = { huge, truncated: photo.subarray(0, Math.floor(photo.length / 2)), text: Buffer.from('not an image at all') };
-    for (const [name, bytes] of Object.entries(inputs)) {
+  it('closes the file whose stream it read, also when it makes no thumbnail', async () => {
+    const photo = await photo640();
+    for (const [name, bytes] of Object.entries({ photo, huge: await huge(), text: Buffer.from('not an image at all') })) {
       const file = join(dir, name);
       writeFileSync(file, bytes);
       const stream = createReadStream(file);
-      expect(await makeThumbnail(stream), name).toBeUndefined();
+      await makeThumbnail(stream);
       await expect.poll(() => stream.closed, { timeout: 1000 }).toBe(true);
     }
   });

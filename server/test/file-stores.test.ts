@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -85,6 +85,16 @@ function contract(kind: 'disk' | 's3', open: () => Promise<StoreUnderTest & { st
       expect(await bytesOf(last!.body)).toEqual(bytes.subarray(99_999));
 
       expect(await store.read(`attachments/${id()}`)).toBeUndefined();
+    });
+
+    it('gives the path of a stored file on this machine’s disk, none in S3', async () => {
+      const { store } = subject;
+      const bytes = randomBytes(10_000);
+      const key = `attachments/${id()}`;
+      await store.put(key, Readable.from([bytes]));
+      const path = store.localPath(key);
+      if (kind === 'disk') expect(readFileSync(path ?? '')).toEqual(bytes);
+      else expect(path).toBeUndefined();
     });
 
     it('deletes a file, and deleting a missing one is no error', async () => {
