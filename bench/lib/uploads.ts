@@ -1,7 +1,8 @@
 /**
  * File uploads as a browser sends them: `POST /api/tasks/:id/attachments` with a
  * `multipart/form-data` body (one file in the field `file`) over a real socket, the file made on
- * the fly from 1 MiB chunks of random bytes, so even a 500 MB file is never held in memory here.
+ * the fly from one MiB of random bytes sent again and again, so even a 500 MB file is never held
+ * in memory here.
  * `startUploadLoad` keeps N uploads running in a worker thread (its own event loop: the
  * uploads' sending does not delay the latency probes of the main thread).
  */
@@ -20,9 +21,17 @@ const fill = (buffer: Buffer) =>
     });
   });
 
-/** `size` random bytes, a chunk of at most 1 MiB at a time. */
+let randomChunk: Promise<Buffer> | undefined;
+/**
+ * `size` bytes, a chunk of at most 1 MiB at a time: the same random MiB over and over (made once
+ * per thread). The server stores bytes as they come, so their repeating changes nothing there;
+ * making fresh ones cost the sender, which shares the machine's two cores with the server, a
+ * good part of a core at the uploads' speed.
+ */
 async function* randomBytesOf(size: number): AsyncGenerator<Buffer> {
-  for (let left = size; left > 0; left -= CHUNK) yield await fill(Buffer.allocUnsafe(Math.min(CHUNK, left)));
+  randomChunk ??= fill(Buffer.allocUnsafe(CHUNK));
+  const chunk = await randomChunk;
+  for (let left = size; left > 0; left -= CHUNK) yield left >= CHUNK ? chunk : chunk.subarray(0, left);
 }
 
 export interface UploadAnswer {

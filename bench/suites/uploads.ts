@@ -314,7 +314,7 @@ function report(label: string, s: ReturnType<typeof settings>, f: Figures, quick
   const markdown = [
     `Database: ${label}; files on disk (FILES_DIR in the run's scratch directory). Load average after: ${loadAverage()}.`,
     '',
-    `**One ${int(s.bigSize)}-byte upload**: random bytes made 1 MiB at a time and sent as they are made (multipart over node:http, ` +
+    `**One ${int(s.bigSize)}-byte upload**: one MiB of random bytes sent again and again as the file (multipart over node:http, ` +
       `content-length given). Server RSS sampled every 100 ms; idle is the median of one second after a 1 MB warm-up upload.`,
     '',
     table(
