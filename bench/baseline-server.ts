@@ -8,8 +8,9 @@
  *
  * Plain `node:http`, `node:sqlite` (or `pg` for PostgreSQL), `JSON.stringify` (and @fastify/busboy
  * for the one multipart body), and its own SQL, chosen for speed: one prepared statement per call,
- * no query builder, no framework, no request log. It shares with the app only what defines the answers (field rules, message texts, limits
- * from shared/, the security header values), never the app's SQL or repositories.
+ * no query builder, no framework, no request log. It shares with the app only what defines the
+ * answers (field rules, message texts, limits from shared/, the security header values), never
+ * the app's SQL or repositories.
  *
  * Sessions as the app's contract says: the cookie carries a random token, the database its
  * SHA-256; 30 days, sliding, the expiry refreshed at most once a minute.
@@ -758,6 +759,8 @@ async function main(): Promise<void> {
       });
       send(res, 201, { status: 'success', data: { attachment: { _id: id, name: file.name, size: file.size } } });
     } catch (error) {
+      // The file's own write may still be running (the body failed first): let it end, then remove the file.
+      await stored?.catch(() => undefined);
       await rm(path, { force: true });
       throw error instanceof Fail ? error : invalid();
     }
